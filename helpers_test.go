@@ -1,0 +1,78 @@
+package mcpform
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// update rewrites golden files instead of comparing against them.
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// checkGolden compares got with the golden file at path, or rewrites the file
+// when -update is set.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	assert.Equal(t, string(want), string(got), "%s differs from the golden file (-want +got); run go test -update to accept", path)
+}
+
+// interopDir is where .ci/run installs the pinned TypeScript peers.
+const interopDir = "interop"
+
+// needNode returns the path of node and of the interop folder's
+// node_modules. Outside CI it skips the test, with the command that fixes
+// it, when either is missing; under CI (CI set) a missing peer is a failure,
+// because .ci/run is supposed to have installed it.
+func needNode(t *testing.T) (node string) {
+	t.Helper()
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("CI") != "" {
+			t.Fatalf(format, args...)
+		}
+		t.Skipf(format, args...)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("interop test needs node on PATH: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(interopDir, "node_modules")); err != nil {
+		missing("interop test needs the TypeScript peers: run (cd interop && npm ci): %v", err)
+	}
+	return node
+}
+
+// runNode runs an interop script with stdin and returns its stdout. The
+// script's stderr is reported on failure.
+func runNode(t *testing.T, script string, stdin []byte, args ...string) []byte {
+	t.Helper()
+	node := needNode(t)
+	cmd := exec.Command(node, append([]string{script}, args...)...)
+	cmd.Dir = interopDir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
+	}
+	return out
+}
