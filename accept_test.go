@@ -1,0 +1,495 @@
+package mcpform
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func accepted(content map[string]any) mcp.InputResponseMap {
+	return mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: content}}
+}
+
+func TestInputResponse(t *testing.T) {
+	decline := &mcp.ElicitResult{Action: "decline"}
+	responses := mcp.InputResponseMap{
+		"form":  decline,
+		"roots": &mcp.ListRootsResult{},
+	}
+	assert.Same(t, decline, InputResponse(responses, "form"))
+	assert.Nil(t, InputResponse(responses, "other"), "unknown key")
+	assert.Nil(t, InputResponse(responses, "roots"), "not an elicitation result")
+	assert.Nil(t, InputResponse(nil, "form"), "first pass")
+}
+
+func TestAcceptedFormInputNotAnswered(t *testing.T) {
+	fields := []AutoFormField{{Name: "name"}}
+	for _, tt := range []struct {
+		name      string
+		responses mcp.InputResponseMap
+	}{
+		{"first pass", nil},
+		{"other key", mcp.InputResponseMap{"other": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "x"}}}},
+		{"decline", mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "decline", Content: map[string]any{"name": "x"}}}},
+		{"cancel", mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "cancel"}}},
+		{"unknown action", mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "maybe", Content: map[string]any{"name": "x"}}}},
+		{"accept without content", mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept"}}},
+		{"nil result", mcp.InputResponseMap{"form": (*mcp.ElicitResult)(nil)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, ok := AcceptedFormInput(tt.responses, "form", fields)
+			assert.False(t, ok)
+			assert.Nil(t, a)
+			a, problems := CheckFormInput(tt.responses, "form", fields)
+			assert.Nil(t, a)
+			assert.Nil(t, problems)
+		})
+	}
+}
+
+// TestCheckFormInput covers the rules the TypeScript acceptedFormInput gets
+// wrong (formats, item bounds, lengths in UTF-16 units, integers written
+// with a fraction part) next to the ones it gets right.
+func TestCheckFormInput(t *testing.T) {
+	fields := []AutoFormField{
+		{Name: "email", Type: TypeEmail, Required: true},
+		{Name: "site", Type: TypeURL},
+		{Name: "born", Type: TypeDate},
+		{Name: "at", Type: TypeDatetime},
+		{Name: "nick", Min: Bound(2), Max: Bound(3)},
+		{Name: "seats", Type: TypeInteger, Min: Bound(1), Max: Bound(50)},
+		{Name: "tags", Options: []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}, Multiple: true, Min: Bound(1), Max: Bound(2)},
+		{Name: "plan", Options: []Option{{Value: "free"}, {Value: "pro"}}},
+		{Name: "news", Type: TypeCheckbox},
+	}
+	type problem struct{ field, text string }
+	for _, tt := range []struct {
+		name     string
+		content  map[string]any
+		want     Answers // nil: the answer fails as a whole
+		problems []problem
+	}{
+		{
+			name:    "all good",
+			content: map[string]any{"email": "ada@example.com", "site": "https://example.com", "born": "1815-12-10", "at": "2026-07-28T09:30:00+02:00", "nick": "😀😀😀", "seats": 42.0, "tags": []any{"a", "c"}, "plan": "pro", "news": false},
+			want:    Answers{"email": "ada@example.com", "site": "https://example.com", "born": "1815-12-10", "at": "2026-07-28T09:30:00+02:00", "nick": "😀😀😀", "seats": 42.0, "tags": []any{"a", "c"}, "plan": "pro", "news": false},
+		},
+		{
+			name:     "bad email fails the answer",
+			content:  map[string]any{"email": "ada at example"},
+			problems: []problem{{"email", "invalid value: not a valid email address"}},
+		},
+		{
+			name:     "missing required",
+			content:  map[string]any{"plan": "pro"},
+			problems: []problem{{"email", "missing required value"}},
+		},
+		{
+			name: "bad optional values are dropped",
+			content: map[string]any{
+				"email": "ada@example.com", "site": "example.com", "born": "2026-02-30", "at": "2026-07-28 09:30",
+				"nick": "😀😀😀😀", "seats": 42.5, "tags": []any{"a", "b", "c"}, "plan": "gold", "news": "on",
+			},
+			want: Answers{"email": "ada@example.com"},
+			problems: []problem{
+				{"site", "not a valid absolute URI"},
+				{"born", "not a valid date"},
+				{"at", "not a valid date-time"},
+				{"nick", "longer than 3 characters"},
+				{"seats", "not an integer"},
+				{"tags", "more than 2 choices"},
+				{"plan", "not one of the options"},
+				{"news", "not a boolean"},
+			},
+		},
+		{
+			name:     "lengths count code points, not UTF-16 units",
+			content:  map[string]any{"email": "a@b.co", "nick": "😀😀"},
+			want:     Answers{"email": "a@b.co", "nick": "😀😀"},
+			problems: nil,
+		},
+		{
+			name:     "too few choices",
+			content:  map[string]any{"email": "a@b.co", "tags": []any{}},
+			want:     Answers{"email": "a@b.co"},
+			problems: []problem{{"tags", "fewer than 1 choices"}},
+		},
+		{
+			name:     "wrong types",
+			content:  map[string]any{"email": 42.0, "seats": "42", "tags": "a", "nick": nil},
+			problems: []problem{{"email", "not a string"}, {"nick", "not a string"}, {"seats", "not a number"}, {"tags", "not a list"}},
+		},
+		{
+			name:     "unknown and hostile keys",
+			content:  map[string]any{"email": "a@b.co", "__proto__": map[string]any{"admin": true}, "": "x", "constructor": "y"},
+			want:     Answers{"email": "a@b.co"},
+			problems: []problem{{"", "unknown field"}, {"__proto__", "unknown field"}, {"constructor", "unknown field"}},
+		},
+		{
+			name:     "bounds are inclusive",
+			content:  map[string]any{"email": "a@b.co", "seats": 50, "nick": "ab"},
+			want:     Answers{"email": "a@b.co", "seats": 50, "nick": "ab"},
+			problems: nil,
+		},
+		{
+			name:     "out of range",
+			content:  map[string]any{"email": "a@b.co", "seats": 0.0},
+			want:     Answers{"email": "a@b.co"},
+			problems: []problem{{"seats", "less than the minimum 1"}},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := CheckFormInput(accepted(tt.content), "form", fields)
+			assert.Equal(t, tt.want, got)
+			var gotProblems []problem
+			for _, p := range problems {
+				gotProblems = append(gotProblems, problem{p.Field, p.Err.Error()})
+			}
+			require.Len(t, gotProblems, len(tt.problems), "problems: %v", gotProblems)
+			for i, p := range tt.problems {
+				assert.Equal(t, p.field, gotProblems[i].field)
+				assert.Contains(t, gotProblems[i].text, p.text)
+			}
+			a, ok := AcceptedFormInput(accepted(tt.content), "form", fields)
+			assert.Equal(t, tt.want != nil, ok)
+			assert.Equal(t, tt.want, a)
+		})
+	}
+}
+
+func TestProblemsAreSentinels(t *testing.T) {
+	fields := []AutoFormField{{Name: "n", Type: TypeNumber, Required: true}, {Name: "s"}}
+	_, problems := CheckFormInput(accepted(map[string]any{"s": 1.0, "x": 1.0}), "form", fields)
+	require.Len(t, problems, 3)
+	assert.ErrorIs(t, problems[0], ErrMissing)
+	assert.ErrorIs(t, problems[1], ErrInvalidValue)
+	assert.ErrorIs(t, problems[2], ErrUnknownField)
+}
+
+func TestAnswersDecode(t *testing.T) {
+	var got struct {
+		Email string   `json:"email"`
+		Seats int      `json:"seats"`
+		Tags  []string `json:"tags"`
+		News  bool     `json:"news"`
+	}
+	a := Answers{"email": "ada@example.com", "seats": 3.0, "tags": []any{"a", "b"}, "news": true}
+	require.NoError(t, a.Decode(&got))
+	assert.Equal(t, "ada@example.com", got.Email)
+	assert.Equal(t, 3, got.Seats)
+	assert.Equal(t, []string{"a", "b"}, got.Tags)
+	assert.True(t, got.News)
+
+	got.Email = "kept"
+	require.NoError(t, Answers(nil).Decode(&got))
+	assert.Equal(t, "kept", got.Email)
+
+	var wrong struct {
+		Email int `json:"email"`
+	}
+	assert.Error(t, a.Decode(&wrong))
+}
+
+// compileProperty compiles a generated property schema with the reference
+// validator, asserting formats as JSON Schema 2020-12 allows.
+func compileProperty(t testing.TB, s *jsonschema.Schema) *santhosh.Schema {
+	t.Helper()
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	doc, err := santhosh.UnmarshalJSON(bytes.NewReader(b))
+	require.NoError(t, err)
+	c := santhosh.NewCompiler()
+	c.DefaultDraft(santhosh.Draft2020)
+	c.AssertFormat()
+	require.NoError(t, c.AddResource("mem:///p.json", doc))
+	compiled, err := c.Compile("mem:///p.json")
+	require.NoError(t, err)
+	return compiled
+}
+
+// valuePool returns values meant to sit on both sides of every rule the
+// fields can have: each type, bounds and their neighbours, option values
+// and near misses, lengths in code points against UTF-16 units, and the
+// edges of every format.
+func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
+	pool := []any{
+		nil, true, false, 0.0, -0.0, 1.0, -1.0, 42.0, 42.5, 1e300, -1e300, 1e-300, 0.1, 17.999999, 18.0, 120.0, 120.0000001,
+		"", " ", "x", "42", "true", "on", "null", "\x00", "a\u2028b",
+		[]any{}, []any{nil}, []any{1.0}, []any{true}, []any{"a", "a"}, []any{[]any{"a"}},
+		map[string]any{}, map[string]any{"__proto__": "x"},
+	}
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 16, 17, 79, 80, 81, 280, 281} {
+		pool = append(pool, strings.Repeat("a", n), strings.Repeat("😀", n), strings.Repeat("e\u0301", n), strings.Repeat("名", n))
+	}
+	pool = append(pool,
+		// Email edges.
+		"ada@example.com", "ada.lovelace+x@sub.example.co", "a@b", "@example.com", "ada@", "ada@@example.com",
+		".ada@example.com", "ada.@example.com", "a..b@example.com", `"quoted here"@example.com`, `"a\"b"@example.com`,
+		"ada@[127.0.0.1]", "ada@[IPv6:::1]", "ada@[256.0.0.1]", "ada@[IPv6:zz]", "ada@-example.com", "ada@example-.com",
+		"ada@exa_mple.com", "ada@éxample.com", "adé@example.com", strings.Repeat("a", 64)+"@example.com",
+		strings.Repeat("a", 65)+"@example.com", "ada@"+strings.Repeat("a", 63)+".com", "ada@"+strings.Repeat("a", 64)+".com",
+		"ada@example.com.", "a@[", "a@[]", "ada example@example.com",
+		// URI edges.
+		"https://example.com", "http://example.com/a?b=c#d", "mailto:ada@example.com", "urn:isbn:0451450523", "example.com",
+		"/relative/path", "//example.com", "https://[::1]:8080/", "https://::1/", "https://[zz]/", "http://%zz", "https://exa mple.com",
+		"HTTPS://EXAMPLE.COM", "https://example.com/\\path", "a:", "1http://x",
+		"http://a:99999999999999", "http://a:", "http://-a-/", "http://a/~!$&'()*+,;=:@/?#x#y", "a+b-c.d://x", "+a://x",
+		"http://a:1:2", "http://a?x", "http://a#", "http://a b", "http://a/b c", "http://a/%41", "http://a/%zz", "http://a_b/",
+		"http://[::1]", "http://a\x7f/", "http://é.com/", "http:/a", "http:a", "://a",
+		// Date and date-time edges.
+		"2026-07-28", "2026-02-29", "2024-02-29", "2026-13-01", "2026-7-28", "26-07-28", "2026-07-28 ", "０２０２６-07-28",
+		"2026-07-28T09:30:00Z", "2026-07-28t09:30:00z", "2026-07-28T09:30:00.123+02:00", "2026-07-28T09:30:00", "2026-07-28 09:30:00Z",
+		"2026-07-28T24:00:00Z", "2026-07-28T23:59:60Z", "2026-07-28T22:59:60-01:00", "2026-07-28T12:59:60Z", "2026-07-28T09:30:00.Z",
+		"2026-07-28T09:30:00+2:00", "2026-07-28T09:30:00+24:00", "2026-07-28T+9:30:00Z", "2026-07-28T09:30:00+01:60",
+	)
+	for i := range fields {
+		f := &fields[i]
+		pool = append(pool, sample(f))
+		for _, o := range f.Options {
+			pool = append(pool, o.Value, strings.ToUpper(o.Value), o.Value+" ", []any{o.Value}, []any{o.Value, o.Value})
+		}
+		if len(f.Options) > 0 {
+			all := make([]any, len(f.Options))
+			for j, o := range f.Options {
+				all[j] = o.Value
+			}
+			pool = append(pool, all, append(slices.Clone(all), "nope"), all[:len(all)-1])
+		}
+		for _, b := range []*float64{f.Min, f.Max} {
+			if b != nil {
+				pool = append(pool, *b, *b-1, *b+1, *b-0.5, *b+0.5, *b-1e-9, *b+1e-9, int(*b), fmt.Sprint(*b))
+			}
+		}
+	}
+	// Random strings from an alphabet rich in the characters that decide
+	// formats, so the formats' odd corners get visited too.
+	const alphabet = "aZ09@.-_:/[]\"\\+% T:tz😀é"
+	runes := []rune(alphabet)
+	for range 300 {
+		var b strings.Builder
+		for range rng.IntN(24) {
+			b.WriteRune(runes[rng.IntN(len(runes))])
+		}
+		pool = append(pool, b.String())
+	}
+	for range 100 {
+		pool = append(pool, (rng.Float64()-0.5)*float64(rng.IntN(400)), float64(rng.IntN(200)-50))
+	}
+	// JSON-decode every value, so the pool holds what a client can send.
+	b, err := json.Marshal(pool)
+	if err != nil {
+		panic(err)
+	}
+	var decoded []any
+	if err := json.Unmarshal(b, &decoded); err != nil {
+		panic(err)
+	}
+	return decoded
+}
+
+// TestAgreement is the promise of the package: a value is kept exactly when
+// the reference validator, asserting formats, accepts it against the
+// property schema FormSchema generated; and an answer is accepted exactly
+// when every required field survives.
+func TestAgreement(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	forms := loadForms(t)
+	pairs := 0
+	for _, name := range slices.Sorted(maps.Keys(forms)) {
+		fields := forms[name]
+		s, err := FormSchema(fields)
+		require.NoError(t, err)
+		pool := valuePool(fields, rng)
+		t.Run(name, func(t *testing.T) {
+			for i := range fields {
+				f := &fields[i]
+				ref := compileProperty(t, s.Properties[f.Name])
+				for _, v := range pool {
+					pairs++
+					refErr := ref.Validate(v)
+					_, problems := checkContent(map[string]any{f.Name: v}, []AutoFormField{*f})
+					kept := len(problems) == 0
+					if kept != (refErr == nil) {
+						t.Errorf("field %q value %#v: kept=%v, reference validator: %v", f.Name, v, kept, refErr)
+					}
+				}
+			}
+			// Whole answers: random subsets of fields, values from the
+			// pool, and hostile extra keys.
+			hostile := []string{"__proto__", "constructor", "", "\x00", "toString", strings.Repeat("k", 1000)}
+			for range 300 {
+				content := map[string]any{}
+				valid := map[string]bool{}
+				for i := range fields {
+					if rng.IntN(10) < 7 {
+						v := pool[rng.IntN(len(pool))]
+						if rng.IntN(3) == 0 {
+							v = sample(&fields[i])
+							b, _ := json.Marshal(v)
+							_ = json.Unmarshal(b, &v)
+						}
+						content[fields[i].Name] = v
+						valid[fields[i].Name] = fields[i].checkValue(v) == ""
+					}
+				}
+				if rng.IntN(2) == 0 {
+					content[hostile[rng.IntN(len(hostile))]] = pool[rng.IntN(len(pool))]
+				}
+				wantOK := true
+				for _, f := range fields {
+					if f.Required && !valid[f.Name] {
+						wantOK = false
+					}
+				}
+				a, ok := AcceptedFormInput(accepted(content), "form", fields)
+				require.Equal(t, wantOK, ok, "content %#v", content)
+				if ok {
+					for k, v := range content {
+						if valid[k] {
+							assert.Equal(t, v, a[k])
+						} else {
+							assert.NotContains(t, a, k)
+						}
+					}
+				}
+			}
+		})
+	}
+	t.Logf("%d (field, value) pairs checked against the reference validator", pairs)
+	if pairs < 10000 {
+		t.Errorf("only %d (field, value) pairs; the suite promises at least 10000", pairs)
+	}
+}
+
+// fuzzFields has one field of every kind and rule, for FuzzAcceptedFormInput.
+var fuzzFields = []AutoFormField{
+	{Name: "email", Type: TypeEmail, Required: true},
+	{Name: "site", Type: TypeURL},
+	{Name: "born", Type: TypeDate},
+	{Name: "at", Type: TypeDatetime},
+	{Name: "nick", Min: Bound(2), Max: Bound(5)},
+	{Name: "seats", Type: TypeInteger, Min: Bound(1), Max: Bound(50)},
+	{Name: "ratio", Type: TypeNumber, Min: Bound(-0.5), Max: Bound(0.5)},
+	{Name: "tags", Options: []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}, Multiple: true, Min: Bound(1), Max: Bound(2)},
+	{Name: "plan", Options: []Option{{Value: "free"}, {Value: "pro"}}},
+	{Name: "news", Type: TypeCheckbox},
+}
+
+// FuzzAcceptedFormInput feeds arbitrary JSON objects as accepted content.
+// Nothing may panic, nothing the reference validator rejects may be kept,
+// and nothing it accepts may be dropped.
+func FuzzAcceptedFormInput(f *testing.F) {
+	for _, seed := range []string{
+		`{"email":"ada@example.com","seats":3,"tags":["a"],"news":true}`,
+		`{"email":"a@[IPv6:::1]","at":"2026-07-28T23:59:60Z","born":"2024-02-29"}`,
+		`{"email":"\"x\"@b","site":"https://[::1]/","nick":"😀😀","ratio":0.5}`,
+		`{"email":1,"seats":"3","tags":"a","plan":["pro"],"__proto__":{"x":1}}`,
+		`{"email":"a@b","seats":42.0,"tags":["a","a"],"nick":"e\u0301e\u0301"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s, err := FormSchema(fuzzFields)
+	require.NoError(f, err)
+	refs := map[string]*santhosh.Schema{}
+	for _, fd := range fuzzFields {
+		refs[fd.Name] = compileProperty(f, s.Properties[fd.Name])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var content map[string]any
+		if json.Unmarshal(data, &content) != nil {
+			return
+		}
+		a, problems := CheckFormInput(accepted(content), "form", fuzzFields)
+		dropped := map[string]bool{}
+		for _, p := range problems {
+			if errors.Is(p, ErrInvalidValue) {
+				dropped[p.Field] = true
+			}
+		}
+		for name, v := range content {
+			ref, ok := refs[name]
+			if !ok {
+				assert.NotContains(t, a, name, "unknown key kept")
+				continue
+			}
+			refErr := ref.Validate(v)
+			if refErr != nil && !dropped[name] {
+				t.Errorf("kept %q=%#v, which the reference validator rejects: %v", name, v, refErr)
+			}
+			if refErr == nil && dropped[name] {
+				t.Errorf("dropped %q=%#v, which the reference validator accepts", name, v)
+			}
+		}
+	})
+}
+
+// benchAnswer is a valid answer to the signup form in testdata: eight
+// fields, one of each common kind.
+func benchAnswer(b *testing.B) ([]AutoFormField, mcp.InputResponseMap) {
+	fields := loadForms(b)["signup"]
+	require.Len(b, fields, 8)
+	content := map[string]any{
+		"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "team", "seats": 5.0,
+		"website": "https://example.com/ada", "start": "2026-07-28", "interests": []any{"ai", "infra"}, "newsletter": true,
+	}
+	return fields, mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept", Content: content}}
+}
+
+func BenchmarkAcceptedFormInput(b *testing.B) {
+	fields, responses := benchAnswer(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := AcceptedFormInput(responses, "signup", fields); !ok {
+			b.Fatal("not accepted")
+		}
+	}
+}
+
+// BenchmarkReferenceValidator is the peer AcceptedFormInput is measured
+// against: the compiled reference validator judging the same answer.
+func BenchmarkReferenceValidator(b *testing.B) {
+	fields, responses := benchAnswer(b)
+	s, err := FormSchema(fields)
+	require.NoError(b, err)
+	ref := compileProperty(b, s)
+	content := any(responses["signup"].(*mcp.ElicitResult).Content)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ref.Validate(content); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFormSchema(b *testing.B) {
+	fields, _ := benchAnswer(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FormSchema(fields); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFormInputRequest(b *testing.B) {
+	fields, _ := benchAnswer(b)
+	opts := &InputRequestOptions{Key: "signup", Message: "Create your account"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FormInputRequest(fields, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

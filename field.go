@@ -1,0 +1,342 @@
+package mcpform
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A FieldType names the kind of input a field asks for. It is a string so
+// that field lists written as JSON for the TypeScript helpers unmarshal
+// unchanged; any value not listed below is asked for as plain text.
+type FieldType string
+
+// The field types that change the derived schema. [TypeText], [TypePassword],
+// [TypeTel] and [TypeTextarea] are listed for readability: like any unknown
+// type, they are asked for as a plain string.
+const (
+	TypeText          FieldType = "text"
+	TypePassword      FieldType = "password"
+	TypeTel           FieldType = "tel"
+	TypeTextarea      FieldType = "textarea"
+	TypeEmail         FieldType = "email"
+	TypeURL           FieldType = "url"
+	TypeURI           FieldType = "uri"
+	TypeDate          FieldType = "date"
+	TypeDatetime      FieldType = "datetime"
+	TypeDatetimeLocal FieldType = "datetime-local"
+	TypeNumber        FieldType = "number"
+	TypeRange         FieldType = "range"
+	TypeInteger       FieldType = "integer"
+	TypeCheckbox      FieldType = "checkbox"
+	TypeBoolean       FieldType = "boolean"
+)
+
+// An Option is one choice offered by a field with options. Value is what the
+// answer carries; Label is what a person sees, and an empty Label shows the
+// Value.
+type Option struct {
+	Value string `json:"value"`
+	Label string `json:"label,omitempty"`
+}
+
+// An AutoFormField describes one input of a form. A list of them is the
+// single source for the elicitation schema ([FormSchema]), the check of the
+// answer ([AcceptedFormInput]) and the rendered form ([DisplayForm]), so the
+// three cannot disagree.
+//
+// The JSON form is the AutoFormField of the TypeScript package
+// @maxhealth.tech/prefab, so one field list can serve both.
+//
+// The zero value of every field but Name means "not set": an empty Type is
+// text, an empty Label is the humanized Name, and nil Min, Max and Default
+// impose nothing.
+type AutoFormField struct {
+	// Name is the key the answer is stored under. It must be non-empty and
+	// unique within the list.
+	Name string `json:"name"`
+	// Label is the title a person sees.
+	Label string `json:"label,omitempty"`
+	// Type chooses the kind of input; see FieldType.
+	Type FieldType `json:"type,omitempty"`
+	// Description is longer help text, shown under the title.
+	Description string `json:"description,omitempty"`
+	// Placeholder is hint text for an empty input. Only the UI path shows it:
+	// the elicitation schema has no place for it.
+	Placeholder string `json:"placeholder,omitempty"`
+	// Required makes an answer without this field fail as a whole.
+	Required bool `json:"required,omitempty"`
+	// Options, when non-empty, restrict the answer to their values,
+	// whatever the Type.
+	Options []Option `json:"options,omitempty"`
+	// Multiple allows several options to be chosen. It has no effect
+	// without Options.
+	Multiple bool `json:"multiple,omitempty"`
+	// Min and Max are inclusive bounds: on the value of a number, integer or
+	// range field, on the number of choices of a multiple-choice field, and
+	// on the length in characters (Unicode code points) of a text field.
+	// They are ignored for checkbox, boolean and single-choice fields.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
+	// Default pre-fills the input. It is carried into the schema only when
+	// its JSON type fits the field (any Go number for a numeric field, a
+	// []string or []any for a multiple-choice field); a default of the
+	// wrong type is left out, as the TypeScript helpers do. A default of
+	// the right type that no valid answer could have, such as one outside
+	// the bounds or not among the options, is an error.
+	Default any `json:"default,omitempty"`
+}
+
+// Bound returns a pointer to v, for [AutoFormField.Min] and
+// [AutoFormField.Max].
+func Bound(v float64) *float64 { return &v }
+
+// Errors that say which rule a field definition breaks. They reach callers
+// wrapped in a [*FieldError] that names the field.
+var (
+	// ErrNoFields reports an empty field list where at least one field is
+	// needed.
+	ErrNoFields = errors.New("mcpform: no fields")
+	// ErrName reports an empty or duplicate field name.
+	ErrName = errors.New("invalid name")
+	// ErrBounds reports a Min greater than Max, a bound that is not a
+	// finite number, or a length or item bound that is negative or not a
+	// whole number.
+	ErrBounds = errors.New("invalid bounds")
+	// ErrOptions reports an option with an empty value, or two options
+	// with the same value.
+	ErrOptions = errors.New("invalid options")
+	// ErrDefault reports a default that no valid answer could have.
+	ErrDefault = errors.New("invalid default")
+)
+
+// A FieldError records a problem with one field: a broken definition, or a
+// value in an answer that was dropped. Err is one of the package's Err…
+// values, possibly wrapped with detail, so errors.Is works on a FieldError.
+type FieldError struct {
+	Field string // the field's Name
+	Err   error
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("mcpform: field %q: %v", e.Field, e.Err)
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// fieldErr builds a *FieldError whose cause wraps sentinel with detail.
+func fieldErr(name string, sentinel error, format string, args ...any) *FieldError {
+	if format == "" {
+		return &FieldError{Field: name, Err: sentinel}
+	}
+	return &FieldError{Field: name, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}
+
+// kind is the JSON Schema shape a field maps to. It is derived once, so the
+// schema and the answer check read the same decision.
+type kind uint8
+
+const (
+	kindString kind = iota
+	kindNumber
+	kindInteger
+	kindBoolean
+	kindEnum  // a string restricted to the options
+	kindMulti // an array of option values
+)
+
+func (f *AutoFormField) kind() kind {
+	if len(f.Options) > 0 {
+		if f.Multiple {
+			return kindMulti
+		}
+		return kindEnum
+	}
+	switch f.Type {
+	case TypeNumber, TypeRange:
+		return kindNumber
+	case TypeInteger:
+		return kindInteger
+	case TypeCheckbox, TypeBoolean:
+		return kindBoolean
+	}
+	return kindString
+}
+
+// format is the JSON Schema string format a field's type maps to, if any.
+func (f *AutoFormField) format() string {
+	switch f.Type {
+	case TypeEmail:
+		return "email"
+	case TypeURL, TypeURI:
+		return "uri"
+	case TypeDate:
+		return "date"
+	case TypeDatetime, TypeDatetimeLocal:
+		return "date-time"
+	}
+	return ""
+}
+
+// title is what a person sees as the field's name: the Label, or the Name
+// humanized. The schema and the UI both use it, so the two paths ask the same
+// question in the same words.
+func (f *AutoFormField) title() string {
+	if f.Label != "" {
+		return f.Label
+	}
+	return humanize(f.Name)
+}
+
+// humanize turns a field name into a title: runs of '_' and '-' become one
+// space, a lower-case letter or digit followed by an upper-case letter is
+// split, and every letter that starts a word is upper-cased. So first_name
+// and firstName both read "First Name".
+//
+// On ASCII names this is the TypeScript formSchema rule. Unlike that rule,
+// which only knows ASCII word characters, letters are letters in every
+// script: "prénom" is "Prénom", not "PréNom".
+func humanize(name string) string {
+	var b strings.Builder
+	b.Grow(len(name) + 4)
+	prev := rune(-1) // the previous rune written, or -1 at a word start
+	sep := false     // a run of '_' or '-' is pending
+	for _, r := range name {
+		if r == '_' || r == '-' {
+			sep = true
+			continue
+		}
+		if sep {
+			b.WriteByte(' ')
+			prev, sep = ' ', false
+		}
+		if unicode.IsUpper(r) && prev >= 0 && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			b.WriteByte(' ')
+			prev = ' '
+		}
+		if !isWordRune(prev) {
+			r = unicode.ToUpper(r)
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	if sep {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool {
+	return r >= 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+}
+
+// checkFields reports the first broken definition in fields, or nil.
+// Checking happens on every call rather than once at construction because
+// fields are plain data a caller may build or unmarshal anywhere.
+func checkFields(fields []AutoFormField) error {
+	if len(fields) == 0 {
+		return ErrNoFields
+	}
+	// Small lists are the norm; a linear scan beats a map until well past
+	// any form a person would fill in.
+	for i := range fields {
+		f := &fields[i]
+		if f.Name == "" {
+			return fieldErr("", ErrName, "field %d has an empty name", i)
+		}
+		for j := range i {
+			if fields[j].Name == f.Name {
+				return fieldErr(f.Name, ErrName, "duplicate name")
+			}
+		}
+		if err := f.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxLengthBound keeps length and item bounds within an int on every
+// platform.
+const maxLengthBound = math.MaxInt32
+
+func (f *AutoFormField) check() error {
+	if !utf8.ValidString(f.Name) {
+		return fieldErr(f.Name, ErrName, "not valid UTF-8")
+	}
+	for _, b := range [...]*float64{f.Min, f.Max} {
+		if b != nil && (math.IsNaN(*b) || math.IsInf(*b, 0)) {
+			return fieldErr(f.Name, ErrBounds, "bound is not a finite number")
+		}
+	}
+	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
+		return fieldErr(f.Name, ErrBounds, "min %v is greater than max %v", *f.Min, *f.Max)
+	}
+	k := f.kind()
+	if k == kindString || k == kindMulti {
+		what := "length"
+		if k == kindMulti {
+			what = "item count"
+		}
+		for _, b := range [...]*float64{f.Min, f.Max} {
+			if b != nil && (*b < 0 || *b != math.Trunc(*b) || *b > maxLengthBound) {
+				return fieldErr(f.Name, ErrBounds, "%s bound %v is not a whole number from 0 to %d", what, *b, maxLengthBound)
+			}
+		}
+	}
+	for i, o := range f.Options {
+		if o.Value == "" {
+			return fieldErr(f.Name, ErrOptions, "option %d has an empty value", i)
+		}
+		for _, p := range f.Options[:i] {
+			if p.Value == o.Value {
+				return fieldErr(f.Name, ErrOptions, "duplicate option value %q", o.Value)
+			}
+		}
+	}
+	if v, ok := f.defaultValue(); ok {
+		if reason := f.checkValue(v); reason != "" {
+			return fieldErr(f.Name, ErrDefault, "%s", reason)
+		}
+	}
+	return nil
+}
+
+// defaultValue returns the Default in a JSON shape of the field's kind (any
+// Go number for numbers, []any for choices), and false
+// when there is no default or its type does not fit, in which case it is left
+// out of the schema.
+func (f *AutoFormField) defaultValue() (any, bool) {
+	if f.Default == nil {
+		return nil, false
+	}
+	switch f.kind() {
+	case kindNumber, kindInteger:
+		_, ok := toFloat(f.Default)
+		return f.Default, ok
+	case kindBoolean:
+		b, ok := f.Default.(bool)
+		return b, ok
+	case kindMulti:
+		switch d := f.Default.(type) {
+		case []string:
+			out := make([]any, len(d))
+			for i, s := range d {
+				out[i] = s
+			}
+			return out, true
+		case []any:
+			// Non-string items still count as an array default: the
+			// check then refuses it, instead of silently dropping a
+			// default the author clearly meant.
+			return d, true
+		}
+		return nil, false
+	default:
+		s, ok := f.Default.(string)
+		return s, ok
+	}
+}

@@ -1,0 +1,174 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// loadForms reads every field list under testdata/forms, keyed by file
+// name without extension. It fails the test when there are none, so a
+// misplaced testdata folder cannot make the golden suites pass vacuously.
+func loadForms(t testing.TB) map[string][]AutoFormField {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "forms", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "no field lists in testdata/forms")
+	forms := make(map[string][]AutoFormField, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var fields []AutoFormField
+		require.NoError(t, json.Unmarshal(data, &fields), p)
+		forms[strings.TrimSuffix(filepath.Base(p), ".json")] = fields
+	}
+	return forms
+}
+
+func TestAutoFormFieldJSON(t *testing.T) {
+	// The JSON a TypeScript AutoFormField takes, with every key set.
+	const ts = `{"name":"seats","label":"Seats","type":"integer","description":"How many",
+		"placeholder":"1","required":true,"options":[{"value":"1","label":"One"},{"value":"2"}],
+		"multiple":true,"min":1,"max":2,"default":["1"]}`
+	var got AutoFormField
+	require.NoError(t, json.Unmarshal([]byte(ts), &got))
+	want := AutoFormField{
+		Name: "seats", Label: "Seats", Type: TypeInteger, Description: "How many",
+		Placeholder: "1", Required: true,
+		Options:  []Option{{Value: "1", Label: "One"}, {Value: "2"}},
+		Multiple: true, Min: Bound(1), Max: Bound(2), Default: []any{"1"},
+	}
+	assert.Equal(t, want, got)
+
+	// Zero values are left out, so a Go field list marshals to the
+	// minimal JSON a TypeScript author would write.
+	b, err := json.Marshal(AutoFormField{Name: "email", Type: TypeEmail})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"name":"email","type":"email"}`, string(b))
+}
+
+func TestHumanize(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"first_name", "First Name"},
+		{"createdAt", "Created At"},
+		{"user-id", "User Id"},
+		{"snake__and--kebab", "Snake And Kebab"},
+		{"__private", " Private"},
+		{"trailing_", "Trailing "},
+		{"URLValue", "URLValue"},
+		{"x2Y", "X2 Y"},
+		{"2fa_code", "2fa Code"},
+		{"o'neil.name", "O'Neil.Name"},
+		{"already Spaced", "Already Spaced"},
+		{"a", "A"},
+		{"", ""},
+		// Where the TypeScript rule, which knows only ASCII word
+		// characters, would give "PréNom", "éMile Zola" and "StraßE Name".
+		{"prénom", "Prénom"},
+		{"émileZola", "Émile Zola"},
+		{"straße_name", "Straße Name"},
+		{"名前", "名前"},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, humanize(tt.in))
+		})
+	}
+}
+
+// TestBrokenFields checks that every broken definition is refused by every
+// entry point with an error that names the field and the rule.
+func TestBrokenFields(t *testing.T) {
+	opts := []Option{{Value: "a"}, {Value: "b"}}
+	for _, tt := range []struct {
+		name      string
+		fields    []AutoFormField
+		wantErr   error
+		wantField string
+		wantText  string
+	}{
+		{"no fields", nil, ErrNoFields, "", "no fields"},
+		{"empty name", []AutoFormField{{Name: "ok"}, {Name: ""}}, ErrName, "", "field 1 has an empty name"},
+		{"duplicate name", []AutoFormField{{Name: "x"}, {Name: "x", Type: TypeEmail}}, ErrName, "x", "duplicate name"},
+		{"invalid UTF-8 name", []AutoFormField{{Name: "a\xffb"}}, ErrName, "a\xffb", "not valid UTF-8"},
+		{"min above max", []AutoFormField{{Name: "age", Type: TypeInteger, Min: Bound(10), Max: Bound(5)}}, ErrBounds, "age", "min 10 is greater than max 5"},
+		{"min above max on checkbox", []AutoFormField{{Name: "ok", Type: TypeCheckbox, Min: Bound(2), Max: Bound(1)}}, ErrBounds, "ok", "greater than max"},
+		{"NaN bound", []AutoFormField{{Name: "n", Type: TypeNumber, Min: Bound(math.NaN())}}, ErrBounds, "n", "not a finite number"},
+		{"infinite bound", []AutoFormField{{Name: "n", Type: TypeNumber, Max: Bound(math.Inf(1))}}, ErrBounds, "n", "not a finite number"},
+		{"negative length", []AutoFormField{{Name: "s", Min: Bound(-1)}}, ErrBounds, "s", "length bound -1"},
+		{"fractional length", []AutoFormField{{Name: "s", Max: Bound(2.5)}}, ErrBounds, "s", "length bound 2.5"},
+		{"huge length", []AutoFormField{{Name: "s", Max: Bound(1e12)}}, ErrBounds, "s", "length bound"},
+		{"negative item bound", []AutoFormField{{Name: "m", Options: opts, Multiple: true, Min: Bound(-1)}}, ErrBounds, "m", "item count bound -1"},
+		{"fractional item bound", []AutoFormField{{Name: "m", Options: opts, Multiple: true, Max: Bound(0.5)}}, ErrBounds, "m", "item count bound 0.5"},
+		{"empty option value", []AutoFormField{{Name: "o", Options: []Option{{Value: "a"}, {Label: "None"}}}}, ErrOptions, "o", "option 1 has an empty value"},
+		{"duplicate option value", []AutoFormField{{Name: "o", Options: []Option{{Value: "a"}, {Value: "a", Label: "A"}}}}, ErrOptions, "o", `duplicate option value "a"`},
+		{"default not an option", []AutoFormField{{Name: "o", Options: opts, Default: "c"}}, ErrDefault, "o", "not one of the options"},
+		{"multi default not an option", []AutoFormField{{Name: "o", Options: opts, Multiple: true, Default: []string{"a", "c"}}}, ErrDefault, "o", "not one of the options"},
+		{"multi default not strings", []AutoFormField{{Name: "o", Options: opts, Multiple: true, Default: []any{"a", 1.0}}}, ErrDefault, "o", "not one of the options"},
+		{"multi default too many", []AutoFormField{{Name: "o", Options: opts, Multiple: true, Max: Bound(1), Default: []string{"a", "b"}}}, ErrDefault, "o", "more than 1 choices"},
+		{"default below min", []AutoFormField{{Name: "age", Type: TypeInteger, Min: Bound(18), Default: 5}}, ErrDefault, "age", "less than the minimum 18"},
+		{"default above max", []AutoFormField{{Name: "t", Type: TypeNumber, Max: Bound(1), Default: 1.5}}, ErrDefault, "t", "greater than the maximum 1"},
+		{"fractional integer default", []AutoFormField{{Name: "n", Type: TypeInteger, Default: 1.5}}, ErrDefault, "n", "not an integer"},
+		{"NaN default", []AutoFormField{{Name: "n", Type: TypeNumber, Default: math.NaN()}}, ErrDefault, "n", "not a number"},
+		{"default too long", []AutoFormField{{Name: "s", Max: Bound(2), Default: "abc"}}, ErrDefault, "s", "longer than 2 characters"},
+		{"default not an email", []AutoFormField{{Name: "e", Type: TypeEmail, Default: "nobody"}}, ErrDefault, "e", "not a valid email address"},
+		{"default not a date", []AutoFormField{{Name: "d", Type: TypeDate, Default: "2026-02-30"}}, ErrDefault, "d", "not a valid date"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			check := func(t *testing.T, err error) {
+				t.Helper()
+				require.Error(t, err)
+				assert.ErrorIs(t, err, tt.wantErr)
+				assert.Contains(t, err.Error(), tt.wantText)
+				if tt.wantErr == ErrNoFields {
+					return
+				}
+				var fe *FieldError
+				require.True(t, errors.As(err, &fe), "want a *FieldError, got %T", err)
+				assert.Equal(t, tt.wantField, fe.Field)
+				assert.Contains(t, err.Error(), fmt.Sprintf("field %q", tt.wantField))
+			}
+			_, err := FormSchema(tt.fields)
+			check(t, err)
+			_, err = FormInputRequest(tt.fields, nil)
+			check(t, err)
+
+			// Answers checked against a broken list are never accepted,
+			// and the definition error is the reason given.
+			a, problems := checkContent(map[string]any{"x": "y"}, tt.fields)
+			assert.Nil(t, a)
+			require.Len(t, problems, 1)
+			check(t, problems[0])
+		})
+	}
+}
+
+// TestDefaultOfWrongTypeIsDropped pins the TypeScript behaviour we keep: a
+// default whose JSON type does not fit the field is left out, not refused.
+func TestDefaultOfWrongTypeIsDropped(t *testing.T) {
+	fields := []AutoFormField{
+		{Name: "n", Type: TypeInteger, Default: "5"},
+		{Name: "b", Type: TypeCheckbox, Default: "on"},
+		{Name: "s", Default: 3},
+		{Name: "m", Options: []Option{{Value: "a"}}, Multiple: true, Default: "a"},
+		{Name: "e", Options: []Option{{Value: "a"}}, Default: []string{"a"}},
+	}
+	s, err := FormSchema(fields)
+	require.NoError(t, err)
+	for _, f := range fields {
+		assert.Nil(t, s.Properties[f.Name].Default, f.Name)
+	}
+}
+
+func TestFieldErrorUnwrap(t *testing.T) {
+	err := error(&FieldError{Field: "age", Err: ErrMissing})
+	assert.ErrorIs(t, err, ErrMissing)
+	assert.Equal(t, `mcpform: field "age": missing required value`, err.Error())
+}

@@ -1,0 +1,63 @@
+package mcpform
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of [InputRequestOptions].
+const (
+	DefaultInputKey     = "form"
+	DefaultInputMessage = "Please provide the following information"
+)
+
+// InputRequestOptions configures [FormInputRequest]. A nil *InputRequestOptions
+// and zero fields mean the defaults.
+type InputRequestOptions struct {
+	// Key names the request in the result's InputRequests; the client
+	// answers under the same key. Empty means [DefaultInputKey].
+	Key string
+	// Message is shown to the person above the form. Empty means
+	// [DefaultInputMessage].
+	Message string
+	// RequestState is echoed by the client on the retry. It comes back
+	// attacker-controlled: seal it with a [RequestStateCodec]. Empty sends
+	// no state.
+	RequestState string
+}
+
+// FormInputRequest returns a tool result that asks the client to collect
+// fields and retry the call: an input_required result carrying one form
+// elicitation under opts.Key, whose schema is [FormSchema] of fields, and
+// opts.RequestState.
+//
+// Return the result from a tool handler as it is. On the retry, read the
+// answer with [AcceptedFormInput] under the same key. For a client older than
+// protocol revision 2026-07-28, go-sdk fulfils the request itself by sending
+// elicitation/create and calls the handler again, so the same handler serves
+// both.
+//
+// FormInputRequest refuses an empty field list with [ErrNoFields], because
+// the client would have nothing to ask, and a broken definition as
+// [FormSchema] does.
+func FormInputRequest(fields []AutoFormField, opts *InputRequestOptions) (*mcp.CallToolResult, error) {
+	schema, err := FormSchema(fields)
+	if err != nil {
+		return nil, err
+	}
+	var o InputRequestOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Key == "" {
+		o.Key = DefaultInputKey
+	}
+	if o.Message == "" {
+		o.Message = DefaultInputMessage
+	}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{
+			o.Key: &mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema},
+		},
+		RequestState: o.RequestState,
+	}, nil
+}

@@ -1,0 +1,123 @@
+package mcpform
+
+import (
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// FormSchema returns the restricted elicitation schema for fields: a flat
+// object with one property per field, in field order, and a required list
+// naming the required fields (left out when there are none).
+//
+// Each field maps to a property by its Type and Options:
+//
+//	email                    string, format email
+//	url, uri                 string, format uri
+//	date                     string, format date
+//	datetime, datetime-local string, format date-time
+//	number, range            number; Min/Max are minimum/maximum
+//	integer                  integer; Min/Max are minimum/maximum
+//	checkbox, boolean        boolean
+//	any type with Options    string with an enum of the option values
+//	... and Multiple         array of enum strings; Min/Max are minItems/maxItems
+//	anything else            string; Min/Max are minLength/maxLength
+//
+// The title is the Label, or the humanized Name. A password is a plain
+// string: the restricted schema has no secret format, and claiming one
+// would misstate how the client renders it.
+//
+// A nil or empty fields is refused with [ErrNoFields]; a broken definition
+// is refused with a [*FieldError] naming the field and wrapping [ErrName],
+// [ErrBounds], [ErrOptions] or [ErrDefault]. Unlike the TypeScript
+// formSchema, which emits a schema for any input, every schema FormSchema
+// returns is one a conforming client accepts.
+func FormSchema(fields []AutoFormField) (*jsonschema.Schema, error) {
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	s := &jsonschema.Schema{
+		Type:          "object",
+		Properties:    make(map[string]*jsonschema.Schema, len(fields)),
+		PropertyOrder: make([]string, 0, len(fields)),
+	}
+	for i := range fields {
+		f := &fields[i]
+		p, err := f.schema()
+		if err != nil {
+			return nil, err
+		}
+		s.Properties[f.Name] = p
+		s.PropertyOrder = append(s.PropertyOrder, f.Name)
+		if f.Required {
+			s.Required = append(s.Required, f.Name)
+		}
+	}
+	return s, nil
+}
+
+// schema returns the property schema of a field already checked by
+// checkFields.
+func (f *AutoFormField) schema() (*jsonschema.Schema, error) {
+	p := &jsonschema.Schema{Title: f.title(), Description: f.Description}
+	switch f.kind() {
+	case kindMulti:
+		p.Type = "array"
+		p.Items = &jsonschema.Schema{Type: "string", Enum: f.optionValues()}
+		p.MinItems, p.MaxItems = intBound(f.Min), intBound(f.Max)
+	case kindEnum:
+		p.Type = "string"
+		p.Enum = f.optionValues()
+	case kindNumber, kindInteger:
+		p.Type = "number"
+		if f.kind() == kindInteger {
+			p.Type = "integer"
+		}
+		p.Minimum, p.Maximum = cloneBound(f.Min), cloneBound(f.Max)
+	case kindBoolean:
+		p.Type = "boolean"
+	default:
+		p.Type = "string"
+		p.Format = f.format()
+		p.MinLength, p.MaxLength = intBound(f.Min), intBound(f.Max)
+	}
+	if v, ok := f.defaultValue(); ok {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			// Unreachable for a checked default, which is a number,
+			// bool, string or list of strings; kept as an error rather
+			// than a panic.
+			return nil, fieldErr(f.Name, ErrDefault, "%v", err)
+		}
+		p.Default = raw
+	}
+	return p, nil
+}
+
+func (f *AutoFormField) optionValues() []any {
+	vs := make([]any, len(f.Options))
+	for i, o := range f.Options {
+		vs[i] = o.Value
+	}
+	return vs
+}
+
+// intBound converts a length or item bound that checkFields has proved to
+// be a whole number in int range.
+func intBound(b *float64) *int {
+	if b == nil {
+		return nil
+	}
+	n := int(*b)
+	return &n
+}
+
+// cloneBound copies a bound so that a schema never aliases the caller's
+// field definition.
+func cloneBound(b *float64) *float64 {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
+}
