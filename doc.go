@@ -1,0 +1,72 @@
+// Package mcpform asks a person for input in the middle of an MCP tool call,
+// from one field list, for servers built on
+// github.com/modelcontextprotocol/go-sdk.
+//
+// MCP revision 2026-07-28 made the protocol core stateless: a server no
+// longer pushes elicitation/create to the client. A tool handler that needs
+// input returns an input_required result instead, and the client retries the
+// call with the answers. mcpform derives everything that exchange needs from
+// a []AutoFormField, so what the client is shown and what the server accepts
+// cannot drift apart.
+//
+// # Fields
+//
+// An [AutoFormField] describes one input: a name, a [FieldType], and optional
+// label, options, bounds and default. Its JSON form is that of the
+// TypeScript package @maxhealth.tech/prefab, so one field list can serve a
+// TypeScript front end and a Go server. A broken definition, such as a
+// duplicate name or a default outside the bounds, is refused by every
+// function that takes fields, with a [*FieldError] naming the field and
+// wrapping one of [ErrName], [ErrBounds], [ErrOptions] or [ErrDefault].
+//
+// # Asking for input
+//
+// [FormSchema] derives the restricted elicitation schema, and
+// [FormInputRequest] wraps it in the input_required result a handler
+// returns. A handler is written once: read the answer first, ask only when
+// there is none, and finish when there is one. For clients older than
+// 2026-07-28, go-sdk fulfils the request itself with elicitation/create and
+// calls the handler again, so the same handler serves them too.
+//
+// # Reading answers
+//
+// The answer arrives in the retried call's inputResponses and is untrusted:
+// go-sdk checks nothing in it. [AcceptedFormInput] keeps a value only when it
+// satisfies its field's property schema exactly as a JSON Schema 2020-12
+// validator asserting formats would judge it; [CheckFormInput] also says why
+// each value was dropped, for asking again. [InputResponse] returns the raw
+// answer, to tell a decline or cancel from a first pass. [Answers.Decode]
+// fills a struct.
+//
+// # Request state
+//
+// A result may carry requestState, which the client echoes on the retry.
+// It comes back attacker-controlled. A [RequestStateCodec] seals it with an
+// HMAC, binds it to a principal and tool, and expires it, in the token
+// format of the TypeScript SDK's createRequestStateCodec, so Go and
+// TypeScript servers can share a key. A token that fails to verify is
+// answered with the JSON-RPC error clients expect, from
+// [RequestStateError].
+//
+// # UI path
+//
+// On a host that renders MCP Apps, [DisplayForm] returns a prefab form for
+// the same fields; submitting it calls the submit tool with the values as
+// arguments, which [AcceptedFormArguments] checks by the same rules as
+// AcceptedFormInput. With [DisplayFormOptions].Elicit set, DisplayForm
+// returns the native input request instead.
+//
+// # Where mcpform differs from the TypeScript helpers
+//
+// mcpform mirrors the helpers of @maxhealth.tech/prefab and
+// @modelcontextprotocol/server, and departs from them where they are wrong:
+//
+//   - Answers are checked for formats (email, uri, date, date-time) and for
+//     item counts, which the TypeScript acceptedFormInput ignores.
+//   - String lengths count Unicode code points, as JSON Schema does, not
+//     UTF-16 units: an emoji is one character, not two.
+//   - Broken definitions are refused, rather than turned into schemas that
+//     clients reject.
+//   - One humanizer names unlabeled fields on every path, and it knows
+//     letters outside ASCII: "prénom" reads "Prénom", not "PréNom".
+package mcpform

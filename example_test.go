@@ -1,0 +1,209 @@
+package mcpform_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// signupFields is the field list the examples share.
+var signupFields = []mcpform.AutoFormField{
+	{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true},
+	{Name: "plan", Label: "Plan", Required: true, Options: []mcpform.Option{
+		{Value: "free", Label: "Free"}, {Value: "pro", Label: "Pro"},
+	}},
+	{Name: "seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(1), Max: mcpform.Bound(50), Default: 1},
+}
+
+// This is the write-once handler: it reads the answer first, asks only when
+// there is none, and finishes once the answer is in. The same code serves
+// every round, and clients older than 2026-07-28 too, for which go-sdk
+// sends elicitation/create itself.
+func Example() {
+	signup := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		responses := req.Params.InputResponses
+		if answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); ok {
+			var in struct {
+				Email string `json:"email"`
+				Plan  string `json:"plan"`
+				Seats int    `json:"seats"`
+			}
+			if err := answers.Decode(&in); err != nil {
+				return nil, err
+			}
+			msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+		}
+		if r := mcpform.InputResponse(responses, "signup"); r != nil && r.Action != "accept" {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
+		}
+		return mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
+			Key:     "signup",
+			Message: "Create your account",
+		})
+	}
+
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
+
+	// A client whose person fills in the form.
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Println("asked:", req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+				"email": "ada@example.com", "plan": "pro", "seats": 3,
+			}}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// asked: Create your account
+	// Created ada@example.com on pro with 3 seat(s)
+}
+
+func ExampleFormSchema() {
+	s, err := mcpform.FormSchema([]mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "first_name", Max: mcpform.Bound(40)},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(s)
+	// Output:
+	// {
+	//   "type": "object",
+	//   "properties": {
+	//     "email": {
+	//       "type": "string",
+	//       "title": "Email",
+	//       "format": "email"
+	//     },
+	//     "first_name": {
+	//       "type": "string",
+	//       "title": "First Name",
+	//       "maxLength": 40
+	//     }
+	//   },
+	//   "required": [
+	//     "email"
+	//   ]
+	// }
+}
+
+func ExampleFormSchema_brokenDefinition() {
+	_, err := mcpform.FormSchema([]mcpform.AutoFormField{
+		{Name: "age", Type: mcpform.TypeInteger, Min: mcpform.Bound(18), Default: 16},
+	})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, mcpform.ErrDefault))
+	// Output:
+	// mcpform: field "age": invalid default: less than the minimum 18
+	// true
+}
+
+func ExampleFormInputRequest() {
+	res, err := mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
+		Key:     "signup",
+		Message: "Create your account",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := res.InputRequests["signup"].(*mcp.ElicitParams)
+	fmt.Println(p.Mode, "-", p.Message)
+	fmt.Println(p.RequestedSchema.(*jsonschema.Schema).PropertyOrder)
+	// Output:
+	// form - Create your account
+	// [email plan seats]
+}
+
+func ExampleInputResponse() {
+	responses := mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "decline"}}
+	if _, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); !ok {
+		// Not accepted: a first pass, or a refusal? Only the raw answer says.
+		if r := mcpform.InputResponse(responses, "signup"); r != nil {
+			fmt.Println("the person chose to", r.Action)
+		}
+	}
+	// Output:
+	// the person chose to decline
+}
+
+func ExampleAcceptedFormInput() {
+	// What came back from the client: untrusted.
+	responses := mcp.InputResponseMap{"signup": &mcp.ElicitResult{
+		Action: "accept",
+		Content: map[string]any{
+			"email":   "ada@example.com",
+			"plan":    "pro",
+			"seats":   500.0, // out of bounds: dropped
+			"isAdmin": true,  // not a field: dropped
+		},
+	}}
+	answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields)
+	fmt.Println(ok, answers)
+	// Output:
+	// true map[email:ada@example.com plan:pro]
+}
+
+func ExampleCheckFormInput() {
+	responses := mcp.InputResponseMap{"signup": &mcp.ElicitResult{
+		Action:  "accept",
+		Content: map[string]any{"email": "ada at example", "plan": "pro", "seats": 2.5},
+	}}
+	answers, problems := mcpform.CheckFormInput(responses, "signup", signupFields)
+	fmt.Println("accepted:", answers != nil)
+	for _, p := range problems {
+		fmt.Printf("%s: %v\n", p.Field, p.Err)
+	}
+	// Output:
+	// accepted: false
+	// email: invalid value: not a valid email address
+	// seats: invalid value: not an integer
+}
+
+func ExampleAnswers_Decode() {
+	answers := mcpform.Answers{"email": "ada@example.com", "seats": 3.0, "tags": []any{"ai", "web"}}
+	var signup struct {
+		Email string   `json:"email"`
+		Seats int      `json:"seats"`
+		Tags  []string `json:"tags"`
+	}
+	if err := answers.Decode(&signup); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%+v\n", signup)
+	// Output:
+	// {Email:ada@example.com Seats:3 Tags:[ai web]}
+}
+
+func ExampleBound() {
+	f := mcpform.AutoFormField{Name: "age", Type: mcpform.TypeInteger, Min: mcpform.Bound(18)}
+	fmt.Println(*f.Min)
+	// Output:
+	// 18
+}
