@@ -1,0 +1,613 @@
+package mcpform
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"hash"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// The token format is shared with createRequestStateCodec in the TypeScript
+// SDK (@modelcontextprotocol/server 2.4.0), so that Go and TS servers behind
+// one load balancer accept each other's tokens:
+//
+//	"v1." B "." M
+//	B = base64url(UTF-8 JSON {"p": payload, "exp": unixSeconds, "b": bindTag})
+//	M = base64url(HMAC-SHA256(key, "v1." B))
+//	bindTag = base64url(HMAC-SHA256(key, "mcp.requestState.bind:" bind)[:16])
+//
+// base64url is RFC 4648 §5 without padding; "b" is present only when the
+// codec binds.
+const (
+	requestStatePrefix    = "v1."
+	requestStateBindLabel = "mcp.requestState.bind:"
+	// MinRequestStateKeySize is the least number of bytes in a request-state
+	// key, the same floor as the TypeScript SDK's.
+	MinRequestStateKeySize = 32
+	defaultRequestStateTTL = 10 * time.Minute
+	requestStateMACText    = 43 // base64url length of a SHA-256 MAC
+	requestStateTagSize    = 16 // bytes of the bind MAC kept in the tag
+	requestStateTagText    = 22 // base64url length of the tag
+	// maxPooledRequestState caps the scratch memory a pooled state keeps, so
+	// that one huge token can't pin memory.
+	maxPooledRequestState = 16 << 10
+)
+
+// The four ways a token fails [RequestStateCodec.Verify]. Verify's errors
+// wrap exactly one of them, so test with [errors.Is]; their messages never
+// contain the token, the payload, the bind string or a key. Hand any of
+// them to [RequestStateError] to answer the client.
+var (
+	// ErrMalformed means the token is not "v1." body "." MAC, a part is not
+	// canonical unpadded base64url, or the MAC-checked body is not UTF-8 JSON
+	// or does not decode into the payload.
+	ErrMalformed = errors.New("mcpform: malformed requestState")
+	// ErrMAC means no key in [RequestStateOptions.Keys] made the token's MAC:
+	// it was altered, or minted under another key.
+	ErrMAC = errors.New("mcpform: requestState MAC mismatch")
+	// ErrExpired means the token's expiry has passed, or the body has no
+	// numeric "exp".
+	ErrExpired = errors.New("mcpform: requestState expired")
+	// ErrBind means the token is bound to another bind string, or its binding
+	// does not match the codec's: a binding codec got a token without a bind
+	// tag, or a non-binding codec got one with a tag.
+	ErrBind = errors.New("mcpform: requestState bound elsewhere")
+)
+
+// Misuse errors, distinct from the four verification failures above.
+var (
+	errNoKeys       = errors.New("mcpform: RequestStateOptions.Keys is empty")
+	errNegativeTTL  = errors.New("mcpform: RequestStateOptions.TTL is negative")
+	errNoCodec      = errors.New("mcpform: RequestStateCodec not made by NewRequestStateCodec")
+	errBindUnused   = errors.New("mcpform: non-empty bind string for a RequestStateCodec without Bind")
+	errBadPayloadTo = errors.New("mcpform: Verify needs a nil payload or a non-nil pointer")
+)
+
+// A KeySizeError reports a key in [RequestStateOptions.Keys] shorter than
+// [MinRequestStateKeySize] bytes. It carries the key's position and length,
+// never its bytes.
+type KeySizeError struct {
+	Index int // position in Keys
+	Size  int // length in bytes
+}
+
+// Error describes the short key by position and length.
+func (e KeySizeError) Error() string {
+	return "mcpform: request-state key " + strconv.Itoa(e.Index) + " has " + strconv.Itoa(e.Size) +
+		" bytes; want at least " + strconv.Itoa(MinRequestStateKeySize)
+}
+
+// payloadError reports a payload that encoding/json cannot marshal (Mint) or
+// unmarshal into (Verify). Its message leaves out the cause, whose text may
+// quote payload values; Unwrap still reaches it.
+type payloadError struct {
+	msg   string
+	cause error
+	is    error // ErrMalformed in Verify; nil in Mint, which is misuse
+}
+
+func (e *payloadError) Error() string { return e.msg }
+
+func (e *payloadError) Unwrap() []error {
+	if e.is == nil {
+		return []error{e.cause}
+	}
+	return []error{e.is, e.cause}
+}
+
+// RequestStateOptions configures [NewRequestStateCodec].
+type RequestStateOptions struct {
+	// Keys holds the HMAC keys, each at least MinRequestStateKeySize bytes
+	// of secret randomness. Keys[0] mints; every key verifies, so rotate by
+	// putting a new key first and dropping the old one once its tokens have
+	// expired. Keys must not be empty. The codec copies the keys.
+	Keys [][]byte
+	// TTL is how long a minted token stays valid, in whole seconds (any
+	// fraction is dropped): a token is valid through the second of mint time
+	// plus TTL. Zero means 10 minutes, as in the TypeScript SDK; negative is
+	// an error. A TTL under one second makes tokens valid only through the
+	// second they were minted in.
+	TTL time.Duration
+	// Bind makes tokens carry a tag of the bind string given to Mint, which
+	// Verify must be given again. Binding to "" still binds: a binding codec
+	// rejects unbound tokens and a non-binding codec rejects bound ones.
+	// False means tokens are not bound, and the bind string must be "".
+	Bind bool
+	// Now is the clock for minting and expiry. Nil means time.Now.
+	Now func() time.Time
+}
+
+// A RequestStateCodec mints and verifies requestState tokens for
+// multi-round-trip tool calls. requestState travels through the client, so
+// it comes back attacker-controlled; the codec MACs it so that a handler can
+// trust what it put there. The payload is signed, not encrypted: the client
+// can read it, so keep secrets out of it.
+//
+// Tokens interoperate with createRequestStateCodec of the TypeScript SDK
+// (@modelcontextprotocol/server 2.4.0) given the same key, TTL and bind
+// string: each side verifies the other's tokens. Unlike that codec, this one
+// verifies under several keys, takes a clock, accepts only the canonical
+// base64url spelling of a token, and rejects any body shape it can't use
+// without panicking.
+//
+// # Binding
+//
+// An unbound token can be replayed by whoever holds it: by another user of
+// the same server, or on another tool that shares the keys. Set
+// [RequestStateOptions.Bind] and give Mint and Verify the same
+// [BindTo](principal, tool), where principal is who the server authenticated
+// (such as the UserID in the request's auth.TokenInfo, never a value the
+// client picked) and tool is the tool's name; add anything else the state
+// must not outlive, such as a session ID. The token carries only an HMAC
+// tag of the bind string. A TypeScript server sharing the keys must build
+// the same bind string.
+//
+// A RequestStateCodec is safe for concurrent use. Its zero value and nil
+// are not usable: their methods return an error.
+type RequestStateCodec struct {
+	keys [][]byte
+	ttl  int64 // seconds
+	bind bool
+	now  func() time.Time
+	pool sync.Pool // *requestStateScratch
+}
+
+// requestStateScratch is per-goroutine working memory, pooled so that Mint
+// and Verify don't allocate HMAC state for every call.
+type requestStateScratch struct {
+	macs []hash.Hash // macs[i] is HMAC-SHA256 under keys[i], made on first use
+	buf  []byte      // the token or envelope
+	body []byte      // the decoded body
+	tag  []byte      // the bind tag's HMAC input
+	sum  [sha256.Size]byte
+}
+
+// NewRequestStateCodec returns a codec configured by opts. It fails with a
+// [KeySizeError] for a key shorter than [MinRequestStateKeySize] bytes, and
+// with other errors for no keys or a negative TTL.
+func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) {
+	if len(opts.Keys) == 0 {
+		return nil, errNoKeys
+	}
+	keys := make([][]byte, len(opts.Keys))
+	for i, k := range opts.Keys {
+		if len(k) < MinRequestStateKeySize {
+			return nil, KeySizeError{Index: i, Size: len(k)}
+		}
+		keys[i] = bytes.Clone(k)
+	}
+	ttl := opts.TTL
+	switch {
+	case ttl < 0:
+		return nil, errNegativeTTL
+	case ttl == 0:
+		ttl = defaultRequestStateTTL
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &RequestStateCodec{keys: keys, ttl: int64(ttl / time.Second), bind: opts.Bind, now: now}, nil
+}
+
+// check reports misuse common to Mint and Verify.
+func (c *RequestStateCodec) check(bind string) error {
+	if c == nil || len(c.keys) == 0 {
+		return errNoCodec
+	}
+	if !c.bind && bind != "" {
+		return errBindUnused
+	}
+	return nil
+}
+
+func (c *RequestStateCodec) scratch() *requestStateScratch {
+	if s, ok := c.pool.Get().(*requestStateScratch); ok {
+		return s
+	}
+	return &requestStateScratch{macs: make([]hash.Hash, len(c.keys))}
+}
+
+func (c *RequestStateCodec) release(s *requestStateScratch) {
+	if cap(s.buf) > maxPooledRequestState {
+		s.buf = nil
+	}
+	if cap(s.body) > maxPooledRequestState {
+		s.body = nil
+	}
+	if cap(s.tag) > maxPooledRequestState {
+		s.tag = nil
+	}
+	c.pool.Put(s)
+}
+
+// mac returns HMAC-SHA256(keys[i], data) in s.sum. Reset on a crypto/hmac
+// hash restores the keyed state saved at first use instead of hashing the
+// key again, which is most of the cost for short tokens.
+func (s *requestStateScratch) mac(keys [][]byte, i int, data []byte) []byte {
+	h := s.macs[i]
+	if h == nil {
+		h = hmac.New(sha256.New, keys[i])
+		s.macs[i] = h
+	} else {
+		h.Reset()
+	}
+	h.Write(data)
+	return h.Sum(s.sum[:0])
+}
+
+// appendBindTag appends the base64url bind tag of bind under keys[i].
+func (s *requestStateScratch) appendBindTag(dst []byte, keys [][]byte, i int, bind string) []byte {
+	s.tag = append(append(s.tag[:0], requestStateBindLabel...), bind...)
+	return base64.RawURLEncoding.AppendEncode(dst, s.mac(keys, i, s.tag)[:requestStateTagSize])
+}
+
+// Mint returns a token carrying payload, marshalled with encoding/json, that
+// expires TTL after now. With [RequestStateOptions.Bind] set, the token is
+// bound to bind (see BindTo); otherwise bind must be "". A nil payload mints
+// JSON null.
+func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
+	if err := c.check(bind); err != nil {
+		return "", err
+	}
+	p, err := json.Marshal(payload)
+	if err != nil {
+		return "", &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
+	}
+	exp := c.now().Unix() + c.ttl
+
+	s := c.scratch()
+	defer c.release(s)
+	env := append(s.buf[:0], `{"p":`...)
+	env = append(env, p...)
+	env = append(env, `,"exp":`...)
+	env = strconv.AppendInt(env, exp, 10)
+	if c.bind {
+		env = append(env, `,"b":"`...)
+		env = s.appendBindTag(env, c.keys, 0, bind)
+		env = append(env, '"')
+	}
+	env = append(env, '}')
+	s.buf = env
+
+	enc := base64.RawURLEncoding
+	tok := make([]byte, 0, len(requestStatePrefix)+enc.EncodedLen(len(env))+1+requestStateMACText)
+	tok = append(tok, requestStatePrefix...)
+	tok = enc.AppendEncode(tok, env)
+	mac := s.mac(c.keys, 0, tok)
+	tok = append(tok, '.')
+	tok = enc.AppendEncode(tok, mac)
+	return string(tok), nil
+}
+
+// Verify checks token and decodes its payload into payload, which must be
+// nil (don't decode) or a non-nil pointer. With [RequestStateOptions.Bind]
+// set, bind must be the string the token was minted with; otherwise it must
+// be "".
+//
+// Verify checks, in order: the structure, the MAC under each key in turn
+// (with [hmac.Equal]), the body, the expiry and the binding, and fails with
+// an error wrapping [ErrMalformed], [ErrMAC], [ErrMalformed], [ErrExpired]
+// or [ErrBind] respectively. A token is valid through its expiry second. It
+// decodes the payload last, only into a token that passed every check; if
+// that decoding fails, the error wraps ErrMalformed and payload may be
+// partly written. Misuse (a nil codec, a bind string without Bind, a payload
+// that is not a pointer) gives errors that wrap none of the four.
+func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
+	if err := c.check(bind); err != nil {
+		return err
+	}
+	if payload != nil {
+		if v := reflect.ValueOf(payload); v.Kind() != reflect.Pointer || v.IsNil() {
+			return errBadPayloadTo
+		}
+	}
+
+	// 1. Structure. Split at the last dot as the TypeScript codec does; a
+	// dot inside the body then fails the MAC or the body decoding.
+	dot := strings.LastIndexByte(token, '.')
+	if !strings.HasPrefix(token, requestStatePrefix) || dot <= len(requestStatePrefix) {
+		return ErrMalformed
+	}
+	if !canonicalBase64URL(token[dot+1:]) {
+		return ErrMalformed
+	}
+	if len(token)-dot-1 != requestStateMACText {
+		return ErrMAC // canonical, but can't be a SHA-256 MAC
+	}
+
+	s := c.scratch()
+	defer c.release(s)
+	s.buf = append(s.buf[:0], token...)
+	signed, macText := s.buf[:dot], s.buf[dot+1:]
+	var mac [sha256.Size]byte
+	if _, err := base64.RawURLEncoding.Strict().Decode(mac[:], macText); err != nil {
+		return ErrMalformed // unreachable after canonicalBase64URL
+	}
+
+	// 2. The MAC, under each key; the one that matches also made the bind tag.
+	key := -1
+	for i := range c.keys {
+		if hmac.Equal(s.mac(c.keys, i, signed), mac[:]) {
+			key = i
+			break
+		}
+	}
+	if key < 0 {
+		return ErrMAC
+	}
+
+	// 3. The body: canonical base64url of UTF-8 JSON. The body was made by
+	// a key holder, but not necessarily by a codec, so expect any shape.
+	bodyText := signed[len(requestStatePrefix):]
+	if !canonicalBase64URL(bodyText) {
+		return ErrMalformed
+	}
+	body, err := base64.RawURLEncoding.Strict().AppendDecode(s.body[:0], bodyText)
+	s.body = body
+	if err != nil || !utf8.Valid(body) || !json.Valid(body) {
+		return ErrMalformed
+	}
+	env := scanEnvelope(body)
+
+	// 4. Expiry. A missing or non-numeric exp counts as expired, as does a
+	// body that is not an object.
+	if !env.hasExp || !notExpired(env.exp, c.now().Unix()) {
+		return ErrExpired
+	}
+
+	// 5. Binding, in both directions.
+	if c.bind {
+		if !env.hasB {
+			return ErrBind
+		}
+		got, ok := jsonString(env.b)
+		var want [requestStateTagText]byte
+		if !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
+			return ErrBind
+		}
+	} else if env.hasB {
+		return ErrBind
+	}
+
+	if payload == nil {
+		return nil
+	}
+	p := env.p
+	if !env.hasP {
+		p = []byte("null") // the TypeScript codec omits p for an undefined payload
+	}
+	if err := json.Unmarshal(p, payload); err != nil {
+		return &payloadError{msg: ErrMalformed.Error() + ": payload does not decode", cause: err, is: ErrMalformed}
+	}
+	return nil
+}
+
+// RequestStateError returns the JSON-RPC error that MCP clients expect for
+// a rejected requestState when err wraps [ErrMalformed], [ErrMAC],
+// [ErrExpired] or [ErrBind]: a *jsonrpc.Error with code -32602 (invalid
+// params), message "Invalid or expired requestState" and data
+// {"reason":"invalid_request_state"}, as the TypeScript SDK sends. It
+// returns any other err unchanged, and nil for nil.
+//
+// Return the result from the tool handler as it is, not wrapped: go-sdk's
+// [mcp.AddTool] passes only an unwrapped *jsonrpc.Error through as a
+// JSON-RPC error (anything else becomes an isError result, which clients
+// take as a completed call), and a wrapped one loses its data.
+func RequestStateError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrMAC) && !errors.Is(err, ErrExpired) && !errors.Is(err, ErrBind) {
+		return err
+	}
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeInvalidParams,
+		Message: "Invalid or expired requestState",
+		Data:    json.RawMessage(`{"reason":"invalid_request_state"}`),
+	}
+}
+
+// BindTo returns a bind string for [RequestStateCodec.Mint] and
+// [RequestStateCodec.Verify] that encodes parts unambiguously: each part is
+// written as its length in bytes, a colon and the part, so BindTo("a", "bc")
+// is "1:a2:bc" and differs from BindTo("ab", "c"). With no parts it returns
+// "", which differs from BindTo(""), "0:". Typical parts are the
+// authenticated principal and the tool name.
+func BindTo(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 4
+	}
+	b := make([]byte, 0, n)
+	for _, p := range parts {
+		b = strconv.AppendInt(b, int64(len(p)), 10)
+		b = append(b, ':')
+		b = append(b, p...)
+	}
+	return string(b)
+}
+
+// base64URLIndex maps a byte to its value in the base64url alphabet, or -1.
+var base64URLIndex = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	for i := range len(alphabet) {
+		t[alphabet[i]] = int8(i)
+	}
+	return t
+}()
+
+// canonicalBase64URL reports whether s is the one unpadded base64url
+// spelling of some bytes: only the URL alphabet (no padding, "+", "/" or
+// line breaks, which encoding/base64 would skip), a possible length, and
+// zero bits after the last whole byte. Lenient decoders read several
+// spellings as one MAC; this accepts only the one a minter produces.
+func canonicalBase64URL[T string | []byte](s T) bool {
+	for i := range len(s) {
+		if base64URLIndex[s[i]] < 0 {
+			return false
+		}
+	}
+	switch len(s) % 4 {
+	case 1:
+		return false
+	case 2:
+		return base64URLIndex[s[len(s)-1]]&0x0f == 0
+	case 3:
+		return base64URLIndex[s[len(s)-1]]&0x03 == 0
+	}
+	return true
+}
+
+// envelope holds the raw JSON values of a body's top-level "p", "exp" and
+// "b" members.
+type envelope struct {
+	p, exp, b          []byte
+	hasP, hasExp, hasB bool
+}
+
+// scanEnvelope finds the top-level members of body, which must be valid
+// JSON. Keys match exactly (JSON escapes decoded), not case-insensitively
+// as encoding/json's struct decoding would; a repeated key takes its last
+// value, as in JSON.parse. A body that is not an object has no members.
+func scanEnvelope(body []byte) (env envelope) {
+	i := skipJSONSpace(body, 0)
+	if body[i] != '{' {
+		return env
+	}
+	i++
+	for {
+		i = skipJSONSpace(body, i)
+		if body[i] == '}' {
+			return env
+		}
+		k := i
+		i = skipJSONString(body, i)
+		key := body[k:i]
+		i = skipJSONSpace(body, i) + 1 // the colon
+		i = skipJSONSpace(body, i)
+		v := i
+		i = skipJSONValue(body, i)
+		val := body[v:i]
+		name, _ := jsonString(key)
+		switch string(name) {
+		case "p":
+			env.p, env.hasP = val, true
+		case "exp":
+			env.exp, env.hasExp = val, true
+		case "b":
+			env.b, env.hasB = val, true
+		}
+		i = skipJSONSpace(body, i)
+		if body[i] != ',' {
+			return env // '}'
+		}
+		i++
+	}
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONString returns the index after the string that starts at b[i].
+func skipJSONString(b []byte, i int) int {
+	for i++; ; i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+}
+
+// skipJSONValue returns the index after the valid JSON value at b[i].
+func skipJSONValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipJSONString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch b[i] {
+			case '"':
+				i = skipJSONString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for ; i < len(b); i++ { // a number, true, false or null
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return i
+}
+
+// jsonString returns the value of the raw JSON string v, or false if v is
+// another JSON type. An unescaped string is returned without copying.
+func jsonString(v []byte) ([]byte, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1], true
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// notExpired reports whether the raw JSON value exp is a number no less
+// than now, the TypeScript test. An exp too large for float64 is +Inf there
+// and here.
+func notExpired(exp []byte, now int64) bool {
+	if len(exp) == 0 || (exp[0] != '-' && (exp[0] < '0' || exp[0] > '9')) {
+		return false // not a number
+	}
+	if len(exp) <= 18 { // whole seconds, the common case: no allocation
+		var n int64
+		digits := true
+		for _, d := range exp {
+			if d < '0' || d > '9' {
+				digits = false
+				break
+			}
+			n = n*10 + int64(d-'0')
+		}
+		if digits {
+			return n >= now
+		}
+	}
+	f, err := strconv.ParseFloat(string(exp), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return false
+	}
+	return f >= float64(now)
+}

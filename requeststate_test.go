@@ -1,0 +1,1131 @@
+package mcpform
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The TypeScript vectors live in testdata/requeststate; see its README.md.
+const (
+	rsVectorsGlob = "testdata/requeststate/*.json"
+	rsVectorsFile = "testdata/requeststate/vectors.json"
+)
+
+type rsVectorFile struct {
+	Provenance struct {
+		Package   string `json:"package"`
+		Version   string `json:"version"`
+		Function  string `json:"function"`
+		Script    string `json:"script"`
+		KeyHex    string `json:"keyHex"`
+		NowMillis int64  `json:"nowMillis"`
+		Clock     string `json:"clock"`
+	} `json:"provenance"`
+	Vectors []rsVector  `json:"vectors"`
+	Crafted []rsCrafted `json:"crafted"`
+
+	path string
+	key  []byte
+}
+
+// now is the clock the vectors were minted with.
+func (f *rsVectorFile) now() time.Time { return time.UnixMilli(f.Provenance.NowMillis) }
+
+type rsVector struct {
+	Name        string          `json:"name"`
+	Bind        *string         `json:"bind"` // nil: unbound
+	TTLSeconds  *int64          `json:"ttlSeconds"`
+	Exp         int64           `json:"exp"`
+	Payload     json.RawMessage `json:"payload"`     // absent for an undefined payload
+	PayloadJSON *string         `json:"payloadJSON"` // JSON.stringify(payload); nil for undefined
+	Token       string          `json:"token"`
+}
+
+type rsCrafted struct {
+	Name  string    `json:"name"`
+	Bind  *string   `json:"bind"`
+	Token string    `json:"token"`
+	TS    rsOutcome `json:"ts"`
+}
+
+// rsOutcome is what interop/requeststate-verify.mjs reports for a token.
+type rsOutcome struct {
+	OK          bool    `json:"ok"`
+	PayloadJSON *string `json:"payloadJSON"`
+	Error       string  `json:"error"`
+}
+
+// loadRSVectors reads every vector file and fails when there is none, so a
+// lost fixture can't make the tests pass vacuously.
+func loadRSVectors(t testing.TB) []*rsVectorFile {
+	t.Helper()
+	paths, err := filepath.Glob(rsVectorsGlob)
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "no request-state vectors match %s", rsVectorsGlob)
+	var files []*rsVectorFile
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		f := &rsVectorFile{path: path}
+		require.NoError(t, json.Unmarshal(data, f), path)
+		require.Equal(t, "@modelcontextprotocol/server", f.Provenance.Package, "%s: provenance", path)
+		require.Equal(t, "2.4.0", f.Provenance.Version, "%s: provenance", path)
+		require.NotZero(t, f.Provenance.NowMillis, "%s: provenance has no clock", path)
+		f.key, err = hex.DecodeString(f.Provenance.KeyHex)
+		require.NoError(t, err, "%s: provenance key", path)
+		require.NotEmpty(t, f.Vectors, "%s has no vectors", path)
+		files = append(files, f)
+	}
+	return files
+}
+
+// vector returns the vector called name.
+func (f *rsVectorFile) vector(t testing.TB, name string) rsVector {
+	t.Helper()
+	for _, v := range f.Vectors {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("%s has no vector %q", f.path, name)
+	return rsVector{}
+}
+
+func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
+
+// newRSCodec builds a codec for tests; bind nil means a non-binding codec.
+func newRSCodec(t testing.TB, key []byte, bind *string, now time.Time) *RequestStateCodec {
+	t.Helper()
+	c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: bind != nil, Now: fixedClock(now)})
+	require.NoError(t, err)
+	return c
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// rsSentinel names the verification failure err wraps: "mac" and so on, as
+// the TypeScript codec names them, "ok" for nil, or "other".
+func rsSentinel(err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, ErrMalformed):
+		return "malformed"
+	case errors.Is(err, ErrMAC):
+		return "mac"
+	case errors.Is(err, ErrExpired):
+		return "expired"
+	case errors.Is(err, ErrBind):
+		return "bind"
+	}
+	return "other: " + err.Error()
+}
+
+// TestRequestStateVectors verifies every TypeScript-minted vector to the
+// payload that the TypeScript script serialized, and checks its expiry.
+func TestRequestStateVectors(t *testing.T) {
+	for _, f := range loadRSVectors(t) {
+		for _, v := range f.Vectors {
+			t.Run(v.Name, func(t *testing.T) {
+				ttl := int64(600)
+				if v.TTLSeconds != nil {
+					ttl = *v.TTLSeconds
+				}
+				require.Equal(t, f.now().Unix()+ttl, v.Exp, "the vector's exp")
+
+				c := newRSCodec(t, f.key, v.Bind, f.now())
+				var raw json.RawMessage
+				require.NoError(t, c.Verify(v.Token, deref(v.Bind), &raw))
+				want := "null" // an undefined payload reads as null
+				if v.PayloadJSON != nil {
+					want = *v.PayloadJSON
+				}
+				assert.Equal(t, want, string(raw), "payload bytes")
+
+				if v.Payload != nil {
+					var got, want any
+					require.NoError(t, json.Unmarshal(v.Payload, &want))
+					require.NoError(t, c.Verify(v.Token, deref(v.Bind), &got))
+					assert.Equal(t, want, got, "payload value")
+				}
+				assert.NoError(t, c.Verify(v.Token, deref(v.Bind), nil), "nil payload")
+
+				last := newRSCodec(t, f.key, v.Bind, time.Unix(v.Exp, 999_999_999))
+				assert.NoError(t, last.Verify(v.Token, deref(v.Bind), nil), "in the exp second")
+				after := newRSCodec(t, f.key, v.Bind, time.Unix(v.Exp+1, 0))
+				assert.ErrorIs(t, after.Verify(v.Token, deref(v.Bind), nil), ErrExpired, "a second after exp")
+			})
+		}
+	}
+}
+
+// TestRequestStateVectorsReproducible re-runs the node script and compares
+// its output with the committed file; with -update it rewrites the file.
+func TestRequestStateVectorsReproducible(t *testing.T) {
+	out := runNode(t, "requeststate-vectors.mjs", nil)
+	checkGolden(t, rsVectorsFile, out)
+}
+
+// TestRequestStateMintMatchesTS checks that Go mints the same bytes as the
+// TypeScript codec for the same key, clock, TTL, bind and payload, whenever
+// both JSON encoders spell the payload alike (encoding/json escapes <, >, &
+// and U+2028/9; JSON.stringify doesn't). Byte equality is not required for
+// interop, but it shows both sides build the envelope the same way.
+func TestRequestStateMintMatchesTS(t *testing.T) {
+	compared := 0
+	for _, f := range loadRSVectors(t) {
+		for _, v := range f.Vectors {
+			if v.PayloadJSON == nil || strings.ContainsAny(*v.PayloadJSON, "<>&\u2028\u2029") {
+				continue
+			}
+			t.Run(v.Name, func(t *testing.T) {
+				ttl := time.Duration(0)
+				if v.TTLSeconds != nil {
+					// TTL 0 means the default here, so ask for under a second.
+					ttl = max(time.Duration(*v.TTLSeconds)*time.Second, time.Nanosecond)
+				}
+				c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{f.key}, TTL: ttl, Bind: v.Bind != nil, Now: fixedClock(f.now())})
+				require.NoError(t, err)
+				got, err := c.Mint(json.RawMessage(*v.PayloadJSON), deref(v.Bind))
+				require.NoError(t, err)
+				assert.Equal(t, v.Token, got)
+			})
+			compared++
+		}
+	}
+	require.Greater(t, compared, 10, "too few vectors compared")
+}
+
+// TestRequestStateCrafted runs the bodies the TypeScript codec never mints
+// but a key holder could, and the other spellings of real tokens. Go's
+// outcome must equal the one the TypeScript codec gave (recorded in the
+// file), except where tsDiffers says why not.
+func TestRequestStateCrafted(t *testing.T) {
+	const (
+		strict   = "Go accepts only canonical unpadded base64url"
+		bom      = "TS's TextDecoder drops a UTF-8 BOM; Go's JSON has none"
+		tsCrash  = "TS throws a TypeError on this body"
+		tsLength = "a truncated MAC is non-canonical base64url in Go; TS decodes it and fails the MAC"
+	)
+	want := map[string]struct {
+		err       error // nil: verifies
+		payload   string
+		tsDiffers string
+	}{
+		"body-null":               {err: ErrExpired, tsDiffers: tsCrash},
+		"body-array":              {err: ErrExpired},
+		"body-number":             {err: ErrExpired},
+		"body-string":             {err: ErrExpired},
+		"body-not-json":           {err: ErrMalformed},
+		"body-invalid-utf8":       {err: ErrMalformed},
+		"body-bom":                {err: ErrMalformed, tsDiffers: bom},
+		"body-whitespace":         {payload: "1"},
+		"body-canonical":          {payload: `"x"`},
+		"body-padded":             {err: ErrMalformed, tsDiffers: strict},
+		"body-trailing-bits":      {err: ErrMalformed, tsDiffers: strict},
+		"body-contains-dot":       {err: ErrMalformed},
+		"p-missing":               {payload: "null"},
+		"exp-missing":             {err: ErrExpired},
+		"exp-string":              {err: ErrExpired},
+		"exp-null":                {err: ErrExpired},
+		"exp-uppercase-key":       {err: ErrExpired},
+		"exp-duplicate-last-wins": {payload: "1"},
+		"exp-now":                 {payload: "1"},
+		"exp-past":                {err: ErrExpired},
+		"exp-fraction-future":     {payload: "1"},
+		"exp-fraction-past":       {err: ErrExpired},
+		"exp-exponent":            {payload: "1"},
+		"exp-overflow":            {payload: "1"},
+		"exp-negative":            {err: ErrExpired},
+		"b-null-unbound":          {err: ErrBind},
+		"b-null-bound":            {err: ErrBind, tsDiffers: tsCrash},
+		"b-number-bound":          {err: ErrBind},
+		"b-escaped-bound":         {payload: "1"},
+		"b-before-exp-bound":      {payload: "1"},
+		"mac-padded":              {err: ErrMalformed, tsDiffers: strict},
+		"mac-trailing-bits":       {err: ErrMalformed, tsDiffers: strict},
+		"mac-standard-alphabet":   {err: ErrMalformed, tsDiffers: strict},
+		"mac-space":               {err: ErrMalformed, tsDiffers: strict},
+		"mac-newline":             {err: ErrMalformed, tsDiffers: strict},
+		"mac-empty":               {err: ErrMAC},
+		"mac-truncated":           {err: ErrMalformed, tsDiffers: tsLength},
+		"mac-bad-length":          {err: ErrMalformed},
+	}
+	seen := map[string]bool{}
+	for _, f := range loadRSVectors(t) {
+		require.NotEmpty(t, f.Crafted, "%s has no crafted tokens", f.path)
+		for _, cr := range f.Crafted {
+			t.Run(cr.Name, func(t *testing.T) {
+				w, ok := want[cr.Name]
+				require.True(t, ok, "no expectation for crafted token %q: add one", cr.Name)
+				seen[cr.Name] = true
+				c := newRSCodec(t, f.key, cr.Bind, f.now())
+				var raw json.RawMessage
+				err := c.Verify(cr.Token, deref(cr.Bind), &raw)
+				if w.err != nil {
+					assert.ErrorIs(t, err, w.err)
+				} else if assert.NoError(t, err) {
+					assert.Equal(t, w.payload, string(raw))
+				}
+
+				ts := "ok"
+				if !cr.TS.OK {
+					ts = cr.TS.Error
+				}
+				if w.tsDiffers == "" {
+					assert.Equal(t, ts, rsSentinel(err), "Go and TS disagree")
+					if cr.TS.OK && cr.TS.PayloadJSON != nil {
+						assert.Equal(t, *cr.TS.PayloadJSON, string(raw))
+					}
+				} else {
+					assert.NotEqual(t, ts, rsSentinel(err), "TS now agrees with Go (%s): drop tsDiffers", w.tsDiffers)
+				}
+			})
+		}
+	}
+	for name := range want {
+		assert.True(t, seen[name], "crafted token %q is gone from the vectors", name)
+	}
+}
+
+// rsFailure is a token that Verify must reject with want, made from a
+// TypeScript vector.
+type rsFailure struct {
+	name  string
+	token string
+	key   []byte  // nil: the vectors' key
+	bind  *string // the verifying codec's binding; nil: unbound
+	now   time.Time
+	want  error
+}
+
+// rsFailures derives the failure cases from the TypeScript vectors.
+func rsFailures(t testing.TB, f *rsVectorFile) []rsFailure {
+	unbound := f.vector(t, "unbound-object")
+	bound := f.vector(t, "bound-object")
+	nul := f.vector(t, "bound-nul-byte")
+	empty := f.vector(t, "bound-empty")
+	dot := strings.LastIndexByte(unbound.Token, '.')
+	body, mac := unbound.Token[3:dot], unbound.Token[dot+1:]
+	wrongKey := []byte(strings.Repeat("k", 32))
+	now := f.now()
+
+	cases := []rsFailure{
+		{name: "wrong key", token: unbound.Token, key: wrongKey, want: ErrMAC},
+		{name: "expired", token: unbound.Token, now: time.Unix(unbound.Exp+1, 0), want: ErrExpired},
+		{name: "missing prefix", token: unbound.Token[3:], want: ErrMalformed},
+		{name: "v2 prefix", token: "v2." + unbound.Token[3:], want: ErrMalformed},
+		{name: "empty body", token: "v1.." + mac, want: ErrMalformed},
+		{name: "empty MAC", token: "v1." + body + ".", want: ErrMAC},
+		{name: "no dot", token: "v1." + body + mac, want: ErrMalformed},
+		{name: "empty token", token: "", want: ErrMalformed},
+		{name: "bad base64 char in MAC", token: "v1." + body + "." + mac[:10] + "!" + mac[11:], want: ErrMalformed},
+		{name: "bad base64 char in body", token: "v1." + body[:10] + "!" + body[11:] + "." + mac, want: ErrMAC},
+		{name: "bound token, unbound codec", token: bound.Token, want: ErrBind},
+		{name: "unbound token, bound codec", token: unbound.Token, bind: ptr(deref(bound.Bind)), want: ErrBind},
+		{name: "bound token, other bind", token: bound.Token, bind: ptr("user-43/signup"), want: ErrBind},
+		{name: "NUL bind, prefix", token: nul.Token, bind: ptr("a"), want: ErrBind},
+		{name: "empty bind, unbound codec", token: empty.Token, want: ErrBind},
+		{name: "empty bind, bind NUL", token: empty.Token, bind: ptr("\x00"), want: ErrBind},
+	}
+	for i := range cases {
+		if cases[i].now.IsZero() {
+			cases[i].now = now
+		}
+	}
+	// Every bit of the decoded body and MAC, flipped in turn.
+	flip := func(name, text string, rebuild func(string) string) {
+		raw, err := base64.RawURLEncoding.DecodeString(text)
+		require.NoError(t, err)
+		for bit := range len(raw) * 8 {
+			b := append([]byte(nil), raw...)
+			b[bit/8] ^= 1 << (bit % 8)
+			cases = append(cases, rsFailure{
+				name:  fmt.Sprintf("%s bit %d", name, bit),
+				token: rebuild(base64.RawURLEncoding.EncodeToString(b)),
+				now:   now,
+				want:  ErrMAC,
+			})
+		}
+	}
+	flip("body", body, func(s string) string { return "v1." + s + "." + mac })
+	flip("MAC", mac, func(s string) string { return "v1." + body + "." + s })
+	return cases
+}
+
+// TestRequestStateFailureCodes checks the sentinel for each way a
+// TypeScript-minted token can be wrong.
+func TestRequestStateFailureCodes(t *testing.T) {
+	for _, f := range loadRSVectors(t) {
+		for _, fc := range rsFailures(t, f) {
+			t.Run(fc.name, func(t *testing.T) {
+				key := fc.key
+				if key == nil {
+					key = f.key
+				}
+				c := newRSCodec(t, key, fc.bind, fc.now)
+				var p any
+				err := c.Verify(fc.token, deref(fc.bind), &p)
+				assert.ErrorIs(t, err, fc.want)
+				assert.Equal(t, rsSentinel(fc.want), rsSentinel(err), "exactly one sentinel")
+				assert.Nil(t, p, "payload written for a rejected token")
+			})
+		}
+	}
+}
+
+// TestRequestStateTamper changes every character of a set of tokens in
+// turn, and deletes each, and requires that Verify rejects every result.
+func TestRequestStateTamper(t *testing.T) {
+	const replacements = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ \n\x00é"
+	type token struct {
+		name, token string
+		bind        *string
+		codec       *RequestStateCodec
+	}
+	var tokens []token
+	for _, f := range loadRSVectors(t) {
+		for _, v := range f.Vectors {
+			tokens = append(tokens, token{"ts/" + v.Name, v.Token, v.Bind, newRSCodec(t, f.key, v.Bind, f.now())})
+		}
+	}
+	now := time.Unix(1_800_000_000, 0)
+	for _, bind := range []*string{nil, ptr(""), ptr(BindTo("alice", "signup"))} {
+		c := newRSCodec(t, []byte(strings.Repeat("g", 32)), bind, now)
+		for i, p := range []any{nil, "", map[string]any{"step": 2}, []int{1, 2, 3}} {
+			tok, err := c.Mint(p, deref(bind))
+			require.NoError(t, err)
+			tokens = append(tokens, token{fmt.Sprintf("go/bind=%v/%d", bind != nil, i), tok, bind, c})
+		}
+	}
+	for _, tk := range tokens {
+		t.Run(tk.name, func(t *testing.T) {
+			require.NoError(t, tk.codec.Verify(tk.token, deref(tk.bind), nil), "the untampered token")
+			accepted := 0
+			for i := range len(tk.token) {
+				for _, r := range replacements {
+					changed := tk.token[:i] + string(r) + tk.token[i+1:]
+					if changed == tk.token {
+						continue
+					}
+					if err := tk.codec.Verify(changed, deref(tk.bind), nil); err == nil {
+						accepted++
+						t.Errorf("accepted %q at %d of %q", r, i, tk.token)
+					}
+				}
+				if err := tk.codec.Verify(tk.token[:i]+tk.token[i+1:], deref(tk.bind), nil); err == nil {
+					t.Errorf("accepted the token without character %d", i)
+				}
+				if accepted > 5 {
+					t.FailNow()
+				}
+			}
+		})
+	}
+}
+
+// TestRequestStateExpiry checks the exp boundary and how TTL becomes exp.
+func TestRequestStateExpiry(t *testing.T) {
+	key := []byte(strings.Repeat("e", 32))
+	mintAt := time.Unix(1_700_000_000, 900_000_000) // the fraction is dropped
+	tests := []struct {
+		name string
+		ttl  time.Duration
+		exp  int64 // want
+	}{
+		{"zero means 10 minutes", 0, 1_700_000_000 + 600},
+		{"one minute", time.Minute, 1_700_000_000 + 60},
+		{"fraction dropped", 1500 * time.Millisecond, 1_700_000_000 + 1},
+		{"under a second", time.Nanosecond, 1_700_000_000},
+		{"a day", 24 * time.Hour, 1_700_000_000 + 86400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := mintAt
+			c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, TTL: tt.ttl, Now: func() time.Time { return clock }})
+			require.NoError(t, err)
+			tok, err := c.Mint("x", "")
+			require.NoError(t, err)
+
+			for _, at := range []time.Time{mintAt, time.Unix(tt.exp, 0), time.Unix(tt.exp, 999_999_999)} {
+				clock = at
+				assert.NoError(t, c.Verify(tok, "", nil), "at %v", at.Unix())
+			}
+			clock = time.Unix(tt.exp+1, 0)
+			assert.ErrorIs(t, c.Verify(tok, "", nil), ErrExpired, "at exp+1")
+			clock = time.Unix(tt.exp+100_000, 0)
+			assert.ErrorIs(t, c.Verify(tok, "", nil), ErrExpired, "long after")
+		})
+	}
+	t.Run("nil Now is the wall clock", func(t *testing.T) {
+		c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}})
+		require.NoError(t, err)
+		tok, err := c.Mint(1, "")
+		require.NoError(t, err)
+		require.NoError(t, c.Verify(tok, "", nil))
+		var env struct{ Exp int64 }
+		body, err := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(body, &env))
+		assert.InDelta(t, time.Now().Unix()+600, env.Exp, 2)
+	})
+}
+
+// TestRequestStateRotation checks that a token of a retired minting key
+// verifies while the key is listed, and fails on the MAC once it is gone.
+func TestRequestStateRotation(t *testing.T) {
+	oldKey := []byte(strings.Repeat("o", 32))
+	newKey := []byte(strings.Repeat("n", 40))
+	now := time.Unix(1_700_000_000, 0)
+	codec := func(bind bool, keys ...[]byte) *RequestStateCodec {
+		c, err := NewRequestStateCodec(RequestStateOptions{Keys: keys, Bind: bind, Now: fixedClock(now)})
+		require.NoError(t, err)
+		return c
+	}
+	for _, bind := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bind=%v", bind), func(t *testing.T) {
+			b := ""
+			if bind {
+				b = BindTo("alice", "signup")
+			}
+			before := codec(bind, oldKey)
+			during := codec(bind, newKey, oldKey)
+			after := codec(bind, newKey)
+
+			oldTok, err := before.Mint(map[string]int{"step": 1}, b)
+			require.NoError(t, err)
+			newTok, err := during.Mint(map[string]int{"step": 2}, b)
+			require.NoError(t, err)
+
+			var p map[string]int
+			require.NoError(t, during.Verify(oldTok, b, &p), "old token during rotation")
+			assert.Equal(t, map[string]int{"step": 1}, p)
+			assert.NoError(t, after.Verify(newTok, b, nil), "new token after rotation")
+			assert.NoError(t, codec(bind, oldKey, newKey).Verify(newTok, b, nil), "key order does not matter for verifying")
+			assert.ErrorIs(t, after.Verify(oldTok, b, nil), ErrMAC, "old token after the old key is removed")
+			assert.ErrorIs(t, before.Verify(newTok, b, nil), ErrMAC, "new token before the new key is added")
+		})
+	}
+	t.Run("keys are copied", func(t *testing.T) {
+		key := []byte(strings.Repeat("c", 32))
+		c := codec(false, key)
+		tok, err := c.Mint(1, "")
+		require.NoError(t, err)
+		key[0] ^= 1
+		assert.NoError(t, c.Verify(tok, "", nil))
+	})
+}
+
+// TestRequestStateMisuse checks that programming errors are reported, and
+// not as one of the four verification failures.
+func TestRequestStateMisuse(t *testing.T) {
+	key := []byte(strings.Repeat("m", 32))
+	now := time.Unix(1_700_000_000, 0)
+	unbound := newRSCodec(t, key, nil, now)
+	bound := newRSCodec(t, key, ptr(""), now)
+	tok, err := unbound.Mint(12345, "")
+	require.NoError(t, err)
+	var typedNil *int
+
+	t.Run("short key", func(t *testing.T) {
+		_, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key, key[:31]}})
+		var kse KeySizeError
+		require.ErrorAs(t, err, &kse)
+		assert.Equal(t, KeySizeError{Index: 1, Size: 31}, kse)
+		assert.Equal(t, "mcpform: request-state key 1 has 31 bytes; want at least 32", err.Error())
+	})
+	tests := []struct {
+		name string
+		err  func() error
+		want string // part of the message
+	}{
+		{"no keys", func() error { _, err := NewRequestStateCodec(RequestStateOptions{}); return err }, "Keys is empty"},
+		{"empty key", func() error {
+			_, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{nil}})
+			return err
+		}, "key 0 has 0 bytes"},
+		{"negative TTL", func() error {
+			_, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, TTL: -time.Second})
+			return err
+		}, "TTL is negative"},
+		{"Mint bind without Bind", func() error { _, err := unbound.Mint(1, "alice"); return err }, "without Bind"},
+		{"Verify bind without Bind", func() error { return unbound.Verify(tok, "alice", nil) }, "without Bind"},
+		{"Mint unmarshalable payload", func() error { _, err := unbound.Mint(make(chan int), ""); return err }, "cannot be marshalled"},
+		{"Mint NaN payload", func() error { _, err := bound.Mint(math.NaN(), ""); return err }, "cannot be marshalled"},
+		{"Verify non-pointer payload", func() error { var n int; return unbound.Verify(tok, "", n) }, "non-nil pointer"},
+		{"Verify typed nil payload", func() error { return unbound.Verify(tok, "", typedNil) }, "non-nil pointer"},
+		{"zero codec Mint", func() error { _, err := new(RequestStateCodec).Mint(1, ""); return err }, "not made by NewRequestStateCodec"},
+		{"nil codec Verify", func() error { var c *RequestStateCodec; return c.Verify(tok, "", nil) }, "not made by NewRequestStateCodec"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.err()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Equal(t, "other: "+err.Error(), rsSentinel(err), "misuse must not look like a verify failure")
+			assert.Equal(t, err, RequestStateError(err), "RequestStateError must pass misuse through")
+			assert.NotContains(t, err.Error(), "NaN", "payload value in the message")
+		})
+	}
+	t.Run("marshal cause reachable", func(t *testing.T) {
+		_, err := unbound.Mint(make(chan int), "")
+		var ute *json.UnsupportedTypeError
+		assert.ErrorAs(t, err, &ute)
+	})
+}
+
+// TestRequestStateErrorsHideSecrets checks that no failure message carries
+// the key, the payload or the bind string.
+func TestRequestStateErrorsHideSecrets(t *testing.T) {
+	key := []byte("KEY-SECRET-0123456789abcdefghijklmnop")
+	const bind = "BIND-SECRET"
+	now := time.Unix(1_700_000_000, 0)
+	c := newRSCodec(t, key, ptr(bind), now)
+	tok, err := c.Mint(map[string]any{"n": 987654321, "s": "PAYLOAD-SECRET"}, bind)
+	require.NoError(t, err)
+	later := newRSCodec(t, key, ptr(bind), now.Add(time.Hour))
+	var wrongType struct{ N string }
+	errs := map[string]error{
+		"mac":       c.Verify(tok[:len(tok)-2]+"AA", bind, nil),
+		"malformed": c.Verify(tok+"=", bind, nil),
+		"expired":   later.Verify(tok, bind, nil),
+		"bind":      c.Verify(tok, "BIND-SECRET-OTHER", nil),
+		"payload":   c.Verify(tok, bind, &wrongType),
+	}
+	for name, err := range errs {
+		t.Run(name, func(t *testing.T) {
+			require.Error(t, err)
+			for _, secret := range []string{string(key), "KEY-SECRET", bind, "PAYLOAD-SECRET", "987654321", tok} {
+				assert.NotContains(t, err.Error(), secret)
+			}
+		})
+	}
+	assert.ErrorIs(t, errs["payload"], ErrMalformed, "a payload that does not decode")
+	var ute *json.UnmarshalTypeError
+	assert.ErrorAs(t, errs["payload"], &ute, "the decoding cause stays reachable")
+}
+
+// TestRequestStateError checks the conversion to the JSON-RPC error.
+func TestRequestStateError(t *testing.T) {
+	wantData := `{"reason":"invalid_request_state"}`
+	for _, err := range []error{ErrMalformed, ErrMAC, ErrExpired, ErrBind, fmt.Errorf("step 2: %w", ErrMAC)} {
+		t.Run(err.Error(), func(t *testing.T) {
+			got := RequestStateError(err)
+			wire, ok := got.(*jsonrpc.Error)
+			require.True(t, ok, "got %T, want *jsonrpc.Error unwrapped", got)
+			assert.Equal(t, int64(-32602), wire.Code)
+			assert.Equal(t, "Invalid or expired requestState", wire.Message)
+			assert.JSONEq(t, wantData, string(wire.Data))
+			wire.Data[0] = 'x' // each call returns its own value
+			assert.JSONEq(t, wantData, string(RequestStateError(err).(*jsonrpc.Error).Data))
+		})
+	}
+	assert.NoError(t, RequestStateError(nil))
+	other := errors.New("database down")
+	assert.Same(t, other, RequestStateError(other))
+}
+
+// TestRequestStateHandlerPath proves, over go-sdk in-memory transports, that
+// a tool handler returning RequestStateError reaches the client as a
+// JSON-RPC error with its code and data, not as an isError result, for both
+// the typed mcp.AddTool and the raw Server.AddTool; and that wrapping the
+// error loses that, as the RequestStateError documentation warns.
+func TestRequestStateHandlerPath(t *testing.T) {
+	key := []byte(strings.Repeat("h", 32))
+	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: true, Now: fixedClock(time.Unix(1_700_000_000, 0))})
+	require.NoError(t, err)
+	type state struct{ Step int }
+	verify := func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var st state
+		if err := codec.Verify(req.Params.RequestState, BindTo("anonymous", req.Params.Name), &st); err != nil {
+			return nil, RequestStateError(err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("step %d", st.Step)}}}, nil
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "rs", Version: "v0"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "typed"}, func(_ context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+		res, err := verify(req)
+		return res, nil, err
+	})
+	server.AddTool(&mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return verify(req)
+	})
+	mcp.AddTool(server, &mcp.Tool{Name: "wrapped"}, func(_ context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+		res, err := verify(req)
+		if err != nil {
+			err = fmt.Errorf("wrapped: %w", err)
+		}
+		return res, nil, err
+	})
+
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	for _, tool := range []string{"typed", "raw"} {
+		t.Run(tool, func(t *testing.T) {
+			good, err := codec.Mint(state{Step: 2}, BindTo("anonymous", tool))
+			require.NoError(t, err)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, RequestState: good})
+			require.NoError(t, err)
+			require.False(t, res.IsError)
+			assert.Equal(t, "step 2", res.Content[0].(*mcp.TextContent).Text)
+
+			otherTool, err := codec.Mint(state{Step: 2}, BindTo("anonymous", "other"))
+			require.NoError(t, err)
+			for name, rs := range map[string]string{
+				"tampered":   good[:len(good)-1] + "A",
+				"other tool": otherTool,
+				"empty":      "",
+			} {
+				t.Run(name, func(t *testing.T) {
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, RequestState: rs})
+					require.Error(t, err, "got a result: %+v", res)
+					var wire *jsonrpc.Error
+					require.ErrorAs(t, err, &wire)
+					assert.Equal(t, int64(-32602), wire.Code)
+					assert.Equal(t, "Invalid or expired requestState", wire.Message)
+					assert.JSONEq(t, `{"reason":"invalid_request_state"}`, string(wire.Data))
+				})
+			}
+		})
+	}
+	t.Run("wrapped becomes isError", func(t *testing.T) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wrapped", RequestState: "v1.e30.AAAA"})
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+	})
+}
+
+func TestBindTo(t *testing.T) {
+	tests := []struct {
+		parts []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{""}, "0:"},
+		{[]string{"", ""}, "0:0:"},
+		{[]string{"a", "bc"}, "1:a2:bc"},
+		{[]string{"ab", "c"}, "2:ab1:c"},
+		{[]string{"1:a"}, "3:1:a"},
+		{[]string{"é", "\x00"}, "2:é1:\x00"},
+		{[]string{strings.Repeat("x", 10)}, "10:" + strings.Repeat("x", 10)},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%q", tt.parts), func(t *testing.T) {
+			assert.Equal(t, tt.want, BindTo(tt.parts...))
+		})
+	}
+	t.Run("distinct", func(t *testing.T) {
+		lists := [][]string{nil, {""}, {"", ""}, {"a"}, {"ab"}, {"a", "b"}, {"a", "bc"}, {"ab", "c"}, {"1:a"}, {"1:a", ""}, {"", "1:a"}, {"a:1"}}
+		seen := map[string][]string{}
+		for _, l := range lists {
+			got := BindTo(l...)
+			if prev, ok := seen[got]; ok {
+				t.Errorf("BindTo(%q) = BindTo(%q) = %q", l, prev, got)
+			}
+			seen[got] = l
+		}
+	})
+	t.Run("matches the TS vector", func(t *testing.T) {
+		f := loadRSVectors(t)[0]
+		assert.Equal(t, deref(f.vector(t, "bound-bindto-alice-signup").Bind), BindTo("alice", "signup"))
+	})
+}
+
+// rsInteropCase is one token for interop/requeststate-verify.mjs.
+type rsInteropCase struct {
+	Token     string  `json:"token"`
+	Bind      *string `json:"bind"`
+	Key       string  `json:"key,omitempty"`
+	NowMillis int64   `json:"nowMillis,omitempty"`
+}
+
+func verifyWithTS(t *testing.T, keyHex string, now time.Time, cases []rsInteropCase) []rsOutcome {
+	t.Helper()
+	in, err := json.Marshal(map[string]any{"key": keyHex, "nowMillis": now.UnixMilli(), "cases": cases})
+	require.NoError(t, err)
+	out := runNode(t, "requeststate-verify.mjs", in)
+	var res struct {
+		Package string      `json:"package"`
+		Version string      `json:"version"`
+		Results []rsOutcome `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+	require.Equal(t, "@modelcontextprotocol/server", res.Package)
+	require.Equal(t, "2.4.0", res.Version)
+	require.Len(t, res.Results, len(cases))
+	return res.Results
+}
+
+// TestRequestStateInteropTS has the TypeScript codec verify Go-minted
+// tokens, and checks that it names the same failures as Go for the failure
+// cases made from the TypeScript vectors.
+func TestRequestStateInteropTS(t *testing.T) {
+	needNode(t)
+	key := []byte("go-minted request state interop key!")
+	keyHex := hex.EncodeToString(key)
+	now := time.UnixMilli(1_767_225_600_789)
+	payloads := map[string]any{
+		"null":       nil,
+		"true":       true,
+		"false":      false,
+		"zero":       0,
+		"fraction":   -1.5,
+		"big":        1e21,
+		"empty":      "",
+		"non-ASCII":  "héllo wörld 世界 🎉",
+		"separators": "a\u2028b\u2029c",
+		"escapes":    "\x00\x1f\"\\/\n\t<script>&amp;</script>",
+		"array":      []any{1, "two", nil, true, map[string]any{"x": []any{}}},
+		"object":     map[string]any{"b": 1, "a": 2, "ü": "ß", "\u2028": "sep"},
+		"struct":     struct{ Step int }{Step: 2},
+	}
+	binds := map[string]*string{
+		"unbound":   nil,
+		"empty":     ptr(""),
+		"NUL":       ptr("a\x00b"),
+		"BindTo":    ptr(BindTo("alice", "signup")),
+		"non-ASCII": ptr("ünï ✓ 世界 🎉"),
+	}
+	type goCase struct {
+		name    string
+		payload any
+		want    string // TS's outcome: ok, or an error
+	}
+	var names []goCase
+	var cases []rsInteropCase
+	add := func(name string, payload any, want string, c rsInteropCase) {
+		names = append(names, goCase{name, payload, want})
+		cases = append(cases, c)
+	}
+	for bname, bind := range binds {
+		c := newRSCodec(t, key, bind, now)
+		for pname, p := range payloads {
+			tok, err := c.Mint(p, deref(bind))
+			require.NoError(t, err)
+			add(bname+"/"+pname, p, "ok", rsInteropCase{Token: tok, Bind: bind})
+		}
+		tok, err := c.Mint("x", deref(bind))
+		require.NoError(t, err)
+		add(bname+"/last second", "x", "ok", rsInteropCase{Token: tok, Bind: bind, NowMillis: now.Add(600*time.Second).Unix()*1000 + 999})
+		add(bname+"/expired", nil, "expired", rsInteropCase{Token: tok, Bind: bind, NowMillis: now.Add(601 * time.Second).Truncate(time.Second).UnixMilli()})
+		add(bname+"/tampered", nil, "mac", rsInteropCase{Token: tok[:len(tok)-1] + map[bool]string{true: "A", false: "B"}[!strings.HasSuffix(tok, "A")], Bind: bind})
+		add(bname+"/wrong key", nil, "mac", rsInteropCase{Token: tok, Bind: bind, Key: hex.EncodeToString([]byte(strings.Repeat("w", 32)))})
+		if bind != nil {
+			add(bname+"/other bind", nil, "bind", rsInteropCase{Token: tok, Bind: ptr(deref(bind) + "x")})
+			add(bname+"/unbound verifier", nil, "bind", rsInteropCase{Token: tok, Bind: nil})
+		} else {
+			add(bname+"/bound verifier", nil, "bind", rsInteropCase{Token: tok, Bind: ptr("")})
+		}
+	}
+	// A token of the new key after rotation: TS holds one key at a time.
+	oldKey := []byte(strings.Repeat("o", 32))
+	rot, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key, oldKey}, Now: fixedClock(now)})
+	require.NoError(t, err)
+	tok, err := rot.Mint("rotated", "")
+	require.NoError(t, err)
+	add("rotation/new key", "rotated", "ok", rsInteropCase{Token: tok})
+	add("rotation/old key", nil, "mac", rsInteropCase{Token: tok, Key: hex.EncodeToString(oldKey)})
+
+	// The failure cases built from the TypeScript vectors.
+	f := loadRSVectors(t)[0]
+	fails := rsFailures(t, f)
+	failCases := make([]rsInteropCase, len(fails))
+	for i, fc := range fails {
+		failCases[i] = rsInteropCase{Token: fc.token, Bind: fc.bind, NowMillis: fc.now.UnixMilli()}
+		if fc.key != nil {
+			failCases[i].Key = hex.EncodeToString(fc.key)
+		}
+	}
+
+	results := verifyWithTS(t, keyHex, now, cases)
+	for i, gc := range names {
+		t.Run("go-minted/"+gc.name, func(t *testing.T) {
+			r := results[i]
+			if gc.want != "ok" {
+				assert.Equal(t, rsOutcome{Error: gc.want}, r)
+				return
+			}
+			require.True(t, r.OK, "TS rejected a Go token: %s", r.Error)
+			want, err := json.Marshal(gc.payload)
+			require.NoError(t, err)
+			require.NotNil(t, r.PayloadJSON)
+			assert.JSONEq(t, string(want), *r.PayloadJSON)
+		})
+	}
+	tsFails := verifyWithTS(t, f.Provenance.KeyHex, f.now(), failCases)
+	for i, fc := range fails {
+		t.Run("ts-failure/"+fc.name, func(t *testing.T) {
+			assert.Equal(t, rsOutcome{Error: rsSentinel(fc.want)}, tsFails[i], "TS names the failure differently")
+		})
+	}
+}
+
+// FuzzVerify checks that Verify never panics, that it fails only with the
+// four sentinels, and that whatever it accepts carries the canonical MAC of
+// its prefix and body under the key, and a body whose exp and bind tag an
+// independent decoding confirms. A forged MAC almost never passes, so it
+// also signs the input as a body, to reach the body checks, and requires
+// that Verify accepts exactly the bodies the independent decoding accepts.
+func FuzzVerify(f *testing.F) {
+	vf := loadRSVectors(f)[0]
+	for _, v := range vf.Vectors {
+		f.Add(v.Token, deref(v.Bind))
+	}
+	for _, c := range vf.Crafted {
+		f.Add(c.Token, deref(c.Bind))
+	}
+	exp := vf.now().Unix()
+	for _, body := range []string{
+		fmt.Sprintf(`{"p":{"a":[1,"x"]},"exp":%d}`, exp),
+		fmt.Sprintf(`{"p":1,"exp":%d.5,"exp":%d}`, exp-1, exp),
+		fmt.Sprintf(`{"p":1,"exp":%d,"b":"%s"}`, exp, base64.RawURLEncoding.EncodeToString(rsTag(vf.key, "")[:16])),
+		fmt.Sprintf(` { "\u0070" : null , "exp" : %de0 , "x" : [ {}, [] ] } `, exp),
+		`{"p":"\"}","exp":1e400}`,
+	} {
+		f.Add(body, "")
+	}
+	key, now := vf.key, vf.now()
+	unbound := newRSCodec(f, key, nil, now)
+	bound := newRSCodec(f, key, ptr(""), now)
+	rotated, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("r", 32)), key}, Bind: true, Now: fixedClock(now)})
+	require.NoError(f, err)
+
+	mac := func(data string) []byte {
+		h := hmac.New(sha256.New, key)
+		h.Write([]byte(data))
+		return h.Sum(nil)
+	}
+	f.Fuzz(func(t *testing.T, token, bind string) {
+		check := func(name string, c *RequestStateCodec, bind string, binds bool) {
+			var p any
+			err := c.Verify(token, bind, &p)
+			if err != nil {
+				if s := rsSentinel(err); strings.HasPrefix(s, "other") {
+					t.Fatalf("%s: %s", name, s)
+				}
+				return
+			}
+			dot := strings.LastIndexByte(token, '.')
+			if !strings.HasPrefix(token, "v1.") || dot < 3 {
+				t.Fatalf("%s accepted %q: no structure", name, token)
+			}
+			if want := base64.RawURLEncoding.EncodeToString(mac(token[:dot])); token[dot+1:] != want {
+				t.Fatalf("%s accepted %q: MAC is not %s", name, token, want)
+			}
+			body, err := base64.RawURLEncoding.Strict().DecodeString(token[3:dot])
+			if err != nil {
+				t.Fatalf("%s accepted %q: body: %v", name, token, err)
+			}
+			var env map[string]any
+			dec := json.NewDecoder(strings.NewReader(string(body)))
+			dec.UseNumber() // exp may be out of float64's range: +Inf, as in JS
+			if err := dec.Decode(&env); err != nil {
+				t.Fatalf("%s accepted %q: body %q: %v", name, token, body, err)
+			}
+			exp, ok := env["exp"].(json.Number)
+			expf, err := strconv.ParseFloat(string(exp), 64)
+			if !ok || (err != nil && !errors.Is(err, strconv.ErrRange)) || expf < float64(now.Unix()) {
+				t.Fatalf("%s accepted %q: exp %v", name, token, env["exp"])
+			}
+			b, hasB := env["b"]
+			if binds {
+				want := base64.RawURLEncoding.EncodeToString(mac(requestStateBindLabel + bind)[:16])
+				if b != want {
+					t.Fatalf("%s accepted %q: bind tag %v, want %s", name, token, b, want)
+				}
+			} else if hasB {
+				t.Fatalf("%s accepted %q with a bind tag", name, token)
+			}
+		}
+		check("unbound", unbound, "", false)
+		check("bound", bound, bind, true)
+		check("rotated", rotated, bind, true)
+
+		// The input as a body, under a valid MAC.
+		signed := "v1." + base64.RawURLEncoding.EncodeToString([]byte(token))
+		token = signed + "." + base64.RawURLEncoding.EncodeToString(mac(signed))
+		for _, tc := range []struct {
+			name  string
+			c     *RequestStateCodec
+			bind  string
+			binds bool
+		}{{"signed unbound", unbound, "", false}, {"signed bound", bound, bind, true}} {
+			err := tc.c.Verify(token, tc.bind, nil)
+			if s := rsSentinel(err); strings.HasPrefix(s, "other") {
+				t.Fatalf("%s: %s", tc.name, s)
+			}
+			want := rsOracle([]byte(signed[3:]), key, tc.bind, tc.binds, now)
+			if got := rsSentinel(err); got != want {
+				t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, signed[3:], got, want)
+			}
+			check(tc.name, tc.c, tc.bind, tc.binds)
+		}
+	})
+}
+
+// rsTag is the bind tag's MAC, computed without the codec.
+func rsTag(key []byte, bind string) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte("mcp.requestState.bind:" + bind))
+	return h.Sum(nil)
+}
+
+// rsOracle is an independent reading of a MAC-checked body (base64url
+// text): the outcome Verify should give, by the TypeScript codec's rules
+// but with Go's stricter decoding, using encoding/json's map decoding
+// (exact keys, last duplicate wins) instead of the codec's scanner.
+func rsOracle(bodyText, key []byte, bind string, binds bool, now time.Time) string {
+	body, err := base64.RawURLEncoding.Strict().DecodeString(string(bodyText))
+	if err != nil || base64.RawURLEncoding.EncodeToString(body) != string(bodyText) || !utf8.Valid(body) || !json.Valid(body) {
+		return "malformed"
+	}
+	var env map[string]json.RawMessage
+	if json.Unmarshal(body, &env) != nil {
+		env = nil // valid JSON, not an object: no members
+	}
+	var exp float64
+	raw, ok := env["exp"]
+	if !ok || json.Unmarshal(raw, &exp) != nil {
+		// Not a number, or one beyond float64: JS reads 1e400 as +Inf.
+		var n json.Number
+		if !ok || json.Unmarshal(raw, &n) != nil {
+			return "expired"
+		}
+		f, err := strconv.ParseFloat(n.String(), 64)
+		if err == nil || !errors.Is(err, strconv.ErrRange) {
+			return "expired"
+		}
+		exp = f
+	}
+	if exp < float64(now.Unix()) {
+		return "expired"
+	}
+	b, hasB := env["b"]
+	if !binds {
+		if hasB {
+			return "bind"
+		}
+		return "ok"
+	}
+	var tag string
+	if !hasB || json.Unmarshal(b, &tag) != nil || tag != base64.RawURLEncoding.EncodeToString(rsTag(key, bind)[:16]) {
+		return "bind"
+	}
+	return "ok"
+}
+
+// The benchmarks share one realistic token: a bound state of a form with a
+// few answers.
+type rsBenchState struct {
+	Step    int               `json:"step"`
+	Answers map[string]string `json:"answers"`
+}
+
+func rsBenchSetup(b *testing.B, bind bool) (c *RequestStateCodec, token, bindStr string) {
+	key := []byte(strings.Repeat("b", 32))
+	var err error
+	c, err = NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: bind, Now: fixedClock(time.Unix(1_700_000_000, 0))})
+	require.NoError(b, err)
+	if bind {
+		bindStr = BindTo("user-1234567890", "signup")
+	}
+	token, err = c.Mint(rsBenchState{Step: 2, Answers: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"}}, bindStr)
+	require.NoError(b, err)
+	return c, token, bindStr
+}
+
+func BenchmarkMint(b *testing.B) {
+	c, _, bind := rsBenchSetup(b, true)
+	st := rsBenchState{Step: 2, Answers: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Mint(st, bind); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVerify measures a bound token decoded into a struct, and the
+// checks alone (unbound, no payload).
+func BenchmarkVerify(b *testing.B) {
+	b.Run("bound-struct", func(b *testing.B) {
+		c, tok, bind := rsBenchSetup(b, true)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var st rsBenchState
+			if err := c.Verify(tok, bind, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bound-nil", func(b *testing.B) {
+		c, tok, bind := rsBenchSetup(b, true)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Verify(tok, bind, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unbound-nil", func(b *testing.B) {
+		c, tok, _ := rsBenchSetup(b, false)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Verify(tok, "", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkHMACBaseline is a bare HMAC-SHA256 of the bytes Verify MACs
+// ("v1." and the body of the bound benchmark token), as code without the
+// codec would compute it: a new HMAC per call.
+func BenchmarkHMACBaseline(b *testing.B) {
+	_, tok, _ := rsBenchSetup(b, true)
+	key := []byte(strings.Repeat("b", 32))
+	signed := []byte(tok[:strings.LastIndexByte(tok, '.')])
+	b.SetBytes(int64(len(tok)))
+	b.ReportAllocs()
+	for b.Loop() {
+		h := hmac.New(sha256.New, key)
+		h.Write(signed)
+		_ = h.Sum(nil)
+	}
+}
