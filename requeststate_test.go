@@ -255,6 +255,7 @@ func TestRequestStateCrafted(t *testing.T) {
 		"exp-string":              {err: ErrExpired},
 		"exp-null":                {err: ErrExpired},
 		"exp-uppercase-key":       {err: ErrExpired},
+		"exp-escaped-key":         {payload: "1"},
 		"exp-duplicate-last-wins": {payload: "1"},
 		"exp-now":                 {payload: "1"},
 		"exp-past":                {err: ErrExpired},

@@ -125,6 +125,7 @@ const crafted = [
     { name: 'exp-string', bind: null, token: sign(json(`{"p":1,"exp":"${future}"}`)) },
     { name: 'exp-null', bind: null, token: sign(json('{"p":1,"exp":null}')) },
     { name: 'exp-uppercase-key', bind: null, token: sign(json(`{"p":1,"EXP":${future}}`)) },
+    { name: 'exp-escaped-key', bind: null, token: sign(json(`{"p":1,"\\u0065xp":${future}}`)) },
     { name: 'exp-duplicate-last-wins', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS - 1},"exp":${future}}`)) },
     { name: 'exp-now', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS}}`)) },
     { name: 'exp-past', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS - 1}}`)) },
