@@ -207,3 +207,83 @@ func ExampleBound() {
 	// Output:
 	// 18
 }
+
+func ExampleNewFlow() {
+	_, err := mcpform.NewFlow([]mcpform.Step{
+		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Type: mcpform.TypeEmail}}},
+		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "team_name"}}},
+	}, nil)
+	fmt.Println(err)
+	// Output:
+	// mcpform: flow step key "account" is used twice
+}
+
+// A team plan takes a second round; the first round's answers travel in
+// signed state, and a client that resends them changed changes nothing.
+func ExampleFlow_Next() {
+	flow, err := mcpform.NewFlow([]mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}},
+		}},
+		{Key: "team", Message: "Name your team", Fields: []mcpform.AutoFormField{
+			{Name: "team_name", Required: true},
+		}, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("an example key, 32 bytes or more")},
+		Bind: true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// round runs one call of the tool, as go-sdk would deliver it.
+	round := func(state string, responses mcp.InputResponseMap) *mcpform.FlowRound {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+			Name: "signup", RequestState: state, InputResponses: responses,
+		}}
+		r, err := flow.Next(req, codec, "user-42")
+		if err != nil {
+			log.Fatal(err)
+		}
+		if r.Step != "" {
+			fmt.Println(r.Status, r.Step)
+		} else {
+			fmt.Println(r.Status)
+		}
+		return r
+	}
+	r := round("", nil)
+	r = round(r.Result.RequestState, mcp.InputResponseMap{
+		"account": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "team"}},
+	})
+	r = round(r.Result.RequestState, mcp.InputResponseMap{
+		"account": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "mallory@example.com", "plan": "team"}},
+		"team":    &mcp.ElicitResult{Action: "accept", Content: map[string]any{"team_name": "Analytical Engines"}},
+	})
+	fmt.Println(r.Answers)
+	// Output:
+	// ask account
+	// ask team
+	// done
+	// map[email:ada@example.com plan:team team_name:Analytical Engines]
+}
+
+func ExampleProblemMessage() {
+	fields := []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true}}
+	responses := mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada"}}}
+	_, problems := mcpform.CheckFormInput(responses, "form", fields)
+	fmt.Println(mcpform.ProblemMessage(fields, problems))
+	// Output:
+	// Please check: Email: not a valid email address.
+}
+
+func ExampleFlowStatus_String() {
+	fmt.Println(mcpform.FlowDone, mcpform.FlowDeclined)
+	// Output:
+	// done declined
+}
