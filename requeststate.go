@@ -296,14 +296,15 @@ func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
 // set, bind must be the string the token was minted with; otherwise it must
 // be "".
 //
-// Verify checks, in order: the structure, the MAC under each key in turn
-// (with [hmac.Equal]), the body, the expiry and the binding, and fails with
-// an error wrapping [ErrMalformed], [ErrMAC], [ErrMalformed], [ErrExpired]
-// or [ErrBind] respectively. A token is valid through its expiry second. It
-// decodes the payload last, only into a token that passed every check; if
-// that decoding fails, the error wraps ErrMalformed and payload may be
-// partly written. Misuse (a nil codec, a bind string without Bind, a payload
-// that is not a pointer) gives errors that wrap none of the four.
+// Verify checks, in this order, stopping at the first failure: the "v1."
+// prefix and the structure ([ErrMalformed]); the MAC under each key in
+// turn, compared with [hmac.Equal] ([ErrMAC]); that the body is canonical
+// base64url of UTF-8 JSON ([ErrMalformed]); the expiry, valid through its
+// second ([ErrExpired]); and the binding ([ErrBind]). It decodes the payload
+// last, only from a token that passed every check; if that decoding fails,
+// the error wraps ErrMalformed and payload may be partly written. Misuse (a
+// nil codec, a bind string without Bind, a payload that is not a pointer)
+// gives errors that wrap none of the four.
 func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 	if err := c.check(bind); err != nil {
 		return err
@@ -402,9 +403,10 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 // returns any other err unchanged, and nil for nil.
 //
 // Return the result from the tool handler as it is, not wrapped: go-sdk's
-// [mcp.AddTool] passes only an unwrapped *jsonrpc.Error through as a
-// JSON-RPC error (anything else becomes an isError result, which clients
-// take as a completed call), and a wrapped one loses its data.
+// mcp.AddTool passes only an unwrapped *jsonrpc.Error through as a JSON-RPC
+// error (anything else becomes an isError result, which clients take as a
+// completed call), and Server.AddTool's path drops the data of a wrapped
+// one.
 func RequestStateError(err error) error {
 	if err == nil {
 		return nil
