@@ -138,8 +138,8 @@ type RequestStateOptions struct {
 // (@modelcontextprotocol/server 2.4.0) given the same key, TTL and bind
 // string: each side verifies the other's tokens. Unlike that codec, this one
 // verifies under several keys, takes a clock, accepts only the canonical
-// base64url spelling of a token, and rejects any body shape it can't use
-// without panicking.
+// base64url spelling of a token, and answers a MAC-valid body of any odd
+// shape (null, an array, a string exp) with an error, not a panic.
 //
 // # Binding
 //
