@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDemo runs the terminal demo with piped answers, as
+// printf '…' | go run ./examples/signup does.
+func TestDemo(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		input  string
+		status string
+		want   *account // the account created, if any
+		rounds int      // tools/call requests the client made
+		shows  []string // what the transcript must show
+	}{
+		{
+			name:   "pro plan",
+			input:  "ada@example.com\nAda Lovelace\npro\n",
+			status: "created", rounds: 2,
+			want: &account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
+			shows: []string{
+				"Create your account",
+				"Email (required; an email address)",
+				"Full name (optional; up to 100 characters)",
+				"Plan (required; one of free, pro, team; default free)",
+				"Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan.",
+			},
+		},
+		{
+			name:   "team plan takes a second form",
+			input:  "ada@example.com\nAda Lovelace\nteam\nAnalytical Engines\n12\n",
+			status: "created", rounds: 3,
+			want: &account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			shows: []string{
+				"Tell us about your team",
+				"Team name (required; 2 to 60 characters)",
+				"Seats (required; a whole number from 2 to 50; default 5)",
+				`accept "team" {"seats":12,"team_name":"Analytical Engines"}`,
+			},
+		},
+		{
+			name:   "empty answers take the defaults",
+			input:  "ada@example.com\n\n\n",
+			status: "created", rounds: 2,
+			want:  &account{Email: "ada@example.com", Plan: "free"},
+			shows: []string{`→ "free" (the default)`},
+		},
+		{
+			name:   "team seats by default",
+			input:  "ada@example.com\n\nteam\nAnalytical Engines\n\n",
+			status: "created", rounds: 3,
+			want: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 5},
+		},
+		{
+			name:   "locally invalid answers are asked again",
+			input:  "ada\n\nada@example.com\n\nTEAM\nA\nAnalytical Engines\n51\n2.5\ntwelve\n12\n",
+			status: "created", rounds: 3,
+			want:  &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			shows: []string{"✗ not an email address", "✗ required", "✗ wrong length", "✗ out of range", "✗ not a whole number", "✗ not a number"},
+		},
+		{
+			name:   "the server asks again for what the client let through",
+			input:  "ada@example..com\n\npro\nada@example.com\n\npro\n",
+			status: "created", rounds: 3,
+			want:  &account{Email: "ada@example.com", Plan: "pro"},
+			shows: []string{"Please check: Email: not a valid email address."},
+		},
+		{
+			name:   "the last answer needs no newline",
+			input:  "ada@example.com\n\npro",
+			status: "created", rounds: 2,
+			want: &account{Email: "ada@example.com", Plan: "pro"},
+		},
+		{
+			name:   "decline",
+			input:  "decline\n",
+			status: "declined", rounds: 2,
+			shows: []string{"→ decline", `decline "account"`, "Signup not completed: you declined"},
+		},
+		{
+			name:   "cancel at the team form",
+			input:  "ada@example.com\n\nteam\nCANCEL\n",
+			status: "cancelled", rounds: 3,
+			shows: []string{`cancel "team"`, "Signup not completed: the form was cancelled"},
+		},
+		{
+			name:   "no input at all means cancel",
+			input:  "",
+			status: "cancelled", rounds: 2,
+			shows: []string{"(end of input)", "→ cancel"},
+		},
+		{
+			name:   "input that ends early means cancel",
+			input:  "ada@example.com\nAda\n",
+			status: "cancelled", rounds: 2,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, st := newTestSignup(t)
+			var out bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, false)
+			require.NoError(t, err, "transcript:\n%s", out.String())
+			transcript := out.String()
+
+			assert.Equal(t, tt.status, status(t, res), "transcript:\n%s", transcript)
+			assert.Equal(t, tt.rounds, strings.Count(transcript, "client → tools/call signup"), "transcript:\n%s", transcript)
+			for _, s := range tt.shows {
+				assert.Contains(t, transcript, s)
+			}
+			// The final result is the transcript's last word.
+			assert.True(t, strings.HasSuffix(strings.TrimSpace(transcript), text(res)), "transcript:\n%s", transcript)
+			if tt.want == nil {
+				assert.Equal(t, 0, st.len())
+				return
+			}
+			got, ok := st.get(tt.want.Email)
+			require.True(t, ok, "no account; transcript:\n%s", transcript)
+			got.Principal, got.Created = "", time.Time{}
+			assert.Equal(t, *tt.want, got)
+			assert.Equal(t, 1, st.len())
+		})
+	}
+}
+
+// TestDemoEchoesOnlyPipedInput checks that answers typed at a terminal,
+// which the terminal shows, are not printed a second time.
+func TestDemoEchoesOnlyPipedInput(t *testing.T) {
+	for _, interactive := range []bool{false, true} {
+		s, _ := newTestSignup(t)
+		var out bytes.Buffer
+		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, interactive)
+		require.NoError(t, err)
+		assert.Equal(t, !interactive, strings.Contains(out.String(), "> ada@example.com"), "interactive=%v:\n%s", interactive, out.String())
+	}
+}

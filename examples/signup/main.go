@@ -1,0 +1,100 @@
+// The signup example is an MCP server with one tool, signup, that asks a
+// person for their details in the middle of the tool call, with mcpform.
+//
+// Usage: signup [-stdio | -http ADDR] [-principal NAME]
+//
+// With no flags it runs a self-contained demo: the server and an in-process
+// go-sdk client on protocol revision 2026-07-28, whose elicitation handler
+// asks the questions in the terminal. Type an answer at each prompt, or
+// "decline" or "cancel". When stdin is not a terminal, answers are read one
+// per line, so the demo runs in scripts:
+//
+//	printf 'ada@example.com\nAda Lovelace\npro\n' | go run ./examples/signup
+//
+// An empty answer takes the default, when there is one; the end of the
+// input means cancel.
+//
+// -stdio serves the tool over stdin and stdout, for an MCP host. -http ADDR
+// serves streamable HTTP at http://ADDR/mcp for clients of every protocol
+// revision; a bare port or ":port" listens on 127.0.0.1 only, and port 0
+// picks a free one. The server prints the URL on stderr, on one line:
+//
+//	mcpform signup: listening on http://127.0.0.1:8080/mcp
+//
+// The tool's request state is signed with the keys in MCPFORM_STATE_KEY:
+// hex, at least 32 bytes each, comma-separated; the first key signs and all
+// of them verify. Replicas that share the keys finish each other's signups.
+// Without it, the server makes a random key and says so on stderr.
+//
+// Request state is bound to the tool and to a principal: the user of the
+// bearer token when the transport has auth, and otherwise one fixed local
+// principal, "local", which -principal renames (for tests).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+var (
+	stdioFlag     = flag.Bool("stdio", false, "serve the signup tool over stdin/stdout, for an MCP host")
+	httpAddr      = flag.String("http", "", "serve streamable HTTP on `ADDR` (host:port; a bare port means 127.0.0.1)")
+	principalFlag = flag.String("principal", localPrincipal, "principal request state is bound to when there is no auth")
+)
+
+func usage() {
+	out := flag.CommandLine.Output()
+	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-principal NAME]\n\n", os.Args[0])
+	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
+	fmt.Fprintf(out, "Request state is signed with the hex keys in %s (comma-separated; the first signs).\n\n", keyEnv)
+	flag.PrintDefaults()
+}
+
+func main() {
+	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
+	flag.Parse()
+	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpform signup: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	if !*stdioFlag && *httpAddr == "" {
+		return runDemo(ctx, os.Stdin, os.Stdout, isTerminal(os.Stdin))
+	}
+	codec, err := newCodec(os.Getenv(keyEnv), os.Stderr)
+	if err != nil {
+		return err
+	}
+	s, err := newSignup(codec, newStore(), *principalFlag)
+	if err != nil {
+		return err
+	}
+	server := newServer(s)
+	if *stdioFlag {
+		return serveStdio(ctx, server)
+	}
+	ln, err := listenHTTP(*httpAddr)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, ln, server, os.Stderr)
+}
+
+// isTerminal reports whether f is a terminal rather than a pipe or file.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

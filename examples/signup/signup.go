@@ -1,0 +1,299 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// toolName is the signup tool's name. Request state is bound to it, so a
+// state minted here is refused by any other tool sharing the key.
+const toolName = "signup"
+
+// localPrincipal is whom request state is bound to when the transport has
+// no authentication (stdio, the demo, plain HTTP): everyone who can reach
+// the server is one principal. Behind auth (go-sdk's auth.RequireBearerToken),
+// the principal is the token's UserID instead. The -principal flag renames
+// it, for tests that want to tell two servers' principals apart.
+const localPrincipal = "local"
+
+// The two steps of the signup flow. Field names are unique across both,
+// because the flow merges the answers.
+var (
+	accountFields = []mcpform.AutoFormField{
+		{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true,
+			Description: "One account per address; we send receipts here."},
+		{Name: "full_name", Label: "Full name", Max: mcpform.Bound(100),
+			Description: "How we greet you."},
+		{Name: "plan", Label: "Plan", Required: true, Default: "free",
+			Description: "Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.",
+			Options: []mcpform.Option{
+				{Value: "free", Label: "Free"},
+				{Value: "pro", Label: "Pro"},
+				{Value: "team", Label: "Team"},
+			}},
+	}
+	teamFields = []mcpform.AutoFormField{
+		{Name: "team_name", Label: "Team name", Required: true, Min: mcpform.Bound(2), Max: mcpform.Bound(60)},
+		{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Required: true,
+			Min: mcpform.Bound(2), Max: mcpform.Bound(50), Default: 5,
+			Description: "How many people will sign in."},
+	}
+	signupSteps = []mcpform.Step{
+		{Key: "account", Fields: accountFields, Message: "Create your account"},
+		{Key: "team", Fields: teamFields, Message: "Tell us about your team",
+			When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
+	}
+)
+
+// signupInput is the decoded, accepted answers of a finished signup.
+type signupInput struct {
+	Email    string `json:"email"`
+	FullName string `json:"full_name"`
+	Plan     string `json:"plan"`
+	TeamName string `json:"team_name"`
+	Seats    int    `json:"seats"`
+}
+
+// signup holds what the tool handler needs: the flow, the codec that signs
+// its request state, and the account store.
+type signup struct {
+	flow      *mcpform.Flow
+	codec     *mcpform.RequestStateCodec
+	store     *store
+	principal string // used when the request carries no authenticated user
+}
+
+// newSignup returns the signup tool's state. principal "" means
+// localPrincipal.
+func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*signup, error) {
+	flow, err := mcpform.NewFlow(signupSteps, nil) // nil: re-ask a step at most 3 times
+	if err != nil {
+		return nil, err
+	}
+	if principal == "" {
+		principal = localPrincipal
+	}
+	return &signup{flow: flow, codec: codec, store: st, principal: principal}, nil
+}
+
+// newServer returns an MCP server with the signup tool.
+func newServer(s *signup) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcpform-signup", Version: "v0.1.0"}, nil)
+	server.AddTool(&mcp.Tool{
+		Name:        toolName,
+		Title:       "Sign up",
+		Description: "Create an account. The tool asks the person for their details itself; call it with no arguments.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, s.handle)
+	server.AddReceivingMiddleware(legacyRounds)
+	return server
+}
+
+// handle is the tool handler. It is written once and runs every round: the
+// first call, each retry carrying answers and request state, and the
+// re-invocation go-sdk makes for a client older than 2026-07-28 after it has
+// asked with elicitation/create itself.
+func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	principal, err := s.principalOf(req)
+	if err != nil {
+		return nil, err
+	}
+	round, err := s.flow.Next(req, s.codec, principal)
+	if err != nil {
+		// A state that does not verify, has expired, or was minted for
+		// another tool or principal: the -32602 *jsonrpc.Error from
+		// mcpform.RequestStateError, returned unwrapped so that go-sdk
+		// sends it as the JSON-RPC error.
+		return nil, err
+	}
+	switch round.Status {
+	case mcpform.FlowAsk:
+		return round.Result, nil
+	case mcpform.FlowDone:
+		var in signupInput
+		if err := round.Answers.Decode(&in); err != nil {
+			return nil, err
+		}
+		// The flow finished only after verifying the state this retry
+		// carries, so the state names this signup: a replay of it finds
+		// the account it already created.
+		return s.finish(in, principal, "state:"+req.Params.RequestState), nil
+	case mcpform.FlowDeclined:
+		return notCompleted("declined", fmt.Sprintf(
+			"Signup not completed: you declined to give your %s details. Nothing was created.", stepNoun(round.Step))), nil
+	case mcpform.FlowCancelled:
+		return notCompleted("cancelled",
+			"Signup not completed: the form was cancelled before it was sent. Nothing was created."), nil
+	case mcpform.FlowInvalid:
+		res := notCompleted("invalid", fmt.Sprintf(
+			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
+			stepNoun(round.Step), round.Attempt, mcpform.ProblemMessage(stepFields(round.Step), round.Problems)))
+		res.IsError = true
+		return res, nil
+	}
+	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
+}
+
+// principalOf returns whom the request state is bound to: the
+// authenticated user when the transport has auth, else s.principal.
+func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
+	if req.Extra == nil || req.Extra.TokenInfo == nil {
+		return s.principal, nil
+	}
+	if id := req.Extra.TokenInfo.UserID; id != "" {
+		return "user:" + id, nil
+	}
+	// An authenticated caller we can't name would share request state
+	// with every other such caller: refuse rather than bind weakly.
+	return "", errors.New("signup: the bearer token names no user; cannot bind request state")
+}
+
+// finish creates the account, or reports why it can't, as the tool's final
+// result. idem names this signup for idempotency.
+func (s *signup) finish(in signupInput, principal, idem string) *mcp.CallToolResult {
+	acct := account{
+		Email: in.Email, FullName: in.FullName, Plan: in.Plan,
+		TeamName: in.TeamName, Seats: in.Seats, Principal: principal,
+	}
+	if in.Plan != "team" {
+		acct.TeamName, acct.Seats = "", 0
+	}
+	got, outcome := s.store.create(acct, idem)
+	switch outcome {
+	case created, replayed:
+		// A replay gets the very result the first call got: the client
+		// may simply not have seen it.
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: createdText(got)}},
+			StructuredContent: resultData{Status: "created", Account: &got},
+		}
+	default: // exists
+		res := notCompleted("exists", fmt.Sprintf(
+			"Signup not completed: %s is already registered. Sign in instead, or sign up with another email. Nothing was created.", in.Email))
+		res.IsError = true
+		return res
+	}
+}
+
+// resultData is the structured content of a final result, for programs
+// (and tests) that read it rather than the text.
+type resultData struct {
+	// Status is created, exists, declined, cancelled or invalid.
+	Status  string   `json:"status"`
+	Account *account `json:"account,omitempty"`
+}
+
+func notCompleted(status, text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: resultData{Status: status},
+	}
+}
+
+func createdText(a account) string {
+	who := a.Email
+	if a.FullName != "" {
+		who = a.FullName + " <" + a.Email + ">"
+	}
+	switch a.Plan {
+	case "team":
+		return fmt.Sprintf("Signup complete: created %s on the Team plan for %q, %d seats.", who, a.TeamName, a.Seats)
+	case "pro":
+		return fmt.Sprintf("Signup complete: created %s on the Pro plan.", who)
+	}
+	return fmt.Sprintf("Signup complete: created %s on the Free plan.", who)
+}
+
+func stepNoun(key string) string {
+	if key == "team" {
+		return "team"
+	}
+	return "account"
+}
+
+func stepFields(key string) []mcpform.AutoFormField {
+	if key == "team" {
+		return teamFields
+	}
+	return accountFields
+}
+
+// An account is one signup, as stored.
+type account struct {
+	Email     string    `json:"email"`
+	FullName  string    `json:"full_name,omitempty"`
+	Plan      string    `json:"plan"`
+	TeamName  string    `json:"team_name,omitempty"`
+	Seats     int       `json:"seats,omitempty"`
+	Principal string    `json:"-"`
+	Created   time.Time `json:"-"`
+}
+
+type outcome int
+
+const (
+	created  outcome = iota // a new account
+	replayed                // the signup that created this account, again
+	exists                  // another signup already took the email
+)
+
+// A store keeps accounts in memory, one per email. It is safe for
+// concurrent use. Each replica of the server has its own; a real service
+// would use a database with a unique index on the email and on the
+// idempotency key.
+type store struct {
+	mu       sync.Mutex
+	accounts map[string]account // by normalized email
+	signups  map[string]string  // idempotency key hash → normalized email
+	now      func() time.Time
+}
+
+func newStore() *store {
+	return &store{accounts: map[string]account{}, signups: map[string]string{}, now: time.Now}
+}
+
+// create stores a unless its email is taken. idem names the signup that
+// asks: when the account was created by the same idem, create reports
+// replayed and returns it unchanged. Emails compare case-insensitively.
+func (s *store) create(a account, idem string) (account, outcome) {
+	email := strings.ToLower(a.Email)
+	sum := sha256.Sum256([]byte(idem))
+	key := hex.EncodeToString(sum[:])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev, ok := s.accounts[email]; ok {
+		if s.signups[key] == email {
+			return prev, replayed
+		}
+		return prev, exists
+	}
+	a.Created = s.now()
+	s.accounts[email] = a
+	s.signups[key] = email
+	return a, created
+}
+
+// len returns the number of accounts.
+func (s *store) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.accounts)
+}
+
+// get returns the account registered under email.
+func (s *store) get(email string) (account, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.accounts[strings.ToLower(email)]
+	return a, ok
+}
