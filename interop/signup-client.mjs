@@ -1,0 +1,106 @@
+// signup-client.mjs drives examples/signup with the official TypeScript
+// client, @modelcontextprotocol/client, for the Go interop tests in
+// examples/signup/interop_test.go.
+//
+// Usage (cwd interop/):
+//
+//	node signup-client.mjs < plan.json > transcript.json
+//
+// The plan is
+//
+//	{
+//	  "stdio": {"command": "...", "args": ["-stdio"], "env": {"MCPFORM_STATE_KEY": "..."}},
+//	  "url": "http://127.0.0.1:PORT/mcp",       // instead of stdio
+//	  "pin": "2026-07-28",                      // omit for the default negotiation
+//	  "timeoutMs": 20000,                       // per request
+//	  "calls": [Call, ...]                      // run in order, on one connection
+//	}
+//
+// A Call is either automatic, {"answers": {KEY: [ElicitResult, ...]}}, where
+// the client fulfils each input request itself and the n-th time KEY is
+// asked gets the n-th answer (KEY "*" answers any key, in order: use it where
+// the server sends elicitation/create and the key is a JSON-RPC id; a key
+// with no answer left is cancelled); or manual, {"manual": true,
+// "inputResponses": {...}, "requestState": "...", "stateFrom": i,
+// "tamper": true}, which sends one tools/call as it is written and returns
+// the input_required result as it comes. stateFrom takes requestState from
+// the result of call i (a negative i counts back from this call: -1 is the
+// one before); tamper then rewrites the state's body ("a" member
+// email set to mallory@example.com) and keeps its MAC.
+//
+// The transcript is {"protocolVersion": "...", "calls": [Step, ...]}, where
+// each Step has "asked" (automatic calls: [{round, key, message,
+// requestedSchema}]) and either "result" (the tool's result, or the
+// input_required value of a manual call) or "error" ({code, message, data}).
+import { readFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const plan = JSON.parse(readFileSync(0, 'utf8'));
+const timeout = plan.timeoutMs ?? 20000;
+
+const client = new Client(
+    { name: 'mcpform-interop', version: '0.0.0' },
+    {
+        capabilities: { elicitation: { form: {} } },
+        ...(plan.pin && { versionNegotiation: { mode: { pin: plan.pin } } })
+    }
+);
+
+// The elicitation handler answers from the current automatic call's script.
+let current = null; // {answers, asked, seen: {key: count}}
+client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    const key = String(ctx.mcpReq.id);
+    const { message, requestedSchema } = request.params;
+    current.asked.push({ round: current.asked.length + 1, key, message, requestedSchema });
+    const script = key in current.answers ? key : '*';
+    const n = (current.seen[script] = (current.seen[script] ?? 0) + 1);
+    return current.answers[script]?.[n - 1] ?? { action: 'cancel' };
+});
+
+const transport = plan.url
+    ? new StreamableHTTPClientTransport(new URL(plan.url))
+    : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' });
+
+// tamper re-encodes a state's body with a changed payload, keeping its MAC.
+function tamper(state) {
+    const [v, body, mac] = state.split('.');
+    const env = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    env.p = { ...env.p, a: { ...env.p?.a, email: 'mallory@example.com' } };
+    return [v, Buffer.from(JSON.stringify(env)).toString('base64url'), mac].join('.');
+}
+
+const transcript = { calls: [] };
+try {
+    await client.connect(transport, { timeout });
+    transcript.protocolVersion = client.getNegotiatedProtocolVersion();
+    for (const call of plan.calls) {
+        const step = { asked: [] };
+        transcript.calls.push(step);
+        const params = { name: 'signup', arguments: call.arguments ?? {} };
+        try {
+            if (call.manual) {
+                let state = call.requestState;
+                if (call.stateFrom !== undefined) {
+                    const i = call.stateFrom < 0 ? transcript.calls.length - 1 + call.stateFrom : call.stateFrom;
+                    state = transcript.calls[i].result?.requestState;
+                }
+                if (call.tamper) state = tamper(state);
+                if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
+                if (state !== undefined) params.requestState = state;
+                step.sent = params;
+                step.result = await client.callTool(params, { timeout, allowInputRequired: true });
+            } else {
+                current = { answers: call.answers ?? {}, asked: step.asked, seen: {} };
+                step.result = await client.callTool(params, { timeout });
+            }
+        } catch (err) {
+            step.error = { code: err.code, message: err.message, data: err.data };
+        }
+    }
+} catch (err) {
+    transcript.error = { code: err.code, message: err.message, data: err.data };
+} finally {
+    await client.close().catch(() => {});
+}
+process.stdout.write(JSON.stringify(transcript, null, 2) + '\n');
