@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -137,11 +139,17 @@ type FlowRound struct {
 	Problems []*FieldError
 	// Attempt counts the failed answers Step has had, from 0.
 	Attempt int
+	// ID identifies this run of the flow: random when the flow starts,
+	// then carried in its signed state, so every round of one run, and any
+	// replay of one, has the same ID. Use it as the idempotency key of what
+	// FlowDone triggers.
+	ID string
 }
 
 // flowState is what a flow's request state carries: where the flow is and
 // what it has proven, nothing the client merely claims.
 type flowState struct {
+	ID      string  `json:"i"`
 	Step    string  `json:"s"`
 	Attempt int     `json:"n,omitempty"`
 	Proven  Answers `json:"a,omitempty"`
@@ -172,10 +180,10 @@ func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principa
 	}
 	bind := BindTo(principal, req.Params.Name)
 
-	st := flowState{Proven: Answers{}}
 	if req.Params.RequestState == "" {
-		return f.ask(codec, bind, f.next(-1, st.Proven), st.Proven, 0, nil)
+		return f.start(codec, bind)
 	}
+	var st flowState
 	if err := codec.Verify(req.Params.RequestState, bind, &st); err != nil {
 		return nil, RequestStateError(err)
 	}
@@ -183,21 +191,21 @@ func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principa
 		st.Proven = Answers{}
 	}
 	i := f.index(st.Step)
-	if i < 0 || st.Attempt < 0 {
+	if i < 0 || st.Attempt < 0 || st.ID == "" {
 		// Signed by us, so not forged, but from a flow this one no longer
 		// is (a deploy between rounds): start again rather than guess.
-		return f.ask(codec, bind, f.next(-1, Answers{}), Answers{}, 0, nil)
+		return f.start(codec, bind)
 	}
 	step := &f.steps[i]
 	r := InputResponse(req.Params.InputResponses, step.Key)
 	switch {
 	case r == nil:
 		// No answer to the step asked: ask it again, as it was.
-		return f.ask(codec, bind, i, st.Proven, st.Attempt, nil)
+		return f.ask(codec, bind, i, st, nil)
 	case r.Action == "decline":
-		return &FlowRound{Status: FlowDeclined, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt}, nil
+		return &FlowRound{Status: FlowDeclined, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt, ID: st.ID}, nil
 	case r.Action == "cancel":
-		return &FlowRound{Status: FlowCancelled, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt}, nil
+		return &FlowRound{Status: FlowCancelled, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt, ID: st.ID}, nil
 	}
 	answers, problems := CheckFormInput(req.Params.InputResponses, step.Key, step.Fields)
 	if answers == nil {
@@ -206,16 +214,27 @@ func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principa
 			// does not have: as good as an empty answer.
 			problems = []*FieldError{{Err: fmt.Errorf("%w: the answer has no content", ErrInvalidValue)}}
 		}
-		attempt := st.Attempt + 1
-		if attempt > f.maxReasks {
-			return &FlowRound{Status: FlowInvalid, Answers: st.Proven, Step: step.Key, Problems: problems, Attempt: attempt}, nil
+		st.Attempt++
+		if st.Attempt > f.maxReasks {
+			return &FlowRound{Status: FlowInvalid, Answers: st.Proven, Step: step.Key, Problems: problems, Attempt: st.Attempt, ID: st.ID}, nil
 		}
-		return f.ask(codec, bind, i, st.Proven, attempt, problems)
+		return f.ask(codec, bind, i, st, problems)
 	}
 	for k, v := range answers {
 		st.Proven[k] = v
 	}
-	return f.ask(codec, bind, f.next(i, st.Proven), st.Proven, 0, nil)
+	st.Attempt = 0
+	return f.ask(codec, bind, f.next(i, st.Proven), st, nil)
+}
+
+// start begins a new run of the flow, under a fresh random ID.
+func (f *Flow) start(codec *RequestStateCodec, bind string) (*FlowRound, error) {
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return nil, err
+	}
+	st := flowState{ID: base64.RawURLEncoding.EncodeToString(id[:]), Proven: Answers{}}
+	return f.ask(codec, bind, f.next(-1, st.Proven), st, nil)
 }
 
 // next returns the index of the first step after i that applies to proven,
@@ -238,14 +257,15 @@ func (f *Flow) index(key string) int {
 	return -1
 }
 
-// ask returns the round that asks step i, with proven sealed in the state,
-// or FlowDone past the last step.
-func (f *Flow) ask(codec *RequestStateCodec, bind string, i int, proven Answers, attempt int, problems []*FieldError) (*FlowRound, error) {
+// ask returns the round that asks step i, with st sealed in the state, or
+// FlowDone past the last step.
+func (f *Flow) ask(codec *RequestStateCodec, bind string, i int, st flowState, problems []*FieldError) (*FlowRound, error) {
 	if i >= len(f.steps) {
-		return &FlowRound{Status: FlowDone, Answers: proven}, nil
+		return &FlowRound{Status: FlowDone, Answers: st.Proven, ID: st.ID}, nil
 	}
 	step := &f.steps[i]
-	token, err := codec.Mint(flowState{Step: step.Key, Attempt: attempt, Proven: proven}, bind)
+	st.Step = step.Key
+	token, err := codec.Mint(st, bind)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +280,7 @@ func (f *Flow) ask(codec *RequestStateCodec, bind string, i int, proven Answers,
 	if err != nil {
 		return nil, err
 	}
-	return &FlowRound{Status: FlowAsk, Result: res, Answers: proven, Step: step.Key, Problems: problems, Attempt: attempt}, nil
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: st.Proven, Step: step.Key, Problems: problems, Attempt: st.Attempt, ID: st.ID}, nil
 }
 
 // ProblemMessage describes problems for a person, naming each field by the

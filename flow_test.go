@@ -376,3 +376,28 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 		}
 	}
 }
+
+// TestFlowID checks the idempotency key: one per run, kept across rounds,
+// re-asks and replays, and different for every start.
+func TestFlowID(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	r1, err := flow.Next(call("signup", "", nil), codec, "alice")
+	require.NoError(t, err)
+	other, err := flow.Next(call("signup", "", nil), codec, "alice")
+	require.NoError(t, err)
+	require.NotEmpty(t, r1.ID)
+	assert.NotEqual(t, r1.ID, other.ID, "two starts in the same second share an ID")
+	assert.NotEqual(t, r1.Result.RequestState, other.Result.RequestState)
+
+	bad, err := flow.Next(call("signup", r1.Result.RequestState, map[string]any{"account": map[string]any{"email": "x"}}), codec, "alice")
+	require.NoError(t, err)
+	assert.Equal(t, r1.ID, bad.ID, "re-ask")
+	answer := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
+	done, err := flow.Next(call("signup", bad.Result.RequestState, answer), codec, "alice")
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, done.Status)
+	assert.Equal(t, r1.ID, done.ID, "done")
+	replay, err := flow.Next(call("signup", bad.Result.RequestState, answer), codec, "alice")
+	require.NoError(t, err)
+	assert.Equal(t, done.ID, replay.ID, "replay")
+}
