@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +92,34 @@ func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, log io.
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, newHTTPHandler(server))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(log, "mcpform signup: listening on http://%s%s\n", ln.Addr(), mcpPath)
 
+	// On shutdown, end what would otherwise hold it up for its whole
+	// grace period: the event streams of older clients' sessions, and
+	// connections that were opened but have sent no request (net/http
+	// counts those as busy for five seconds).
+	var mu sync.Mutex
+	fresh := map[net.Conn]bool{}
+	srv.ConnState = func(c net.Conn, state http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		if state == http.StateNew {
+			fresh[c] = true
+		} else {
+			delete(fresh, c)
+		}
+	}
+	srv.RegisterOnShutdown(func() {
+		for ss := range server.Sessions() {
+			ss.Close()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for c := range fresh {
+			c.Close()
+		}
+	})
+
+	fmt.Fprintf(log, "mcpform signup: listening on http://%s%s\n", ln.Addr(), mcpPath)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -100,9 +127,9 @@ func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, log io.
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	grace, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
+	if err := srv.Shutdown(grace); err != nil {
 		srv.Close()
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
