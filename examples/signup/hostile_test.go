@@ -36,7 +36,7 @@ func accountState(_ *testing.T, account, _ string) string { return account }
 func teamState(_ *testing.T, _, team string) string       { return team }
 
 // provenTeam is the payload of the team step's state, as the flow mints it.
-var provenTeam = map[string]any{"s": "team", "a": map[string]any{"email": "ada@example.com", "plan": "team"}}
+var provenTeam = map[string]any{"i": "a-run-id", "s": "team", "a": map[string]any{"email": "ada@example.com", "plan": "team"}}
 
 func minted(key, principal, tool string, age time.Duration) func(*testing.T, string, string) string {
 	return func(t *testing.T, _, _ string) string {

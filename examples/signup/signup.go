@@ -124,10 +124,13 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		// The flow finished only after verifying the state this retry
-		// carries, so the state names this signup: a replay of it finds
-		// the account it already created.
-		return s.finish(in, principal, "state:"+req.Params.RequestState), nil
+		// round.ID names this run of the flow: random when it started,
+		// then signed into every round's state. A replay of the last
+		// round carries the same ID and finds the account it created; a
+		// new signup never shares it. (The state itself is no such key:
+		// two runs that start in the same second mint the same first
+		// state.)
+		return s.finish(in, principal, "flow:"+round.ID), nil
 	case mcpform.FlowDeclined:
 		return notCompleted("declined", fmt.Sprintf(
 			"Signup not completed: you declined to give your %s details. Nothing was created.", stepNoun(round.Step))), nil

@@ -206,6 +206,22 @@ func TestSignupIdempotent(t *testing.T) {
 		assert.Equal(t, "Analytical Engines", a.TeamName)
 		assert.Equal(t, 1, st.len())
 	})
+	t.Run("two one-round signups in the same second", func(t *testing.T) {
+		// Each starts with an identical-looking first round; the second
+		// must not pass for a replay of the first.
+		s, st := newTestSignup(t)
+		cs := connect(t, newServer(s), modern, false, nil)
+		var results []string
+		for range 2 {
+			res, err := call(t, cs, "", nil)
+			require.NoError(t, err)
+			res, err = call(t, cs, res.RequestState, mcp.InputResponseMap{"account": accepted(adaPro)})
+			require.NoError(t, err)
+			results = append(results, status(t, res))
+		}
+		assert.Equal(t, []string{"created", "exists"}, results)
+		assert.Equal(t, 1, st.len())
+	})
 	for _, email := range []string{"ada@example.com", "ADA@Example.com"} {
 		t.Run("new signup for "+email, func(t *testing.T) {
 			p := newPerson(map[string][]*mcp.ElicitResult{"account": {accepted(map[string]any{"email": email, "plan": "free"})}})
