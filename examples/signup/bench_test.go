@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The benchmarks run one whole team signup per iteration: three tools/call
+// requests through go-sdk's in-memory transport and its client's
+// multi-round-trip loop, two elicitations answered at once, and an account
+// created. BenchmarkSignupMcpform uses the example's handler;
+// BenchmarkSignupHandBuilt the same flow written without mcpform, as a
+// server author would by hand: literal schemas, type assertions, an HMAC
+// over JSON. The difference is what mcpform costs.
+//
+//	go test -run '^$' -bench Signup -count 10 ./examples/signup | tee /tmp/b.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest /tmp/b.txt
+
+func BenchmarkSignupMcpform(b *testing.B) {
+	s, st := newTestSignup(b)
+	benchSignup(b, newServer(s), st)
+}
+
+func BenchmarkSignupHandBuilt(b *testing.B) {
+	h := newHandBuilt(b)
+	server := mcp.NewServer(&mcp.Implementation{Name: "hand-built", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: json.RawMessage(`{"type":"object"}`)}, h.handle)
+	benchSignup(b, server, h.store)
+}
+
+func benchSignup(b *testing.B, server *mcp.Server, st *store) {
+	var n atomic.Int64
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if formOf(req.Params.RequestedSchema) == "team" {
+				return accepted(map[string]any{"team_name": "Analytical Engines", "seats": 12}), nil
+			}
+			email := "user" + strconv.FormatInt(n.Add(1), 10) + "@example.com"
+			return accepted(map[string]any{"email": email, "full_name": "Ada Lovelace", "plan": "team"}), nil
+		},
+	})
+	ctx := context.Background()
+	sst, cst := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, sst, nil)
+	require.NoError(b, err)
+	defer ss.Close()
+	cs, err := client.Connect(ctx, cst, nil)
+	require.NoError(b, err)
+	defer cs.Close()
+
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolName})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.IsError || len(res.InputRequests) > 0 {
+			b.Fatalf("signup did not complete: %+v", res)
+		}
+	}
+	b.StopTimer()
+	require.Equal(b, int(n.Load()), st.len(), "one account per signup")
+}
+
+// TestHandBuilt checks that the hand-built baseline does the same job as
+// the example, so that the benchmark compares like with like.
+func TestHandBuilt(t *testing.T) {
+	h := newHandBuilt(t)
+	server := mcp.NewServer(&mcp.Implementation{Name: "hand-built", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: json.RawMessage(`{"type":"object"}`)}, h.handle)
+
+	p := newPerson(map[string][]*mcp.ElicitResult{
+		"account": {accepted(map[string]any{"email": "ada@example.com", "plan": "team", "full_name": 7})},
+		"team":    {accepted(map[string]any{"team_name": "A", "seats": 12}), accepted(engines)},
+	})
+	// The client's loop is off for the first call, so that the raw
+	// input_required result can be compared with the example's.
+	raw := connect(t, server, modern, false, nil)
+	first, err := call(t, raw, "", nil)
+	require.NoError(t, err)
+	mine, _ := newTestSignup(t)
+	ref, err := call(t, connect(t, newServer(mine), modern, false, nil), "", nil)
+	require.NoError(t, err)
+	got, _ := json.Marshal(first.InputRequests)
+	want, _ := json.Marshal(ref.InputRequests)
+	assert.JSONEq(t, string(want), string(got), "the same form")
+
+	// go-sdk's client would refuse to send a name that breaks the schema,
+	// so the hand-built server is driven raw here, like TestHostile.
+	res, err := call(t, raw, first.RequestState, mcp.InputResponseMap{"account": p.script["account"][0]})
+	require.NoError(t, err)
+	require.Equal(t, "team", asks(t, res), "an invalid optional value is dropped")
+	res, err = call(t, raw, res.RequestState, mcp.InputResponseMap{"team": p.script["team"][0]})
+	require.NoError(t, err)
+	require.Equal(t, "team", asks(t, res), "a short team name is asked again")
+	assert.Contains(t, message(t, res), "Please check: Team name: shorter than 2 characters.")
+	res, err = call(t, raw, res.RequestState, mcp.InputResponseMap{"team": p.script["team"][1]})
+	require.NoError(t, err)
+	assert.Equal(t, "created", status(t, res))
+	a, ok := h.store.get("ada@example.com")
+	require.True(t, ok)
+	assert.Equal(t, "Analytical Engines", a.TeamName)
+
+	_, err = call(t, raw, res.RequestState+"x", mcp.InputResponseMap{"team": accepted(engines)})
+	requireBadState(t, err)
+}
+
+// handBuilt is the signup flow without mcpform.
+type handBuilt struct {
+	key     []byte
+	store   *store
+	account *jsonschema.Schema
+	team    *jsonschema.Schema
+}
+
+func newHandBuilt(t testing.TB) *handBuilt {
+	key := bytes.Repeat([]byte{0xa1}, 32)
+	f := func(v float64) *float64 { return &v }
+	i := func(v int) *int { return &v }
+	return &handBuilt{
+		key:   key,
+		store: newStore(),
+		account: &jsonschema.Schema{
+			Type: "object",
+			Properties: map[string]*jsonschema.Schema{
+				"email":     {Type: "string", Title: "Email", Description: "One account per address; we send receipts here.", Format: "email"},
+				"full_name": {Type: "string", Title: "Full name", Description: "How we greet you.", MaxLength: i(100)},
+				"plan": {Type: "string", Title: "Plan", Description: "Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.",
+					Enum: []any{"free", "pro", "team"}, Default: json.RawMessage(`"free"`)},
+			},
+			PropertyOrder: []string{"email", "full_name", "plan"},
+			Required:      []string{"email", "plan"},
+		},
+		team: &jsonschema.Schema{
+			Type: "object",
+			Properties: map[string]*jsonschema.Schema{
+				"team_name": {Type: "string", Title: "Team name", MinLength: i(2), MaxLength: i(60)},
+				"seats": {Type: "integer", Title: "Seats", Description: "How many people will sign in.",
+					Minimum: f(2), Maximum: f(50), Default: json.RawMessage(`5`)},
+			},
+			PropertyOrder: []string{"team_name", "seats"},
+			Required:      []string{"team_name", "seats"},
+		},
+	}
+}
+
+// handState is what the hand-built state carries.
+type handState struct {
+	ID      string         `json:"i"`
+	Step    string         `json:"s"`
+	Attempt int            `json:"n,omitempty"`
+	Proven  map[string]any `json:"a,omitempty"`
+	Exp     int64          `json:"exp"`
+	Bind    string         `json:"b"`
+}
+
+func (h *handBuilt) mac(data []byte) []byte {
+	m := hmac.New(sha256.New, h.key)
+	m.Write(data)
+	return m.Sum(nil)
+}
+
+func (h *handBuilt) mint(st handState, bind string) (string, error) {
+	st.Exp = time.Now().Add(10 * time.Minute).Unix()
+	st.Bind = base64.RawURLEncoding.EncodeToString(h.mac([]byte("bind:" + bind))[:16])
+	body, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	signed := "v1." + base64.RawURLEncoding.EncodeToString(body)
+	return signed + "." + base64.RawURLEncoding.EncodeToString(h.mac([]byte(signed))), nil
+}
+
+var errBadState = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid or expired requestState",
+	Data: json.RawMessage(`{"reason":"invalid_request_state"}`)}
+
+func (h *handBuilt) verify(token, bind string) (handState, error) {
+	var st handState
+	dot := strings.LastIndexByte(token, '.')
+	if !strings.HasPrefix(token, "v1.") || dot < 3 {
+		return st, errBadState
+	}
+	mac, err := base64.RawURLEncoding.DecodeString(token[dot+1:])
+	if err != nil || !hmac.Equal(mac, h.mac([]byte(token[:dot]))) {
+		return st, errBadState
+	}
+	body, err := base64.RawURLEncoding.DecodeString(token[3:dot])
+	if err != nil || json.Unmarshal(body, &st) != nil {
+		return st, errBadState
+	}
+	tag := base64.RawURLEncoding.EncodeToString(h.mac([]byte("bind:" + bind))[:16])
+	if st.Exp < time.Now().Unix() || !hmac.Equal([]byte(tag), []byte(st.Bind)) {
+		return st, errBadState
+	}
+	return st, nil
+}
+
+func (h *handBuilt) ask(step string, st handState, bind, problem string) (*mcp.CallToolResult, error) {
+	st.Step = step
+	tok, err := h.mint(st, bind)
+	if err != nil {
+		return nil, err
+	}
+	schema, msg := h.account, "Create your account"
+	if step == "team" {
+		schema, msg = h.team, "Tell us about your team"
+	}
+	if problem != "" {
+		msg += "\n\nPlease check: " + problem + "."
+	}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{step: &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema}},
+		RequestState:  tok,
+	}, nil
+}
+
+func (h *handBuilt) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	bind := localPrincipal + "\x00" + req.Params.Name
+	if req.Params.RequestState == "" {
+		var id [16]byte
+		rand.Read(id[:])
+		return h.ask("account", handState{ID: base64.RawURLEncoding.EncodeToString(id[:]), Proven: map[string]any{}}, bind, "")
+	}
+	st, err := h.verify(req.Params.RequestState, bind)
+	if err != nil {
+		return nil, err
+	}
+	if st.Proven == nil {
+		st.Proven = map[string]any{}
+	}
+	r, _ := req.Params.InputResponses[st.Step].(*mcp.ElicitResult)
+	switch {
+	case r == nil:
+		return h.ask(st.Step, st, bind, "")
+	case r.Action == "decline":
+		return notCompleted("declined", "Signup not completed: you declined."), nil
+	case r.Action == "cancel":
+		return notCompleted("cancelled", "Signup not completed: cancelled."), nil
+	}
+	var problem string
+	if r.Action != "accept" || r.Content == nil {
+		problem = "the answer has no content"
+	} else if st.Step == "account" {
+		problem = checkAccount(r.Content, st.Proven)
+	} else {
+		problem = checkTeam(r.Content, st.Proven)
+	}
+	if problem != "" {
+		st.Attempt++
+		if st.Attempt > 3 {
+			return notCompleted("invalid", "Signup not completed: "+problem), nil
+		}
+		return h.ask(st.Step, st, bind, problem)
+	}
+	st.Attempt = 0
+	if st.Step == "account" && st.Proven["plan"] == "team" {
+		return h.ask("team", st, bind, "")
+	}
+	in := signupInput{}
+	in.Email, _ = st.Proven["email"].(string)
+	in.FullName, _ = st.Proven["full_name"].(string)
+	in.Plan, _ = st.Proven["plan"].(string)
+	in.TeamName, _ = st.Proven["team_name"].(string)
+	seats, _ := st.Proven["seats"].(float64)
+	in.Seats = int(seats)
+	return h.store.finishHandBuilt(in, "flow:"+st.ID), nil
+}
+
+// checkAccount copies the valid account answers into proven, or says what
+// is wrong with a required one. An invalid optional value is dropped.
+func checkAccount(c, proven map[string]any) string {
+	email, ok := c["email"].(string)
+	if !ok {
+		return "Email: not a string"
+	}
+	if at := strings.LastIndexByte(email, '@'); at < 1 || at == len(email)-1 || strings.ContainsAny(email, " \t") {
+		return "Email: not a valid email address"
+	}
+	plan, _ := c["plan"].(string)
+	if plan != "free" && plan != "pro" && plan != "team" {
+		return "Plan: not one of the options"
+	}
+	proven["email"], proven["plan"] = email, plan
+	if name, ok := c["full_name"].(string); ok && len([]rune(name)) <= 100 {
+		proven["full_name"] = name
+	}
+	return ""
+}
+
+func checkTeam(c, proven map[string]any) string {
+	name, ok := c["team_name"].(string)
+	if !ok {
+		return "Team name: not a string"
+	}
+	if n := len([]rune(name)); n < 2 {
+		return "Team name: shorter than 2 characters"
+	} else if n > 60 {
+		return "Team name: longer than 60 characters"
+	}
+	seats, ok := c["seats"].(float64)
+	if !ok || seats != math.Trunc(seats) || seats < 2 || seats > 50 {
+		return "Seats: not a whole number from 2 to 50"
+	}
+	proven["team_name"], proven["seats"] = name, seats
+	return ""
+}
+
+// finishHandBuilt is signup.finish without the signup.
+func (s *store) finishHandBuilt(in signupInput, idem string) *mcp.CallToolResult {
+	got, outcome := s.create(account{Email: in.Email, FullName: in.FullName, Plan: in.Plan, TeamName: in.TeamName, Seats: in.Seats}, idem)
+	if outcome == exists {
+		return notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered.", in.Email))
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: createdText(got)}},
+		StructuredContent: resultData{Status: "created", Account: &got},
+	}
+}
