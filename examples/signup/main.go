@@ -62,18 +62,21 @@ func main() {
 		os.Exit(2)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx); err != nil {
+	if err := run(); err != nil {
 		fmt.Fprintf(os.Stderr, "mcpform signup: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+func run() error {
 	if !*stdioFlag && *httpAddr == "" {
-		return runDemo(ctx, os.Stdin, os.Stdout, isTerminal(os.Stdin))
+		// No signal handling: the demo may be blocked reading the
+		// terminal, and Ctrl-C should simply end it.
+		return runDemo(context.Background(), os.Stdin, os.Stdout, isTerminal(os.Stdin))
 	}
+	// A server stops cleanly on an interrupt or SIGTERM.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	codec, err := newCodec(os.Getenv(keyEnv), os.Stderr)
 	if err != nil {
 		return err
