@@ -48,13 +48,25 @@
 // answered with the JSON-RPC error clients expect, from
 // [RequestStateError].
 //
+// # Several rounds
+//
+// The restricted schema is flat. A form that branches on earlier answers,
+// or needs a richer shape, runs as a [Flow]: an ordered list of [Step]s,
+// each asked under its own key. [Flow.Next] takes one round's request and
+// returns the next input request, the merged answers, or the JSON-RPC error
+// for a bad state. Earlier answers come back only from the flow's signed
+// state, never again from the client, and the state is bound to the tool
+// and a principal.
+//
 // # UI path
 //
 // On a host that renders MCP Apps, [DisplayForm] returns a prefab form for
 // the same fields; submitting it calls the submit tool with the values as
 // arguments, which [AcceptedFormArguments] checks by the same rules as
 // AcceptedFormInput. With [DisplayFormOptions].Elicit set, DisplayForm
-// returns the native input request instead.
+// returns the native input request instead, and [ClientSupportsApps] tells
+// which path a client can take. [AddViewer] registers the MCP Apps viewer
+// resource that renders the form, and [AttachViewer] links a tool to it.
 //
 // # Where mcpform differs from the TypeScript helpers
 //
