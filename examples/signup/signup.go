@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,10 +37,12 @@ var (
 			Description: "How we greet you."},
 		{Name: "plan", Label: "Plan", Required: true, Default: "free",
 			Description: "Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.",
+			// The labels show on the UI path; the native schema carries
+			// only the values, so the description names the prices.
 			Options: []mcpform.Option{
 				{Value: "free", Label: "Free"},
-				{Value: "pro", Label: "Pro"},
-				{Value: "team", Label: "Team"},
+				{Value: "pro", Label: "Pro, $12 a month"},
+				{Value: "team", Label: "Team, $10 a seat a month"},
 			}},
 	}
 	teamFields = []mcpform.AutoFormField{
@@ -48,6 +51,17 @@ var (
 			Min: mcpform.Bound(2), Max: mcpform.Bound(50), Default: 5,
 			Description: "How many people will sign in."},
 	}
+	// uiFields is the whole signup as one form, for hosts that render MCP
+	// Apps. A form in the browser can't branch on the plan between rounds,
+	// so the team questions are on it too, optional in the schema, and
+	// the handler requires them for the team plan. The renderer shows
+	// placeholders, not descriptions.
+	uiFields = append(slices.Clone(accountFields),
+		mcpform.AutoFormField{Name: "team_name", Label: "Team name", Placeholder: "Team plan only",
+			Min: mcpform.Bound(2), Max: mcpform.Bound(60)},
+		mcpform.AutoFormField{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Placeholder: "Team plan only: 2 to 50",
+			Min: mcpform.Bound(2), Max: mcpform.Bound(50)},
+	)
 	signupSteps = []mcpform.Step{
 		{Key: "account", Fields: accountFields, Message: "Create your account"},
 		{Key: "team", Fields: teamFields, Message: "Tell us about your team",
@@ -86,27 +100,50 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*
 	return &signup{flow: flow, codec: codec, store: st, principal: principal}, nil
 }
 
-// newServer returns an MCP server with the signup tool.
+// newServer returns an MCP server with the signup tool and the MCP Apps
+// viewer that shows the tool's form on hosts that render MCP Apps.
 func newServer(s *signup) *mcp.Server {
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcpform-signup", Version: "v0.1.0"}, nil)
-	server.AddTool(&mcp.Tool{
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcpform-signup", Version: "v0.1.0"},
+		&mcp.ServerOptions{Capabilities: caps})
+	tool := &mcp.Tool{
 		Name:        toolName,
 		Title:       "Sign up",
 		Description: "Create an account. The tool asks the person for their details itself; call it with no arguments.",
+		// Raw arguments: the form in an MCP Apps view submits to this
+		// tool, and a browser sends numbers as text.
 		InputSchema: json.RawMessage(`{"type":"object"}`),
-	}, s.handle)
+	}
+	// The viewer loads prefab's renderer from its pinned CDN location.
+	// Errors are impossible with the default options.
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		panic(err)
+	}
+	if err := mcpform.AddViewer(server, &mcpform.ViewerOptions{Title: "Sign up"}); err != nil {
+		panic(err)
+	}
+	server.AddTool(tool, s.handle)
 	server.AddReceivingMiddleware(legacyRounds)
 	return server
 }
 
 // handle is the tool handler. It is written once and runs every round: the
-// first call, each retry carrying answers and request state, and the
+// first call, each retry carrying answers and request state, the
 // re-invocation go-sdk makes for a client older than 2026-07-28 after it has
-// asked with elicitation/create itself.
+// asked with elicitation/create itself, and the call a form in an MCP Apps
+// view makes when the person submits it.
 func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	principal, err := s.principalOf(req)
 	if err != nil {
 		return nil, err
+	}
+	// A client that declares MCP Apps support, in its session's
+	// capabilities or, on 2026-07-28, in each request's _meta, gets the
+	// form as a UI, unless it is already answering natively.
+	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 &&
+		mcpform.ClientSupportsApps(req.ClientCapabilities()) {
+		return s.handleUI(req, principal)
 	}
 	round, err := s.flow.Next(req, s.codec, principal)
 	if err != nil {
@@ -145,6 +182,68 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		return res, nil
 	}
 	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
+}
+
+// handleUI serves a client that renders MCP Apps: the first call shows
+// the form, and the form's submit calls the tool again with the values as
+// its arguments.
+//
+// Arguments count as answers only here, from a client that declared MCP
+// Apps: any other client's arguments are ignored, and the person is asked
+// natively. The host, not a signed state, vouches for a submitted form, as
+// for any MCP Apps tool call; a real service would confirm the email.
+func (s *signup) handleUI(req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
+	answers, problems := mcpform.CheckFormArguments(req.Params.Arguments, uiFields)
+	if answers == nil && problems == nil {
+		return showForm(nil) // the first call: no arguments
+	}
+	if answers != nil && answers["plan"] == "team" {
+		// The team questions, optional on the form, are required for
+		// the team plan: report the reason a value was dropped, or that
+		// there was none.
+		for _, f := range teamFields {
+			if _, ok := answers[f.Name]; ok || slices.ContainsFunc(problems, func(p *mcpform.FieldError) bool { return p.Field == f.Name }) {
+				continue
+			}
+			problems = append(problems, &mcpform.FieldError{Field: f.Name,
+				Err: fmt.Errorf("%w: needed for the Team plan", mcpform.ErrMissing)})
+		}
+		for _, f := range teamFields {
+			if _, ok := answers[f.Name]; !ok {
+				answers = nil
+				break
+			}
+		}
+	}
+	if answers == nil {
+		return showForm(problems)
+	}
+	var in signupInput
+	if err := answers.Decode(&in); err != nil {
+		return nil, err
+	}
+	// The same values from the same principal are the same signup, such
+	// as a double click; any other signup for the email finds it taken.
+	canon, err := json.Marshal(answers)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(in, principal, "ui:"+principal+"\x00"+string(canon)), nil
+}
+
+// showForm returns the signup form as an MCP Apps UI, naming problems of
+// the last submission, if any.
+func showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, error) {
+	subtitle := "For the Team plan, also give your team's name and seats."
+	if msg := mcpform.ProblemMessage(uiFields, problems); msg != "" {
+		subtitle = msg
+	}
+	return mcpform.DisplayForm(uiFields, toolName, &mcpform.DisplayFormOptions{
+		Title:          "Create your account",
+		Subtitle:       subtitle,
+		SubmitLabel:    "Sign up",
+		SuccessMessage: "Sent",
+	})
 }
 
 // principalOf returns whom the request state is bound to: the

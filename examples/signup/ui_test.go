@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// appsClient connects a client that declares MCP Apps support, as a host
+// that renders the views does, in memory or over HTTP.
+func appsClient(t *testing.T, server *mcp.Server, version string, http bool) *mcp.ClientSession {
+	t.Helper()
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	client := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
+	var tr mcp.Transport
+	if http {
+		tr = &mcp.StreamableClientTransport{Endpoint: serveHTTPTest(t, server), MaxRetries: -1}
+	} else {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(context.Background(), st, nil)
+		require.NoError(t, err)
+		t.Cleanup(func() { ss.Close() })
+		tr = ct
+	}
+	cs, err := client.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
+	return cs
+}
+
+// submit calls the tool as the form's submit does, with args as the
+// browser sends them; nil args is the first call.
+func submit(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: args})
+	require.NoError(t, err)
+	return res
+}
+
+// form returns the subtitle of the form a result shows, and fails if it
+// shows none.
+func form(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	require.Empty(t, res.InputRequests, "want the UI, not a native request")
+	wire, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	require.Contains(t, string(wire), `"$prefab":{"version":"0.3"}`)
+	require.Contains(t, string(wire), `"tool":"signup"`, "the form submits to the signup tool")
+	var muted []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if v["type"] == "Muted" {
+				s, _ := v["content"].(string)
+				muted = append(muted, s)
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	var tree any
+	require.NoError(t, json.Unmarshal(wire, &tree))
+	walk(tree)
+	require.Len(t, muted, 1, "one subtitle in %s", wire)
+	return muted[0]
+}
+
+// TestUI drives the MCP Apps path: a client that declares the extension
+// gets the form, and its submit, carrying what a browser sends, is checked
+// as native answers are.
+func TestUI(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		args    map[string]any
+		status  string   // a final result with this status...
+		saying  []string // ...or the form shown again, naming these problems
+		account *account
+	}{
+		{
+			name:   "pro plan",
+			args:   map[string]any{"email": "ada@example.com", "fullName": "Ada Lovelace", "plan": "pro", "team_name": "", "seats": ""},
+			status: "created", account: &account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
+		},
+		{
+			name:   "team plan, seats as text",
+			args:   map[string]any{"email": "ada@example.com", "fullName": "", "plan": "team", "teamName": "Analytical Engines", "seats": "12"},
+			status: "created", account: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+		},
+		{
+			name:   "team answers are ignored for another plan",
+			args:   map[string]any{"email": "ada@example.com", "plan": "free", "teamName": "Analytical Engines", "seats": "12"},
+			status: "created", account: &account{Email: "ada@example.com", Plan: "free"},
+		},
+		{
+			name:   "team plan without team answers",
+			args:   map[string]any{"email": "ada@example.com", "plan": "team", "teamName": "", "seats": ""},
+			saying: []string{"Team name: needed for the Team plan", "Seats: needed for the Team plan"},
+		},
+		{
+			name:   "seats below the minimum, which the browser does not enforce",
+			args:   map[string]any{"email": "ada@example.com", "plan": "team", "teamName": "Analytical Engines", "seats": "1"},
+			saying: []string{"Seats: less than the minimum 2"},
+		},
+		{
+			name:   "a bad email",
+			args:   map[string]any{"email": "ada@", "plan": "pro"},
+			saying: []string{"Email: not a valid email address"},
+		},
+		{
+			name:   "wrong types and unknown keys",
+			args:   map[string]any{"email": 42, "plan": []any{"pro"}, "admin": true},
+			saying: []string{"Email: not a string", "Plan: not a string"},
+		},
+	} {
+		for _, c := range []struct {
+			version string
+			http    bool
+		}{{modern, true}, {legacy, true}, {modern, false}} {
+			name := tt.name + "/" + c.version
+			if c.http {
+				name += " over HTTP"
+			}
+			t.Run(name, func(t *testing.T) {
+				s, st := newTestSignup(t)
+				cs := appsClient(t, newServer(s), c.version, c.http)
+
+				first := form(t, submit(t, cs, nil))
+				assert.Contains(t, first, "Team plan")
+
+				res := submit(t, cs, tt.args)
+				if tt.status == "" {
+					sub := form(t, res)
+					for _, want := range tt.saying {
+						assert.Contains(t, sub, want)
+					}
+					assert.Equal(t, 0, st.len())
+					return
+				}
+				assert.Equal(t, tt.status, status(t, res), "result: %s", text(res))
+				got, ok := st.get(tt.account.Email)
+				require.True(t, ok)
+				got.Principal, got.Created = "", time.Time{}
+				assert.Equal(t, *tt.account, got)
+
+				// A double submit is the same signup; another one finds
+				// the email taken.
+				again := submit(t, cs, tt.args)
+				assert.Equal(t, text(res), text(again))
+				other := maps.Clone(tt.args)
+				other["fullName"] = "Someone Else"
+				assert.Equal(t, "exists", status(t, submit(t, cs, other)))
+				assert.Equal(t, 1, st.len())
+			})
+		}
+	}
+}
+
+// TestUIOnlyForAppsClients checks that a client that does not declare MCP
+// Apps is asked natively, and that its arguments are not taken as answers.
+func TestUIOnlyForAppsClients(t *testing.T) {
+	s, st := newTestSignup(t)
+	cs := connect(t, newServer(s), modern, false, nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName,
+		Arguments: map[string]any{"email": "ada@example.com", "plan": "pro"}})
+	require.NoError(t, err)
+	assert.Equal(t, "account", asks(t, res))
+	assert.Equal(t, 0, st.len())
+}
+
+// TestViewer checks the MCP Apps wiring a host looks for: the extension in
+// the server's capabilities, the viewer resource, and the tool's link to
+// it.
+func TestViewer(t *testing.T) {
+	s, _ := newTestSignup(t)
+	cs := connect(t, newServer(s), modern, true, nil)
+	ctx := context.Background()
+
+	caps := cs.InitializeResult().Capabilities
+	require.NotNil(t, caps)
+	assert.Contains(t, caps.Extensions, mcpform.AppsExtension)
+
+	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, tools.Tools, 1)
+	ui, _ := tools.Tools[0].Meta["ui"].(map[string]any)
+	uri, _ := ui["resourceUri"].(string)
+	require.True(t, strings.HasPrefix(uri, "ui://"), "tool _meta: %v", tools.Tools[0].Meta)
+
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	require.NoError(t, err)
+	require.Len(t, res.Contents, 1)
+	assert.Equal(t, mcpform.AppMIMEType, res.Contents[0].MIMEType)
+	assert.Contains(t, res.Contents[0].Text, "renderer.auto.min.js")
+}
