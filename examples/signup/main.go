@@ -14,6 +14,11 @@
 // An empty answer takes the default, when there is one; the end of the
 // input means cancel.
 //
+// The tool asks natively (input_required, or elicitation/create for a
+// client older than 2026-07-28), except on a host that declares MCP Apps
+// support: that one gets the form as a UI, in the viewer resource the
+// server registers.
+//
 // -stdio serves the tool over stdin and stdout, for an MCP host. -http ADDR
 // serves streamable HTTP at http://ADDR/mcp for clients of every protocol
 // revision; a bare port or ":port" listens on 127.0.0.1 only, and port 0
