@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -234,6 +235,9 @@ func (h *handBuilt) ask(step string, st handState, bind, problem string) (*mcp.C
 
 func (h *handBuilt) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	bind := localPrincipal + "\x00" + req.Params.Name
+	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 && rendersApps(req.ClientCapabilities()) {
+		return nil, errors.New("the benchmark's client renders no MCP Apps")
+	}
 	if req.Params.RequestState == "" {
 		var id [16]byte
 		rand.Read(id[:])
@@ -282,6 +286,21 @@ func (h *handBuilt) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	seats, _ := st.Proven["seats"].(float64)
 	in.Seats = int(seats)
 	return h.store.finishHandBuilt(in, "flow:"+st.ID), nil
+}
+
+// rendersApps is the example's MCP Apps check, by hand.
+func rendersApps(caps *mcp.ClientCapabilities) bool {
+	if caps == nil {
+		return false
+	}
+	ext, _ := caps.Extensions["io.modelcontextprotocol/ui"].(map[string]any)
+	types, _ := ext["mimeTypes"].([]any)
+	for _, t := range types {
+		if t == "text/html;profile=mcp-app" {
+			return true
+		}
+	}
+	return false
 }
 
 // checkAccount copies the valid account answers into proven, or says what
