@@ -353,3 +353,47 @@ func (s *store) finishHandBuilt(in signupInput, idem string) *mcp.CallToolResult
 		StructuredContent: resultData{Status: "created", Account: &got},
 	}
 }
+
+// The handler benchmarks time the same three rounds without go-sdk: the
+// handlers called directly, as go-sdk would call them. What they measure
+// is all that mcpform adds, free of the transport's noise.
+
+func BenchmarkHandlerMcpform(b *testing.B) {
+	s, st := newTestSignup(b)
+	benchHandler(b, s.handle, st)
+}
+
+func BenchmarkHandlerHandBuilt(b *testing.B) {
+	h := newHandBuilt(b)
+	benchHandler(b, h.handle, h.store)
+}
+
+func benchHandler(b *testing.B, handle mcp.ToolHandler, st *store) {
+	ctx := context.Background()
+	round := func(state string, key string, content map[string]any) *mcp.CallToolResult {
+		p := &mcp.CallToolParamsRaw{Name: toolName, Arguments: json.RawMessage(`{}`), RequestState: state}
+		if key != "" {
+			p.InputResponses = mcp.InputResponseMap{key: accepted(content)}
+		}
+		res, err := handle(ctx, &mcp.CallToolRequest{Params: p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	team := map[string]any{"team_name": "Analytical Engines", "seats": 12.0}
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n++
+		account := map[string]any{"email": "user" + strconv.Itoa(n) + "@example.com", "full_name": "Ada Lovelace", "plan": "team"}
+		res := round("", "", nil)
+		res = round(res.RequestState, "account", account)
+		res = round(res.RequestState, "team", team)
+		if res.IsError || res.InputRequests != nil {
+			b.Fatalf("signup did not complete: %+v", res)
+		}
+	}
+	b.StopTimer()
+	require.Equal(b, n, st.len())
+}
