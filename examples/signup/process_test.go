@@ -147,7 +147,7 @@ func testStdio(t *testing.T, bin string) {
 		t.Run(tt.version, func(t *testing.T) {
 			cmd := exec.Command(bin, "-stdio")
 			cmd.Env = append(environ(), keyEnv+"="+keyA)
-			var stderr bytes.Buffer
+			var stderr syncBuffer // written by exec's copier, until the process is reaped
 			cmd.Stderr = &stderr
 			p := newPerson(map[string][]*mcp.ElicitResult{"account": {accepted(adaTeam)}, "team": {accepted(engines)}})
 			cs := connectTransport(t, &mcp.CommandTransport{Command: cmd}, tt.version, tt.mrtr, p)
@@ -308,4 +308,22 @@ func startReplica(t *testing.T, bin, key string, args ...string) replica {
 		t.Fatalf("no listening line in 30s; stderr:\n%s", r.stderr())
 	}
 	return r
+}
+
+// A syncBuffer is a bytes.Buffer safe for one writer and other readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
