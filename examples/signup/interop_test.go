@@ -498,7 +498,8 @@ func TestInteropTSHostile(t *testing.T) {
 					Keys: [][]byte{key}, Bind: true, Now: func() time.Time { return now },
 				})
 				require.NoError(t, err)
-				tok, err := codec.Mint(map[string]any{"s": "team", "a": map[string]any{"email": victim, "plan": "team"}},
+				// The members of a Flow's state (flow.go): run ID, step, proven answers.
+				tok, err := codec.Mint(map[string]any{"i": "hand-minted-run", "s": "team", "a": map[string]any{"email": victim, "plan": "team"}},
 					mcpform.BindTo(principal, tool))
 				require.NoError(t, err)
 				return tok
