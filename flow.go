@@ -37,7 +37,9 @@ type FlowOptions struct {
 // proved in signed request state. Use one when a form must branch on
 // earlier answers, or is richer than the flat elicitation schema allows.
 //
-// Each round, a tool handler calls [Flow.Next]. The answers of earlier
+// Each round, a tool handler calls [Flow.Next]. A step's answer is checked
+// by [CheckFormInput]; one with a missing or invalid value, required or
+// not, asks the step again with a message naming the problems. The answers of earlier
 // steps are taken only from the verified state, never again from the
 // client's inputResponses, so a client that resends a changed earlier answer
 // changes nothing; the state is minted with exactly what has been proven and
@@ -208,7 +210,10 @@ func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principa
 		return &FlowRound{Status: FlowCancelled, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt, ID: st.ID}, nil
 	}
 	answers, problems := CheckFormInput(req.Params.InputResponses, step.Key, step.Fields)
-	if answers == nil {
+	// An invalid optional value is asked again too: the person typed
+	// something, and silently losing it would be worse than asking. Only
+	// unknown keys are dropped without a word.
+	if answers == nil || hasInvalid(problems) {
 		if len(problems) == 0 {
 			// An accept without content, or an action the protocol
 			// does not have: as good as an empty answer.
@@ -235,6 +240,15 @@ func (f *Flow) start(codec *RequestStateCodec, bind string) (*FlowRound, error) 
 	}
 	st := flowState{ID: base64.RawURLEncoding.EncodeToString(id[:]), Proven: Answers{}}
 	return f.ask(codec, bind, f.next(-1, st.Proven), st, nil)
+}
+
+func hasInvalid(problems []*FieldError) bool {
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrInvalidValue) {
+			return true
+		}
+	}
+	return false
 }
 
 // next returns the index of the first step after i that applies to proven,

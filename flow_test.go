@@ -401,3 +401,25 @@ func TestFlowID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, done.ID, replay.ID, "replay")
 }
+
+func TestFlowReasksInvalidOptionalValue(t *testing.T) {
+	flow, err := NewFlow([]Step{{Key: "k", Fields: []AutoFormField{
+		{Name: "email", Type: TypeEmail, Required: true},
+		{Name: "nick", Max: Bound(3)},
+	}}}, nil)
+	require.NoError(t, err)
+	_, codec, _ := newFlowFixture(t)
+	r, err := flow.Next(call("t", "", nil), codec, "p")
+	require.NoError(t, err)
+	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "nick": "toolong", "extra": 1.0}}), codec, "p")
+	require.NoError(t, err)
+	require.Equal(t, FlowAsk, r.Status)
+	assert.Equal(t, 1, r.Attempt)
+	assert.Contains(t, r.Result.InputRequests["k"].(*mcp.ElicitParams).Message, "Nick: longer than 3 characters")
+
+	// Unknown keys alone are dropped without a re-ask.
+	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}), codec, "p")
+	require.NoError(t, err)
+	assert.Equal(t, FlowDone, r.Status)
+	assert.Equal(t, Answers{"email": "a@b.co"}, r.Answers)
+}
