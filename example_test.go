@@ -27,34 +27,36 @@ var signupFields = []mcpform.AutoFormField{
 	{Name: "seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(1), Max: mcpform.Bound(50), Default: 1},
 }
 
+// signup is the write-once tool handler of the package example, and of
+// the README, whose snippet TestREADMESnippet keeps identical to it.
+func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	responses := req.Params.InputResponses
+	if answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); ok {
+		var in struct {
+			Email string `json:"email"`
+			Plan  string `json:"plan"`
+			Seats int    `json:"seats"`
+		}
+		if err := answers.Decode(&in); err != nil {
+			return nil, err
+		}
+		msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+	}
+	if r := mcpform.InputResponse(responses, "signup"); r != nil && r.Action != "accept" {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
+	}
+	return mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
+		Key:     "signup",
+		Message: "Create your account",
+	})
+}
+
 // This is the write-once handler: it reads the answer first, asks only when
 // there is none, and finishes once the answer is in. The same code serves
 // every round, and clients older than 2026-07-28 too, for which go-sdk
 // sends elicitation/create itself.
 func Example() {
-	signup := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		responses := req.Params.InputResponses
-		if answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); ok {
-			var in struct {
-				Email string `json:"email"`
-				Plan  string `json:"plan"`
-				Seats int    `json:"seats"`
-			}
-			if err := answers.Decode(&in); err != nil {
-				return nil, err
-			}
-			msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
-		}
-		if r := mcpform.InputResponse(responses, "signup"); r != nil && r.Action != "accept" {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
-		}
-		return mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
-			Key:     "signup",
-			Message: "Create your account",
-		})
-	}
-
 	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
 

@@ -1,0 +1,38 @@
+package mcpform
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestREADMESnippet keeps the README's Go snippet compiling and running:
+// each of its top-level declarations must stand, verbatim, in
+// example_test.go, where the package example runs it.
+func TestREADMESnippet(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	examples, err := os.ReadFile("example_test.go")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1)
+	require.NotEmpty(t, blocks, "README.md has no Go snippet")
+	for _, b := range blocks {
+		decls := strings.Split(strings.TrimSpace(string(b[1])), "\n\n")
+		require.NotEmpty(t, decls)
+		for _, d := range decls {
+			assert.Contains(t, string(examples), d+"\n", "README declaration not in example_test.go")
+		}
+	}
+}
+
+// TestPackageDoc checks the package comment's opening, which godoc and
+// pkg.go.dev show as the package's synopsis.
+func TestPackageDoc(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(doc), "// Package mcpform "), "doc.go must open with \"// Package mcpform …\"")
+}
