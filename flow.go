@@ -225,8 +225,12 @@ func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principa
 		}
 		return f.ask(codec, bind, i, st, problems)
 	}
-	for k, v := range answers {
-		st.Proven[k] = v
+	if len(st.Proven) == 0 {
+		st.Proven = answers // the first step: nothing to merge into
+	} else {
+		for k, v := range answers {
+			st.Proven[k] = v
+		}
 	}
 	st.Attempt = 0
 	return f.ask(codec, bind, f.next(i, st.Proven), st, nil)

@@ -367,7 +367,7 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 		if !ok {
 			b.Fatal("not accepted")
 		}
-		token, err := codec.Mint(flowState{Step: "team", Proven: a}, bind)
+		token, err := codec.Mint(flowState{ID: st.ID, Step: "team", Proven: a}, bind)
 		if err != nil {
 			b.Fatal(err)
 		}
