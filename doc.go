@@ -26,7 +26,8 @@
 // returns. A handler is written once: read the answer first, ask only when
 // there is none, and finish when there is one. For clients older than
 // 2026-07-28, go-sdk fulfils the request itself with elicitation/create and
-// calls the handler again, so the same handler serves them too.
+// calls the handler again, so the same handler serves them too; add
+// [LegacyRounds] to the server when a call may take more than one round.
 //
 // # Reading answers
 //

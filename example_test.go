@@ -793,3 +793,55 @@ func ExampleClientSupportsApps() {
 	// false
 	// true
 }
+
+// A client older than 2026-07-28 answers a question asked in two rounds.
+func ExampleLegacyRounds() {
+	name := []mcpform.AutoFormField{{Name: "name", Required: true}}
+	color := []mcpform.AutoFormField{{Name: "color", Required: true}}
+	// The state carries the first answer between rounds; a real server
+	// signs it with a RequestStateCodec.
+	greet := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if a, ok := mcpform.AcceptedFormInput(req.Params.InputResponses, "color", color); ok {
+			msg := fmt.Sprintf("%s likes %s", req.Params.RequestState, a["color"])
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+		}
+		if a, ok := mcpform.AcceptedFormInput(req.Params.InputResponses, "name", name); ok {
+			return mcpform.FormInputRequest(color, &mcpform.InputRequestOptions{
+				Key: "color", Message: "Favourite color?", RequestState: a["name"].(string),
+			})
+		}
+		return mcpform.FormInputRequest(name, &mcpform.InputRequestOptions{Key: "name", Message: "Your name?"})
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)}, greet)
+	server.AddReceivingMiddleware(mcpform.LegacyRounds)
+
+	answers := map[string]map[string]any{"Your name?": {"name": "Ada"}, "Favourite color?": {"color": "green"}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
+		// An old client has no input_required loop of its own.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Println("elicitation/create:", req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: answers[req.Params.Message]}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// elicitation/create: Your name?
+	// elicitation/create: Favourite color?
+	// Ada likes green
+}

@@ -168,8 +168,8 @@ type flowState struct {
 // is. Other errors report misuse: a nil flow, a non-binding codec.
 //
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
-// fulfils one round only; a flow that needs a second round ends for it with
-// FlowAsk, which go-sdk reports to that client as an error.
+// fulfils one round only; add [LegacyRounds] to the server so that such a
+// client can answer every round of the flow.
 func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principal string) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")

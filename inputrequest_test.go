@@ -156,3 +156,74 @@ func TestFormInputRequestGoSDKClient(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacyRounds runs a two-step flow for a client on 2025-11-25, which
+// knows nothing of input_required, with its own retry loop off as a real
+// old client's would be: go-sdk's bridge alone asks one round, and
+// LegacyRounds asks them all.
+func TestLegacyRounds(t *testing.T) {
+	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
+	require.NoError(t, err)
+	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}, Bind: true})
+	require.NoError(t, err)
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := flow.Next(req, codec, "")
+		if err != nil || r.Status == FlowAsk {
+			return r.Result, err
+		}
+		b, _ := json.Marshal(r.Answers)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, nil
+	}
+	for _, tt := range []struct {
+		name       string
+		middleware bool
+		version    string
+		wantAsked  []string
+		wantText   string
+	}{
+		{"bridge alone asks one round", false, "2025-11-25", []string{"Create your account"}, ""},
+		{"LegacyRounds asks every round", true, "2025-11-25", []string{"Create your account", "Set up your team"},
+			`done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`},
+		{"a 2026-07-28 client passes through", true, "2026-07-28", []string{"Create your account", "Set up your team"},
+			`done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
+			if tt.middleware {
+				server.AddReceivingMiddleware(LegacyRounds)
+			}
+			var asked []string
+			client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
+				// The new protocol needs the client's loop; an old client has none.
+				MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: tt.version < "2026-07-28"},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked = append(asked, req.Params.Message)
+					if len(asked) == 1 {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "team"}}, nil
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"team_name": "Analytical", "seats": 5}}, nil
+				},
+			})
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := server.Connect(ctx, st, nil)
+			require.NoError(t, err)
+			defer ss.Close()
+			cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			require.NoError(t, err)
+			defer cs.Close()
+			require.Equal(t, tt.version, cs.InitializeResult().ProtocolVersion)
+
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantAsked, asked)
+			if tt.wantText == "" {
+				assert.NotEmpty(t, res.InputRequests, "without LegacyRounds the old client is left with a request it cannot read")
+				return
+			}
+			require.Len(t, res.Content, 1)
+			assert.Equal(t, tt.wantText, res.Content[0].(*mcp.TextContent).Text)
+		})
+	}
+}

@@ -435,7 +435,7 @@ func TestInteropTSSignup(t *testing.T) {
 
 // TestInteropTSLegacy runs signup with the TypeScript client's default
 // negotiation, which ends at 2025-11-25: go-sdk asks with elicitation/create
-// itself, and the example's legacyRounds middleware carries the second
+// itself, and mcpform.LegacyRounds middleware carries the second
 // round of a team signup.
 func TestInteropTSLegacy(t *testing.T) {
 	needTSClient(t)

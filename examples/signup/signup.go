@@ -124,7 +124,9 @@ func newServer(s *signup) *mcp.Server {
 		panic(err)
 	}
 	server.AddTool(tool, s.handle)
-	server.AddReceivingMiddleware(legacyRounds)
+	// Clients older than 2026-07-28 answer every round too: go-sdk alone
+	// would ask them only the first.
+	server.AddReceivingMiddleware(mcpform.LegacyRounds)
 	return server
 }
 
