@@ -8,7 +8,6 @@ package main
 // connection, and checks the transcript it prints.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -196,18 +195,6 @@ func needTSClient(t *testing.T) string {
 	return node
 }
 
-// tsBuildSignup builds the example into a temporary directory and returns
-// the binary's path.
-func tsBuildSignup(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "signup")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build:\n%s", out)
-	return bin
-}
-
 // tsStateKey returns a random MCPFORM_STATE_KEY value and its bytes.
 func tsStateKey(t *testing.T) (string, []byte) {
 	t.Helper()
@@ -222,55 +209,6 @@ func tsStateKey(t *testing.T) (string, []byte) {
 // goes in explicitly.
 func tsStdioServer(bin, key string) *tsStdio {
 	return &tsStdio{Command: bin, Args: []string{"-stdio"}, Env: map[string]string{keyEnv: key}}
-}
-
-// tsStartHTTP starts bin -http on a free loopback port and returns its URL.
-// The server is stopped when the test ends.
-func tsStartHTTP(t *testing.T, bin, key string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), keyEnv+"="+key)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-
-	urlc := make(chan string, 1)
-	done := make(chan struct{})
-	var log bytes.Buffer // only read after done
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			log.WriteString(line + "\n")
-			if u, ok := strings.CutPrefix(line, "mcpform signup: listening on "); ok {
-				urlc <- u
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", log.Bytes())
-		}
-	})
-	select {
-	case u := <-urlc:
-		require.True(t, strings.HasPrefix(u, "http://127.0.0.1:"), "listening line: %q", u)
-		return u
-	case <-done:
-		t.Fatalf("the server exited before it printed its URL")
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the server printed no listening line in 30s")
-	}
-	return ""
 }
 
 // runTS runs the driver on plan and returns its transcript, with one step
@@ -340,7 +278,7 @@ var tsTransports = []struct {
 	serve func(t *testing.T, bin, key string) tsPlan
 }{
 	{"stdio", func(t *testing.T, bin, key string) tsPlan { return tsPlan{Stdio: tsStdioServer(bin, key)} }},
-	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: tsStartHTTP(t, bin, key)} }},
+	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: startReplica(t, bin, key).url} }},
 }
 
 // TestInteropTSSignup runs signup with the TypeScript client pinned to
@@ -348,7 +286,7 @@ var tsTransports = []struct {
 // decline, cancel, and an invalid answer asked again.
 func TestInteropTSSignup(t *testing.T) {
 	needTSClient(t)
-	bin := tsBuildSignup(t)
+	bin := buildSignup(t)
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
 			key, _ := tsStateKey(t)
@@ -439,7 +377,7 @@ func TestInteropTSSignup(t *testing.T) {
 // round of a team signup.
 func TestInteropTSLegacy(t *testing.T) {
 	needTSClient(t)
-	bin := tsBuildSignup(t)
+	bin := buildSignup(t)
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
 			key, _ := tsStateKey(t)
@@ -481,7 +419,7 @@ func TestInteropTSLegacy(t *testing.T) {
 // again, a final result, or -32602; and the server keeps serving.
 func TestInteropTSHostile(t *testing.T) {
 	needTSClient(t)
-	bin := tsBuildSignup(t)
+	bin := buildSignup(t)
 	const victim = "victim@example.com"
 	victimAccount := map[string]any{"email": victim, "plan": "free"}
 	teamAnswer := map[string]any{"team": tsAccept(map[string]any{"team_name": "Intruders", "seats": 3})}
@@ -623,7 +561,7 @@ func TestInteropTSHostile(t *testing.T) {
 // round by hand with a forged round-1 answer, which changes nothing.
 func TestInteropTSTeamFlow(t *testing.T) {
 	needTSClient(t)
-	bin := tsBuildSignup(t)
+	bin := buildSignup(t)
 	key, _ := tsStateKey(t)
 	team := map[string]any{"team": tsAccept(map[string]any{"team_name": "Analytical", "seats": 3})}
 	forged := map[string]any{

@@ -24,18 +24,25 @@ func TestProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example binary")
 	}
-	bin := filepath.Join(t.TempDir(), "signup")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build:\n%s", out)
-
+	bin := buildSignup(t)
 	t.Run("demo", func(t *testing.T) { testDemoBinary(t, bin) })
 	t.Run("flags", func(t *testing.T) { testFlags(t, bin) })
 	t.Run("keys", func(t *testing.T) { testKeys(t, bin) })
 	t.Run("stdio", func(t *testing.T) { testStdio(t, bin) })
 	t.Run("http", func(t *testing.T) { testHTTP(t, bin) })
 	t.Run("replicas", func(t *testing.T) { testReplicas(t, bin) })
+}
+
+// buildSignup builds the example into a temporary directory and returns
+// the binary's path.
+func buildSignup(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "signup")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build:\n%s", out)
+	return bin
 }
 
 // runBin runs bin with args, env added to the environment (less any
