@@ -392,15 +392,8 @@ func isNumberLiteral(s string) bool {
 }
 
 func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	_, ok := digits(s) // its value may overflow; only ok matters here
+	return s != "" && ok
 }
 
 // checkCarried reports the first field whose value the UI cannot carry back
