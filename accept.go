@@ -117,7 +117,7 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 	// client sent, with a linear name match that beats hashing for forms
 	// of a person's size.
 	var keptBuf [64]bool
-	kept := keptBuf[:0]
+	var kept []bool
 	if len(fields) <= len(keptBuf) {
 		kept = keptBuf[:len(fields)]
 	} else {

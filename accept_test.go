@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -25,7 +26,9 @@ func accepted(content map[string]any) mcp.InputResponseMap {
 func TestInputResponse(t *testing.T) {
 	decline := &mcp.ElicitResult{Action: "decline"}
 	responses := mcp.InputResponseMap{
-		"form":  decline,
+		"form": decline,
+		// Any response that is not an elicitation result will do; roots
+		// is deprecated in 2026-07-28 but still a valid InputResponse.
 		"roots": &mcp.ListRootsResult{},
 	}
 	assert.Same(t, decline, InputResponse(responses, "form"))
@@ -225,7 +228,7 @@ func compileProperty(t testing.TB, s *jsonschema.Schema) *santhosh.Schema {
 // edges of every format.
 func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
 	pool := []any{
-		nil, true, false, 0.0, -0.0, 1.0, -1.0, 42.0, 42.5, 1e300, -1e300, 1e-300, 0.1, 17.999999, 18.0, 120.0, 120.0000001,
+		nil, true, false, 0.0, math.Copysign(0, -1), 1.0, -1.0, 42.0, 42.5, 1e300, -1e300, 1e-300, 0.1, 17.999999, 18.0, 120.0, 120.0000001,
 		"", " ", "x", "42", "true", "on", "null", "\x00", "a\u2028b",
 		[]any{}, []any{nil}, []any{1.0}, []any{true}, []any{"a", "a"}, []any{[]any{"a"}},
 		map[string]any{}, map[string]any{"__proto__": "x"},
