@@ -1,0 +1,147 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// checkValue returns why v does not satisfy the field's property schema, or
+// "" when it does. It is the single judge of values: answers and defaults
+// both go through it. Reasons never quote the value, which is untrusted.
+func (f *AutoFormField) checkValue(v any) string {
+	switch f.kind() {
+	case kindBoolean:
+		if _, ok := v.(bool); !ok {
+			return "not a boolean"
+		}
+	case kindNumber, kindInteger:
+		n, ok := toFloat(v)
+		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
+			return "not a number"
+		}
+		if f.kind() == kindInteger && n != math.Trunc(n) {
+			return "not an integer"
+		}
+		if f.Min != nil && n < *f.Min {
+			return "less than the minimum " + formatBound(*f.Min)
+		}
+		if f.Max != nil && n > *f.Max {
+			return "greater than the maximum " + formatBound(*f.Max)
+		}
+	case kindEnum:
+		s, ok := v.(string)
+		if !ok {
+			return "not a string"
+		}
+		if !f.hasOption(s) {
+			return "not one of the options"
+		}
+	case kindMulti:
+		items, ok := v.([]any)
+		if !ok {
+			return "not a list"
+		}
+		if f.Min != nil && float64(len(items)) < *f.Min {
+			return "fewer than " + formatBound(*f.Min) + " choices"
+		}
+		if f.Max != nil && float64(len(items)) > *f.Max {
+			return "more than " + formatBound(*f.Max) + " choices"
+		}
+		for _, it := range items {
+			s, ok := it.(string)
+			if !ok || !f.hasOption(s) {
+				return "a choice is not one of the options"
+			}
+		}
+	default:
+		s, ok := v.(string)
+		if !ok {
+			return "not a string"
+		}
+		// JSON Schema counts characters as code points; the
+		// TypeScript helper counts UTF-16 units, so an emoji counts
+		// twice there.
+		if f.Min != nil || f.Max != nil {
+			n := float64(utf8.RuneCountInString(s))
+			if f.Min != nil && n < *f.Min {
+				return "shorter than " + formatBound(*f.Min) + " characters"
+			}
+			if f.Max != nil && n > *f.Max {
+				return "longer than " + formatBound(*f.Max) + " characters"
+			}
+		}
+		switch f.format() {
+		case "email":
+			if !isEmail(s) {
+				return "not a valid email address"
+			}
+		case "uri":
+			if !isURI(s) {
+				return "not a valid absolute URI"
+			}
+		case "date":
+			if !isDate(s) {
+				return "not a valid date (YYYY-MM-DD)"
+			}
+		case "date-time":
+			if !isDateTime(s) {
+				return "not a valid date-time (RFC 3339)"
+			}
+		}
+	}
+	return ""
+}
+
+func (f *AutoFormField) hasOption(s string) bool {
+	for _, o := range f.Options {
+		if o.Value == s {
+			return true
+		}
+	}
+	return false
+}
+
+func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
+
+// toFloat converts a number, as decoded by encoding/json or built in Go, to
+// a float64, and reports whether v was a number at all. The result may be
+// NaN or infinite, which no JSON number is: callers refuse those.
+func toFloat(v any) (float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int8:
+		f = float64(n)
+	case int16:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case uint:
+		f = float64(n)
+	case uint8:
+		f = float64(n)
+	case uint16:
+		f = float64(n)
+	case uint32:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	return f, true
+}
