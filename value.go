@@ -3,6 +3,7 @@ package mcpform
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 )
@@ -39,21 +40,25 @@ func (f *AutoFormField) checkValue(v any) string {
 			return "not one of the options"
 		}
 	case kindMulti:
-		items, ok := v.([]any)
-		if !ok {
+		// A list decoded from JSON is []any; one built in Go may be a
+		// []string. Both mean the same answer.
+		var n int
+		switch items := v.(type) {
+		case []any:
+			n = len(items)
+		case []string:
+			n = len(items)
+		default:
 			return "not a list"
 		}
-		if f.Min != nil && float64(len(items)) < *f.Min {
+		if f.Min != nil && float64(n) < *f.Min {
 			return "fewer than " + formatBound(*f.Min) + " choices"
 		}
-		if f.Max != nil && float64(len(items)) > *f.Max {
+		if f.Max != nil && float64(n) > *f.Max {
 			return "more than " + formatBound(*f.Max) + " choices"
 		}
-		for _, it := range items {
-			s, ok := it.(string)
-			if !ok || !f.hasOption(s) {
-				return "a choice is not one of the options"
-			}
+		if !f.allOptions(v) {
+			return "a choice is not one of the options"
 		}
 	default:
 		s, ok := v.(string)
@@ -94,6 +99,26 @@ func (f *AutoFormField) checkValue(v any) string {
 	return ""
 }
 
+// allOptions reports whether every item of the list v, a []any or a
+// []string, is one of the field's option values.
+func (f *AutoFormField) allOptions(v any) bool {
+	switch items := v.(type) {
+	case []string:
+		for _, s := range items {
+			if !f.hasOption(s) {
+				return false
+			}
+		}
+	case []any:
+		for _, it := range items {
+			if s, ok := it.(string); !ok || !f.hasOption(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (f *AutoFormField) hasOption(s string) bool {
 	for _, o := range f.Options {
 		if o.Value == s {
@@ -105,43 +130,26 @@ func (f *AutoFormField) hasOption(s string) bool {
 
 func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
 
-// toFloat converts a number, as decoded by encoding/json or built in Go, to
-// a float64, and reports whether v was a number at all. The result may be
-// NaN or infinite, which no JSON number is: callers refuse those.
+// toFloat converts a number, as decoded by encoding/json or built in Go
+// (a named type such as "type seats int" included), to a float64, and
+// reports whether v was a number at all. The result may be NaN or infinite,
+// which no JSON number is: callers refuse those.
 func toFloat(v any) (float64, bool) {
-	var f float64
 	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int8:
-		f = float64(n)
-	case int16:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case uint:
-		f = float64(n)
-	case uint8:
-		f = float64(n)
-	case uint16:
-		f = float64(n)
-	case uint32:
-		f = float64(n)
-	case uint64:
-		f = float64(n)
+	case float64: // what encoding/json decodes: the hot path
+		return n, true
 	case json.Number:
-		var err error
-		if f, err = n.Float64(); err != nil {
-			return 0, false
-		}
-	default:
-		return 0, false
+		f, err := n.Float64()
+		return f, err == nil
 	}
-	return f, true
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(rv.Uint()), true
+	}
+	return 0, false
 }
