@@ -107,8 +107,9 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 		return nil, []*FieldError{fe}
 	}
 	// Walk the content rather than the fields: one pass over what the
-	// client sent, with a linear name match that beats hashing for forms
-	// of a person's size.
+	// client sent. Names are matched linearly in forms of a person's size
+	// and through an index beyond, so the check stays linear.
+	lookup := fieldLookup(fields)
 	var keptBuf [64]bool
 	var kept []bool
 	if len(fields) <= len(keptBuf) {
@@ -117,10 +118,12 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 		kept = make([]bool, len(fields))
 	}
 	var problems []*FieldError
-	accepted := make(Answers, len(content))
+	// Sized by what can be kept, not by what was sent: unknown keys cost
+	// nothing.
+	accepted := make(Answers, min(len(content), len(fields)))
 	unknown := false
 	for name, v := range content {
-		i := fieldIndex(fields, name)
+		i := lookup(name)
 		if i < 0 {
 			unknown = true
 			continue
@@ -144,11 +147,11 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 	if len(problems) > 1 {
 		// Report in field order, whatever order the map gave.
 		slices.SortFunc(problems, func(a, b *FieldError) int {
-			return fieldIndex(fields, a.Field) - fieldIndex(fields, b.Field)
+			return lookup(a.Field) - lookup(b.Field)
 		})
 	}
 	if unknown {
-		problems = appendUnknown(problems, content, fields)
+		problems = appendUnknown(problems, content, lookup)
 	}
 	if missing {
 		return nil, problems
@@ -156,20 +159,59 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 	return accepted, problems
 }
 
-// appendUnknown reports the keys of content that name no field, sorted so
-// the report is stable.
-func appendUnknown(problems []*FieldError, content map[string]any, fields []AutoFormField) []*FieldError {
-	var unknown []string
+// maxUnknownReported bounds the unknown keys reported by name, so that an
+// answer with a hundred thousand junk keys costs no more to report than one
+// with a few.
+const maxUnknownReported = 8
+
+// appendUnknown reports the keys of content that name no field: the first
+// maxUnknownReported in key order, each by name, then one problem that
+// counts the rest. It keeps only those few keys, whatever was sent.
+func appendUnknown(problems []*FieldError, content map[string]any, lookup func(string) int) []*FieldError {
+	var buf [maxUnknownReported]string
+	first := buf[:0] // sorted, the smallest keys seen so far
+	more := 0
 	for k := range content {
-		if fieldIndex(fields, k) < 0 {
-			unknown = append(unknown, k)
+		if lookup(k) >= 0 {
+			continue
 		}
+		if len(first) == maxUnknownReported {
+			more++
+			if k >= first[len(first)-1] {
+				continue
+			}
+			first = first[:len(first)-1]
+		}
+		i, _ := slices.BinarySearch(first, k)
+		first = slices.Insert(first, i, k)
 	}
-	slices.Sort(unknown)
-	for _, k := range unknown {
+	for _, k := range first {
 		problems = append(problems, &FieldError{Field: k, Err: ErrUnknownField})
 	}
+	if more > 0 {
+		problems = append(problems, &FieldError{Err: fmt.Errorf("%w: %d more keys", ErrUnknownField, more)})
+	}
 	return problems
+}
+
+// indexFrom is the field count from which a name index beats a linear scan.
+const indexFrom = 16
+
+// fieldLookup returns a function from a name to its field's index, or -1.
+func fieldLookup(fields []AutoFormField) func(string) int {
+	if len(fields) < indexFrom {
+		return func(name string) int { return fieldIndex(fields, name) }
+	}
+	index := make(map[string]int, len(fields))
+	for i := range fields {
+		index[fields[i].Name] = i
+	}
+	return func(name string) int {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		return -1
+	}
 }
 
 func fieldIndex(fields []AutoFormField, name string) int {

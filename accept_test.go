@@ -496,3 +496,59 @@ func BenchmarkFormInputRequest(b *testing.B) {
 		}
 	}
 }
+
+// TestUnknownKeysCostNothing shows that junk keys are neither kept nor
+// reported one by one: a hundred thousand of them cost a few allocations,
+// the same as a thousand, and the report names the first few in key order.
+func TestUnknownKeysCostNothing(t *testing.T) {
+	fields := []AutoFormField{{Name: "email", Type: TypeEmail, Required: true}}
+	junk := func(n int) map[string]any {
+		c := map[string]any{"email": "ada@example.com"}
+		for i := range n {
+			c[fmt.Sprintf("k%06d", i)] = true
+		}
+		return c
+	}
+	small, large := junk(1000), junk(100_000)
+	allocs := func(c map[string]any) float64 {
+		return testing.AllocsPerRun(5, func() { _, _ = checkContent(c, fields) })
+	}
+	aSmall, aLarge := allocs(small), allocs(large)
+	if aLarge > aSmall {
+		t.Errorf("100000 unknown keys: %v allocations, 1000: %v; want no more", aLarge, aSmall)
+	}
+
+	a, problems := checkContent(large, fields)
+	require.Equal(t, Answers{"email": "ada@example.com"}, a)
+	require.Len(t, problems, maxUnknownReported+1)
+	for i, p := range problems[:maxUnknownReported] {
+		assert.Equal(t, fmt.Sprintf("k%06d", i), p.Field)
+		assert.ErrorIs(t, p, ErrUnknownField)
+	}
+	last := problems[maxUnknownReported]
+	assert.ErrorIs(t, last, ErrUnknownField)
+	assert.Equal(t, fmt.Sprintf("unknown field: %d more keys", 100_000-maxUnknownReported), last.Err.Error())
+}
+
+// BenchmarkCheckScaling measures the answer check of a fully valid answer
+// at several form sizes; the check is linear, so 512 fields cost at most
+// about 64 times 8.
+func BenchmarkCheckScaling(b *testing.B) {
+	for _, n := range []int{1, 8, 64, 512} {
+		fields := make([]AutoFormField, n)
+		content := make(map[string]any, n)
+		for i := range fields {
+			name := fmt.Sprintf("field_%d", i)
+			fields[i] = AutoFormField{Name: name, Required: true, Max: Bound(20)}
+			content[name] = "some text"
+		}
+		b.Run(fmt.Sprintf("fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if a, _ := checkContent(content, fields); a == nil {
+					b.Fatal("refused")
+				}
+			}
+		})
+	}
+}

@@ -240,17 +240,25 @@ func checkFields(fields []AutoFormField) error {
 	if len(fields) == 0 {
 		return ErrNoFields
 	}
-	// Small lists are the norm; a linear scan beats a map until well past
-	// any form a person would fill in.
+	// Small lists are the norm, where a linear scan for duplicates beats a
+	// map; past indexFrom fields a set keeps the check linear.
+	var seen map[string]bool
+	if len(fields) >= indexFrom {
+		seen = make(map[string]bool, len(fields))
+	}
 	for i := range fields {
 		f := &fields[i]
 		if f.Name == "" {
 			return fieldErr("", ErrName, "field %d has an empty name", i)
 		}
-		for j := range i {
-			if fields[j].Name == f.Name {
-				return fieldErr(f.Name, ErrName, "duplicate name")
-			}
+		dup := seen[f.Name]
+		if seen != nil {
+			seen[f.Name] = true
+		} else {
+			dup = fieldIndex(fields[:i], f.Name) >= 0
+		}
+		if dup {
+			return fieldErr(f.Name, ErrName, "duplicate name")
 		}
 		if err := f.check(); err != nil {
 			return err
