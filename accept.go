@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -221,4 +222,36 @@ func fieldIndex(fields []AutoFormField, name string) int {
 		}
 	}
 	return -1
+}
+
+// ProblemMessage describes problems for a person, naming each field by the
+// title it was asked with, for a message that asks again: for example
+// "Please check: Email: not a valid email address." Problems with unknown
+// fields are left out, as a person cannot act on them. It returns "" when
+// nothing is left to say.
+func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
+	var parts []string
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrUnknownField) {
+			continue
+		}
+		reason := p.Err.Error()
+		for _, s := range [...]error{ErrInvalidValue, ErrMissing} {
+			if errors.Is(p.Err, s) {
+				reason = strings.TrimPrefix(strings.TrimPrefix(reason, s.Error()), ": ")
+				if reason == "" {
+					reason = s.Error()
+				}
+			}
+		}
+		if i := fieldIndex(fields, p.Field); i >= 0 {
+			parts = append(parts, fields[i].title()+": "+reason)
+		} else {
+			parts = append(parts, reason)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Please check: " + strings.Join(parts, "; ") + "."
 }

@@ -552,3 +552,23 @@ func BenchmarkCheckScaling(b *testing.B) {
 		})
 	}
 }
+
+func TestProblemMessage(t *testing.T) {
+	fields := accountStep.Fields
+	for _, tt := range []struct {
+		name     string
+		problems []*FieldError
+		want     string
+	}{
+		{"none", nil, ""},
+		{"only unknown", []*FieldError{{Field: "x", Err: ErrUnknownField}}, ""},
+		{"invalid and missing", []*FieldError{
+			fieldErr("email", ErrInvalidValue, "not a valid email address"),
+			{Field: "plan", Err: ErrMissing},
+		}, "Please check: Email: not a valid email address; Plan: missing required value."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, ProblemMessage(fields, tt.problems))
+		})
+	}
+}

@@ -3,13 +3,11 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -352,65 +350,6 @@ func TestDisplayFormRefusesAsFormSchema(t *testing.T) {
 	assert.ErrorIs(t, err, ErrDefault)
 }
 
-// TestDisplayFormNames checks which names the UI path carries. The refused
-// ones were seen to fail in Chromium with prefab 0.3.13 (for example "a - b"
-// arrives as null, "true" as true, " sp" and "m|n" not at all, "p.q" is lost
-// beside "p", and an absent "constructor" makes the view's postMessage fail),
-// and every name in the carried list was seen to arrive intact.
-func TestDisplayFormNames(t *testing.T) {
-	carried := []string{
-		"a", "first_name", "__private", "trailing_", "user-id", "snake__and--kebab", "already Spaced words",
-		"o'neil.name", "a'b'c", `q"r`, "a=b", "a:b", "(paren)", "a+b", "x-y", "1e5", `a\b`, "a&b",
-		"line\u2028sep", "名前", "émileZola", "a.b.c", "isFoo", "__proto",
-	}
-	for _, name := range carried {
-		t.Run("carried/"+name, func(t *testing.T) {
-			for _, typ := range []FieldType{TypeText, TypeCheckbox} {
-				_, err := DisplayForm([]AutoFormField{{Name: name, Type: typ}}, "t", nil)
-				assert.NoError(t, err)
-			}
-		})
-	}
-	refused := [][]string{
-		{" sp"}, {"sp "}, {"\u00a0x"}, {"x\ufeff"}, {"tab\there"}, {"new\nline"},
-		{"{{x}}"}, {"a}}"}, {"m|n"}, {"x?y"}, {"a<b"}, {"a>b"}, {"a&&b"}, {"a==b"}, {"a!=b"},
-		{"a + b"}, {"a - b"}, {"a * b"}, {"a / b"}, {"a % b"},
-		{"$"}, {"$x"}, {"!x"}, {"true"}, {"false"}, {"null"}, {"undefined"}, {"42"}, {"-1.5"}, {"'q'"}, {`"q"`},
-		{"constructor"}, {"toString"}, {"__proto__"}, {"a.constructor"}, {"prototype.x"},
-		{"p", "p.q"}, {"p.q", "p"}, {"a.b", "a.b.c"},
-		{"full_name", "fullName"}, {"fullName", "full_name"}, {"a_b", "a__b", "aB"}, {"a_bC", "aB_c"},
-	}
-	for _, names := range refused {
-		t.Run("refused/"+strings.Join(names, ","), func(t *testing.T) {
-			var fields []AutoFormField
-			for _, n := range names {
-				fields = append(fields, AutoFormField{Name: n})
-			}
-			_, err := DisplayForm(fields, "t", nil)
-			var fe *FieldError
-			require.ErrorAs(t, err, &fe)
-			assert.ErrorIs(t, err, ErrName)
-			assert.Contains(t, names, fe.Field)
-			// The native path carries every name.
-			_, err = DisplayForm(fields, "t", &DisplayFormOptions{Elicit: &InputRequestOptions{}})
-			assert.NoError(t, err)
-		})
-	}
-}
-
-func TestDisplayFormRendererKey(t *testing.T) {
-	// Expected keys as the renderer's normalizeAction computes them, with
-	// key.replace(/_([a-z])/g, ...).
-	tests := map[string]string{
-		"a": "a", "full_name": "fullName", "first_name_x": "firstNameX", "__private": "_Private",
-		"trailing_": "trailing_", "a_B": "a_B", "a_1": "a_1", "snake__and--kebab": "snake_And--kebab",
-		"2fa_code": "2faCode", "straße_name": "straßeName", "_é": "_é", "a_b_c": "aBC",
-	}
-	for in, want := range tests {
-		assert.Equal(t, want, rendererKey(in), in)
-	}
-}
-
 // formArgumentsFields has one field of every kind, for the
 // AcceptedFormArguments tables.
 var formArgumentsFields = []AutoFormField{
@@ -424,123 +363,6 @@ var formArgumentsFields = []AutoFormField{
 	{Name: "terms", Type: TypeBoolean},
 }
 
-func TestAcceptedFormArgumentsNoAnswer(t *testing.T) {
-	for _, args := range []string{"", " ", "null", "[]", `"x"`, "42", "true", "{}", "{ }", `{"email":"ada@example.com"} {}`, `{"email":`, "{'a':1}", "\xff"} {
-		t.Run(args, func(t *testing.T) {
-			a, ok := AcceptedFormArguments(json.RawMessage(args), formArgumentsFields)
-			assert.False(t, ok)
-			assert.Nil(t, a)
-			a, problems := CheckFormArguments(json.RawMessage(args), formArgumentsFields)
-			assert.Nil(t, a)
-			assert.Nil(t, problems)
-		})
-	}
-	// nil arguments: a tools/call that sent none.
-	_, ok := AcceptedFormArguments(nil, formArgumentsFields)
-	assert.False(t, ok)
-}
-
-func TestCheckFormArguments(t *testing.T) {
-	const email = `"email":"ada@example.com"`
-	base := Answers{"email": "ada@example.com", "news": false, "terms": false}
-	with := func(kv ...any) Answers {
-		a := maps.Clone(base)
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == nil {
-				delete(a, kv[i].(string))
-			} else {
-				a[kv[i].(string)] = kv[i+1]
-			}
-		}
-		return a
-	}
-	type problem struct {
-		field string
-		err   error
-	}
-	tests := []struct {
-		name     string
-		args     string
-		want     Answers
-		problems []problem
-	}{
-		{"what a browser sends", `{` + email + `,"fullName":"Ada","age":"42","ratio":"-0.5","plan":"pro","tags":["a","b"],"news":true,"terms":false}`,
-			with("full_name", "Ada", "age", 42.0, "ratio", -0.5, "plan", "pro", "tags", []any{"a", "b"}, "news", true), nil},
-		{"what a native client sends", `{` + email + `,"full_name":"Ada","age":42,"ratio":0.25,"news":true,"terms":true}`,
-			with("full_name", "Ada", "age", 42.0, "ratio", 0.25, "news", true, "terms", true), nil},
-
-		{"empty strings are absent", `{` + email + `,"fullName":"","age":"","ratio":"","plan":"","tags":"","news":"","terms":""}`, base, nil},
-		{"empty required string is missing", `{"email":"","fullName":"Ada"}`, nil, []problem{{"email", ErrMissing}}},
-		{"missing required", `{"fullName":"Ada"}`, nil, []problem{{"email", ErrMissing}}},
-
-		{"out of range dropped", `{` + email + `,"age":"5"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"integer with zero fraction", `{` + email + `,"age":"42.0"}`, with("age", 42.0), nil},
-		{"fraction for an integer", `{` + email + `,"age":"42.5"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"exponent", `{` + email + `,"age":"2e1","ratio":"1E-3"}`, with("age", 20.0, "ratio", 0.001), nil},
-		{"fraction alone", `{` + email + `,"ratio":".5"}`, with("ratio", 0.5), nil},
-		{"negative zero", `{` + email + `,"ratio":"-0"}`, with("ratio", 0.0), nil},
-		{"leading space", `{` + email + `,"age":" 42"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"trailing space", `{` + email + `,"age":"42 "}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"plus sign", `{` + email + `,"age":"+42"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"hex", `{` + email + `,"age":"0x10"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"NaN", `{` + email + `,"ratio":"NaN"}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"Infinity", `{` + email + `,"ratio":"Infinity"}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"string overflow", `{` + email + `,"ratio":"1e999"}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"JSON number overflow", `{` + email + `,"ratio":1e999,"age":30}`, with("age", 30.0), []problem{{"ratio", ErrInvalidValue}}},
-		{"trailing dot", `{` + email + `,"ratio":"5."}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"dangling exponent", `{` + email + `,"ratio":"5e"}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"underscore", `{` + email + `,"ratio":"1_000"}`, base, []problem{{"ratio", ErrInvalidValue}}},
-		{"non-ASCII digits", `{` + email + `,"age":"٤٢"}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"number as a list", `{` + email + `,"age":["42"]}`, base, []problem{{"age", ErrInvalidValue}}},
-		{"number for text", `{` + email + `,"fullName":42}`, base, []problem{{"full_name", ErrInvalidValue}}},
-
-		{"on is true", `{` + email + `,"news":"on","terms":"on"}`, with("news", true, "terms", true), nil},
-		{"off is not a boolean", `{` + email + `,"news":"off"}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
-		{"string true is not a boolean", `{` + email + `,"news":"true"}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
-		{"one is not a boolean", `{` + email + `,"news":1}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
-		{"null is not a boolean", `{` + email + `,"news":null}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
-
-		{"list for a single choice", `{` + email + `,"plan":["pro"]}`, base, []problem{{"plan", ErrInvalidValue}}},
-		{"not an option", `{` + email + `,"plan":"gold"}`, base, []problem{{"plan", ErrInvalidValue}}},
-		{"string for a multiple choice", `{` + email + `,"tags":"a"}`, base, []problem{{"tags", ErrInvalidValue}}},
-		{"empty multiple choice", `{` + email + `,"tags":[]}`, with("tags", []any{}), nil},
-
-		{"renamed key and own name: own name wins", `{` + email + `,"full_name":"own","fullName":"renamed"}`,
-			with("full_name", "own"), []problem{{"fullName", ErrUnknownField}}},
-		{"unknown keys dropped", `{` + email + `,"__proto__":{"x":1},"constructor":"x","":1}`, base,
-			[]problem{{"", ErrUnknownField}, {"__proto__", ErrUnknownField}, {"constructor", ErrUnknownField}}},
-		{"duplicate key: the last wins", `{` + email + `,"age":"5","age":"50"}`, with("age", 50.0), nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, problems := CheckFormArguments(json.RawMessage(tt.args), formArgumentsFields)
-			assert.Equal(t, tt.want, a)
-			var got []problem
-			for _, p := range problems {
-				got = append(got, problem{p.Field, p.Err})
-				if errors.Is(p.Err, ErrInvalidValue) {
-					got[len(got)-1].err = ErrInvalidValue
-				}
-			}
-			assert.Equal(t, tt.problems, got)
-			accepted, ok := AcceptedFormArguments(json.RawMessage(tt.args), formArgumentsFields)
-			assert.Equal(t, tt.want != nil, ok)
-			assert.Equal(t, tt.want, accepted)
-		})
-	}
-
-	// A renamed key that two fields share is nobody's.
-	fields := []AutoFormField{{Name: "a_bC"}, {Name: "aB_c"}}
-	a, _ := AcceptedFormArguments(json.RawMessage(`{"aBC":"x"}`), fields)
-	assert.Equal(t, Answers{}, a)
-
-	// A broken list is reported as its only problem.
-	a, problems := CheckFormArguments(json.RawMessage(`{"a":"x"}`), []AutoFormField{{Name: "a"}, {Name: "a"}})
-	assert.Nil(t, a)
-	require.Len(t, problems, 1)
-	assert.ErrorIs(t, problems[0], ErrName)
-}
-
 // browserForm is how prefab's renderer sends v, a native answer's value:
 // numbers as the text a number input holds, everything else as it is.
 func browserForm(v any) any {
@@ -548,75 +370,6 @@ func browserForm(v any) any {
 		return strconv.FormatFloat(n, 'g', -1, 64)
 	}
 	return v
-}
-
-// TestFormArgumentsAgreeWithFormInput sends a valid answer to every golden
-// field list both ways, natively and as a browser sends it, and expects the
-// same Answers, except where an empty string is absent on the UI path.
-func TestFormArgumentsAgreeWithFormInput(t *testing.T) {
-	for name, fields := range loadForms(t) {
-		t.Run(name, func(t *testing.T) {
-			native, browser := map[string]any{}, map[string]any{}
-			for i := range fields {
-				f := &fields[i]
-				v := sample(f)
-				b, err := json.Marshal(v)
-				require.NoError(t, err)
-				require.NoError(t, json.Unmarshal(b, &v))
-				native[f.Name] = v
-				browser[rendererKey(f.Name)] = browserForm(v)
-			}
-			want, ok := AcceptedFormInput(accepted(native), "form", fields)
-			require.True(t, ok)
-			for k, v := range want {
-				if v == "" {
-					delete(want, k)
-				}
-			}
-			args, err := json.Marshal(browser)
-			require.NoError(t, err)
-			got, ok := AcceptedFormArguments(args, fields)
-			require.True(t, ok, "args %s", args)
-			assert.Equal(t, want, got)
-		})
-	}
-}
-
-// FuzzAcceptedFormArguments feeds arbitrary bytes as arguments. Nothing may
-// panic, and every accepted value must be one the reference validator
-// accepts for its field, under the field's own name.
-func FuzzAcceptedFormArguments(f *testing.F) {
-	for _, seed := range []string{
-		`{"email":"ada@example.com","seats":"3","tags":["a"],"news":"on"}`,
-		`{"email":"a@b","seats":" 3","ratio":"1e999","nick":"","plan":["pro"]}`,
-		`{"email":"a@b","seats":"0x10","ratio":"-.5e-1","news":"off","__proto__":{}}`,
-		`{"email":"a@b","ratio":1e999,"seats":3.0,"at":"2026-07-28T09:30:00Z"}`,
-		`[1,2]`, `null`, `{}`, `{"a":1} x`,
-	} {
-		f.Add([]byte(seed))
-	}
-	s, err := FormSchema(fuzzFields)
-	require.NoError(f, err)
-	refs := map[string]interface{ Validate(any) error }{}
-	for _, fd := range fuzzFields {
-		refs[fd.Name] = compileProperty(f, s.Properties[fd.Name])
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		a, ok := AcceptedFormArguments(data, fuzzFields)
-		if !ok {
-			assert.Nil(t, a)
-			return
-		}
-		for name, v := range a {
-			ref, known := refs[name]
-			if !known {
-				t.Fatalf("accepted unknown key %q", name)
-			}
-			if err := ref.Validate(v); err != nil {
-				t.Errorf("accepted %q=%#v, which the reference validator rejects: %v", name, v, err)
-			}
-		}
-	})
 }
 
 // chromiumPath is where Debian's chromium package installs the browser;
@@ -848,56 +601,6 @@ func TestDisplayFormBrowserTypeScript(t *testing.T) {
 		"TypeScript's checkbox now sends what the box shows; revisit difference 2")
 }
 
-func TestViewerHTML(t *testing.T) {
-	page, err := ViewerHTML(nil)
-	require.NoError(t, err)
-	hrefs := regexp.MustCompile(`<(?:link|script)\b[^>]*\b(?:href|src)="([^"]*)"[^>]*>`).FindAllStringSubmatch(page, -1)
-	var urls []string
-	for _, m := range hrefs {
-		assert.Contains(t, m[0], "crossorigin", "loaded without crossorigin: %s", m[0])
-		urls = append(urls, m[1])
-	}
-	assert.Equal(t, []string{DefaultRendererBaseURL + "/prefab.css", DefaultRendererBaseURL + "/renderer.auto.min.js"}, urls)
-	assert.Contains(t, page, `<div id="root"></div>`)
-
-	page, err = ViewerHTML(&ViewerOptions{BaseURL: "http://127.0.0.1:8080/assets/prefab/", Title: `Tom & "Jerry"`})
-	require.NoError(t, err)
-	assert.Contains(t, page, `href="http://127.0.0.1:8080/assets/prefab/prefab.css"`)
-	assert.Contains(t, page, `src="http://127.0.0.1:8080/assets/prefab/renderer.auto.min.js"`)
-	assert.Contains(t, page, `<title>Tom &amp; &#34;Jerry&#34;</title>`)
-
-	for _, bad := range []ViewerOptions{
-		{BaseURL: "/relative"}, {BaseURL: "cdn.example.com/x"}, {BaseURL: "ftp://example.com/x"},
-		{BaseURL: "https://example.com/x?v=1"}, {BaseURL: "https://example.com/x#f"}, {BaseURL: "https://u:p@example.com/x"},
-		{BaseURL: "https://"}, {BaseURL: "javascript:alert(1)"},
-		{URI: "https://example.com/viewer"}, {URI: "ui://"}, {URI: "viewer"},
-	} {
-		_, err := ViewerHTML(&bad)
-		assert.Error(t, err, "%+v", bad)
-	}
-}
-
-// TestViewerMatchesTypeScript checks that the default renderer location is
-// the one prefab's own rendererHtml pins.
-func TestViewerMatchesTypeScript(t *testing.T) {
-	ts := callPrefab(t, []map[string]any{{"fn": "rendererHtml", "args": []any{}}})
-	require.Empty(t, ts[0].Error)
-	var tsPage string
-	require.NoError(t, json.Unmarshal(ts[0].Result, &tsPage))
-	page, err := ViewerHTML(nil)
-	require.NoError(t, err)
-	urls := regexp.MustCompile(`(?:href|src)="(https://[^"]*)"`)
-	var want, got []string
-	for _, m := range urls.FindAllStringSubmatch(tsPage, -1) {
-		want = append(want, m[1])
-	}
-	for _, m := range urls.FindAllStringSubmatch(page, -1) {
-		got = append(got, m[1])
-	}
-	require.NotEmpty(t, want)
-	assert.Equal(t, want, got)
-}
-
 // connect returns a go-sdk client session of server over the 2026-07-28
 // protocol, with the given client capabilities.
 func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
@@ -912,95 +615,4 @@ func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mc
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-func TestAddViewer(t *testing.T) {
-	ctx := context.Background()
-	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	opts := &ViewerOptions{BaseURL: "https://assets.example.com:8443/prefab", Title: "Signup"}
-	require.NoError(t, AddViewer(server, opts))
-	cs := connect(t, server, nil)
-
-	wantMeta := mcp.Meta{"ui": map[string]any{"csp": map[string]any{"resourceDomains": []any{"https://assets.example.com:8443"}}}}
-	list, err := cs.ListResources(ctx, nil)
-	require.NoError(t, err)
-	require.Len(t, list.Resources, 1)
-	r := list.Resources[0]
-	assert.Equal(t, ViewerURI, r.URI)
-	assert.Equal(t, AppMIMEType, r.MIMEType)
-	assert.Equal(t, "Signup", r.Title)
-	assert.Equal(t, wantMeta, r.Meta)
-
-	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ViewerURI})
-	require.NoError(t, err)
-	require.Len(t, read.Contents, 1)
-	c := read.Contents[0]
-	page, err := ViewerHTML(opts)
-	require.NoError(t, err)
-	assert.Equal(t, page, c.Text)
-	assert.Equal(t, AppMIMEType, c.MIMEType)
-	assert.Equal(t, ViewerURI, c.URI)
-	assert.Equal(t, wantMeta, c.Meta)
-
-	assert.Error(t, AddViewer(server, &ViewerOptions{URI: "file:///x"}))
-}
-
-func TestAttachViewer(t *testing.T) {
-	tool := &mcp.Tool{Name: "signup", Meta: mcp.Meta{"other": 1, "ui": map[string]any{"visibility": []string{"model", "app"}}}}
-	require.NoError(t, AttachViewer(tool, nil))
-	assert.Equal(t, mcp.Meta{
-		"other":          1,
-		"ui":             map[string]any{"visibility": []string{"model", "app"}, "resourceUri": ViewerURI},
-		"ui/resourceUri": ViewerURI,
-	}, tool.Meta)
-
-	tool = &mcp.Tool{Name: "t"}
-	require.NoError(t, AttachViewer(tool, &ViewerOptions{URI: "ui://shop/form", BaseURL: "ignored"}))
-	assert.Equal(t, mcp.Meta{"ui": map[string]any{"resourceUri": "ui://shop/form"}, "ui/resourceUri": "ui://shop/form"}, tool.Meta)
-
-	tool = &mcp.Tool{Name: "t"}
-	assert.Error(t, AttachViewer(tool, &ViewerOptions{URI: "https://x"}))
-	assert.Nil(t, tool.Meta)
-}
-
-func TestViewerClientSupportsApps(t *testing.T) {
-	apps := map[string]any{"mimeTypes": []any{"text/html", AppMIMEType}}
-	tests := []struct {
-		name string
-		caps *mcp.ClientCapabilities
-		want bool
-	}{
-		{"nil", nil, false},
-		{"none", &mcp.ClientCapabilities{}, false},
-		{"decoded", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: apps}}, true},
-		{"built in Go", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": []string{AppMIMEType}}}}, true},
-		{"no MIME types", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{}}}, false},
-		{"other MIME type", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": []any{"text/html"}}}}, false},
-		{"wrong shape", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": AppMIMEType}}}, false},
-		{"the apps look-alike", &mcp.ClientCapabilities{Extensions: map[string]any{"io.modelcontextprotocol/apps": apps}}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ClientSupportsApps(tt.caps))
-		})
-	}
-
-	// End to end: what a go-sdk client declares reaches a tool handler,
-	// over 2026-07-28, where capabilities travel in each request's _meta.
-	for _, declare := range []bool{true, false} {
-		server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-		server.AddTool(&mcp.Tool{Name: "probe", InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.FormatBool(ClientSupportsApps(req.ClientCapabilities()))}}}, nil
-			})
-		caps := &mcp.ClientCapabilities{}
-		if declare {
-			caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
-		}
-		cs := connect(t, server, caps)
-		require.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe"})
-		require.NoError(t, err)
-		assert.Equal(t, strconv.FormatBool(declare), res.Content[0].(*mcp.TextContent).Text)
-	}
 }

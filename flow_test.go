@@ -307,26 +307,6 @@ func TestFlowMisuse(t *testing.T) {
 	assert.ErrorContains(t, err, "without a tool call")
 }
 
-func TestProblemMessage(t *testing.T) {
-	fields := accountStep.Fields
-	for _, tt := range []struct {
-		name     string
-		problems []*FieldError
-		want     string
-	}{
-		{"none", nil, ""},
-		{"only unknown", []*FieldError{{Field: "x", Err: ErrUnknownField}}, ""},
-		{"invalid and missing", []*FieldError{
-			fieldErr("email", ErrInvalidValue, "not a valid email address"),
-			{Field: "plan", Err: ErrMissing},
-		}, "Please check: Email: not a valid email address; Plan: missing required value."},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ProblemMessage(fields, tt.problems))
-		})
-	}
-}
-
 // benchFlowRound is round 2 of the team flow: verify the state, check the
 // account answer, mint the next state and ask for the team step.
 func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolRequest) {

@@ -1,0 +1,197 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAcceptedFormArgumentsNoAnswer(t *testing.T) {
+	for _, args := range []string{"", " ", "null", "[]", `"x"`, "42", "true", "{}", "{ }", `{"email":"ada@example.com"} {}`, `{"email":`, "{'a':1}", "\xff"} {
+		t.Run(args, func(t *testing.T) {
+			a, ok := AcceptedFormArguments(json.RawMessage(args), formArgumentsFields)
+			assert.False(t, ok)
+			assert.Nil(t, a)
+			a, problems := CheckFormArguments(json.RawMessage(args), formArgumentsFields)
+			assert.Nil(t, a)
+			assert.Nil(t, problems)
+		})
+	}
+	// nil arguments: a tools/call that sent none.
+	_, ok := AcceptedFormArguments(nil, formArgumentsFields)
+	assert.False(t, ok)
+}
+
+func TestCheckFormArguments(t *testing.T) {
+	const email = `"email":"ada@example.com"`
+	base := Answers{"email": "ada@example.com", "news": false, "terms": false}
+	with := func(kv ...any) Answers {
+		a := maps.Clone(base)
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == nil {
+				delete(a, kv[i].(string))
+			} else {
+				a[kv[i].(string)] = kv[i+1]
+			}
+		}
+		return a
+	}
+	type problem struct {
+		field string
+		err   error
+	}
+	tests := []struct {
+		name     string
+		args     string
+		want     Answers
+		problems []problem
+	}{
+		{"what a browser sends", `{` + email + `,"fullName":"Ada","age":"42","ratio":"-0.5","plan":"pro","tags":["a","b"],"news":true,"terms":false}`,
+			with("full_name", "Ada", "age", 42.0, "ratio", -0.5, "plan", "pro", "tags", []any{"a", "b"}, "news", true), nil},
+		{"what a native client sends", `{` + email + `,"full_name":"Ada","age":42,"ratio":0.25,"news":true,"terms":true}`,
+			with("full_name", "Ada", "age", 42.0, "ratio", 0.25, "news", true, "terms", true), nil},
+
+		{"empty strings are absent", `{` + email + `,"fullName":"","age":"","ratio":"","plan":"","tags":"","news":"","terms":""}`, base, nil},
+		{"empty required string is missing", `{"email":"","fullName":"Ada"}`, nil, []problem{{"email", ErrMissing}}},
+		{"missing required", `{"fullName":"Ada"}`, nil, []problem{{"email", ErrMissing}}},
+
+		{"out of range dropped", `{` + email + `,"age":"5"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"integer with zero fraction", `{` + email + `,"age":"42.0"}`, with("age", 42.0), nil},
+		{"fraction for an integer", `{` + email + `,"age":"42.5"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"exponent", `{` + email + `,"age":"2e1","ratio":"1E-3"}`, with("age", 20.0, "ratio", 0.001), nil},
+		{"fraction alone", `{` + email + `,"ratio":".5"}`, with("ratio", 0.5), nil},
+		{"negative zero", `{` + email + `,"ratio":"-0"}`, with("ratio", 0.0), nil},
+		{"leading space", `{` + email + `,"age":" 42"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"trailing space", `{` + email + `,"age":"42 "}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"plus sign", `{` + email + `,"age":"+42"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"hex", `{` + email + `,"age":"0x10"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"NaN", `{` + email + `,"ratio":"NaN"}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"Infinity", `{` + email + `,"ratio":"Infinity"}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"string overflow", `{` + email + `,"ratio":"1e999"}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"JSON number overflow", `{` + email + `,"ratio":1e999,"age":30}`, with("age", 30.0), []problem{{"ratio", ErrInvalidValue}}},
+		{"trailing dot", `{` + email + `,"ratio":"5."}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"dangling exponent", `{` + email + `,"ratio":"5e"}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"underscore", `{` + email + `,"ratio":"1_000"}`, base, []problem{{"ratio", ErrInvalidValue}}},
+		{"non-ASCII digits", `{` + email + `,"age":"٤٢"}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"number as a list", `{` + email + `,"age":["42"]}`, base, []problem{{"age", ErrInvalidValue}}},
+		{"number for text", `{` + email + `,"fullName":42}`, base, []problem{{"full_name", ErrInvalidValue}}},
+
+		{"on is true", `{` + email + `,"news":"on","terms":"on"}`, with("news", true, "terms", true), nil},
+		{"off is not a boolean", `{` + email + `,"news":"off"}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
+		{"string true is not a boolean", `{` + email + `,"news":"true"}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
+		{"one is not a boolean", `{` + email + `,"news":1}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
+		{"null is not a boolean", `{` + email + `,"news":null}`, with("news", nil), []problem{{"news", ErrInvalidValue}}},
+
+		{"list for a single choice", `{` + email + `,"plan":["pro"]}`, base, []problem{{"plan", ErrInvalidValue}}},
+		{"not an option", `{` + email + `,"plan":"gold"}`, base, []problem{{"plan", ErrInvalidValue}}},
+		{"string for a multiple choice", `{` + email + `,"tags":"a"}`, base, []problem{{"tags", ErrInvalidValue}}},
+		{"empty multiple choice", `{` + email + `,"tags":[]}`, with("tags", []any{}), nil},
+
+		{"renamed key and own name: own name wins", `{` + email + `,"full_name":"own","fullName":"renamed"}`,
+			with("full_name", "own"), []problem{{"fullName", ErrUnknownField}}},
+		{"unknown keys dropped", `{` + email + `,"__proto__":{"x":1},"constructor":"x","":1}`, base,
+			[]problem{{"", ErrUnknownField}, {"__proto__", ErrUnknownField}, {"constructor", ErrUnknownField}}},
+		{"duplicate key: the last wins", `{` + email + `,"age":"5","age":"50"}`, with("age", 50.0), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, problems := CheckFormArguments(json.RawMessage(tt.args), formArgumentsFields)
+			assert.Equal(t, tt.want, a)
+			var got []problem
+			for _, p := range problems {
+				got = append(got, problem{p.Field, p.Err})
+				if errors.Is(p.Err, ErrInvalidValue) {
+					got[len(got)-1].err = ErrInvalidValue
+				}
+			}
+			assert.Equal(t, tt.problems, got)
+			accepted, ok := AcceptedFormArguments(json.RawMessage(tt.args), formArgumentsFields)
+			assert.Equal(t, tt.want != nil, ok)
+			assert.Equal(t, tt.want, accepted)
+		})
+	}
+
+	// A renamed key that two fields share is nobody's.
+	fields := []AutoFormField{{Name: "a_bC"}, {Name: "aB_c"}}
+	a, _ := AcceptedFormArguments(json.RawMessage(`{"aBC":"x"}`), fields)
+	assert.Equal(t, Answers{}, a)
+
+	// A broken list is reported as its only problem.
+	a, problems := CheckFormArguments(json.RawMessage(`{"a":"x"}`), []AutoFormField{{Name: "a"}, {Name: "a"}})
+	assert.Nil(t, a)
+	require.Len(t, problems, 1)
+	assert.ErrorIs(t, problems[0], ErrName)
+}
+
+// TestFormArgumentsAgreeWithFormInput sends a valid answer to every golden
+// field list both ways, natively and as a browser sends it, and expects the
+// same Answers, except where an empty string is absent on the UI path.
+func TestFormArgumentsAgreeWithFormInput(t *testing.T) {
+	for name, fields := range loadForms(t) {
+		t.Run(name, func(t *testing.T) {
+			native, browser := map[string]any{}, map[string]any{}
+			for i := range fields {
+				f := &fields[i]
+				v := sample(f)
+				b, err := json.Marshal(v)
+				require.NoError(t, err)
+				require.NoError(t, json.Unmarshal(b, &v))
+				native[f.Name] = v
+				browser[rendererKey(f.Name)] = browserForm(v)
+			}
+			want, ok := AcceptedFormInput(accepted(native), "form", fields)
+			require.True(t, ok)
+			for k, v := range want {
+				if v == "" {
+					delete(want, k)
+				}
+			}
+			args, err := json.Marshal(browser)
+			require.NoError(t, err)
+			got, ok := AcceptedFormArguments(args, fields)
+			require.True(t, ok, "args %s", args)
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+// FuzzAcceptedFormArguments feeds arbitrary bytes as arguments. Nothing may
+// panic, and every accepted value must be one the reference validator
+// accepts for its field, under the field's own name.
+func FuzzAcceptedFormArguments(f *testing.F) {
+	for _, seed := range []string{
+		`{"email":"ada@example.com","seats":"3","tags":["a"],"news":"on"}`,
+		`{"email":"a@b","seats":" 3","ratio":"1e999","nick":"","plan":["pro"]}`,
+		`{"email":"a@b","seats":"0x10","ratio":"-.5e-1","news":"off","__proto__":{}}`,
+		`{"email":"a@b","ratio":1e999,"seats":3.0,"at":"2026-07-28T09:30:00Z"}`,
+		`[1,2]`, `null`, `{}`, `{"a":1} x`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s, err := FormSchema(fuzzFields)
+	require.NoError(f, err)
+	refs := map[string]interface{ Validate(any) error }{}
+	for _, fd := range fuzzFields {
+		refs[fd.Name] = compileProperty(f, s.Properties[fd.Name])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, ok := AcceptedFormArguments(data, fuzzFields)
+		if !ok {
+			assert.Nil(t, a)
+			return
+		}
+		for name, v := range a {
+			ref, known := refs[name]
+			if !known {
+				t.Fatalf("accepted unknown key %q", name)
+			}
+			if err := ref.Validate(v); err != nil {
+				t.Errorf("accepted %q=%#v, which the reference validator rejects: %v", name, v, err)
+			}
+		}
+	})
+}
