@@ -56,23 +56,10 @@ const prefabProtocol = "0.3"
 // The UI result carries the $prefab wire object as StructuredContent, which
 // an MCP Apps host hands to the viewer (see [AddViewer]), and the same JSON
 // as Content[0], a text block, for hosts and models that read text. Its
-// component tree is the one display_form of the TypeScript package
-// @maxhealth.tech/prefab emits for the same fields and options, prop for
-// prop, with three deliberate differences:
-//
-//   - The form's toolCall action carries arguments: one "{{ name }}"
-//     template per field. TypeScript sends none, so its form calls the
-//     tool with {} whatever the person typed. A template that is nothing
-//     but one reference passes the raw value, so a multiple choice stays a
-//     list.
-//   - A checkbox or boolean field is a Checkbox node whose argument is
-//     "{{ 'on' == name }}", which is true when the box is ticked and false
-//     when it was never ticked or was ticked then cleared. TypeScript
-//     renders an Input of type checkbox, which sends "on" even after the
-//     box is cleared.
-//   - An unlabeled field's label is its title in [FormSchema] ("First
-//     Name"), so both paths ask in the same words. TypeScript humanizes the
-//     UI label by a second rule ("First name").
+// component tree is the one display_form of @maxhealth.tech/prefab emits
+// for the same fields and options, prop for prop, but for the differences
+// listed in the package documentation: the form carries its values, and a
+// checkbox reports false once cleared.
 //
 // Like TypeScript's, the form does not show Description and does not
 // enforce Min and Max. It carries Default in a value prop, which prefab's
@@ -100,10 +87,8 @@ const prefabProtocol = "0.3"
 // [FormSchema] refuses it, on both paths. An empty submitTool is refused on
 // the UI path, where the form would have nothing to call.
 //
-// The native request differs from the TypeScript display_form's in one
-// deliberate way: its key defaults to submitTool, not "form", so a handler
-// reads the answer with AcceptedFormInput(responses, submitTool, fields)
-// without repeating a key.
+// The native request's key defaults to submitTool, so a handler reads the
+// answer with AcceptedFormInput(responses, submitTool, fields).
 func DisplayForm(fields []AutoFormField, submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
 	var o DisplayFormOptions
 	if opts != nil {

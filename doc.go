@@ -71,15 +71,35 @@
 //
 // # Where mcpform differs from the TypeScript helpers
 //
-// mcpform mirrors the helpers of @maxhealth.tech/prefab and
-// @modelcontextprotocol/server, and departs from them where they are wrong:
+// mcpform mirrors formSchema, formInputRequest, acceptedFormInput,
+// inputResponse and display_form of @maxhealth.tech/prefab, and
+// createRequestStateCodec of @modelcontextprotocol/server; its tests run
+// against them. This is the one list of where it departs from them, each
+// time because they are wrong:
 //
-//   - Answers are checked for formats (email, uri, date, date-time) and for
-//     item counts, which the TypeScript acceptedFormInput ignores.
+//   - Answers are checked fully. acceptedFormInput checks neither formats
+//     (email, uri, date, date-time) nor item counts; mcpform keeps a value
+//     only when a JSON Schema 2020-12 validator asserting formats would.
 //   - String lengths count Unicode code points, as JSON Schema does, not
 //     UTF-16 units: an emoji is one character, not two.
-//   - Broken definitions are refused, rather than turned into schemas that
-//     clients reject.
+//   - Broken definitions, such as a default outside the bounds or duplicate
+//     options, are refused rather than turned into schemas clients reject.
 //   - One humanizer names unlabeled fields on every path, and it knows
-//     letters outside ASCII: "prénom" reads "Prénom", not "PréNom".
+//     letters outside ASCII: "prénom" reads "Prénom", not "PréNom", and
+//     first_name is "First Name" in the schema and the form alike, where
+//     TypeScript's form says "First name".
+//   - The form delivers its values. display_form's toolCall carries no
+//     arguments, so its form calls the tool with {} whatever was typed;
+//     [DisplayForm]'s carries one "{{ name }}" template per field, and a
+//     template that is one reference passes the raw value, so a multiple
+//     choice stays a list.
+//   - A checkbox is a Checkbox node whose argument is "{{ 'on' == name }}",
+//     true when ticked and false otherwise. TypeScript renders an Input of
+//     type checkbox, which sends "on" even after the box is cleared.
+//   - DisplayForm's native request is keyed by the submit tool's name, not
+//     "form", so a handler finds the answer under a name it already uses.
+//   - Request state verifies under several keys (rotation), takes a clock,
+//     accepts only the canonical base64url spelling of a token, and refuses
+//     a MAC-valid body of odd shape (null, an array, a string exp) with an
+//     error instead of a TypeError.
 package mcpform
