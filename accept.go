@@ -107,10 +107,21 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 		}
 		return nil, []*FieldError{fe}
 	}
+	accepted, problems, missing := checkCompiled(content, fields, fieldLookup(fields))
+	if missing {
+		return nil, problems
+	}
+	return accepted, problems
+}
+
+// checkCompiled judges content against fields already checked, whose names
+// lookup finds. It returns the accepted values, the problems, and whether a
+// required field lacks an accepted value, which fails the answer as a
+// whole.
+func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(string) int) (Answers, []*FieldError, bool) {
 	// Walk the content rather than the fields: one pass over what the
 	// client sent. Names are matched linearly in forms of a person's size
 	// and through an index beyond, so the check stays linear.
-	lookup := fieldLookup(fields)
 	var keptBuf [64]bool
 	var kept []bool
 	if len(fields) <= len(keptBuf) {
@@ -154,10 +165,7 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 	if unknown {
 		problems = appendUnknown(problems, content, lookup)
 	}
-	if missing {
-		return nil, problems
-	}
-	return accepted, problems
+	return accepted, problems, missing
 }
 
 // maxUnknownReported bounds the unknown keys reported by name, so that an

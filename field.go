@@ -348,3 +348,16 @@ func (f *AutoFormField) defaultValue() (any, bool) {
 		return s, ok
 	}
 }
+
+// cloneFields returns a copy of fields that shares nothing a caller could
+// change: options and bounds are copied too. A Default is shared, as it is
+// read only.
+func cloneFields(fields []AutoFormField) []AutoFormField {
+	out := make([]AutoFormField, len(fields))
+	for i, f := range fields {
+		f.Options = append([]Option(nil), f.Options...)
+		f.Min, f.Max = cloneBound(f.Min), cloneBound(f.Max)
+		out[i] = f
+	}
+	return out
+}

@@ -36,6 +36,14 @@ func FormSchema(fields []AutoFormField) (*jsonschema.Schema, error) {
 	if err := checkFields(fields); err != nil {
 		return nil, err
 	}
+	return buildSchema(fields, false, nil)
+}
+
+// buildSchema returns the schema of fields already checked. With titled,
+// options whose labels differ from their values become titled choices
+// (SEP-1330); FormSchema leaves them plain, as TypeScript does. A value in
+// defaults, accepted for its field, replaces the field's Default.
+func buildSchema(fields []AutoFormField, titled bool, defaults Answers) (*jsonschema.Schema, error) {
 	s := &jsonschema.Schema{
 		Type:          "object",
 		Properties:    make(map[string]*jsonschema.Schema, len(fields)),
@@ -43,7 +51,12 @@ func FormSchema(fields []AutoFormField) (*jsonschema.Schema, error) {
 	}
 	for i := range fields {
 		f := &fields[i]
-		p, err := f.schema()
+		if v, ok := defaults[f.Name]; ok {
+			g := *f
+			g.Default = v
+			f = &g
+		}
+		p, err := f.schema(titled)
 		if err != nil {
 			return nil, err
 		}
@@ -58,16 +71,25 @@ func FormSchema(fields []AutoFormField) (*jsonschema.Schema, error) {
 
 // schema returns the property schema of a field already checked by
 // checkFields.
-func (f *AutoFormField) schema() (*jsonschema.Schema, error) {
+func (f *AutoFormField) schema(titled bool) (*jsonschema.Schema, error) {
 	p := &jsonschema.Schema{Title: f.title(), Description: f.Description}
+	titled = titled && f.labelled()
 	switch f.kind() {
 	case kindMulti:
 		p.Type = "array"
-		p.Items = &jsonschema.Schema{Type: "string", Enum: f.optionValues()}
+		if titled {
+			p.Items = &jsonschema.Schema{AnyOf: f.titledOptions()}
+		} else {
+			p.Items = &jsonschema.Schema{Type: "string", Enum: f.optionValues()}
+		}
 		p.MinItems, p.MaxItems = intBound(f.Min), intBound(f.Max)
 	case kindEnum:
 		p.Type = "string"
-		p.Enum = f.optionValues()
+		if titled {
+			p.OneOf = f.titledOptions()
+		} else {
+			p.Enum = f.optionValues()
+		}
 	case kindNumber, kindInteger:
 		p.Type = "number"
 		if f.kind() == kindInteger {
@@ -92,6 +114,32 @@ func (f *AutoFormField) schema() (*jsonschema.Schema, error) {
 		p.Default = raw
 	}
 	return p, nil
+}
+
+// labelled reports whether any option has a label that differs from its
+// value, which only titled choices can show.
+func (f *AutoFormField) labelled() bool {
+	for _, o := range f.Options {
+		if o.Label != "" && o.Label != o.Value {
+			return true
+		}
+	}
+	return false
+}
+
+// titledOptions returns the options as {const, title} schemas; an option
+// without a label is titled by its value.
+func (f *AutoFormField) titledOptions() []*jsonschema.Schema {
+	out := make([]*jsonschema.Schema, len(f.Options))
+	for i, o := range f.Options {
+		var c any = o.Value
+		title := o.Label
+		if title == "" {
+			title = o.Value
+		}
+		out[i] = &jsonschema.Schema{Const: &c, Title: title}
+	}
+	return out
 }
 
 func (f *AutoFormField) optionValues() []any {

@@ -1,0 +1,241 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Form is a field list compiled once: validated, with its schema and
+// checkers built. It is immutable and safe for concurrent use. T receives
+// accepted answers: a struct whose fields the form's fields decode into, or
+// [Answers] for a map.
+//
+// A nil *Form is not usable; build one with [NewForm] or [FormFor].
+type Form[T any] struct {
+	fields  []AutoFormField
+	lookup  func(string) int
+	schema  json.RawMessage // the titled schema, marshalled once
+	key     string
+	message string
+	decode  *decoder // nil when T is Answers
+}
+
+// FormOptions configures [NewForm] and [FormFor]. A nil *FormOptions and
+// zero fields mean the defaults.
+type FormOptions struct {
+	// Key is the input request's key; the client answers under it. Empty
+	// means [DefaultInputKey].
+	Key string
+	// Message is shown to the person above the form. Empty means
+	// [DefaultInputMessage].
+	Message string
+}
+
+// NewForm compiles fields into a Form whose accepted answers decode into
+// T. It refuses every broken definition that [FormSchema] refuses, with the
+// same [*FieldError]. When T is a struct, every field must name a struct
+// field (by its json name, as encoding/json would) of a Go type that can
+// hold every value the field accepts, so that decoding an accepted answer
+// cannot fail; a field that does not is refused with a *FieldError
+// wrapping [ErrName] or [ErrType].
+//
+// The compiled fields are fields, copied, with one addition: a number or
+// integer field without Min or Max decoded into a Go type of limited range
+// (int8, uint, float32 and so on) gets the type's limits as bounds, and
+// one whose bounds exceed them is refused. For 64-bit integers the limits
+// are ±(2^53-1), the integers a JSON number holds exactly.
+func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error) {
+	fields = cloneFields(fields)
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	dec, err := newDecoder[T](fields)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFields(fields); err != nil { // again: bounds may have been added
+		return nil, err
+	}
+	s, err := buildSchema(fields, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
+	}
+	f := &Form[T]{fields: fields, lookup: fieldLookup(fields), schema: raw, decode: dec,
+		key: DefaultInputKey, message: DefaultInputMessage}
+	if opts != nil {
+		if opts.Key != "" {
+			f.key = opts.Key
+		}
+		if opts.Message != "" {
+			f.message = opts.Message
+		}
+	}
+	return f, nil
+}
+
+// Fields returns a copy of the compiled fields.
+func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.fields) }
+
+// Key returns the key the form's input request is asked and answered under.
+func (f *Form[T]) Key() string { return f.key }
+
+// Schema returns the schema the client is shown, a fresh copy each call.
+// Unlike [FormSchema], which keeps the TypeScript mapping, it carries option
+// labels as titled choices: a single choice whose labels differ from its
+// values is a string with oneOf [{const, title}], and such a multiple
+// choice an array whose items have anyOf [{const, title}].
+func (f *Form[T]) Schema() *jsonschema.Schema {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(f.schema, &s); err != nil {
+		panic("mcpform: the compiled schema does not unmarshal: " + err.Error()) // built by us
+	}
+	return &s
+}
+
+// InputRequest returns the input_required result that asks for the form
+// under its key, carrying requestState (empty sends none). The schema was
+// marshalled when the form was compiled, so the call and go-sdk's encoding
+// of its result cost little.
+func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
+	return f.request(f.message, f.schema, requestState)
+}
+
+func (f *Form[T]) request(message string, schema json.RawMessage, requestState string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{
+			f.key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema},
+		},
+		RequestState: requestState,
+	}
+}
+
+// Reask returns the input_required result that asks for the form again
+// after reply: its message names reply's problems (see [ProblemMessage]),
+// and the values reply accepted are the schema's defaults, which clients
+// pre-fill, so the person does not type them again. For a reply without
+// problems it is InputRequest.
+func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
+	if len(reply.Problems) == 0 && len(reply.Answers) == 0 {
+		return f.InputRequest(requestState)
+	}
+	msg := f.message
+	if p := ProblemMessage(f.fields, reply.Problems); p != "" {
+		msg += "\n\n" + p
+	}
+	schema := f.schema
+	if len(reply.Answers) > 0 {
+		s, err := buildSchema(f.fields, true, reply.Answers)
+		if err == nil {
+			if raw, err := json.Marshal(s); err == nil {
+				schema = raw
+			}
+		}
+		// On an error, which accepted values cannot cause, the form
+		// is asked without the defaults rather than not at all.
+	}
+	return f.request(msg, schema, requestState)
+}
+
+// Read checks the client's answer under the form's key and decodes it.
+// The answer is untrusted and judged as [CheckFormInput] judges it; see
+// [Reply] for what each status means. Read never fails on a definition:
+// the form was checked when it was compiled.
+func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
+	r := InputResponse(responses, f.key)
+	if r == nil {
+		return Reply[T]{Status: ReplyNone}
+	}
+	switch r.Action {
+	case "accept":
+	case "decline":
+		return Reply[T]{Status: ReplyDeclined}
+	case "cancel":
+		return Reply[T]{Status: ReplyCancelled}
+	default:
+		return Reply[T]{Status: ReplyInvalid, Problems: []*FieldError{{Err: fmt.Errorf("%w: the answer's action is none of accept, decline and cancel", ErrInvalidValue)}}}
+	}
+	content := r.Content
+	if content == nil {
+		content = map[string]any{}
+	}
+	answers, problems, missing := checkCompiled(content, f.fields, f.lookup)
+	reply := Reply[T]{Answers: answers, Problems: problems}
+	if missing || hasInvalid(problems) {
+		reply.Status = ReplyInvalid
+		return reply
+	}
+	reply.Status = ReplyAccepted
+	reply.Value = f.decodeAnswers(answers)
+	return reply
+}
+
+func (f *Form[T]) decodeAnswers(a Answers) T {
+	var v T
+	if f.decode == nil {
+		if m, ok := any(&v).(*Answers); ok {
+			*m = a
+		}
+		return v
+	}
+	f.decode.into(&v, a)
+	return v
+}
+
+// A ReplyStatus says what a client answered to a [Form].
+type ReplyStatus int
+
+const (
+	// ReplyNone: there is no answer under the form's key, as on a first
+	// call. Ask with [Form.InputRequest].
+	ReplyNone ReplyStatus = iota
+	// ReplyAccepted: the person answered, and every value is accepted;
+	// [Reply.Value] holds the decoded answer.
+	ReplyAccepted
+	// ReplyDeclined: the person declined to answer.
+	ReplyDeclined
+	// ReplyCancelled: the person dismissed the form.
+	ReplyCancelled
+	// ReplyInvalid: the answer had a refused value or missed a required
+	// one, or its action was none of the protocol's; [Reply.Problems] names
+	// each. Ask again with [Form.Reask].
+	ReplyInvalid
+)
+
+func (s ReplyStatus) String() string {
+	switch s {
+	case ReplyNone:
+		return "none"
+	case ReplyAccepted:
+		return "accepted"
+	case ReplyDeclined:
+		return "declined"
+	case ReplyCancelled:
+		return "cancelled"
+	case ReplyInvalid:
+		return "invalid"
+	}
+	return fmt.Sprintf("ReplyStatus(%d)", int(s))
+}
+
+// A Reply is what [Form.Read] makes of a client's answer.
+type Reply[T any] struct {
+	Status ReplyStatus
+	// Value is the decoded answer when Status is ReplyAccepted, and T's
+	// zero value otherwise. An optional field left unanswered stays nil or
+	// zero.
+	Value T
+	// Answers are the accepted values, also when some were refused; empty
+	// for an answer that was not accepted.
+	Answers Answers
+	// Problems name each refused value, missing required field and
+	// unknown key, in field order and then key order; unknown keys alone
+	// do not make a reply invalid.
+	Problems []*FieldError
+}

@@ -1,0 +1,282 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// booking is the typed answer of the forms below: every Go type a form
+// decodes into, an optional one among them.
+type booking struct {
+	Email string    `json:"email"`
+	Room  string    `json:"room"`
+	Seats int       `json:"seats"`
+	Day   time.Time `json:"day"`
+	At    time.Time `json:"at"`
+	Tags  []string  `json:"tags"`
+	Note  *string   `json:"note"`
+	Ok    bool      `json:"ok"`
+}
+
+var bookingFields = []AutoFormField{
+	{Name: "email", Type: TypeEmail, Required: true},
+	{Name: "room", Required: true, Options: []Option{{Value: "babbage", Label: "Babbage (6 seats)"}, {Value: "lovelace"}}},
+	{Name: "seats", Type: TypeInteger, Required: true, Min: Bound(1), Max: Bound(6)},
+	{Name: "day", Type: TypeDate, Required: true},
+	{Name: "at", Type: TypeDatetime},
+	{Name: "tags", Options: []Option{{Value: "av", Label: "Projector"}, {Value: "tea"}}, Multiple: true},
+	{Name: "note"},
+	{Name: "ok", Type: TypeCheckbox},
+}
+
+func TestFormRead(t *testing.T) {
+	form, err := NewForm[booking](bookingFields, &FormOptions{Key: "book"})
+	require.NoError(t, err)
+	note := "window seat"
+	for _, tt := range []struct {
+		name    string
+		resp    mcp.InputResponseMap
+		status  ReplyStatus
+		value   booking
+		answers Answers
+		fields  []string // the fields Problems name, in order
+	}{
+		{name: "first call", status: ReplyNone},
+		{name: "other key", resp: mcp.InputResponseMap{"form": &mcp.ElicitResult{Action: "accept"}}, status: ReplyNone},
+		{name: "declined", resp: answer("book", "decline", nil), status: ReplyDeclined},
+		{name: "cancelled", resp: answer("book", "cancel", nil), status: ReplyCancelled},
+		{name: "unknown action", resp: answer("book", "maybe", nil), status: ReplyInvalid, fields: []string{""}},
+		{
+			name: "accepted, every type",
+			resp: answer("book", "accept", map[string]any{"email": "ada@example.com", "room": "babbage", "seats": 4.0,
+				"day": "2026-08-03", "at": "2026-08-03T10:00:00.5+02:00", "tags": []any{"av", "tea"}, "note": note, "ok": true}),
+			status: ReplyAccepted,
+			value: booking{Email: "ada@example.com", Room: "babbage", Seats: 4,
+				Day: time.Date(2026, 8, 3, 0, 0, 0, 0, time.UTC), At: time.Date(2026, 8, 3, 10, 0, 0, 5e8, time.FixedZone("", 2*3600)),
+				Tags: []string{"av", "tea"}, Note: &note, Ok: true},
+		},
+		{
+			name:   "optional left out stays nil",
+			resp:   answer("book", "accept", map[string]any{"email": "ada@example.com", "room": "lovelace", "seats": 1.0, "day": "2026-08-03"}),
+			status: ReplyAccepted,
+			value:  booking{Email: "ada@example.com", Room: "lovelace", Seats: 1, Day: time.Date(2026, 8, 3, 0, 0, 0, 0, time.UTC)},
+		},
+		{
+			name:    "refused values keep the good ones",
+			resp:    answer("book", "accept", map[string]any{"email": "ada@example.com", "room": "gold", "seats": 9.0, "day": "2026-08-03", "junk": 1.0}),
+			status:  ReplyInvalid,
+			answers: Answers{"email": "ada@example.com", "day": "2026-08-03"},
+			fields:  []string{"room", "seats", "junk"},
+		},
+		{
+			name:    "accept without content misses the required",
+			resp:    answer("book", "accept", nil),
+			status:  ReplyInvalid,
+			answers: Answers{},
+			fields:  []string{"email", "room", "seats", "day"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := form.Read(tt.resp)
+			assert.Equal(t, tt.status, r.Status)
+			assert.Equal(t, tt.value, r.Value)
+			if tt.status == ReplyInvalid {
+				assert.Equal(t, tt.answers, r.Answers)
+			}
+			var named []string
+			for _, p := range r.Problems {
+				named = append(named, p.Field)
+			}
+			assert.Equal(t, tt.fields, named)
+		})
+	}
+}
+
+func answer(key, action string, content map[string]any) mcp.InputResponseMap {
+	return mcp.InputResponseMap{key: &mcp.ElicitResult{Action: action, Content: content}}
+}
+
+func TestFormSchemaTitled(t *testing.T) {
+	form, err := NewForm[booking](bookingFields, nil)
+	require.NoError(t, err)
+	b, err := json.Marshal(form.Schema())
+	require.NoError(t, err)
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s))
+	assert.JSONEq(t, `{"type":"string","title":"Room","oneOf":[{"const":"babbage","title":"Babbage (6 seats)"},{"const":"lovelace","title":"lovelace"}]}`, string(s.Properties["room"]))
+	assert.JSONEq(t, `{"type":"array","title":"Tags","items":{"anyOf":[{"const":"av","title":"Projector"},{"const":"tea","title":"tea"}]}}`, string(s.Properties["tags"]))
+	// The Go type's range becomes the bounds of an unbounded integer.
+	small, err := NewForm[struct {
+		N int8 `json:"n"`
+	}]([]AutoFormField{{Name: "n", Type: TypeInteger}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, -128.0, *small.Fields()[0].Min)
+	assert.Equal(t, 127.0, *small.Fields()[0].Max)
+	// FormSchema keeps the TypeScript mapping.
+	plain, err := FormSchema(bookingFields)
+	require.NoError(t, err)
+	assert.Equal(t, []any{"babbage", "lovelace"}, plain.Properties["room"].Enum)
+}
+
+func TestNewFormRefuses(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		build  func() error
+		field  string
+		target error
+	}{
+		{"broken definition", func() error {
+			_, err := NewForm[Answers]([]AutoFormField{{Name: "a"}, {Name: "a"}}, nil)
+			return err
+		}, "a", ErrName},
+		{"a json tag typo", func() error {
+			_, err := NewForm[struct {
+				Email string `json:"emial"`
+			}]([]AutoFormField{{Name: "email"}}, nil)
+			return err
+		}, "email", ErrName},
+		{"an integer into a string", func() error {
+			_, err := NewForm[struct {
+				N string `json:"n"`
+			}]([]AutoFormField{{Name: "n", Type: TypeInteger}}, nil)
+			return err
+		}, "n", ErrType},
+		{"a number into an int", func() error {
+			_, err := NewForm[struct {
+				N int `json:"n"`
+			}]([]AutoFormField{{Name: "n", Type: TypeNumber}}, nil)
+			return err
+		}, "n", ErrType},
+		{"a bound past the type", func() error {
+			_, err := NewForm[struct {
+				N uint8 `json:"n"`
+			}]([]AutoFormField{{Name: "n", Type: TypeInteger, Max: Bound(300)}}, nil)
+			return err
+		}, "n", ErrBounds},
+		{"an email into a time", func() error {
+			_, err := NewForm[struct {
+				At time.Time `json:"at"`
+			}]([]AutoFormField{{Name: "at", Type: TypeEmail}}, nil)
+			return err
+		}, "at", ErrType},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.build()
+			require.ErrorIs(t, err, tt.target)
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tt.field, fe.Field)
+		})
+	}
+}
+
+func TestFormReask(t *testing.T) {
+	form, err := NewForm[booking](bookingFields, &FormOptions{Key: "book", Message: "Book a room"})
+	require.NoError(t, err)
+	r := form.Read(answer("book", "accept", map[string]any{"email": "ada@example.com", "room": "babbage", "seats": 9.0, "day": "2026-08-03"}))
+	require.Equal(t, ReplyInvalid, r.Status)
+	res := form.Reask(r, "st")
+	p := res.InputRequests["book"].(*mcp.ElicitParams)
+	assert.Equal(t, "Book a room\n\nPlease check: Seats: greater than the maximum 6.", p.Message)
+	assert.Equal(t, "st", res.RequestState)
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(p.RequestedSchema.(json.RawMessage), &s))
+	assert.JSONEq(t, `"ada@example.com"`, string(s.Properties["email"].Default))
+	assert.JSONEq(t, `"babbage"`, string(s.Properties["room"].Default))
+	assert.Empty(t, s.Properties["seats"].Default)
+}
+
+// TestFormGoSDKRoundTrip asks with a typed form through go-sdk in memory,
+// at 2026-07-28 and through the bridge for a 2025-11-25 client, whose
+// elicitation handler answers; Read yields the typed struct.
+func TestFormGoSDKRoundTrip(t *testing.T) {
+	form, err := NewForm[booking](bookingFields, &FormOptions{Key: "book"})
+	require.NoError(t, err)
+	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) {
+			ctx := context.Background()
+			got := make(chan booking, 1)
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					r := form.Read(req.Params.InputResponses)
+					switch r.Status {
+					case ReplyNone:
+						return form.InputRequest(""), nil
+					case ReplyAccepted:
+						got <- r.Value
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "booked"}}}, nil
+					}
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}}, nil
+				})
+			client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v0"}, &mcp.ClientOptions{
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+						"email": "ada@example.com", "room": "babbage", "seats": 2, "day": "2026-08-03",
+						"at": "2026-08-03T10:00:00Z", "tags": []any{"av"}, "note": "hi"}}, nil
+				},
+			})
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := server.Connect(ctx, st, nil)
+			require.NoError(t, err)
+			defer ss.Close()
+			cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			require.NoError(t, err)
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			note := "hi"
+			assert.Equal(t, booking{Email: "ada@example.com", Room: "babbage", Seats: 2,
+				Day: time.Date(2026, 8, 3, 0, 0, 0, 0, time.UTC), At: time.Date(2026, 8, 3, 10, 0, 0, 0, time.UTC),
+				Tags: []string{"av"}, Note: &note}, <-got)
+		})
+	}
+}
+
+// TestFormAgreement runs the agreement suite over compiled forms: a value
+// is kept if and only if the reference validator, asserting formats,
+// accepts it against Form.Schema()'s property, titled choices included.
+func TestFormAgreement(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	forms := loadForms(t)
+	forms["booking"] = bookingFields
+	pairs := 0
+	for name, fields := range forms {
+		form, err := NewForm[Answers](fields, nil)
+		require.NoError(t, err)
+		s := form.Schema()
+		pool := valuePool(fields, rng)
+		t.Run(name, func(t *testing.T) {
+			for _, f := range form.Fields() {
+				ref := compileProperty(t, s.Properties[f.Name])
+				one, err := NewForm[Answers]([]AutoFormField{f}, nil)
+				require.NoError(t, err)
+				for _, v := range pool {
+					pairs++
+					r := one.Read(answer(DefaultInputKey, "accept", map[string]any{f.Name: v}))
+					kept := len(r.Problems) == 0
+					if refErr := ref.Validate(v); kept != (refErr == nil) {
+						t.Errorf("field %q value %#v: kept=%v, reference validator: %v", f.Name, v, kept, refErr)
+					}
+				}
+			}
+		})
+	}
+	if pairs < 10000 {
+		t.Errorf("only %d pairs checked", pairs)
+	}
+}

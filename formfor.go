@@ -1,0 +1,252 @@
+package mcpform
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// An Enum is a named string type that lists its own options, so that they
+// live next to the type's constants. [FormFor] asks a field of such a type,
+// or of a slice of it, as a choice among Options. The method is called on
+// the type's zero value.
+type Enum interface {
+	Options() []Option
+}
+
+var enumType = reflect.TypeFor[Enum]()
+
+// FormFor compiles a Form whose fields are derived from T's struct fields,
+// in order, then checked as [NewForm] checks them.
+//
+// A struct field becomes a form field named by its json tag, or by its Go
+// name as encoding/json would; unexported fields and those tagged json:"-"
+// are skipped. It is required unless its json tag has omitempty or omitzero
+// or its type is a pointer, the rule of jsonschema.For, so a struct that is
+// also a go-sdk tool input means the same in both places. Its description
+// is the jsonschema tag, as go-sdk reads it.
+//
+// The Go type chooses the field type: string is text, bool a checkbox,
+// every integer kind an integer, both float kinds a number, a slice of a
+// string kind a multiple choice (which needs options), time.Time a
+// date-time, and *X an optional X.
+//
+// An mcpform tag sets the rest, as comma-separated key=value items:
+//
+//	label=Text         the title a person sees
+//	type=email         the FieldType, for a string (email, url, date,
+//	                   datetime, password, textarea, tel, ...) or a
+//	                   time.Time (date or datetime)
+//	min=1,max=50       the bounds
+//	default=free       the default, read as the field's Go type would be;
+//	                   for a multiple choice, values separated by '|'
+//	placeholder=Text   hint text for the UI path
+//	options=a|b:Label  the options, '|'-separated, each value or value:Label
+//
+// A backslash makes the next character literal, so a label may hold a
+// comma, a '|' or a ':' as "\,", "\|" or "\:" (and a backslash as "\\"):
+// `mcpform:"options=s:Small\, 2 seats|l:Large"`. A string type that
+// implements [Enum] supplies its options itself; a tag's options replace
+// them.
+//
+// FormFor refuses a field of any other Go type (a struct, a map, another
+// slice, an interface) with a [*FieldError] wrapping [ErrType], and a tag
+// that does not parse with one wrapping [ErrTag], each naming the Go field.
+func FormFor[T any](opts *FormOptions) (*Form[T], error) {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("mcpform: FormFor needs a struct type, not %s", t)
+	}
+	var fields []AutoFormField
+	for _, sf := range reflect.VisibleFields(t) {
+		name, ok := jsonName(sf)
+		if !ok {
+			continue
+		}
+		f, err := deriveField(sf, name)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, f)
+	}
+	return NewForm[T](fields, opts)
+}
+
+// ErrTag reports an mcpform struct tag that does not parse.
+var ErrTag = errors.New("invalid mcpform tag")
+
+// deriveField is the form field of struct field sf, named name.
+func deriveField(sf reflect.StructField, name string) (AutoFormField, error) {
+	f := AutoFormField{Name: name, Description: sf.Tag.Get("jsonschema")}
+	_, jsonOpts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	optional := strings.Contains(","+jsonOpts+",", ",omitempty,") || strings.Contains(","+jsonOpts+",", ",omitzero,")
+	t := sf.Type
+	if t.Kind() == reflect.Pointer {
+		t, optional = t.Elem(), true
+	}
+	f.Required = !optional
+	bad := func(sentinel error, format string, args ...any) (AutoFormField, error) {
+		return AutoFormField{}, fieldErr(sf.Name, sentinel, format, args...)
+	}
+	elem := t
+	switch {
+	case t == timeType:
+		f.Type = TypeDatetime
+	case t.Kind() == reflect.String:
+	case t.Kind() == reflect.Bool:
+		f.Type = TypeCheckbox
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uintptr:
+		f.Type = TypeInteger
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		f.Type = TypeNumber
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+		f.Multiple, elem = true, t.Elem()
+	default:
+		return bad(ErrType, "FormFor cannot ask for a %s", sf.Type)
+	}
+	if elem.Implements(enumType) {
+		f.Options = reflect.Zero(elem).Interface().(Enum).Options()
+	}
+	items, err := splitUnescaped(sf.Tag.Get("mcpform"), ',')
+	if err != nil {
+		return bad(ErrTag, "%v", err)
+	}
+	for _, item := range items {
+		if item == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(item, "=")
+		if !ok {
+			return bad(ErrTag, "item %q is not key=value", unescape(item))
+		}
+		if err := f.setTag(key, value, t); err != nil {
+			return bad(ErrTag, "%s: %v", key, err)
+		}
+	}
+	if f.Multiple && len(f.Options) == 0 {
+		return bad(ErrTag, "a %s needs options", sf.Type)
+	}
+	if t == timeType && f.Type != TypeDate && f.Type != TypeDatetime {
+		return bad(ErrTag, "type: a time.Time is a date or a datetime, not %q", f.Type)
+	}
+	return f, nil
+}
+
+// setTag applies one key=value item of an mcpform tag to a field of Go
+// type t (less any pointer).
+func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
+	switch key {
+	case "label":
+		f.Label = unescape(value)
+	case "placeholder":
+		f.Placeholder = unescape(value)
+	case "type":
+		if t.Kind() != reflect.String && t != timeType {
+			return fmt.Errorf("only a string or time.Time takes a type")
+		}
+		f.Type = FieldType(unescape(value))
+	case "min", "max":
+		n, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", value)
+		}
+		if key == "min" {
+			f.Min = Bound(n)
+		} else {
+			f.Max = Bound(n)
+		}
+	case "options":
+		parts, _ := splitUnescaped(value, '|')
+		f.Options = f.Options[:0:0]
+		for _, p := range parts {
+			v, label, _ := cutUnescaped(p, ':')
+			f.Options = append(f.Options, Option{Value: unescape(v), Label: unescape(label)})
+		}
+	case "default":
+		d, err := parseDefault(unescape(value), t)
+		if err != nil {
+			return err
+		}
+		f.Default = d
+	default:
+		return fmt.Errorf("unknown key")
+	}
+	return nil
+}
+
+// parseDefault reads a tag's default as a value of Go type t would be.
+func parseDefault(s string, t reflect.Type) (any, error) {
+	switch {
+	case t.Kind() == reflect.Bool:
+		return strconv.ParseBool(s)
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uintptr:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", s)
+		}
+		return n, nil
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", s)
+		}
+		return n, nil
+	case t.Kind() == reflect.Slice:
+		var out []string
+		for _, p := range strings.Split(s, "|") {
+			out = append(out, p)
+		}
+		return out, nil
+	}
+	return s, nil
+}
+
+// splitUnescaped splits s at each sep not preceded by a backslash, keeping
+// the escapes for unescape. A trailing lone backslash is an error.
+func splitUnescaped(s string, sep byte) ([]string, error) {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 == len(s) {
+				return nil, errors.New("a trailing backslash escapes nothing")
+			}
+			i++
+		case sep:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:]), nil
+}
+
+// cutUnescaped is strings.Cut at the first sep not preceded by a backslash.
+func cutUnescaped(s string, sep byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case sep:
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// unescape drops each escaping backslash.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
