@@ -280,3 +280,42 @@ func TestFormAgreement(t *testing.T) {
 		t.Errorf("only %d pairs checked", pairs)
 	}
 }
+
+// FuzzFormRead checks the claim that decoding never fails on an accepted
+// answer: whatever JSON content a client sends, Read does not panic, and an
+// accepted answer's typed value holds exactly the accepted values.
+func FuzzFormRead(f *testing.F) {
+	form, err := NewForm[booking](bookingFields, nil)
+	require.NoError(f, err)
+	for _, seed := range []string{
+		`{"email":"ada@example.com","room":"babbage","seats":4,"day":"2026-08-03"}`,
+		`{"email":"a@b.c","room":"lovelace","seats":6.0,"day":"2024-02-29","at":"2026-08-03t23:59:60z","tags":["av"],"note":"","ok":false}`,
+		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"2026-08-03","at":"2026-08-03T10:00:00.1234567891234-23:59"}`,
+		`{"seats":1e400,"tags":"av","day":"2026-02-30"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var content map[string]any
+		if json.Unmarshal(data, &content) != nil {
+			return
+		}
+		r := form.Read(answer(DefaultInputKey, "accept", content))
+		if r.Status != ReplyAccepted {
+			return
+		}
+		b, err := json.Marshal(r.Value)
+		require.NoError(t, err)
+		var back booking
+		require.NoError(t, json.Unmarshal(b, &back))
+		assert.Equal(t, r.Answers["email"], back.Email)
+		assert.Equal(t, r.Answers["seats"], float64(back.Seats))
+		if s, ok := r.Answers["day"].(string); ok {
+			assert.Equal(t, s, back.Day.Format(time.DateOnly))
+		}
+		if s, ok := r.Answers["at"].(string); ok {
+			_, err := time.Parse(time.RFC3339Nano, back.At.Format(time.RFC3339Nano))
+			assert.NoError(t, err, "date-time %q", s)
+		}
+	})
+}
