@@ -16,19 +16,19 @@ func (plan) Options() []Option {
 
 // derived has one field of every Go type and tag key FormFor reads.
 type derived struct {
-	Email    string            `json:"email" mcpform:"type=email,label=Work email,placeholder=you@example.com" jsonschema:"Where receipts go."`
-	Name     string            `json:"full_name,omitempty" mcpform:"max=100"`
-	Plan     plan              `json:"plan" mcpform:"default=free"`
-	Size     string            `json:"size" mcpform:"options=s:Small\\, 2 seats|m|l:Large \\| roomy"`
-	Seats    int               `json:"seats" mcpform:"min=2,max=50,default=5"`
-	Ratio    float64           `json:"ratio,omitzero"`
-	News     bool              `json:"news"`
-	Day      time.Time         `json:"day" mcpform:"type=date"`
-	At       *time.Time        `json:"at"`
-	Tags     []plan            `json:"tags,omitempty"`
-	Nick     *string           `json:"nick"`
-	Skipped  string            `json:"-"`
-	internal string            //nolint:unused // unexported: skipped
+	Email    string     `json:"email" mcpform:"type=email,label=Work email,placeholder=you@example.com" jsonschema:"Where receipts go."`
+	Name     string     `json:"full_name,omitempty" mcpform:"max=100"`
+	Plan     plan       `json:"plan" mcpform:"default=free"`
+	Size     string     `json:"size" mcpform:"options=s:Small\\, 2 seats|m|l:Large \\| roomy"`
+	Seats    int        `json:"seats" mcpform:"min=2,max=50,default=5"`
+	Ratio    float64    `json:"ratio,omitzero"`
+	News     bool       `json:"news"`
+	Day      time.Time  `json:"day" mcpform:"type=date"`
+	At       *time.Time `json:"at"`
+	Tags     []plan     `json:"tags,omitempty"`
+	Nick     *string    `json:"nick"`
+	Skipped  string     `json:"-"`
+	internal string     //nolint:unused // unexported: skipped
 	NoTag    uint8
 }
 
