@@ -845,3 +845,103 @@ func ExampleLegacyRounds() {
 	// elicitation/create: Favourite color?
 	// Ada likes green
 }
+
+// A booking is the typed answer of the examples below; FormFor derives its
+// form from the struct tags.
+type booking struct {
+	Email string    `json:"email" mcpform:"type=email,label=Email"`
+	Room  string    `json:"room" mcpform:"options=babbage:Babbage (6 seats)|lovelace:Lovelace (12 seats)"`
+	Seats int       `json:"seats" mcpform:"min=1,max=12"`
+	Day   time.Time `json:"day" mcpform:"type=date"`
+	Note  *string   `json:"note"`
+}
+
+func ExampleFormFor() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book", Message: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range form.Fields() {
+		fmt.Printf("%s %s required=%v\n", f.Name, f.Type, f.Required)
+	}
+	// Output:
+	// email email required=true
+	// room  required=true
+	// seats integer required=true
+	// day date required=true
+	// note  required=false
+}
+
+func ExampleForm_Read() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The retried call's inputResponses, as a client sends them.
+	responses := mcp.InputResponseMap{"book": &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+		"email": "ada@example.com", "room": "babbage", "seats": 4.0, "day": "2026-08-03",
+	}}}
+	reply := form.Read(responses)
+	fmt.Println(reply.Status)
+	fmt.Println(reply.Value.Email, reply.Value.Room, reply.Value.Seats, reply.Value.Day.Format(time.RFC3339), reply.Value.Note == nil)
+	// Output:
+	// accepted
+	// ada@example.com babbage 4 2026-08-03T00:00:00Z true
+}
+
+func ExampleForm_Reask() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book", Message: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	reply := form.Read(mcp.InputResponseMap{"book": &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+		"email": "ada@example.com", "room": "babbage", "seats": 40.0, "day": "2026-08-03",
+	}}})
+	fmt.Println(reply.Status)
+	// Ask again, naming the problem; the accepted values come back as
+	// defaults, so the person does not type them again.
+	res := form.Reask(reply, "")
+	fmt.Println(res.InputRequests["book"].(*mcp.ElicitParams).Message)
+	// Output:
+	// invalid
+	// Book a room
+	//
+	// Please check: Seats: greater than the maximum 12.
+}
+
+func ExampleForm_Schema() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{
+		{Name: "room", Options: []mcpform.Option{{Value: "babbage", Label: "Babbage (6 seats)"}, {Value: "lovelace"}}},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, _ := json.Marshal(form.Schema().Properties["room"])
+	fmt.Println(string(b))
+	// Output:
+	// {"type":"string","title":"Room","oneOf":[{"title":"Babbage (6 seats)","const":"babbage"},{"title":"lovelace","const":"lovelace"}]}
+}
+
+func ExampleNewForm() {
+	type signup struct {
+		Email string `json:"email"`
+		Seats int8   `json:"seats"`
+	}
+	form, err := mcpform.NewForm[signup]([]mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "seats", Type: mcpform.TypeInteger},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// An unbounded integer gets the range of the Go type it decodes into.
+	seats := form.Fields()[1]
+	fmt.Println(*seats.Min, *seats.Max)
+
+	// A field the struct has no json name for is refused at compile time.
+	_, err = mcpform.NewForm[signup]([]mcpform.AutoFormField{{Name: "emial"}}, nil)
+	fmt.Println(err)
+	// Output:
+	// -128 127
+	// mcpform: field "emial": invalid name: no field of mcpform_test.signup has this json name
+}

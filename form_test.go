@@ -319,3 +319,53 @@ func FuzzFormRead(f *testing.F) {
 		}
 	})
 }
+
+// The benchmarks below use the 8-field signup answer of the core
+// benchmarks; compare each with its peer from the same run.
+
+func BenchmarkFormRead(b *testing.B) {
+	fields, responses := benchAnswer(b)
+	b.Run("answers", func(b *testing.B) {
+		form, err := NewForm[Answers](fields, &FormOptions{Key: "signup"})
+		require.NoError(b, err)
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := form.Read(responses); r.Status != ReplyAccepted {
+				b.Fatal(r.Status, r.Problems)
+			}
+		}
+	})
+}
+
+func BenchmarkFormInputRequest2(b *testing.B) {
+	fields, _ := benchAnswer(b)
+	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup", Message: "Create your account"})
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = form.InputRequest("")
+	}
+}
+
+// BenchmarkMarshalInputRequest is go-sdk's cost of sending the result:
+// json.Marshal of the compiled form's request against FormInputRequest's.
+func BenchmarkMarshalInputRequest(b *testing.B) {
+	fields, _ := benchAnswer(b)
+	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup", Message: "Create your account"})
+	require.NoError(b, err)
+	old, err := FormInputRequest(fields, &InputRequestOptions{Key: "signup", Message: "Create your account"})
+	require.NoError(b, err)
+	for _, tt := range []struct {
+		name string
+		res  *mcp.CallToolResult
+	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := json.Marshal(tt.res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
