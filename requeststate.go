@@ -30,11 +30,8 @@ import (
 // base64url is RFC 4648 §5 without padding; "b" is present only when the
 // codec binds.
 const (
-	requestStatePrefix    = "v1."
-	requestStateBindLabel = "mcp.requestState.bind:"
-	// MinRequestStateKeySize is the least number of bytes in a request-state
-	// key, the same floor as the TypeScript SDK's.
-	MinRequestStateKeySize = 32
+	requestStatePrefix     = "v1."
+	requestStateBindLabel  = "mcp.requestState.bind:"
 	defaultRequestStateTTL = 10 * time.Minute
 	requestStateMACText    = 43 // base64url length of a SHA-256 MAC
 	requestStateTagSize    = 16 // bytes of the bind MAC kept in the tag
@@ -43,6 +40,10 @@ const (
 	// that one huge token can't pin memory.
 	maxPooledRequestState = 16 << 10
 )
+
+// MinRequestStateKeySize is the least number of bytes in a request-state
+// key, the same floor as the TypeScript SDK's.
+const MinRequestStateKeySize = 32
 
 // The four ways a token fails [RequestStateCodec.Verify]. Verify's errors
 // wrap exactly one of them, so test with [errors.Is]; their messages never

@@ -9,6 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
@@ -786,6 +790,34 @@ func TestRequestStateHandlerPath(t *testing.T) {
 		assert.Equal(t, int64(-32602), wire.Code)
 		assert.Empty(t, wire.Data)
 	})
+}
+
+// TestRequestStateConstDocs checks what go doc publishes for the exported
+// constants of requeststate.go: each has its own doc, opening with its
+// name, and none carries the token-format comment, which documents no
+// constant.
+func TestRequestStateConstDocs(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "requeststate.go", nil, parser.ParseComments)
+	require.NoError(t, err)
+	pkg, err := doc.NewFromFiles(fset, []*ast.File{file}, "github.com/mcpform/mcpform")
+	require.NoError(t, err)
+	docs := map[string]string{}
+	for _, v := range pkg.Consts {
+		assert.Len(t, v.Names, 1, "one exported constant per declaration, so that each has its own doc: %v", v.Names)
+		for _, name := range v.Names {
+			docs[name] = v.Doc
+		}
+	}
+	for _, name := range []string{"MinRequestStateKeySize"} {
+		t.Run(name, func(t *testing.T) {
+			d, ok := docs[name]
+			require.True(t, ok, "%s is not an exported constant of requeststate.go", name)
+			assert.True(t, strings.HasPrefix(d, name+" is "), "doc of %s: %q", name, d)
+			assert.NotContains(t, d, "token format")
+			assert.NotContains(t, d, "base64url")
+		})
+	}
 }
 
 func TestBindTo(t *testing.T) {
