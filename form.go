@@ -179,7 +179,10 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 func (f *Form[T]) decodeAnswers(a Answers) T {
 	var v T
 	if f.decode == nil {
-		if m, ok := any(&v).(*Answers); ok {
+		switch m := any(&v).(type) {
+		case *Answers:
+			*m = a
+		case *map[string]any:
 			*m = a
 		}
 		return v

@@ -369,3 +369,16 @@ func BenchmarkMarshalInputRequest(b *testing.B) {
 		})
 	}
 }
+
+// TestFormReadMap: a form read into a plain map gets the accepted values,
+// as one read into Answers does.
+func TestFormReadMap(t *testing.T) {
+	fields := []AutoFormField{{Name: "email", Type: TypeEmail, Required: true}}
+	m, err := NewForm[map[string]any](fields, nil)
+	require.NoError(t, err)
+	a, err := NewForm[Answers](fields, nil)
+	require.NoError(t, err)
+	resp := answer(DefaultInputKey, "accept", map[string]any{"email": "ada@example.com"})
+	assert.Equal(t, map[string]any{"email": "ada@example.com"}, m.Read(resp).Value)
+	assert.Equal(t, Answers{"email": "ada@example.com"}, a.Read(resp).Value)
+}

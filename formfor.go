@@ -194,11 +194,7 @@ func parseDefault(s string, t reflect.Type) (any, error) {
 		}
 		return n, nil
 	case t.Kind() == reflect.Slice:
-		var out []string
-		for _, p := range strings.Split(s, "|") {
-			out = append(out, p)
-		}
-		return out, nil
+		return strings.Split(s, "|"), nil
 	}
 	return s, nil
 }
