@@ -514,7 +514,10 @@ func TestUnknownKeysCostNothing(t *testing.T) {
 		return testing.AllocsPerRun(5, func() { _, _ = checkContent(c, fields) })
 	}
 	aSmall, aLarge := allocs(small), allocs(large)
-	if aLarge > aSmall {
+	// Nothing per key: a hundred times the keys may cost at most a
+	// constant more (the race detector's map instrumentation varies by
+	// one), never one allocation per key.
+	if aLarge > aSmall+2 {
 		t.Errorf("100000 unknown keys: %v allocations, 1000: %v; want no more", aLarge, aSmall)
 	}
 
