@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -37,27 +38,12 @@ func checkGolden(t *testing.T, path string, got []byte) {
 // interopDir is where .ci/run installs the pinned TypeScript peers.
 const interopDir = "interop"
 
-// needNode returns the path of node and of the interop folder's
-// node_modules. Outside CI it skips the test, with the command that fixes
-// it, when either is missing; under CI (CI set) a missing peer is a failure,
-// because .ci/run is supposed to have installed it.
+// needNode returns the path of node, once the interop folder's peers are
+// installed. A missing peer skips the test, or fails it under CI; see
+// internal/testenv.
 func needNode(t *testing.T) (node string) {
 	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf(format, args...)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("interop test needs node on PATH: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(interopDir, "node_modules")); err != nil {
-		missing("interop test needs the TypeScript peers: run (cd interop && npm ci): %v", err)
-	}
-	return node
+	return testenv.Node(t)
 }
 
 // runNode runs an interop script with stdin and returns its stdout. The

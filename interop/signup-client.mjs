@@ -1,6 +1,6 @@
 // signup-client.mjs drives examples/signup with the official TypeScript
 // client, @modelcontextprotocol/client, for the Go interop tests in
-// examples/signup/interop_test.go.
+// e2e/interop_test.go.
 //
 // Usage (cwd interop/):
 //

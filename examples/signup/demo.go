@@ -26,14 +26,14 @@ import (
 // answers from in and writes the transcript to out. interactive says
 // whether in is a terminal, which echoes what is typed; otherwise each
 // answer read is echoed after its prompt, so the transcript reads the same.
-func runDemo(ctx context.Context, in io.Reader, out io.Writer, interactive bool) error {
+func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, interactive bool) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
 	codec, err := newCodec(os.Getenv(keyEnv), io.Discard)
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, newStore(), "")
+	s, err := newSignup(codec, st, "")
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 // The signup example is an MCP server with one tool, signup, that asks a
 // person for their details in the middle of the tool call, with mcpform.
 //
-// Usage: signup [-stdio | -http ADDR] [-principal NAME]
+// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME]
 //
 // With no flags it runs a self-contained demo: the server and an in-process
 // go-sdk client on protocol revision 2026-07-28, whose elicitation handler
@@ -31,6 +31,18 @@
 // of them verify. Replicas that share the keys finish each other's signups.
 // Without it, the server makes a random key and says so on stderr.
 //
+// Accounts are stored through database/sql: by default in a SQLite
+// database in memory, gone when the process ends; -db names a SQLite file,
+// which replicas on one machine may share, or a postgres:// URL. A signup
+// creates at most one account, on whichever replica its rounds land: the
+// database holds one account per email, and one outcome per run of the
+// flow, so a replayed round gets the first result again.
+//
+// Over HTTP, the server bounds what a client can hold: request bodies of
+// 64 KiB, timeouts on reading a request and on idle connections, and at
+// most -max-sessions sessions of older clients, each closed after
+// -session-timeout without a request.
+//
 // Request state is bound to the tool and to a principal: the user of the
 // bearer token when the transport has auth, and otherwise one fixed local
 // principal, "local", which -principal renames (for tests).
@@ -43,17 +55,21 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 var (
 	stdioFlag     = flag.Bool("stdio", false, "serve the signup tool over stdin/stdout, for an MCP host")
 	httpAddr      = flag.String("http", "", "serve streamable HTTP on `ADDR` (host:port; a bare port means 127.0.0.1)")
 	principalFlag = flag.String("principal", localPrincipal, "principal request state is bound to when there is no auth")
+	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
+	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
+	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
 )
 
 func usage() {
 	out := flag.CommandLine.Output()
-	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-principal NAME]\n\n", os.Args[0])
+	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME]\n\n", os.Args[0])
 	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
 	fmt.Fprintf(out, "Request state is signed with the hex keys in %s (comma-separated; the first signs).\n\n", keyEnv)
 	flag.PrintDefaults()
@@ -62,7 +78,8 @@ func usage() {
 func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
-	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" {
+	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
+		*idleFlag <= 0 || *maxSessions <= 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -74,10 +91,15 @@ func main() {
 }
 
 func run() error {
+	st, err := openStore(context.Background(), *dbFlag)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	if !*stdioFlag && *httpAddr == "" {
 		// No signal handling: the demo may be blocked reading the
 		// terminal, and Ctrl-C should simply end it.
-		return runDemo(context.Background(), os.Stdin, os.Stdout, isTerminal(os.Stdin))
+		return runDemo(context.Background(), st, os.Stdin, os.Stdout, isTerminal(os.Stdin))
 	}
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -86,7 +108,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, newStore(), *principalFlag)
+	s, err := newSignup(codec, st, *principalFlag)
 	if err != nil {
 		return err
 	}
@@ -98,7 +120,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	return serveHTTP(ctx, ln, server, os.Stderr)
+	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions}
+	return serveHTTP(ctx, ln, server, limits, os.Stderr)
 }
 
 // isTerminal reports whether f is a terminal rather than a pipe or file.

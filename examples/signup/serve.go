@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,25 @@ const (
 	statelessProtocol = "2026-07-28"
 )
 
+// httpLimits bound what clients can make the HTTP server hold.
+type httpLimits struct {
+	// SessionTimeout closes an older client's session after this long
+	// without a request. An elicitation the client is answering keeps its
+	// POST open, so a person filling in a form is never idle.
+	SessionTimeout time.Duration
+	// MaxSessions caps the open sessions: beyond it, an initialize gets
+	// 503, so abandoned initializes cost bounded memory until the timeout
+	// reclaims them.
+	MaxSessions int
+}
+
+// maxBody fits any signup request many times over: the largest, a team
+// round with its request state, is under 2 KiB.
+const maxBody = 64 << 10
+
+// bodyTimeout is how long a client may take to send a request's body.
+const bodyTimeout = 10 * time.Second
+
 // newHTTPHandler returns the streamable HTTP handler for server, for clients
 // of every protocol revision.
 //
@@ -56,17 +76,74 @@ const (
 // everything else (initialize, which carries no version header, and
 // requests of older revisions) goes to the stateful one. Revisions are
 // dates, so comparing them as strings orders them.
-func newHTTPHandler(server *mcp.Server) http.Handler {
+func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	stateful := mcp.NewStreamableHTTPHandler(getServer, nil)
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
+	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: maxBody})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless: true, MaxRequestBodyBytes: maxBody})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !readBody(w, r) {
+			return
+		}
 		if r.Header.Get(sessionIDHeader) == "" && r.Header.Get(protocolVersionHeader) >= statelessProtocol {
 			stateless.ServeHTTP(w, r)
 			return
 		}
+		if r.Header.Get(sessionIDHeader) == "" && r.Method == http.MethodPost &&
+			limits.MaxSessions > 0 && countSessions(server) >= limits.MaxSessions {
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "too many sessions; try again later", http.StatusServiceUnavailable)
+			return
+		}
 		stateful.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads r's body, up to maxBody bytes within bodyTimeout, and puts
+// it back in r for go-sdk to decode. It answers the request itself, and
+// returns false, for a body too large or too slow. The deadline covers the
+// body alone: the server has no ReadTimeout, which would cancel the
+// request's context while a long event stream is still open.
+func readBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	// A body declared too large is refused before a byte of it is read.
+	if r.ContentLength > maxBody {
+		tooLarge(w)
+		return false
+	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	rc.SetReadDeadline(time.Time{})
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		tooLarge(w)
+		return false
+	case err != nil:
+		w.Header().Set("Connection", "close")
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusRequestTimeout)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
+}
+
+func tooLarge(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+}
+
+// countSessions returns the number of server's open sessions.
+func countSessions(server *mcp.Server) int {
+	n := 0
+	for range server.Sessions() {
+		n++
+	}
+	return n
 }
 
 // mcpPath is where the HTTP server serves MCP.
@@ -86,12 +163,21 @@ func listenHTTP(addr string) (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort(host, port))
 }
 
-// serveHTTP serves server's streamable HTTP handler on ln until ctx is done,
+// serveHTTP serves server's streamable HTTP handler on ln, within limits, until ctx is done,
 // after printing the URL to log on one line.
-func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, log io.Writer) error {
+func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, limits httpLimits, log io.Writer) error {
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, newHTTPHandler(server))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.Handle(mcpPath, newHTTPHandler(server, limits))
+	// No ReadTimeout or WriteTimeout: an older client's event stream, and
+	// a call waiting on a person, stay open for minutes. The headers, the
+	// body (readBody) and idle connections are bounded instead, so a slow
+	// or silent client can't hold a connection.
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    maxBody,
+	}
 
 	// On shutdown, end what would otherwise hold it up for its whole
 	// grace period: the event streams of older clients' sessions, and

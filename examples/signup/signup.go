@@ -8,9 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -145,7 +142,7 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	// form as a UI, unless it is already answering natively.
 	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 &&
 		mcpform.ClientSupportsApps(req.ClientCapabilities()) {
-		return s.handleUI(req, principal)
+		return s.handleUI(ctx, req, principal)
 	}
 	round, err := s.flow.Next(req, s.codec, principal)
 	if err != nil {
@@ -164,24 +161,22 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 			return nil, err
 		}
 		// round.ID names this run of the flow: random when it started,
-		// then signed into every round's state. A replay of the last
-		// round carries the same ID and finds the account it created; a
-		// new signup never shares it. (The state itself is no such key:
-		// two runs that start in the same second mint the same first
-		// state.)
-		return s.finish(in, principal, "flow:"+round.ID), nil
+		// then signed into every round's state, so every replay of any of
+		// its rounds carries it. It is the idempotency key: the first
+		// outcome stored under it is the run's outcome.
+		return s.finish(ctx, in, principal, "flow:"+round.ID)
 	case mcpform.FlowDeclined:
-		return notCompleted("declined", fmt.Sprintf(
-			"Signup not completed: you declined to give your %s details. Nothing was created.", stepNoun(round.Step))), nil
+		return s.settle(ctx, "flow:"+round.ID, notCompleted("declined", fmt.Sprintf(
+			"Signup not completed: you declined to give your %s details. Nothing was created.", stepNoun(round.Step))))
 	case mcpform.FlowCancelled:
-		return notCompleted("cancelled",
-			"Signup not completed: the form was cancelled before it was sent. Nothing was created."), nil
+		return s.settle(ctx, "flow:"+round.ID, notCompleted("cancelled",
+			"Signup not completed: the form was cancelled before it was sent. Nothing was created."))
 	case mcpform.FlowInvalid:
-		res := notCompleted("invalid", fmt.Sprintf(
+		o := notCompleted("invalid", fmt.Sprintf(
 			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
 			stepNoun(round.Step), round.Attempt, mcpform.ProblemMessage(stepFields(round.Step), round.Problems)))
-		res.IsError = true
-		return res, nil
+		o.IsError = true
+		return s.settle(ctx, "flow:"+round.ID, o)
 	}
 	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 }
@@ -194,7 +189,7 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 // Apps: any other client's arguments are ignored, and the person is asked
 // natively. The host, not a signed state, vouches for a submitted form, as
 // for any MCP Apps tool call; a real service would confirm the email.
-func (s *signup) handleUI(req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
+func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
 	answers, problems := mcpform.CheckFormArguments(req.Params.Arguments, uiFields)
 	if answers == nil && problems == nil {
 		return showForm(nil) // the first call: no arguments
@@ -230,7 +225,8 @@ func (s *signup) handleUI(req *mcp.CallToolRequest, principal string) (*mcp.Call
 	if err != nil {
 		return nil, err
 	}
-	return s.finish(in, principal, "ui:"+principal+"\x00"+string(canon)), nil
+	sum := sha256.Sum256([]byte(principal + "\x00" + string(canon)))
+	return s.finish(ctx, in, principal, "ui:"+hex.EncodeToString(sum[:]))
 }
 
 // showForm returns the signup form as an MCP Apps UI, naming problems of
@@ -263,8 +259,9 @@ func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
 }
 
 // finish creates the account, or reports why it can't, as the tool's final
-// result. idem names this signup for idempotency.
-func (s *signup) finish(in signupInput, principal, idem string) *mcp.CallToolResult {
+// result. idem names this signup for idempotency: if it has finished
+// before, its first result is returned again, and nothing is created.
+func (s *signup) finish(ctx context.Context, in signupInput, principal, idem string) (*mcp.CallToolResult, error) {
 	acct := account{
 		Email: in.Email, FullName: in.FullName, Plan: in.Plan,
 		TeamName: in.TeamName, Seats: in.Seats, Principal: principal,
@@ -272,21 +269,28 @@ func (s *signup) finish(in signupInput, principal, idem string) *mcp.CallToolRes
 	if in.Plan != "team" {
 		acct.TeamName, acct.Seats = "", 0
 	}
-	got, outcome := s.store.create(acct, idem)
-	switch outcome {
-	case created, replayed:
-		// A replay gets the very result the first call got: the client
-		// may simply not have seen it.
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: createdText(got)}},
-			StructuredContent: resultData{Status: "created", Account: &got},
-		}
-	default: // exists
-		res := notCompleted("exists", fmt.Sprintf(
+	created := outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}
+	exists := func() outcome {
+		o := notCompleted("exists", fmt.Sprintf(
 			"Signup not completed: %s is already registered. Sign in instead, or sign up with another email. Nothing was created.", in.Email))
-		res.IsError = true
-		return res
+		o.IsError = true
+		return o
 	}
+	o, err := s.store.finish(ctx, idem, &acct, created, exists)
+	if err != nil {
+		return nil, err
+	}
+	return o.result(), nil
+}
+
+// settle stores o, which creates nothing, as the outcome of the signup
+// idem, and returns the first outcome stored under idem.
+func (s *signup) settle(ctx context.Context, idem string, o outcome) (*mcp.CallToolResult, error) {
+	o, err := s.store.finish(ctx, idem, nil, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	return o.result(), nil
 }
 
 // resultData is the structured content of a final result, for programs
@@ -297,10 +301,16 @@ type resultData struct {
 	Account *account `json:"account,omitempty"`
 }
 
-func notCompleted(status, text string) *mcp.CallToolResult {
+func notCompleted(status, text string) outcome {
+	return outcome{Text: text, Data: resultData{Status: status}}
+}
+
+// result is o as the tool's final result.
+func (o outcome) result() *mcp.CallToolResult {
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: resultData{Status: status},
+		Content:           []mcp.Content{&mcp.TextContent{Text: o.Text}},
+		StructuredContent: o.Data,
+		IsError:           o.IsError,
 	}
 }
 
@@ -334,70 +344,10 @@ func stepFields(key string) []mcpform.AutoFormField {
 
 // An account is one signup, as stored.
 type account struct {
-	Email     string    `json:"email"`
-	FullName  string    `json:"full_name,omitempty"`
-	Plan      string    `json:"plan"`
-	TeamName  string    `json:"team_name,omitempty"`
-	Seats     int       `json:"seats,omitempty"`
-	Principal string    `json:"-"`
-	Created   time.Time `json:"-"`
-}
-
-type outcome int
-
-const (
-	created  outcome = iota // a new account
-	replayed                // the signup that created this account, again
-	exists                  // another signup already took the email
-)
-
-// A store keeps accounts in memory, one per email. It is safe for
-// concurrent use. Each replica of the server has its own; a real service
-// would use a database with a unique index on the email and on the
-// idempotency key.
-type store struct {
-	mu       sync.Mutex
-	accounts map[string]account // by normalized email
-	signups  map[string]string  // idempotency key hash → normalized email
-	now      func() time.Time
-}
-
-func newStore() *store {
-	return &store{accounts: map[string]account{}, signups: map[string]string{}, now: time.Now}
-}
-
-// create stores a unless its email is taken. idem names the signup that
-// asks: when the account was created by the same idem, create reports
-// replayed and returns it unchanged. Emails compare case-insensitively.
-func (s *store) create(a account, idem string) (account, outcome) {
-	email := strings.ToLower(a.Email)
-	sum := sha256.Sum256([]byte(idem))
-	key := hex.EncodeToString(sum[:])
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if prev, ok := s.accounts[email]; ok {
-		if s.signups[key] == email {
-			return prev, replayed
-		}
-		return prev, exists
-	}
-	a.Created = s.now()
-	s.accounts[email] = a
-	s.signups[key] = email
-	return a, created
-}
-
-// len returns the number of accounts.
-func (s *store) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.accounts)
-}
-
-// get returns the account registered under email.
-func (s *store) get(email string) (account, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.accounts[strings.ToLower(email)]
-	return a, ok
+	Email     string `json:"email"`
+	FullName  string `json:"full_name,omitempty"`
+	Plan      string `json:"plan"`
+	TeamName  string `json:"team_name,omitempty"`
+	Seats     int    `json:"seats,omitempty"`
+	Principal string `json:"-"`
 }

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 // The interop tests run the signup server, built as a binary, against the
 // official TypeScript client (@modelcontextprotocol/client, pinned in
@@ -13,21 +13,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// tsInteropDir is the repository's interop folder, where .ci/run installs
-// the pinned TypeScript peers; the driver must run there.
-const tsInteropDir = "../../interop"
 
 // tsModern is the revision the TypeScript client is pinned to for the
 // input_required path; its default negotiation ends at tsLegacy.
@@ -100,7 +95,10 @@ type tsResult struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"content"`
-	StructuredContent *resultData `json:"structuredContent"`
+	StructuredContent *struct {
+		Status  string   `json:"status"`
+		Account *account `json:"account"`
+	} `json:"structuredContent"`
 	IsError           bool        `json:"isError"`
 }
 
@@ -173,28 +171,6 @@ var (
 
 func tsAt(i int) *int { return &i }
 
-// needTSClient returns the path of node. Outside CI it skips the test when
-// node or the TypeScript peers are missing; under CI (CI set) that is a
-// failure, since .ci/run installs them. See needNode in helpers_test.go.
-func needTSClient(t *testing.T) string {
-	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf(format, args...)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("interop test needs node on PATH: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(tsInteropDir, "node_modules", "@modelcontextprotocol", "client")); err != nil {
-		missing("interop test needs the TypeScript peers: run (cd interop && npm ci): %v", err)
-	}
-	return node
-}
-
 // tsStateKey returns a random MCPFORM_STATE_KEY value and its bytes.
 func tsStateKey(t *testing.T) (string, []byte) {
 	t.Helper()
@@ -215,7 +191,7 @@ func tsStdioServer(bin, key string) *tsStdio {
 // per call.
 func runTS(t *testing.T, plan tsPlan) tsTranscript {
 	t.Helper()
-	node := needTSClient(t)
+	node := testenv.Node(t)
 	if plan.TimeoutMs == 0 {
 		plan.TimeoutMs = 20000
 	}
@@ -225,7 +201,7 @@ func runTS(t *testing.T, plan tsPlan) tsTranscript {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "signup-client.mjs")
-	cmd.Dir = tsInteropDir
+	cmd.Dir = testenv.InteropDir(t)
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -278,15 +254,15 @@ var tsTransports = []struct {
 	serve func(t *testing.T, bin, key string) tsPlan
 }{
 	{"stdio", func(t *testing.T, bin, key string) tsPlan { return tsPlan{Stdio: tsStdioServer(bin, key)} }},
-	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: startReplica(t, bin, key).url} }},
+	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: startReplica(t, key).url} }},
 }
 
 // TestInteropTSSignup runs signup with the TypeScript client pinned to
 // 2026-07-28, over stdio and over HTTP: accept, already registered,
 // decline, cancel, and an invalid answer asked again.
 func TestInteropTSSignup(t *testing.T) {
-	needTSClient(t)
-	bin := buildSignup(t)
+	bin := signupBin(t)
+	testenv.Node(t)
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
 			key, _ := tsStateKey(t)
@@ -376,8 +352,8 @@ func TestInteropTSSignup(t *testing.T) {
 // itself, and mcpform.LegacyRounds middleware carries the second
 // round of a team signup.
 func TestInteropTSLegacy(t *testing.T) {
-	needTSClient(t)
-	bin := buildSignup(t)
+	bin := signupBin(t)
+	testenv.Node(t)
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
 			key, _ := tsStateKey(t)
@@ -418,8 +394,8 @@ func TestInteropTSLegacy(t *testing.T) {
 // client in manual mode. None creates an account; each gets the step asked
 // again, a final result, or -32602; and the server keeps serving.
 func TestInteropTSHostile(t *testing.T) {
-	needTSClient(t)
-	bin := buildSignup(t)
+	bin := signupBin(t)
+	testenv.Node(t)
 	const victim = "victim@example.com"
 	victimAccount := map[string]any{"email": victim, "plan": "free"}
 	teamAnswer := map[string]any{"team": tsAccept(map[string]any{"team_name": "Intruders", "seats": 3})}
@@ -560,8 +536,8 @@ func TestInteropTSHostile(t *testing.T) {
 // with the TypeScript client pinned to 2026-07-28, then replays its second
 // round by hand with a forged round-1 answer, which changes nothing.
 func TestInteropTSTeamFlow(t *testing.T) {
-	needTSClient(t)
-	bin := buildSignup(t)
+	bin := signupBin(t)
+	testenv.Node(t)
 	key, _ := tsStateKey(t)
 	team := map[string]any{"team": tsAccept(map[string]any{"team_name": "Analytical", "seats": 3})}
 	forged := map[string]any{

@@ -1,11 +1,10 @@
-package main
+package e2e_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,36 +66,26 @@ func TestSignupFlows(t *testing.T) {
 		http    bool
 	}
 	clients := []client{
-		{"2026-07-28 in memory", modern, true, false},
+		{"2026-07-28 over stdio", modern, true, false},
 		{"2026-07-28 over HTTP", modern, true, true},
 		// With its loop off, an older go-sdk client is what a client
 		// that only knows elicitation/create sees: go-sdk's bridge and
 		// mcpform.LegacyRounds must do everything.
-		{"2025-11-25 in memory", legacy, false, false},
+		{"2025-11-25 over stdio", legacy, false, false},
 		{"2025-11-25 over HTTP", legacy, false, true},
 		{"2025-06-18 over HTTP", "2025-06-18", false, true},
 	}
 	for _, c := range clients {
 		for _, f := range flows {
 			t.Run(c.name+"/"+f.name, func(t *testing.T) {
-				s, st := newTestSignup(t)
-				server := newServer(s)
+				srv := newServer(t, !c.http)
 				p := newPerson(f.script)
-				var cs *mcp.ClientSession
-				if c.http {
-					cs = connectHTTP(t, serveHTTPTest(t, server), c.version, c.mrtr, p)
-				} else {
-					cs = connect(t, server, c.version, c.mrtr, p)
-				}
+				cs := srv.connect(t, c.version, c.mrtr, p)
 				res, err := call(t, cs, "", nil)
 				require.NoError(t, err)
 				assert.Equal(t, "created", status(t, res), "result: %s", text(res))
 				assert.Equal(t, f.wantForms, p.forms())
-				got, ok := st.get(f.want.Email)
-				require.True(t, ok, "no account for %s", f.want.Email)
-				got.Principal, got.Created = "", time.Time{}
-				assert.Equal(t, f.want, got)
-				assert.Equal(t, 1, st.len())
+				assert.Equal(t, map[string]account{f.want.Email: f.want}, srv.accounts(t))
 			})
 		}
 	}
@@ -117,9 +106,9 @@ func TestSignupReasks(t *testing.T) {
 		{"invalid four times", []*mcp.ElicitResult{bad, bad, bad, bad}, "invalid", 4},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, st := newTestSignup(t)
+			srv := newServer(t, false)
 			p := newPerson(map[string][]*mcp.ElicitResult{"account": tt.answers})
-			cs := connect(t, newServer(s), modern, true, p)
+			cs := srv.connect(t, modern, true, p)
 			res, err := call(t, cs, "", nil)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, status(t, res), "result: %s", text(res))
@@ -131,7 +120,7 @@ func TestSignupReasks(t *testing.T) {
 			if tt.want == "invalid" {
 				assert.True(t, res.IsError)
 				assert.Contains(t, text(res), "Email: not a valid email address")
-				assert.Equal(t, 0, st.len())
+				assert.Empty(t, srv.accounts(t))
 			}
 		})
 	}
@@ -156,9 +145,9 @@ func TestSignupNotCompleted(t *testing.T) {
 	} {
 		for _, version := range []string{modern, legacy} {
 			t.Run(tt.name+"/"+version, func(t *testing.T) {
-				s, st := newTestSignup(t)
+				srv := newServer(t, false)
 				p := newPerson(tt.script)
-				cs := connect(t, newServer(s), version, version == modern, p)
+				cs := srv.connect(t, version, version == modern, p)
 				res, err := call(t, cs, "", nil)
 				require.NoError(t, err)
 				assert.Equal(t, tt.want, status(t, res))
@@ -166,99 +155,109 @@ func TestSignupNotCompleted(t *testing.T) {
 				assert.Contains(t, text(res), tt.says)
 				assert.False(t, res.IsError, "a person's choice is not a tool error")
 				assert.Equal(t, tt.forms, p.forms(), "asked again after a refusal")
-				assert.Equal(t, 0, st.len())
+				assert.Empty(t, srv.accounts(t))
 			})
 		}
 	}
 }
 
-// TestSignupIdempotent replays rounds by hand: the final round twice, and
-// a second signup for a registered email.
+// TestSignupIdempotent replays rounds by hand. The first outcome of a run
+// of the flow is its outcome: a replay of any of its rounds, with the same
+// answers or others, returns it and creates nothing.
 func TestSignupIdempotent(t *testing.T) {
-	s, st := newTestSignup(t)
-	cs := connect(t, newServer(s), modern, false, nil)
+	srv := newServer(t, false)
+	cs := srv.connect(t, modern, false, nil)
+	start := func(t *testing.T) string {
+		t.Helper()
+		res, err := call(t, cs, "", nil)
+		require.NoError(t, err)
+		require.Equal(t, "account", asks(t, res))
+		return res.RequestState
+	}
+	answer := func(t *testing.T, state, step string, content map[string]any) *mcp.CallToolResult {
+		t.Helper()
+		res, err := call(t, cs, state, mcp.InputResponseMap{step: accepted(content)})
+		require.NoError(t, err)
+		return res
+	}
 
-	res, err := call(t, cs, "", nil)
-	require.NoError(t, err)
-	require.Equal(t, "account", asks(t, res))
-	res, err = call(t, cs, res.RequestState, mcp.InputResponseMap{"account": accepted(adaTeam)})
-	require.NoError(t, err)
+	res := answer(t, start(t), "account", adaTeam)
 	require.Equal(t, "team", asks(t, res))
 	final := res.RequestState
-
-	first, err := call(t, cs, final, mcp.InputResponseMap{"team": accepted(engines)})
-	require.NoError(t, err)
+	first := answer(t, final, "team", engines)
 	require.Equal(t, "created", status(t, first))
-	require.Equal(t, 1, st.len())
+	want := map[string]account{"ada@example.com": {Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12}}
+	require.Equal(t, want, srv.accounts(t))
 
 	t.Run("same state, same answers", func(t *testing.T) {
-		again, err := call(t, cs, final, mcp.InputResponseMap{"team": accepted(engines)})
-		require.NoError(t, err)
+		again := answer(t, final, "team", engines)
 		assert.Equal(t, "created", status(t, again))
 		assert.Equal(t, text(first), text(again), "a replay gets the first result")
-		assert.Equal(t, 1, st.len())
+		assert.Equal(t, want, srv.accounts(t))
 	})
 	t.Run("same state, other answers", func(t *testing.T) {
-		again, err := call(t, cs, final, mcp.InputResponseMap{"team": accepted(map[string]any{"team_name": "Difference Engines", "seats": 3})})
+		again := answer(t, final, "team", map[string]any{"team_name": "Difference Engines", "seats": 3})
+		assert.Equal(t, text(first), text(again), "the run already created its account")
+		assert.Equal(t, want, srv.accounts(t))
+	})
+	t.Run("first state, five other emails", func(t *testing.T) {
+		state := start(t)
+		var got []string // the email of the account each replay reports
+		for i := range 5 {
+			r := answer(t, state, "account", map[string]any{"email": fmt.Sprintf("replay%d@example.com", i), "plan": "free"})
+			require.Equal(t, "created", status(t, r))
+			a, _ := r.StructuredContent.(map[string]any)["account"].(map[string]any)
+			got = append(got, a["email"].(string))
+		}
+		winner := "replay0@example.com"
+		assert.Equal(t, []string{winner, winner, winner, winner, winner}, got, "every replay gets the first outcome")
+		all := srv.accounts(t)
+		assert.Len(t, all, 2, "ada and the first replay: %v", all)
+		assert.Contains(t, all, winner)
+	})
+	t.Run("an outcome that created nothing stands too", func(t *testing.T) {
+		// The run ends with "exists"; replayed with a free email, it
+		// still does.
+		state := start(t)
+		r := answer(t, state, "account", map[string]any{"email": "ADA@example.com", "plan": "free"})
+		require.Equal(t, "exists", status(t, r))
+		again := answer(t, state, "account", map[string]any{"email": "free@example.com", "plan": "free"})
+		assert.Equal(t, "exists", status(t, again))
+		assert.Equal(t, text(r), text(again))
+		// A decline, replayed as an accept, stays a decline.
+		state = start(t)
+		d, err := call(t, cs, state, mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "decline"}})
 		require.NoError(t, err)
-		assert.Equal(t, text(first), text(again), "the state's signup already created its account")
-		a, _ := st.get("ada@example.com")
-		assert.Equal(t, "Analytical Engines", a.TeamName)
-		assert.Equal(t, 1, st.len())
+		require.Equal(t, "declined", status(t, d))
+		again = answer(t, state, "account", map[string]any{"email": "free@example.com", "plan": "free"})
+		assert.Equal(t, "declined", status(t, again))
+		assert.NotContains(t, srv.accounts(t), "free@example.com")
 	})
 	t.Run("two one-round signups in the same second", func(t *testing.T) {
 		// Each starts with an identical-looking first round; the second
 		// must not pass for a replay of the first.
-		s, st := newTestSignup(t)
-		cs := connect(t, newServer(s), modern, false, nil)
 		var results []string
 		for range 2 {
-			res, err := call(t, cs, "", nil)
-			require.NoError(t, err)
-			res, err = call(t, cs, res.RequestState, mcp.InputResponseMap{"account": accepted(adaPro)})
-			require.NoError(t, err)
-			results = append(results, status(t, res))
+			r := answer(t, start(t), "account", adaPro)
+			results = append(results, status(t, r))
+		}
+		assert.Equal(t, []string{"exists", "exists"}, results, "ada has an account already")
+		results = nil
+		for range 2 {
+			r := answer(t, start(t), "account", map[string]any{"email": "grace@example.com", "plan": "pro"})
+			results = append(results, status(t, r))
 		}
 		assert.Equal(t, []string{"created", "exists"}, results)
-		assert.Equal(t, 1, st.len())
 	})
 	for _, email := range []string{"ada@example.com", "ADA@Example.com"} {
 		t.Run("new signup for "+email, func(t *testing.T) {
 			p := newPerson(map[string][]*mcp.ElicitResult{"account": {accepted(map[string]any{"email": email, "plan": "free"})}})
-			res, err := call(t, connect(t, newServer(s), modern, true, p), "", nil)
+			res, err := call(t, srv.connect(t, modern, true, p), "", nil)
 			require.NoError(t, err)
 			assert.Equal(t, "exists", status(t, res))
 			assert.Contains(t, text(res), email+" is already registered")
 			assert.True(t, res.IsError)
-			a, _ := st.get("ada@example.com")
-			assert.Equal(t, "team", a.Plan, "the account is unchanged")
-			assert.Equal(t, 1, st.len())
-		})
-	}
-}
-
-// TestPrincipal checks whom request state is bound to.
-func TestPrincipal(t *testing.T) {
-	s, _ := newTestSignup(t)
-	for _, tt := range []struct {
-		name  string
-		extra *mcp.RequestExtra
-		want  string
-		err   bool
-	}{
-		{"no transport info", nil, "local", false},
-		{"no auth", &mcp.RequestExtra{}, "local", false},
-		{"a token's user", &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "alice"}}, "user:alice", false},
-		{"a token without a user", &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{}}, "", true},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := s.principalOf(&mcp.CallToolRequest{Extra: tt.extra})
-			if tt.err {
-				require.Error(t, err)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
+			assert.Equal(t, want["ada@example.com"], srv.accounts(t)["ada@example.com"], "the account is unchanged")
 		})
 	}
 }

@@ -1,12 +1,12 @@
-package main
+package e2e_test
 
 import (
 	"context"
 	"encoding/json"
 	"maps"
+	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,21 +15,17 @@ import (
 )
 
 // appsClient connects a client that declares MCP Apps support, as a host
-// that renders the views does, in memory or over HTTP.
-func appsClient(t *testing.T, server *mcp.Server, version string, http bool) *mcp.ClientSession {
+// that renders the views does.
+func appsClient(t *testing.T, srv *server, version string) *mcp.ClientSession {
 	t.Helper()
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
 	client := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
-	var tr mcp.Transport
-	if http {
-		tr = &mcp.StreamableClientTransport{Endpoint: serveHTTPTest(t, server), MaxRetries: -1}
-	} else {
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := server.Connect(context.Background(), st, nil)
-		require.NoError(t, err)
-		t.Cleanup(func() { ss.Close() })
-		tr = ct
+	var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: srv.url, MaxRetries: -1}
+	if !srv.http {
+		cmd := exec.Command(signupBin(t), "-stdio", "-db", srv.db)
+		cmd.Env = append(environ(), keyEnv+"="+keyA)
+		tr = &mcp.CommandTransport{Command: cmd}
 	}
 	cs, err := client.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err)
@@ -137,8 +133,8 @@ func TestUI(t *testing.T) {
 				name += " over HTTP"
 			}
 			t.Run(name, func(t *testing.T) {
-				s, st := newTestSignup(t)
-				cs := appsClient(t, newServer(s), c.version, c.http)
+				srv := newServer(t, !c.http)
+				cs := appsClient(t, srv, c.version)
 
 				first := form(t, submit(t, cs, nil))
 				assert.Contains(t, first, "Team plan")
@@ -149,14 +145,11 @@ func TestUI(t *testing.T) {
 					for _, want := range tt.saying {
 						assert.Contains(t, sub, want)
 					}
-					assert.Equal(t, 0, st.len())
+					assert.Empty(t, srv.accounts(t))
 					return
 				}
 				assert.Equal(t, tt.status, status(t, res), "result: %s", text(res))
-				got, ok := st.get(tt.account.Email)
-				require.True(t, ok)
-				got.Principal, got.Created = "", time.Time{}
-				assert.Equal(t, *tt.account, got)
+				assert.Equal(t, map[string]account{tt.account.Email: *tt.account}, srv.accounts(t))
 
 				// A double submit is the same signup; another one finds
 				// the email taken.
@@ -165,7 +158,7 @@ func TestUI(t *testing.T) {
 				other := maps.Clone(tt.args)
 				other["fullName"] = "Someone Else"
 				assert.Equal(t, "exists", status(t, submit(t, cs, other)))
-				assert.Equal(t, 1, st.len())
+				assert.Len(t, srv.accounts(t), 1)
 			})
 		}
 	}
@@ -174,21 +167,20 @@ func TestUI(t *testing.T) {
 // TestUIOnlyForAppsClients checks that a client that does not declare MCP
 // Apps is asked natively, and that its arguments are not taken as answers.
 func TestUIOnlyForAppsClients(t *testing.T) {
-	s, st := newTestSignup(t)
-	cs := connect(t, newServer(s), modern, false, nil)
+	srv := newServer(t, false)
+	cs := srv.connect(t, modern, false, nil)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName,
 		Arguments: map[string]any{"email": "ada@example.com", "plan": "pro"}})
 	require.NoError(t, err)
 	assert.Equal(t, "account", asks(t, res))
-	assert.Equal(t, 0, st.len())
+	assert.Empty(t, srv.accounts(t))
 }
 
 // TestViewer checks the MCP Apps wiring a host looks for: the extension in
 // the server's capabilities, the viewer resource, and the tool's link to
 // it.
 func TestViewer(t *testing.T) {
-	s, _ := newTestSignup(t)
-	cs := connect(t, newServer(s), modern, true, nil)
+	cs := newServer(t, false).connect(t, modern, true, nil)
 	ctx := context.Background()
 
 	caps := cs.InitializeResult().Capabilities

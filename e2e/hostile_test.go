@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bufio"
@@ -182,20 +182,14 @@ var hostiles = []hostile{
 }
 
 // TestHostile sends each hostile retry by hand, with the client's own loop
-// off, in memory and over HTTP, and checks that the server gives the right
+// off, over stdio and over HTTP, and checks that the server gives the right
 // answer, creates only what the checked answers allow, and keeps serving.
 func TestHostile(t *testing.T) {
-	for _, transport := range []string{"in memory", "HTTP"} {
+	for _, transport := range []string{"stdio", "HTTP"} {
 		for _, h := range hostiles {
 			t.Run(transport+"/"+h.name, func(t *testing.T) {
-				s, st := newTestSignup(t)
-				server := newServer(s)
-				var cs *mcp.ClientSession
-				if transport == "HTTP" {
-					cs = connectHTTP(t, serveHTTPTest(t, server), modern, false, nil)
-				} else {
-					cs = connect(t, server, modern, false, nil)
-				}
+				srv := newServer(t, transport == "stdio")
+				cs := srv.connect(t, modern, false, nil)
 
 				first, err := call(t, cs, "", nil)
 				require.NoError(t, err)
@@ -217,13 +211,9 @@ func TestHostile(t *testing.T) {
 					assert.Equal(t, h.final, status(t, res), "result: %s", text(res))
 				}
 				if h.created == nil {
-					assert.Equal(t, 0, st.len(), "nothing may be created")
+					assert.Empty(t, srv.accounts(t), "nothing may be created")
 				} else {
-					got, ok := st.get(h.created.Email)
-					require.True(t, ok)
-					got.Principal, got.Created = "", time.Time{}
-					assert.Equal(t, *h.created, got)
-					assert.Equal(t, 1, st.len())
+					assert.Equal(t, map[string]account{h.created.Email: *h.created}, srv.accounts(t))
 				}
 
 				// The server keeps serving the same session.
@@ -240,8 +230,8 @@ func TestHostile(t *testing.T) {
 // TestHostileRawHTTP posts hand-written JSON-RPC to the HTTP server, with
 // no SDK on the client side, and checks the bytes that come back.
 func TestHostileRawHTTP(t *testing.T) {
-	s, st := newTestSignup(t)
-	url := serveHTTPTest(t, newServer(s))
+	srv := newServer(t, false)
+	url := srv.url
 
 	first := rawCall(t, url, `{}`)
 	require.Nil(t, first.Error)
@@ -284,7 +274,7 @@ func TestHostileRawHTTP(t *testing.T) {
 				assert.Equal(t, "input_required", r.Result["resultType"])
 				assert.Contains(t, r.Result["inputRequests"], "account")
 			}
-			assert.Equal(t, 0, st.len())
+			assert.Empty(t, srv.accounts(t))
 		})
 	}
 
@@ -292,7 +282,7 @@ func TestHostileRawHTTP(t *testing.T) {
 	r := rawCall(t, url, `{"requestState":`+string(quoted)+`,"inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`)
 	require.Nil(t, r.Error)
 	assert.Equal(t, "complete", r.Result["resultType"])
-	assert.Equal(t, 1, st.len())
+	assert.Len(t, srv.accounts(t), 1)
 }
 
 // rawResponse is a JSON-RPC response as it came over the wire.
