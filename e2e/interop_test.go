@@ -99,7 +99,7 @@ type tsResult struct {
 		Status  string   `json:"status"`
 		Account *account `json:"account"`
 	} `json:"structuredContent"`
-	IsError           bool        `json:"isError"`
+	IsError bool `json:"isError"`
 }
 
 type tsError struct {
@@ -467,18 +467,21 @@ func TestInteropTSHostile(t *testing.T) {
 						// fails first.
 						assert.Contains(t, []int{-32602, -32020}, s[0].Error.Code, s[0].Error.Message)
 					}},
+				// A run of its own: the run of call 0 has finished above,
+				// and its first outcome is its outcome for good.
 				{"invalid answers end the signup after 3 re-asks",
 					[]tsCall{
-						{Manual: true, StateFrom: start, InputResponses: wrongTypes},
+						{Manual: true},
+						{Manual: true, StateFrom: tsAt(-1), InputResponses: wrongTypes},
 						{Manual: true, StateFrom: tsAt(-1), InputResponses: wrongTypes},
 						{Manual: true, StateFrom: tsAt(-1), InputResponses: wrongTypes},
 						{Manual: true, StateFrom: tsAt(-1), InputResponses: wrongTypes},
 					},
 					func(t *testing.T, s []tsStep) {
-						for _, st := range s[:3] {
+						for _, st := range s[:4] {
 							st.reasked(t, "account")
 						}
-						r := s[3].final(t)
+						r := s[4].final(t)
 						assert.True(t, r.IsError)
 						assert.Equal(t, "invalid", r.StructuredContent.Status)
 						assert.Contains(t, r.text(), "still invalid after 4 attempts")
