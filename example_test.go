@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -216,7 +217,11 @@ func ExampleBound() {
 }
 
 func ExampleNewFlow() {
-	_, err := mcpform.NewFlow([]mcpform.Step{
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Type: mcpform.TypeEmail}}},
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "team_name"}}},
 	}, nil)
@@ -228,18 +233,6 @@ func ExampleNewFlow() {
 // A team plan takes a second round; the first round's answers travel in
 // signed state, and a client that resends them changed changes nothing.
 func ExampleFlow_Next() {
-	flow, err := mcpform.NewFlow([]mcpform.Step{
-		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
-			{Name: "email", Type: mcpform.TypeEmail, Required: true},
-			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}},
-		}},
-		{Key: "team", Message: "Name your team", Fields: []mcpform.AutoFormField{
-			{Name: "team_name", Required: true},
-		}, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{exampleKey},
 		Bind: true,
@@ -247,13 +240,31 @@ func ExampleFlow_Next() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}},
+		}},
+		{Key: "team", Message: "Name your team", Fields: []mcpform.AutoFormField{
+			{Name: "team_name", Required: true},
+		}, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
+	}, &mcpform.FlowOptions{
+		// Behind auth, the principal is the bearer token's user.
+		Principal: func(req *mcp.CallToolRequest) string { return req.Extra.TokenInfo.UserID },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// round runs one call of the tool, as go-sdk would deliver it.
 	round := func(state string, responses mcp.InputResponseMap) *mcpform.FlowRound {
-		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
-			Name: "signup", RequestState: state, InputResponses: responses,
-		}}
-		r, err := flow.Next(req, codec, "user-42")
+		req := &mcp.CallToolRequest{
+			Params: &mcp.CallToolParamsRaw{
+				Meta: exampleFormClient, Name: "signup", RequestState: state, InputResponses: responses,
+			},
+			Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "user-42"}},
+		}
+		r, err := flow.Next(req)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -293,6 +304,12 @@ func ExampleFlowStatus_String() {
 	fmt.Println(mcpform.FlowDone, mcpform.FlowDeclined)
 	// Output:
 	// done declined
+}
+
+// exampleFormClient is the _meta of a 2026-07-28 request from a client that
+// declared form elicitation, as go-sdk's client sends it.
+var exampleFormClient = mcp.Meta{
+	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
 }
 
 // exampleKey stands in for a secret of at least 32 random bytes, such as
