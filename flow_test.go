@@ -381,6 +381,7 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 		}
 	}
 }
+
 // TestFlowID checks the idempotency key: one per run, kept across rounds,
 // re-asks and replays, and different for every start.
 func TestFlowID(t *testing.T) {
