@@ -54,7 +54,17 @@ func ClientSupportsURL(caps *mcp.ClientCapabilities) bool {
 // CapabilityError returns the JSON-RPC error -32021 that tells a client it
 // lacks the capabilities required, for a handler to return as it is.
 func CapabilityError(required *mcp.ClientCapabilities) error {
-	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: required})
+	caps := map[string]any{}
+	if required != nil {
+		// go-sdk's ClientCapabilities always marshals "roots": {}, which
+		// would claim roots are required too.
+		b, _ := json.Marshal(required)
+		_ = json.Unmarshal(b, &caps)
+		if required.RootsV2 == nil && !required.Roots.ListChanged {
+			delete(caps, "roots")
+		}
+	}
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": caps})
 	return &jsonrpc.Error{
 		Code:    mcp.CodeMissingRequiredClientCapabilities,
 		Message: "Missing required client capability",

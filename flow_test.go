@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -427,4 +429,255 @@ func TestFlowReasksInvalidOptionalValue(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"email": "a@b.co"}, r.Answers)
+}
+
+// teamState runs the team flow to its last round and returns the state and
+// the request that would finish it.
+func finishRequest(t *testing.T, flow *Flow, args string) *mcp.CallToolRequest {
+	t.Helper()
+	req := call("signup", "", nil)
+	req.Params.Arguments = json.RawMessage(args)
+	r, err := flow.Next(req)
+	require.NoError(t, err)
+	req = call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
+	req.Params.Arguments = json.RawMessage(args)
+	r, err = flow.Next(req)
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	req = call("signup", r.Result.RequestState, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}})
+	req.Params.Arguments = json.RawMessage(args)
+	return req
+}
+
+func TestFlowBindsArguments(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		unbound bool
+		minted  string
+		retried string
+		wantErr bool
+	}{
+		{name: "same arguments", minted: `{"repo":"foo"}`, retried: `{"repo":"foo"}`},
+		{name: "same arguments spelled otherwise", minted: `{"n":1,"repo":"foo"}`, retried: ` { "repo" : "foo", "n": 1.0 }`},
+		{name: "absent, null and {} are alike", minted: ``, retried: `{}`},
+		{name: "null and absent", minted: `null`, retried: ``},
+		{name: "other arguments", minted: `{"repo":"foo"}`, retried: `{"repo":"bar"}`, wantErr: true},
+		{name: "arguments added", minted: ``, retried: `{"repo":"bar"}`, wantErr: true},
+		{name: "other arguments, unbound", unbound: true, minted: `{"repo":"foo"}`, retried: `{"repo":"bar"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, UnboundArguments: tt.unbound})
+			require.NoError(t, err)
+			req := finishRequest(t, flow, tt.minted)
+			req.Params.Arguments = json.RawMessage(tt.retried)
+			r, err := flow.Next(req)
+			if !tt.wantErr {
+				require.NoError(t, err)
+				assert.Equal(t, FlowDone, r.Status)
+				return
+			}
+			assert.Nil(t, r)
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(-32602), rpcErr.Code)
+		})
+	}
+}
+
+// TestFlowAfterDeploy runs rounds against one flow and finishes them
+// against a second one with the same keys, as after a deploy between two
+// rounds: no FlowDone may carry a value the new steps refuse.
+func TestFlowAfterDeploy(t *testing.T) {
+	tightened := Step{Key: "account", Message: "Create your account", Fields: []AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true, Max: Bound(10)},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	}}
+	country := Step{Key: "account", Message: "Create your account", Fields: append(cloneFields(accountStep.Fields),
+		AutoFormField{Name: "country", Required: true})}
+	relabelled := Step{Key: "account", Message: "Create your account", Fields: []AutoFormField{
+		{Name: "email", Label: "Work email", Type: TypeEmail, Required: true},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	}}
+	for _, tt := range []struct {
+		name    string
+		account Step
+		want    []error // the problems the account step is asked again with
+	}{
+		{name: "unchanged", account: accountStep},
+		{name: "max length lowered", account: tightened, want: []error{ErrChanged}},
+		{name: "required field added", account: country, want: []error{ErrChanged}},
+		{name: "label changed", account: relabelled, want: []error{ErrChanged}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before, codec, _ := newFlowFixture(t)
+			after, err := NewFlow(codec, []Step{tt.account, teamStep}, &FlowOptions{Principal: tokenUser})
+			require.NoError(t, err)
+			req := finishRequest(t, before, "")
+			r, err := after.Next(req)
+			require.NoError(t, err)
+			if tt.want == nil {
+				assert.Equal(t, FlowDone, r.Status)
+				return
+			}
+			require.Equal(t, "account", asked(t, r))
+			require.Len(t, r.Problems, len(tt.want))
+			for i, w := range tt.want {
+				assert.ErrorIs(t, r.Problems[i], w)
+			}
+			assert.Empty(t, r.Answers, "nothing stale is carried on")
+			msg := r.Result.InputRequests["account"].(*mcp.ElicitParams).Message
+			assert.Contains(t, msg, "Please check: "+ErrChanged.Error())
+		})
+	}
+}
+
+// TestFlowRecheckedStep: a proven answer that the step's Check refuses
+// later (the room was taken meanwhile) asks the step again.
+func TestFlowRechecksProvenAnswers(t *testing.T) {
+	taken := false
+	room := Step{Key: "account", Fields: accountStep.Fields, Check: func(a Answers) []*FieldError {
+		if taken && a["plan"] == "team" {
+			return []*FieldError{{Field: "plan", Err: errors.New("no team seats are left")}}
+		}
+		return nil
+	}}
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{room, teamStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	req := finishRequest(t, flow, "")
+	taken = true
+	r, err := flow.Next(req)
+	require.NoError(t, err)
+	require.Equal(t, "account", asked(t, r))
+	assert.Contains(t, r.Result.InputRequests["account"].(*mcp.ElicitParams).Message, "Plan: no team seats are left")
+	// The email still passes: it is offered again as the default.
+	schema := string(r.Result.InputRequests["account"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage))
+	assert.Contains(t, schema, `"default":"ada@example.com"`)
+	assert.NotContains(t, schema, `"default":"team"`)
+}
+
+// TestFlowStateWithoutProof: a state signed at a later step with nothing
+// proven (from an older version, or a minting bug) starts at step one
+// rather than finishing with empty answers.
+func TestFlowStateWithoutProof(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	digest, err := argumentsDigest(nil)
+	require.NoError(t, err)
+	token, err := codec.Mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest))
+	require.NoError(t, err)
+	r, err := flow.Next(call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
+	require.NoError(t, err)
+	assert.Equal(t, "account", asked(t, r))
+	assert.Empty(t, r.Answers)
+}
+
+func TestFlowStepCheck(t *testing.T) {
+	slot := Step{Key: "booking", Fields: []AutoFormField{
+		{Name: "room", Label: "Room", Required: true},
+		{Name: "time", Label: "Time", Required: true},
+	}, Check: func(a Answers) []*FieldError {
+		var problems []*FieldError
+		if a["room"] == "ada" {
+			problems = append(problems, &FieldError{Field: "room", Err: errors.New("booked at that time")})
+		}
+		if t, _ := a["time"].(string); len(t) != 5 || t[2] != ':' {
+			problems = append(problems, &FieldError{Field: "time", Err: errors.New("not HH:MM")})
+		}
+		return problems
+	}}
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{slot}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	r, err := flow.Next(call("book", "", nil))
+	require.NoError(t, err)
+	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "ada", "time": "10:00"}}))
+	require.NoError(t, err)
+	require.Equal(t, "booking", asked(t, r))
+	assert.Equal(t, 1, r.Attempt)
+	p := r.Result.InputRequests["booking"].(*mcp.ElicitParams)
+	assert.Equal(t, DefaultInputMessage+"\n\nPlease check: Room: booked at that time.", p.Message)
+	assert.Contains(t, string(p.RequestedSchema.(json.RawMessage)), `"default":"10:00"`, "the good answer is pre-filled")
+
+	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, r.Status)
+	assert.Equal(t, Answers{"room": "babbage", "time": "10:00"}, r.Answers)
+}
+
+func TestFlowUnknownAction(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	state := round1(t, flow)
+	r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}))
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	assert.Contains(t, r.Result.InputRequests["team"].(*mcp.ElicitParams).Message, "the answer's action is none of accept, decline and cancel")
+}
+
+func TestFlowFields(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	got := flow.Fields("team")
+	assert.Equal(t, teamStep.Fields, got)
+	got[0].Name = "changed"
+	assert.Equal(t, "team_name", flow.Fields("team")[0].Name, "a copy")
+	assert.Nil(t, flow.Fields("nope"))
+}
+
+// TestFlowCapabilities: a client that did not declare form elicitation is
+// never sent an input request it cannot answer, over go-sdk in memory.
+func TestFlowCapabilities(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, nil)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		name    string
+		version string
+		elicit  bool
+		wantErr bool
+	}{
+		{"2026-07-28 without elicitation", "2026-07-28", false, true},
+		{"2025-11-25 without elicitation", "2025-11-25", false, true},
+		{"2026-07-28 with elicitation", "2026-07-28", true, false},
+		{"2025-11-25 with elicitation", "2025-11-25", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					r, err := flow.Next(req)
+					switch {
+					case err != nil:
+						return nil, err
+					case r.Status == FlowAsk:
+						return r.Result, nil
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}}, nil
+				})
+			opts := &mcp.ClientOptions{}
+			if tt.elicit {
+				opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "pro"}}, nil
+				}
+			}
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := server.Connect(ctx, st, nil)
+			require.NoError(t, err)
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			require.NoError(t, err)
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+			if !tt.wantErr {
+				require.NoError(t, err)
+				require.Len(t, res.Content, 1)
+				assert.Equal(t, "done", res.Content[0].(*mcp.TextContent).Text)
+				return
+			}
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+			assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(rpcErr.Data))
+		})
+	}
 }
