@@ -28,45 +28,62 @@ var signupFields = []mcpform.AutoFormField{
 	{Name: "seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(1), Max: mcpform.Bound(50), Default: 1},
 }
 
+// Signup is what the signup form's answers decode into. FormFor derives
+// the form from it: names from the json tags, required unless omitempty,
+// and the rest from the mcpform tags.
+type Signup struct {
+	Email string `json:"email" mcpform:"label=Email,type=email"`
+	Plan  string `json:"plan" mcpform:"label=Plan,options=free:Free|pro:Pro ($12 a month)"`
+	Seats int    `json:"seats,omitempty" mcpform:"label=Seats,min=1,max=50,default=1"`
+}
+
+// signupForm is compiled once, at start-up: a broken definition fails
+// here, never when an answer arrives.
+var signupForm = func() *mcpform.Form[Signup] {
+	f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account"})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
 // signup is the write-once tool handler of the package example, and of
 // the README, whose snippet TestREADMESnippet keeps identical to it.
 func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	responses := req.Params.InputResponses
-	if answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); ok {
-		var in struct {
-			Email string `json:"email"`
-			Plan  string `json:"plan"`
-			Seats int    `json:"seats"`
-		}
-		if err := answers.Decode(&in); err != nil {
-			return nil, err
-		}
+	reply := signupForm.Read(req.Params.InputResponses)
+	switch reply.Status {
+	case mcpform.ReplyNone: // the first call: ask, if the client can answer
+		return signupForm.Ask(req, "")
+	case mcpform.ReplyInvalid: // ask again, naming the problems, keeping the good answers
+		return signupForm.Reask(reply, ""), nil
+	case mcpform.ReplyAccepted:
+		in := reply.Value
 		msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 	}
-	if r := mcpform.InputResponse(responses, "signup"); r != nil && r.Action != "accept" {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
-	}
-	return mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
-		Key:     "signup",
-		Message: "Create your account",
-	})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
 }
 
 // This is the write-once handler: it reads the answer first, asks only when
-// there is none, and finishes once the answer is in. The same code serves
-// every round, and clients older than 2026-07-28 too, for which go-sdk
-// sends elicitation/create itself.
+// there is none, asks again naming the problems when an answer is refused,
+// and finishes once the answer is in. The same code serves every round, and
+// clients older than 2026-07-28 too, for which go-sdk sends
+// elicitation/create itself.
 func Example() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
 
 	// A client whose person fills in the form.
+	// A client whose person fills in the form: a typo first, then the
+	// right address.
+	emails := []string{"ada.example.com", "ada@example.com"}
 	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			fmt.Println("asked:", req.Params.Message)
+			fmt.Printf("asked: %q\n", req.Params.Message)
+			email := emails[0]
+			emails = emails[1:]
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
-				"email": "ada@example.com", "plan": "pro", "seats": 3,
+				"email": email, "plan": "pro", "seats": 3,
 			}}, nil
 		},
 	})
@@ -86,7 +103,8 @@ func Example() {
 	}
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// asked: Create your account
+	// asked: "Create your account"
+	// asked: "Create your account\n\nPlease check: Email: not a valid email address."
 	// Created ada@example.com on pro with 3 seat(s)
 }
 
@@ -961,4 +979,114 @@ func ExampleNewForm() {
 	// Output:
 	// -128 127
 	// mcpform: field "emial": invalid name: no field of mcpform_test.signup has this json name
+}
+
+// Ask sends the form only to a client that can answer it; any other
+// client gets the -32021 error that names the capability it lacks.
+func ExampleForm_Ask() {
+	noElicitation := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "signup",
+		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}},
+	}}
+	_, err := signupForm.Ask(noElicitation, "")
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		fmt.Println(rpcErr.Code, string(rpcErr.Data))
+	}
+
+	canAnswer := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}}
+	res, err := signupForm.Ask(canAnswer, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.InputRequests["signup"].(*mcp.ElicitParams).Message)
+	// Output:
+	// -32021 {"requiredCapabilities":{"elicitation":{"form":{}}}}
+	// Create your account
+}
+
+// A step can be a compiled form, so each step is compiled once and its
+// fields come from the struct its answers decode into.
+func ExampleStep() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(flow.Fields("signup")), "fields asked under", `"signup"`)
+	// Output:
+	// 3 fields asked under "signup"
+}
+
+func ExampleFlow_Fields() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Name a problem by the title the person was asked with.
+	problems := []*mcpform.FieldError{{Field: "email", Err: errors.New("already has an account")}}
+	fmt.Println(mcpform.ProblemMessage(flow.Fields("account"), problems))
+	// Output:
+	// Please check: Email: already has an account.
+}
+
+// Whatever FlowDone triggers is keyed on the run ID, and the first outcome
+// stored under it wins: a state replayed with other answers finishes the
+// flow again, but creates nothing and reports the first outcome. A real
+// server keeps the outcomes in a database shared by its replicas (see
+// examples/signup), with a unique constraint on the run ID.
+func ExampleFlow_idempotency() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	outcomes := map[string]string{} // run ID → outcome
+	created := 0
+	handle := func(req *mcp.CallToolRequest) string {
+		r, err := flow.Next(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if r.Status != mcpform.FlowDone {
+			return r.Status.String()
+		}
+		if first, ok := outcomes[r.ID]; ok {
+			return first // a replay: report the first outcome, create nothing
+		}
+		created++
+		outcomes[r.ID] = "created " + r.Answers["email"].(string)
+		return outcomes[r.ID]
+	}
+	first := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}}
+	r, err := flow.Next(first)
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer := func(email string) *mcp.CallToolRequest {
+		return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+			Name: "signup", Meta: exampleFormClient, RequestState: r.Result.RequestState,
+			InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"email": email, "plan": "free"}}},
+		}}
+	}
+	fmt.Println(handle(answer("ada@example.com")))
+	fmt.Println(handle(answer("mallory@example.com"))) // the same state, replayed
+	fmt.Println(created, "account")
+	// Output:
+	// created ada@example.com
+	// created ada@example.com
+	// 1 account
 }
