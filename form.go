@@ -158,7 +158,7 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 	if len(f.c.secrets) > 0 {
 		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
 	}
-	if err := requireForm(req); err != nil {
+	if err := requireInput(req, true, false); err != nil {
 		return nil, err
 	}
 	return f.InputRequest(requestState), nil
@@ -320,4 +320,24 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+}
+
+// requireInput returns the capability error for a call whose client cannot
+// answer what is asked (a form, a URL, or both), and nil for one that can.
+func requireInput(req *mcp.CallToolRequest, form, url bool) error {
+	var caps *mcp.ClientCapabilities
+	if req != nil {
+		caps = req.ClientCapabilities()
+	}
+	if (!form || ClientSupportsForm(caps)) && (!url || ClientSupportsURL(caps)) {
+		return nil
+	}
+	need := &mcp.ElicitationCapabilities{}
+	if form {
+		need.Form = &mcp.FormElicitationCapabilities{}
+	}
+	if url {
+		need.URL = &mcp.URLElicitationCapabilities{}
+	}
+	return CapabilityError(&mcp.ClientCapabilities{Elicitation: need})
 }
