@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -1089,4 +1090,80 @@ func ExampleFlow_idempotency() {
 	// created ada@example.com
 	// created ada@example.com
 	// 1 account
+}
+
+// A password is asked on a page of the server's, through URL mode, in the
+// same round as the step's other fields; it never passes through the
+// client.
+func ExampleFlow_SecretPage() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: mcpform.Bound(8)},
+	}}}, &mcpform.FlowOptions{Secrets: &mcpform.SecretOptions{
+		PageURL: "https://example.com/mcp/secret",
+		Store:   mcpform.NewMemorySecretStore(),
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Serve the page next to the MCP endpoint.
+	mux := http.NewServeMux()
+	mux.Handle("/mcp/secret", flow.SecretPage(nil))
+
+	r, err := flow.Next(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{"password", "password.secret"} {
+		p := r.Result.InputRequests[key].(*mcp.ElicitParams)
+		fmt.Println(key, p.Mode, strings.HasPrefix(p.URL, "https://example.com/mcp/secret?t="))
+	}
+	// Output:
+	// password form false
+	// password.secret url true
+}
+
+// exampleURLClient is the _meta of a request from a client that declared
+// both form and URL-mode elicitation.
+var exampleURLClient = mcp.Meta{
+	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}}},
+}
+
+func ExampleNewMemorySecretStore() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	expires := time.Now().Add(10 * time.Minute)
+	fmt.Println(store.Put(ctx, "run-1", "s3cret", expires))
+	fmt.Println(store.Put(ctx, "run-1", "again", expires)) // a key is used once
+	v, ok, _ := store.Get(ctx, "run-1")
+	fmt.Println(v, ok)
+	_ = store.Delete(ctx, "run-1")
+	_, ok, _ = store.Get(ctx, "run-1")
+	fmt.Println(ok)
+	// Output:
+	// <nil>
+	// this link was already used
+	// s3cret true
+	// false
+}
+
+func ExampleAutoFormField_Secret() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail},
+		{Name: "api_key", Type: mcpform.TypePassword},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range form.Fields() {
+		_, inSchema := form.Schema().Properties[f.Name]
+		fmt.Println(f.Name, f.Secret(), inSchema)
+	}
+	// Output:
+	// email false true
+	// api_key true false
 }
