@@ -331,6 +331,15 @@ var exampleFormClient = mcp.Meta{
 	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
 }
 
+// exampleCodec is a binding codec under exampleKey, as flows need.
+func exampleCodec() *mcpform.RequestStateCodec {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return codec
+}
+
 // exampleKey stands in for a secret of at least 32 random bytes, such as
 // one read from crypto/rand once and kept in a secret store.
 var exampleKey = []byte("an example key, 32 bytes or more")
@@ -1009,11 +1018,7 @@ func ExampleForm_Ask() {
 // A step can be a compiled form, so each step is compiled once and its
 // fields come from the struct its answers decode into.
 func ExampleStep() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1023,11 +1028,7 @@ func ExampleStep() {
 }
 
 func ExampleFlow_Fields() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},
 	}, nil)
 	if err != nil {
@@ -1046,11 +1047,7 @@ func ExampleFlow_Fields() {
 // server keeps the outcomes in a database shared by its replicas (see
 // examples/signup), with a unique constraint on the run ID.
 func ExampleFlow_idempotency() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1096,11 +1093,7 @@ func ExampleFlow_idempotency() {
 // same round as the step's other fields; it never passes through the
 // client.
 func ExampleFlow_SecretPage() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
 		{Name: "email", Type: mcpform.TypeEmail, Required: true},
 		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: mcpform.Bound(8)},
 	}}}, &mcpform.FlowOptions{Secrets: &mcpform.SecretOptions{
