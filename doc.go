@@ -9,15 +9,26 @@
 // a []AutoFormField, so what the client is shown and what the server accepts
 // cannot drift apart.
 //
+// # Compiled forms
+//
+// A [Form] is a field list compiled once, like a regexp.Regexp: [FormFor]
+// derives it from the struct its answers decode into, and [NewForm]
+// compiles a hand-written []AutoFormField. A broken definition is refused
+// then, with a [*FieldError] naming the field and wrapping one of [ErrName],
+// [ErrBounds], [ErrOptions], [ErrDefault], [ErrType] or [ErrTag]; nothing
+// about the definition can fail afterwards. [Form.Ask] returns the
+// input_required result, [Form.Read] judges and decodes the answer into a
+// [Reply], and [Form.Reask] asks again naming the problems, with the
+// accepted values pre-filled. The schema carries option labels as titled
+// choices.
+//
 // # Fields
 //
 // An [AutoFormField] describes one input: a name, a [FieldType], and optional
 // label, options, bounds and default. Its JSON form is that of the
 // TypeScript package @maxhealth.tech/prefab, so one field list can serve a
-// TypeScript front end and a Go server. A broken definition, such as a
-// duplicate name or a default outside the bounds, is refused by every
-// function that takes fields, with a [*FieldError] naming the field and
-// wrapping one of [ErrName], [ErrBounds], [ErrOptions] or [ErrDefault].
+// TypeScript front end and a Go server. The functions that mirror
+// TypeScript take fields directly and check them on every call.
 //
 // # Asking for input
 //
@@ -29,6 +40,11 @@
 // calls the handler again, so the same handler serves them too; add
 // [LegacyRounds] to the server when a call may take more than one round.
 //
+// Ask only a client that can answer: [PathFor] picks the UI or the form
+// from what the client declared, and [CapabilityError] is the -32021 error
+// for one that declared neither. [Form.Ask] and [Flow.Next] check this
+// themselves.
+//
 // # Reading answers
 //
 // The answer arrives in the retried call's inputResponses and is untrusted:
@@ -37,7 +53,7 @@
 // validator asserting formats would judge it; [CheckFormInput] also says why
 // each value was dropped, for asking again. [InputResponse] returns the raw
 // answer, to tell a decline or cancel from a first pass. [Answers.Decode]
-// fills a struct.
+// fills a struct. Form.Read applies the same check.
 //
 // # Request state
 //
@@ -52,12 +68,16 @@
 // # Several rounds
 //
 // The restricted schema is flat. A form that branches on earlier answers,
-// or needs a richer shape, runs as a [Flow]: an ordered list of [Step]s,
-// each asked under its own key. [Flow.Next] takes one round's request and
-// returns the next input request, the merged answers, or the JSON-RPC error
-// for a bad state. Earlier answers come back only from the flow's signed
-// state, never again from the client, and the state is bound to the tool
-// and a principal.
+// or that gates a side effect, runs as a [Flow]: an ordered list of
+// [Step]s, each asked under its own key. [Flow.Next] takes one round's
+// request and returns the next input request, the merged answers, or the
+// JSON-RPC error for a bad state. Earlier answers come back only from the
+// flow's signed state, never again from the client; the state is bound to
+// the principal, the tool and the call's arguments; and every round checks
+// the proven answers again against the steps as they are now, so a deploy
+// between rounds cannot let a refused value through. Key what
+// [FlowDone] triggers on [FlowRound.ID]: the first outcome stored under it
+// wins.
 //
 // # UI path
 //

@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,45 +29,62 @@ var signupFields = []mcpform.AutoFormField{
 	{Name: "seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(1), Max: mcpform.Bound(50), Default: 1},
 }
 
+// Signup is what the signup form's answers decode into. FormFor derives
+// the form from it: names from the json tags, required unless omitempty,
+// and the rest from the mcpform tags.
+type Signup struct {
+	Email string `json:"email" mcpform:"label=Email,type=email"`
+	Plan  string `json:"plan" mcpform:"label=Plan,options=free:Free|pro:Pro ($12 a month)"`
+	Seats int    `json:"seats,omitempty" mcpform:"label=Seats,min=1,max=50,default=1"`
+}
+
+// signupForm is compiled once, at start-up: a broken definition fails
+// here, never when an answer arrives.
+var signupForm = func() *mcpform.Form[Signup] {
+	f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account"})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
 // signup is the write-once tool handler of the package example, and of
 // the README, whose snippet TestREADMESnippet keeps identical to it.
 func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	responses := req.Params.InputResponses
-	if answers, ok := mcpform.AcceptedFormInput(responses, "signup", signupFields); ok {
-		var in struct {
-			Email string `json:"email"`
-			Plan  string `json:"plan"`
-			Seats int    `json:"seats"`
-		}
-		if err := answers.Decode(&in); err != nil {
-			return nil, err
-		}
+	reply := signupForm.Read(req.Params.InputResponses)
+	switch reply.Status {
+	case mcpform.ReplyNone: // the first call: ask, if the client can answer
+		return signupForm.Ask(req, "")
+	case mcpform.ReplyInvalid: // ask again, naming the problems, keeping the good answers
+		return signupForm.Reask(reply, ""), nil
+	case mcpform.ReplyAccepted:
+		in := reply.Value
 		msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 	}
-	if r := mcpform.InputResponse(responses, "signup"); r != nil && r.Action != "accept" {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
-	}
-	return mcpform.FormInputRequest(signupFields, &mcpform.InputRequestOptions{
-		Key:     "signup",
-		Message: "Create your account",
-	})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
 }
 
 // This is the write-once handler: it reads the answer first, asks only when
-// there is none, and finishes once the answer is in. The same code serves
-// every round, and clients older than 2026-07-28 too, for which go-sdk
-// sends elicitation/create itself.
+// there is none, asks again naming the problems when an answer is refused,
+// and finishes once the answer is in. The same code serves every round, and
+// clients older than 2026-07-28 too, for which go-sdk sends
+// elicitation/create itself.
 func Example() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
 
 	// A client whose person fills in the form.
+	// A client whose person fills in the form: a typo first, then the
+	// right address.
+	emails := []string{"ada.example.com", "ada@example.com"}
 	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			fmt.Println("asked:", req.Params.Message)
+			fmt.Printf("asked: %q\n", req.Params.Message)
+			email := emails[0]
+			emails = emails[1:]
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
-				"email": "ada@example.com", "plan": "pro", "seats": 3,
+				"email": email, "plan": "pro", "seats": 3,
 			}}, nil
 		},
 	})
@@ -85,7 +104,8 @@ func Example() {
 	}
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// asked: Create your account
+	// asked: "Create your account"
+	// asked: "Create your account\n\nPlease check: Email: not a valid email address."
 	// Created ada@example.com on pro with 3 seat(s)
 }
 
@@ -216,7 +236,11 @@ func ExampleBound() {
 }
 
 func ExampleNewFlow() {
-	_, err := mcpform.NewFlow([]mcpform.Step{
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Type: mcpform.TypeEmail}}},
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "team_name"}}},
 	}, nil)
@@ -228,18 +252,6 @@ func ExampleNewFlow() {
 // A team plan takes a second round; the first round's answers travel in
 // signed state, and a client that resends them changed changes nothing.
 func ExampleFlow_Next() {
-	flow, err := mcpform.NewFlow([]mcpform.Step{
-		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
-			{Name: "email", Type: mcpform.TypeEmail, Required: true},
-			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}},
-		}},
-		{Key: "team", Message: "Name your team", Fields: []mcpform.AutoFormField{
-			{Name: "team_name", Required: true},
-		}, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{exampleKey},
 		Bind: true,
@@ -247,13 +259,31 @@ func ExampleFlow_Next() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}},
+		}},
+		{Key: "team", Message: "Name your team", Fields: []mcpform.AutoFormField{
+			{Name: "team_name", Required: true},
+		}, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
+	}, &mcpform.FlowOptions{
+		// Behind auth, the principal is the bearer token's user.
+		Principal: func(req *mcp.CallToolRequest) string { return req.Extra.TokenInfo.UserID },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// round runs one call of the tool, as go-sdk would deliver it.
 	round := func(state string, responses mcp.InputResponseMap) *mcpform.FlowRound {
-		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
-			Name: "signup", RequestState: state, InputResponses: responses,
-		}}
-		r, err := flow.Next(req, codec, "user-42")
+		req := &mcp.CallToolRequest{
+			Params: &mcp.CallToolParamsRaw{
+				Meta: exampleFormClient, Name: "signup", RequestState: state, InputResponses: responses,
+			},
+			Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "user-42"}},
+		}
+		r, err := flow.Next(req)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -293,6 +323,21 @@ func ExampleFlowStatus_String() {
 	fmt.Println(mcpform.FlowDone, mcpform.FlowDeclined)
 	// Output:
 	// done declined
+}
+
+// exampleFormClient is the _meta of a 2026-07-28 request from a client that
+// declared form elicitation, as go-sdk's client sends it.
+var exampleFormClient = mcp.Meta{
+	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
+}
+
+// exampleCodec is a binding codec under exampleKey, as flows need.
+func exampleCodec() *mcpform.RequestStateCodec {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return codec
 }
 
 // exampleKey stands in for a secret of at least 32 random bytes, such as
@@ -944,4 +989,174 @@ func ExampleNewForm() {
 	// Output:
 	// -128 127
 	// mcpform: field "emial": invalid name: no field of mcpform_test.signup has this json name
+}
+
+// Ask sends the form only to a client that can answer it; any other
+// client gets the -32021 error that names the capability it lacks.
+func ExampleForm_Ask() {
+	noElicitation := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "signup",
+		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}},
+	}}
+	_, err := signupForm.Ask(noElicitation, "")
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		fmt.Println(rpcErr.Code, string(rpcErr.Data))
+	}
+
+	canAnswer := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}}
+	res, err := signupForm.Ask(canAnswer, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.InputRequests["signup"].(*mcp.ElicitParams).Message)
+	// Output:
+	// -32021 {"requiredCapabilities":{"elicitation":{"form":{}}}}
+	// Create your account
+}
+
+// A step can be a compiled form, so each step is compiled once and its
+// fields come from the struct its answers decode into.
+func ExampleStep() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(flow.Fields("signup")), "fields asked under", `"signup"`)
+	// Output:
+	// 3 fields asked under "signup"
+}
+
+func ExampleFlow_Fields() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
+		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Name a problem by the title the person was asked with.
+	problems := []*mcpform.FieldError{{Field: "email", Err: errors.New("already has an account")}}
+	fmt.Println(mcpform.ProblemMessage(flow.Fields("account"), problems))
+	// Output:
+	// Please check: Email: already has an account.
+}
+
+// Whatever FlowDone triggers is keyed on the run ID, and the first outcome
+// stored under it wins: a state replayed with other answers finishes the
+// flow again, but creates nothing and reports the first outcome. A real
+// server keeps the outcomes in a database shared by its replicas (see
+// examples/signup), with a unique constraint on the run ID.
+func ExampleFlow_idempotency() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	outcomes := map[string]string{} // run ID → outcome
+	created := 0
+	handle := func(req *mcp.CallToolRequest) string {
+		r, err := flow.Next(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if r.Status != mcpform.FlowDone {
+			return r.Status.String()
+		}
+		if first, ok := outcomes[r.ID]; ok {
+			return first // a replay: report the first outcome, create nothing
+		}
+		created++
+		outcomes[r.ID] = "created " + r.Answers["email"].(string)
+		return outcomes[r.ID]
+	}
+	first := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}}
+	r, err := flow.Next(first)
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer := func(email string) *mcp.CallToolRequest {
+		return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+			Name: "signup", Meta: exampleFormClient, RequestState: r.Result.RequestState,
+			InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"email": email, "plan": "free"}}},
+		}}
+	}
+	fmt.Println(handle(answer("ada@example.com")))
+	fmt.Println(handle(answer("mallory@example.com"))) // the same state, replayed
+	fmt.Println(created, "account")
+	// Output:
+	// created ada@example.com
+	// created ada@example.com
+	// 1 account
+}
+
+// A password is asked on a page of the server's, through URL mode, in the
+// same round as the step's other fields; it never passes through the
+// client.
+func ExampleFlow_SecretPage() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: mcpform.Bound(8)},
+	}}}, &mcpform.FlowOptions{Secrets: &mcpform.SecretOptions{
+		PageURL: "https://example.com/mcp/secret",
+		Store:   mcpform.NewMemorySecretStore(),
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Serve the page next to the MCP endpoint.
+	mux := http.NewServeMux()
+	mux.Handle("/mcp/secret", flow.SecretPage(nil))
+
+	r, err := flow.Next(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{"password", "password.secret"} {
+		p := r.Result.InputRequests[key].(*mcp.ElicitParams)
+		fmt.Println(key, p.Mode, strings.HasPrefix(p.URL, "https://example.com/mcp/secret?t="))
+	}
+	// Output:
+	// password form false
+	// password.secret url true
+}
+
+// exampleURLClient is the _meta of a request from a client that declared
+// both form and URL-mode elicitation.
+var exampleURLClient = mcp.Meta{
+	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}}},
+}
+
+func ExampleNewMemorySecretStore() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	expires := time.Now().Add(10 * time.Minute)
+	fmt.Println(store.Put(ctx, "run-1", "s3cret", expires))
+	fmt.Println(store.Put(ctx, "run-1", "again", expires)) // a key is used once
+	v, ok, _ := store.Get(ctx, "run-1")
+	fmt.Println(v, ok)
+	_ = store.Delete(ctx, "run-1")
+	_, ok, _ = store.Get(ctx, "run-1")
+	fmt.Println(ok)
+	// Output:
+	// <nil>
+	// this link was already used
+	// s3cret true
+	// false
+}
+
+func ExampleAutoFormField_Secret() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail},
+		{Name: "api_key", Type: mcpform.TypePassword},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range form.Fields() {
+		_, inSchema := form.Schema().Properties[f.Name]
+		fmt.Println(f.Name, f.Secret(), inSchema)
+	}
+	// Output:
+	// email false true
+	// api_key true false
 }

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -11,6 +12,10 @@ import (
 
 // A Step is one round of a [Flow]: a form asked under its own input key.
 type Step struct {
+	// Form is the step's compiled form, a *Form[T] of any T, whose key,
+	// message and fields the step asks with. When Form is set, Key, Fields
+	// and Message must be empty.
+	Form CompiledForm
 	// Key names the step's input request; the client answers under it.
 	// It must be non-empty and unique within the flow.
 	Key string
@@ -22,71 +27,188 @@ type Step struct {
 	// When decides, from the answers proven by earlier steps, whether the
 	// step is asked at all. Nil means always.
 	When func(proven Answers) bool
+	// Check judges an answer that passed the step's schema by rules of the
+	// caller's own, such as "the room is free". Each problem it returns,
+	// named by field, asks the step again like a refused value; returning
+	// none accepts the answer. It runs again on every later round, so a
+	// proven answer that no longer passes is asked again. Nil accepts
+	// every answer the schema accepts.
+	Check func(answers Answers) []*FieldError
 }
 
-// FlowOptions configures [NewFlow]. A nil *FlowOptions means the defaults.
+// FlowOptions configures [NewFlow]. A nil *FlowOptions and zero fields mean
+// the defaults.
 type FlowOptions struct {
 	// MaxReasks is how many times a step is asked again after an answer
 	// that fails the check; one more failing answer ends the flow with
 	// [FlowInvalid]. Zero means 3.
 	MaxReasks int
+	// Principal returns who the server authenticated for the call, such
+	// as the UserID of req.Extra.TokenInfo, never a value the client
+	// chose. Nil means one principal, "", for every call: right only for
+	// a server without authentication.
+	Principal func(req *mcp.CallToolRequest) string
+	// UnboundArguments leaves the call's arguments out of what the state
+	// is bound to, for a tool whose arguments legitimately change between
+	// rounds. False binds them: a state replayed with other arguments is
+	// refused.
+	UnboundArguments bool
+	// Secrets says how secret fields (see [AutoFormField.Secret]) are asked:
+	// in URL mode, on a page of the server's. Nil means the flow has none;
+	// NewFlow refuses a step with a secret field then.
+	Secrets *SecretOptions
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
-// proved in signed request state. Use one when a form must branch on
-// earlier answers, or is richer than the flat elicitation schema allows.
+// proved in signed request state, so that a tool handler can gate a side
+// effect on the result. Use one when a form must branch on earlier answers.
 //
-// Each round, a tool handler calls [Flow.Next]. A step's answer is checked
-// by [CheckFormInput]; one with a missing or invalid value, required or
-// not, asks the step again with a message naming the problems. The answers of earlier
-// steps are taken only from the verified state, never again from the
-// client's inputResponses, so a client that resends a changed earlier answer
-// changes nothing; the state is minted with exactly what has been proven and
-// bound to the tool and a principal the caller supplies.
+// Each round, the tool handler calls [Flow.Next] and acts on the
+// [FlowRound] it returns. A flow trusts nothing the client sends:
 //
-// A Flow is immutable and safe for concurrent use. The zero value and nil
-// have no steps; Next refuses them.
+//   - The state is bound to the principal, the tool and a digest of the
+//     call's arguments (see [FlowOptions]), so it cannot be replayed for
+//     another person, tool or set of arguments.
+//   - A step's answer is judged as [Form.Read] judges it, then by the
+//     step's Check; a refused value asks the step again, naming the
+//     problem and pre-filling the values that were accepted.
+//   - The answers of earlier steps come only from the verified state, never
+//     again from the client. Every round checks them again against the
+//     steps as they are now: a step whose questions changed since its
+//     answer was proven (a deploy between rounds), or whose proven answer
+//     no longer passes, is asked again. A [FlowDone] never carries a value
+//     the current steps refuse.
+//   - A client that did not declare form elicitation is not asked: Next
+//     returns the -32021 error of [CapabilityError].
+//
+// Proven answers travel in the state readable by the client: signed, not
+// encrypted. Secret fields never do: a step with one (see
+// [AutoFormField.Secret]) asks its other fields in form mode and, in the
+// same round, links the person to the flow's [Flow.SecretPage] in URL
+// mode, which only a client that declared URL-mode elicitation is sent.
+// The page puts what the person types into the [SecretStore] of
+// [FlowOptions].Secrets, and the round that finishes the flow takes it
+// from there, once, into FlowDone's Answers. A retry before the page was
+// sent asks again, saying the page is still waiting; a replay after the
+// flow finished finds nothing to take.
+//
+// # Idempotency
+//
+// A state can be replayed, unchanged, until it expires, and each replay of
+// the last round finishes the flow again, possibly with other answers to
+// that round. Key whatever FlowDone triggers on [FlowRound.ID]: the first
+// outcome stored under a run ID wins, and a later FlowDone with the same ID
+// returns that stored outcome and does nothing, whatever its answers. The
+// Example of Flow shows the pattern.
+//
+// A Flow is immutable and safe for concurrent use.
 type Flow struct {
-	steps     []Step
+	codec     *RequestStateCodec
+	steps     []flowStep
 	maxReasks int
+	principal func(*mcp.CallToolRequest) string
+	unbound   bool
+	secrets   *SecretOptions
 }
 
-// NewFlow returns a flow of steps, asked in order. It refuses an empty
-// list, an empty or repeated step key, a field name used twice across
-// steps, and any broken field definition, with an error naming the step.
-func NewFlow(steps []Step, opts *FlowOptions) (*Flow, error) {
+// flowStep is a step compiled: its form, rules and pin.
+type flowStep struct {
+	c     *compiled
+	when  func(Answers) bool
+	check func(Answers) []*FieldError
+	pin   string // a digest of what the step asks, recorded with its answers
+}
+
+// NewFlow returns a flow of steps, asked in order, whose state codec signs
+// and binds. It refuses a nil or non-binding codec, an empty list, an empty
+// or repeated step key, a field name used twice across steps, and any
+// broken field definition, with an error naming the step.
+func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, error) {
+	if codec == nil {
+		return nil, errors.New("mcpform: NewFlow needs a request-state codec")
+	}
+	if !codec.bind {
+		return nil, errors.New("mcpform: a flow's codec must bind (RequestStateOptions.Bind)")
+	}
 	if len(steps) == 0 {
 		return nil, errors.New("mcpform: flow has no steps")
 	}
-	reasks := 3
-	if opts != nil && opts.MaxReasks != 0 {
+	f := &Flow{codec: codec, maxReasks: 3}
+	if opts != nil {
 		if opts.MaxReasks < 0 {
 			return nil, fmt.Errorf("mcpform: flow MaxReasks %d is negative", opts.MaxReasks)
 		}
-		reasks = opts.MaxReasks
+		if opts.MaxReasks != 0 {
+			f.maxReasks = opts.MaxReasks
+		}
+		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+	}
+	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
+		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
 	}
 	owner := map[string]string{} // field name → step key
 	for i, s := range steps {
-		if s.Key == "" {
-			return nil, fmt.Errorf("mcpform: flow step %d has an empty key", i)
+		c, err := compileStep(i, s)
+		if err != nil {
+			return nil, err
 		}
-		for _, p := range steps[:i] {
-			if p.Key == s.Key {
-				return nil, fmt.Errorf("mcpform: flow step key %q is used twice", s.Key)
+		if f.index(c.key) >= 0 {
+			return nil, fmt.Errorf("mcpform: flow step key %q is used twice", c.key)
+		}
+		if len(c.secrets) > 0 && f.secrets == nil {
+			return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, &FieldError{Field: c.secrets[0].Name,
+				Err: errors.New("secret, and asked only in URL mode: set FlowOptions.Secrets")})
+		}
+		for _, fd := range c.all {
+			if o, ok := owner[fd.Name]; ok {
+				return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key,
+					fieldErr(fd.Name, ErrName, "also asked by step %q; answers are merged", o))
 			}
+			owner[fd.Name] = c.key
 		}
-		if err := checkFields(s.Fields); err != nil {
-			return nil, fmt.Errorf("mcpform: flow step %q: %w", s.Key, err)
+		sum := sha256.Sum256(append([]byte(c.key+"\x00"), c.schema...))
+		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
+			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
+	}
+	return f, nil
+}
+
+// compileStep returns step i's compiled form.
+func compileStep(i int, s Step) (*compiled, error) {
+	if s.Form != nil {
+		if s.Key != "" || s.Fields != nil || s.Message != "" {
+			return nil, fmt.Errorf("mcpform: flow step %d has a Form and its own Key, Fields or Message", i)
 		}
-		for _, f := range s.Fields {
-			if o, ok := owner[f.Name]; ok {
-				return nil, fmt.Errorf("mcpform: flow step %q: %w", s.Key,
-					fieldErr(f.Name, ErrName, "also asked by step %q; answers are merged", o))
-			}
-			owner[f.Name] = s.Key
+		return s.Form.compiledForm(), nil
+	}
+	if s.Key == "" {
+		return nil, fmt.Errorf("mcpform: flow step %d has an empty key", i)
+	}
+	fields := cloneFields(s.Fields)
+	if err := checkFields(fields); err != nil {
+		return nil, fmt.Errorf("mcpform: flow step %q: %w", s.Key, err)
+	}
+	return compile(fields, &FormOptions{Key: s.Key, Message: s.Message})
+}
+
+// Fields returns a copy of the fields of the step keyed step, secret ones
+// included, or nil when
+// the flow has no such step, so that a caller can name problems without
+// keeping a second list.
+func (f *Flow) Fields(step string) []AutoFormField {
+	if i := f.index(step); i >= 0 {
+		return cloneFields(f.steps[i].c.all)
+	}
+	return nil
+}
+
+func (f *Flow) index(key string) int {
+	for i := range f.steps {
+		if f.steps[i].c.key == key {
+			return i
 		}
 	}
-	return &Flow{steps: append([]Step(nil), steps...), maxReasks: reasks}, nil
+	return -1
 }
 
 // A FlowStatus says how a round of a [Flow] ended.
@@ -130,172 +252,91 @@ type FlowRound struct {
 	// handler as it is; nil otherwise.
 	Result *mcp.CallToolResult
 	// Answers are the answers proven so far: all of them for FlowDone, and
-	// those of the steps before Step otherwise. Never nil.
+	// those of the steps before Step otherwise. Never nil. Decode them
+	// with [Answers.Decode].
 	Answers Answers
 	// Step is the key of the step asked, declined, cancelled or failed; ""
 	// for FlowDone.
 	Step string
-	// Problems say why the last answer to Step was not accepted, when the
-	// step is asked again or has failed; the re-ask's message names them.
+	// Problems say why Step is asked again or has failed: its last answer's
+	// refused values, or a proven answer that the step as it is now
+	// refuses. The re-ask's message names them.
 	Problems []*FieldError
 	// Attempt counts the failed answers Step has had, from 0.
 	Attempt int
 	// ID identifies this run of the flow: random when the flow starts,
 	// then carried in its signed state, so every round of one run, and any
-	// replay of one, has the same ID. Use it as the idempotency key of what
-	// FlowDone triggers.
+	// replay of one, has the same ID. It is the idempotency key of what
+	// FlowDone triggers; see the Flow documentation.
 	ID string
 }
 
 // flowState is what a flow's request state carries: where the flow is and
 // what it has proven, nothing the client merely claims.
 type flowState struct {
-	ID      string  `json:"i"`
-	Step    string  `json:"s"`
-	Attempt int     `json:"n,omitempty"`
-	Proven  Answers `json:"a,omitempty"`
+	ID      string            `json:"i"`           // the run ID, random at the start
+	Step    string            `json:"s"`           // key of the step being asked
+	Attempt int               `json:"n,omitempty"` // failed answers so far to Step
+	Proven  Answers           `json:"a,omitempty"` // merged accepted answers of the proven steps
+	Pins    map[string]string `json:"p,omitempty"` // proven step key → the pin it was proven against
 }
 
-// Next runs one round of the flow for the tool call req. The codec must bind
-// ([RequestStateOptions].Bind): the state is bound to [BindTo](principal,
-// tool name), where principal is who the server authenticated, never a value
-// the client chose, and may be "" for an unauthenticated server.
+// Next runs one round of the flow for the tool call req.
 //
 // A call without request state starts the flow. A state that does not
-// verify, has expired, or was minted for another tool or principal returns
-// the JSON-RPC error of [RequestStateError], for the handler to return as it
-// is. Other errors report misuse: a nil flow, a non-binding codec.
+// verify, has expired, or was minted for another principal, tool or set of
+// arguments returns the JSON-RPC error of [RequestStateError]; a client
+// that cannot answer a form, the error of [CapabilityError]. The handler
+// returns either as it is. Other errors report misuse, such as a nil flow
+// or request.
 //
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
 // fulfils one round only; add [LegacyRounds] to the server so that such a
 // client can answer every round of the flow.
-func (f *Flow) Next(req *mcp.CallToolRequest, codec *RequestStateCodec, principal string) (*FlowRound, error) {
+func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")
-	}
-	if codec == nil || !codec.bind {
-		return nil, errors.New("mcpform: a flow's codec must bind (RequestStateOptions.Bind)")
 	}
 	if req == nil || req.Params == nil {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	bind := BindTo(principal, req.Params.Name)
-
-	if req.Params.RequestState == "" {
-		return f.start(codec, bind)
+	bind, err := f.bindFor(req)
+	if err != nil {
+		return nil, err
 	}
-	var st flowState
-	if err := codec.Verify(req.Params.RequestState, bind, &st); err != nil {
+	st := flowState{}
+	if req.Params.RequestState == "" {
+		var id [16]byte
+		if _, err := rand.Read(id[:]); err != nil {
+			return nil, err
+		}
+		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
+	} else if err := f.codec.Verify(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+		if err == nil {
+			err = ErrMalformed
+		}
 		return nil, RequestStateError(err)
 	}
-	if st.Proven == nil {
-		st.Proven = Answers{}
-	}
-	i := f.index(st.Step)
-	if i < 0 || st.Attempt < 0 || st.ID == "" {
-		// Signed by us, so not forged, but from a flow this one no longer
-		// is (a deploy between rounds): start again rather than guess.
-		return f.start(codec, bind)
-	}
-	step := &f.steps[i]
-	r := InputResponse(req.Params.InputResponses, step.Key)
-	switch {
-	case r == nil:
-		// No answer to the step asked: ask it again, as it was.
-		return f.ask(codec, bind, i, st, nil)
-	case r.Action == "decline":
-		return &FlowRound{Status: FlowDeclined, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt, ID: st.ID}, nil
-	case r.Action == "cancel":
-		return &FlowRound{Status: FlowCancelled, Answers: st.Proven, Step: step.Key, Attempt: st.Attempt, ID: st.ID}, nil
-	}
-	answers, problems := CheckFormInput(req.Params.InputResponses, step.Key, step.Fields)
-	// An invalid optional value is asked again too: the person typed
-	// something, and silently losing it would be worse than asking. Only
-	// unknown keys are dropped without a word.
-	if answers == nil || hasInvalid(problems) {
-		if len(problems) == 0 {
-			// An accept without content, or an action the protocol
-			// does not have: as good as an empty answer.
-			problems = []*FieldError{{Err: fmt.Errorf("%w: the answer has no content", ErrInvalidValue)}}
-		}
-		st.Attempt++
-		if st.Attempt > f.maxReasks {
-			return &FlowRound{Status: FlowInvalid, Answers: st.Proven, Step: step.Key, Problems: problems, Attempt: st.Attempt, ID: st.ID}, nil
-		}
-		return f.ask(codec, bind, i, st, problems)
-	}
-	if len(st.Proven) == 0 {
-		st.Proven = answers // the first step: nothing to merge into
-	} else {
-		for k, v := range answers {
-			st.Proven[k] = v
-		}
-	}
-	st.Attempt = 0
-	return f.ask(codec, bind, f.next(i, st.Proven), st, nil)
+	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
+	return r.run()
 }
 
-// start begins a new run of the flow, under a fresh random ID.
-func (f *Flow) start(codec *RequestStateCodec, bind string) (*FlowRound, error) {
-	var id [16]byte
-	if _, err := rand.Read(id[:]); err != nil {
-		return nil, err
+func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
+	if f.principal == nil {
+		return ""
 	}
-	st := flowState{ID: base64.RawURLEncoding.EncodeToString(id[:]), Proven: Answers{}}
-	return f.ask(codec, bind, f.next(-1, st.Proven), st, nil)
+	return f.principal(req)
 }
 
-func hasInvalid(problems []*FieldError) bool {
-	for _, p := range problems {
-		if errors.Is(p.Err, ErrInvalidValue) {
-			return true
-		}
+// bindFor returns the string a call's state is bound to.
+func (f *Flow) bindFor(req *mcp.CallToolRequest) (string, error) {
+	principal := f.principalOf(req)
+	if f.unbound {
+		return BindTo(principal, req.Params.Name), nil
 	}
-	return false
-}
-
-// next returns the index of the first step after i that applies to proven,
-// or len(f.steps) when none does.
-func (f *Flow) next(i int, proven Answers) int {
-	for i++; i < len(f.steps); i++ {
-		if w := f.steps[i].When; w == nil || w(proven) {
-			return i
-		}
-	}
-	return i
-}
-
-func (f *Flow) index(key string) int {
-	for i := range f.steps {
-		if f.steps[i].Key == key {
-			return i
-		}
-	}
-	return -1
-}
-
-// ask returns the round that asks step i, with st sealed in the state, or
-// FlowDone past the last step.
-func (f *Flow) ask(codec *RequestStateCodec, bind string, i int, st flowState, problems []*FieldError) (*FlowRound, error) {
-	if i >= len(f.steps) {
-		return &FlowRound{Status: FlowDone, Answers: st.Proven, ID: st.ID}, nil
-	}
-	step := &f.steps[i]
-	st.Step = step.Key
-	token, err := codec.Mint(st, bind)
+	digest, err := argumentsDigest(req.Params.Arguments)
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
-	msg := step.Message
-	if msg == "" {
-		msg = DefaultInputMessage
-	}
-	if len(problems) > 0 {
-		msg += "\n\n" + ProblemMessage(step.Fields, problems)
-	}
-	res, err := FormInputRequest(step.Fields, &InputRequestOptions{Key: step.Key, Message: msg, RequestState: token})
-	if err != nil {
-		return nil, err
-	}
-	return &FlowRound{Status: FlowAsk, Result: res, Answers: st.Proven, Step: step.Key, Problems: problems, Attempt: st.Attempt, ID: st.ID}, nil
+	return BindTo(principal, req.Params.Name, digest), nil
 }

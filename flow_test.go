@@ -1,10 +1,13 @@
 package mcpform
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -36,10 +39,8 @@ type flowClock struct{ t time.Time }
 
 func (c *flowClock) now() time.Time { return c.t }
 
-func newFlowFixture(t *testing.T) (*Flow, *RequestStateCodec, *flowClock) {
+func newFlowFixture(t testing.TB) (*Flow, *RequestStateCodec, *flowClock) {
 	t.Helper()
-	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
-	require.NoError(t, err)
 	clock := &flowClock{t: time.Unix(1_800_000_000, 0)}
 	codec, err := NewRequestStateCodec(RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")},
@@ -47,12 +48,33 @@ func newFlowFixture(t *testing.T) (*Flow, *RequestStateCodec, *flowClock) {
 		Now:  clock.now,
 	})
 	require.NoError(t, err)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
 	return flow, codec, clock
+}
+
+// tokenUser is the principal of a call: its bearer token's user.
+func tokenUser(req *mcp.CallToolRequest) string {
+	if req.Extra == nil || req.Extra.TokenInfo == nil {
+		return ""
+	}
+	return req.Extra.TokenInfo.UserID
 }
 
 // call builds the request of one round: the tool, the echoed state and the
 // client's answers as key → content, or key → action for a refusal.
 func call(tool, state string, answers map[string]any) *mcp.CallToolRequest {
+	return callAs("alice", tool, state, answers)
+}
+
+// formCaps is the per-request _meta of a 2026-07-28 client that declared
+// form elicitation.
+func formCaps() mcp.Meta {
+	return mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}
+}
+
+// callAs is call by principal, a client that declared form elicitation.
+func callAs(principal, tool, state string, answers map[string]any) *mcp.CallToolRequest {
 	var responses mcp.InputResponseMap
 	if len(answers) > 0 {
 		responses = mcp.InputResponseMap{}
@@ -65,7 +87,10 @@ func call(tool, state string, answers map[string]any) *mcp.CallToolRequest {
 			}
 		}
 	}
-	return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tool, RequestState: state, InputResponses: responses}}
+	return &mcp.CallToolRequest{
+		Params: &mcp.CallToolParamsRaw{Meta: formCaps(), Name: tool, RequestState: state, InputResponses: responses},
+		Extra:  &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: principal}},
+	}
 }
 
 // asked returns the single input request key of an asking round.
@@ -89,8 +114,8 @@ func TestFlowBranches(t *testing.T) {
 		{"team", []string{"account", "team"}, Answers{"email": "ada@example.com", "plan": "team", "team_name": "Analytical", "seats": 5.0}},
 	} {
 		t.Run(tt.plan, func(t *testing.T) {
-			flow, codec, _ := newFlowFixture(t)
-			r, err := flow.Next(call("signup", "", nil), codec, "alice")
+			flow, _, _ := newFlowFixture(t)
+			r, err := flow.Next(call("signup", "", nil))
 			require.NoError(t, err)
 			var steps []string
 			for r.Status == FlowAsk {
@@ -100,7 +125,7 @@ func TestFlowBranches(t *testing.T) {
 				if key == "team" {
 					content = map[string]any{"team_name": "Analytical", "seats": 5.0}
 				}
-				r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{key: content}), codec, "alice")
+				r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{key: content}))
 				require.NoError(t, err)
 			}
 			assert.Equal(t, FlowDone, r.Status)
@@ -113,27 +138,27 @@ func TestFlowBranches(t *testing.T) {
 
 // round1 runs the first two calls of the team flow and returns the state
 // that asks for the team step.
-func round1(t *testing.T, flow *Flow, codec *RequestStateCodec) string {
+func round1(t *testing.T, flow *Flow) string {
 	t.Helper()
-	r, err := flow.Next(call("signup", "", nil), codec, "alice")
+	r, err := flow.Next(call("signup", "", nil))
 	require.NoError(t, err)
 	r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{
 		"account": map[string]any{"email": "ada@example.com", "plan": "team"},
-	}), codec, "alice")
+	}))
 	require.NoError(t, err)
 	require.Equal(t, "team", asked(t, r))
 	return r.Result.RequestState
 }
 
 func TestFlowIgnoresForgedEarlierAnswers(t *testing.T) {
-	flow, codec, _ := newFlowFixture(t)
-	state := round1(t, flow, codec)
+	flow, _, _ := newFlowFixture(t)
+	state := round1(t, flow)
 	// Round 2 resends round 1 with a changed email and plan, and smuggles
 	// an extra key into the team answer: none of it may count.
 	r, err := flow.Next(call("signup", state, map[string]any{
 		"account": map[string]any{"email": "mallory@example.com", "plan": "pro"},
 		"team":    map[string]any{"team_name": "Analytical", "seats": 5.0, "email": "mallory@example.com"},
-	}), codec, "alice")
+	}))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team", "team_name": "Analytical", "seats": 5.0}, r.Answers)
@@ -159,13 +184,13 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 		{name: "expired", tool: "signup", principal: "alice", advance: 10*time.Minute + time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			flow, codec, clock := newFlowFixture(t)
-			state := round1(t, flow, codec)
+			flow, _, clock := newFlowFixture(t)
+			state := round1(t, flow)
 			if tt.tamper != nil {
 				state = tt.tamper(state)
 			}
 			clock.t = clock.t.Add(tt.advance)
-			r, err := flow.Next(call(tt.tool, state, team), codec, tt.principal)
+			r, err := flow.Next(callAs(tt.principal, tt.tool, state, team))
 			assert.Nil(t, r)
 			var rpcErr *jsonrpc.Error
 			require.True(t, errors.As(err, &rpcErr), "want *jsonrpc.Error, got %T: %v", err, err)
@@ -174,21 +199,21 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 		})
 	}
 	t.Run("still valid at the TTL", func(t *testing.T) {
-		flow, codec, clock := newFlowFixture(t)
-		state := round1(t, flow, codec)
+		flow, _, clock := newFlowFixture(t)
+		state := round1(t, flow)
 		clock.t = clock.t.Add(10 * time.Minute)
-		r, err := flow.Next(call("signup", state, team), codec, "alice")
+		r, err := flow.Next(call("signup", state, team))
 		require.NoError(t, err)
 		assert.Equal(t, FlowDone, r.Status)
 	})
 }
 
 func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
-	flow, codec, _ := newFlowFixture(t)
-	state := round1(t, flow, codec)
+	flow, _, _ := newFlowFixture(t)
+	state := round1(t, flow)
 	r, err := flow.Next(call("signup", state, map[string]any{
 		"team": map[string]any{"team_name": "Analytical", "seats": 500.0},
-	}), codec, "alice")
+	}))
 	require.NoError(t, err)
 	assert.Equal(t, "team", asked(t, r))
 	assert.Equal(t, 1, r.Attempt)
@@ -201,24 +226,24 @@ func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 	// The re-ask carries round 1 in its own state: answering it finishes.
 	r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{
 		"team": map[string]any{"team_name": "Analytical", "seats": 50.0},
-	}), codec, "alice")
+	}))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team", "team_name": "Analytical", "seats": 50.0}, r.Answers)
 }
 
 func TestFlowGivesUpAfterMaxReasks(t *testing.T) {
-	flow, codec, _ := newFlowFixture(t)
-	r, err := flow.Next(call("signup", "", nil), codec, "alice")
+	flow, _, _ := newFlowFixture(t)
+	r, err := flow.Next(call("signup", "", nil))
 	require.NoError(t, err)
 	bad := map[string]any{"account": map[string]any{"email": "nope", "plan": "pro"}}
 	for want := 1; want <= 3; want++ {
-		r, err = flow.Next(call("signup", r.Result.RequestState, bad), codec, "alice")
+		r, err = flow.Next(call("signup", r.Result.RequestState, bad))
 		require.NoError(t, err)
 		require.Equal(t, FlowAsk, r.Status, "re-ask %d", want)
 		assert.Equal(t, want, r.Attempt)
 	}
-	r, err = flow.Next(call("signup", r.Result.RequestState, bad), codec, "alice")
+	r, err = flow.Next(call("signup", r.Result.RequestState, bad))
 	require.NoError(t, err)
 	assert.Equal(t, FlowInvalid, r.Status)
 	assert.Equal(t, "account", r.Step)
@@ -236,9 +261,9 @@ func TestFlowRefusals(t *testing.T) {
 		{"cancel", FlowCancelled},
 	} {
 		t.Run(tt.action, func(t *testing.T) {
-			flow, codec, _ := newFlowFixture(t)
-			state := round1(t, flow, codec)
-			r, err := flow.Next(call("signup", state, map[string]any{"team": tt.action}), codec, "alice")
+			flow, _, _ := newFlowFixture(t)
+			state := round1(t, flow)
+			r, err := flow.Next(call("signup", state, map[string]any{"team": tt.action}))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, r.Status)
 			assert.Equal(t, "team", r.Step)
@@ -247,17 +272,17 @@ func TestFlowRefusals(t *testing.T) {
 		})
 	}
 	t.Run("unknown action is a failed answer", func(t *testing.T) {
-		flow, codec, _ := newFlowFixture(t)
-		state := round1(t, flow, codec)
-		r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}), codec, "alice")
+		flow, _, _ := newFlowFixture(t)
+		state := round1(t, flow)
+		r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}))
 		require.NoError(t, err)
 		assert.Equal(t, "team", asked(t, r))
 		assert.Equal(t, 1, r.Attempt)
 	})
 	t.Run("no answer asks again as it was", func(t *testing.T) {
-		flow, codec, _ := newFlowFixture(t)
-		state := round1(t, flow, codec)
-		r, err := flow.Next(call("signup", state, nil), codec, "alice")
+		flow, _, _ := newFlowFixture(t)
+		state := round1(t, flow)
+		r, err := flow.Next(call("signup", state, nil))
 		require.NoError(t, err)
 		assert.Equal(t, "team", asked(t, r))
 		assert.Equal(t, 0, r.Attempt)
@@ -265,24 +290,34 @@ func TestFlowRefusals(t *testing.T) {
 }
 
 func TestNewFlowRefusesBrokenFlows(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	unbinding, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}})
+	require.NoError(t, err)
 	good := []AutoFormField{{Name: "a"}}
+	form, err := NewForm[Answers](good, &FormOptions{Key: "f"})
+	require.NoError(t, err)
 	for _, tt := range []struct {
 		name  string
+		codec *RequestStateCodec
 		steps []Step
 		opts  *FlowOptions
 		want  string
 		is    error
 	}{
-		{name: "no steps", want: "no steps"},
-		{name: "empty key", steps: []Step{{Fields: good}}, want: "step 0 has an empty key"},
-		{name: "clashing keys", steps: []Step{{Key: "k", Fields: good}, {Key: "k", Fields: []AutoFormField{{Name: "b"}}}}, want: `step key "k" is used twice`},
-		{name: "clashing field names", steps: []Step{{Key: "one", Fields: good}, {Key: "two", Fields: good}}, want: `also asked by step "one"`, is: ErrName},
-		{name: "broken field", steps: []Step{{Key: "one", Fields: []AutoFormField{{Name: "n", Type: TypeInteger, Min: Bound(2), Max: Bound(1)}}}}, want: `step "one"`, is: ErrBounds},
-		{name: "no fields", steps: []Step{{Key: "one"}}, want: `step "one"`, is: ErrNoFields},
-		{name: "negative reasks", steps: []Step{{Key: "one", Fields: good}}, opts: &FlowOptions{MaxReasks: -1}, want: "negative"},
+		{name: "nil codec", steps: []Step{{Key: "k", Fields: good}}, want: "needs a request-state codec"},
+		{name: "codec that does not bind", codec: unbinding, steps: []Step{{Key: "k", Fields: good}}, want: "must bind"},
+		{name: "no steps", codec: codec, want: "no steps"},
+		{name: "empty key", codec: codec, steps: []Step{{Fields: good}}, want: "step 0 has an empty key"},
+		{name: "clashing keys", codec: codec, steps: []Step{{Key: "k", Fields: good}, {Key: "k", Fields: []AutoFormField{{Name: "b"}}}}, want: `step key "k" is used twice`},
+		{name: "clashing field names", codec: codec, steps: []Step{{Key: "one", Fields: good}, {Key: "two", Fields: good}}, want: `also asked by step "one"`, is: ErrName},
+		{name: "clashing with a form", codec: codec, steps: []Step{{Key: "one", Fields: good}, {Form: form}}, want: `also asked by step "one"`, is: ErrName},
+		{name: "form and fields", codec: codec, steps: []Step{{Form: form, Key: "f"}}, want: "has a Form and its own"},
+		{name: "broken field", codec: codec, steps: []Step{{Key: "one", Fields: []AutoFormField{{Name: "n", Type: TypeInteger, Min: Bound(2), Max: Bound(1)}}}}, want: `step "one"`, is: ErrBounds},
+		{name: "no fields", codec: codec, steps: []Step{{Key: "one"}}, want: `step "one"`, is: ErrNoFields},
+		{name: "negative reasks", codec: codec, steps: []Step{{Key: "one", Fields: good}}, opts: &FlowOptions{MaxReasks: -1}, want: "negative"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := NewFlow(tt.steps, tt.opts)
+			f, err := NewFlow(tt.codec, tt.steps, tt.opts)
 			assert.Nil(t, f)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
@@ -294,37 +329,28 @@ func TestNewFlowRefusesBrokenFlows(t *testing.T) {
 }
 
 func TestFlowMisuse(t *testing.T) {
-	flow, codec, _ := newFlowFixture(t)
-	unbound, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}})
-	require.NoError(t, err)
-	_, err = flow.Next(call("signup", "", nil), unbound, "alice")
-	assert.ErrorContains(t, err, "must bind")
-	_, err = flow.Next(call("signup", "", nil), nil, "alice")
-	assert.ErrorContains(t, err, "must bind")
-	_, err = (*Flow)(nil).Next(call("signup", "", nil), codec, "alice")
+	flow, _, _ := newFlowFixture(t)
+	_, err := (*Flow)(nil).Next(call("signup", "", nil))
 	assert.ErrorContains(t, err, "without steps")
-	_, err = flow.Next(nil, codec, "alice")
+	_, err = flow.Next(nil)
 	assert.ErrorContains(t, err, "without a tool call")
 }
 
 // benchFlowRound is round 2 of the team flow: verify the state, check the
 // account answer, mint the next state and ask for the team step.
 func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolRequest) {
-	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
-	require.NoError(b, err)
-	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
-	require.NoError(b, err)
-	r, err := flow.Next(call("signup", "", nil), codec, "alice")
+	flow, codec, _ := newFlowFixture(b)
+	r, err := flow.Next(call("signup", "", nil))
 	require.NoError(b, err)
 	req := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
 	return flow, codec, req
 }
 
 func BenchmarkFlowRound(b *testing.B) {
-	flow, codec, req := benchFlowRound(b)
+	flow, _, req := benchFlowRound(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := flow.Next(req, codec, "alice")
+		r, err := flow.Next(req)
 		if err != nil || r.Status != FlowAsk {
 			b.Fatal(err, r)
 		}
@@ -332,8 +358,9 @@ func BenchmarkFlowRound(b *testing.B) {
 }
 
 // BenchmarkFlowRoundByHand does the same round's work with the bare
-// primitives Flow wraps, as a careful handler would: the peer that
-// BenchmarkFlowRound's overhead is measured against.
+// primitives, as a careful handler would without a Flow and without
+// compiled forms: the peer that BenchmarkFlowRound is measured against (it
+// is also what a round of the first version cost).
 func BenchmarkFlowRoundByHand(b *testing.B) {
 	_, codec, req := benchFlowRound(b)
 	bind := BindTo("alice", "signup")
@@ -360,46 +387,297 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 // TestFlowID checks the idempotency key: one per run, kept across rounds,
 // re-asks and replays, and different for every start.
 func TestFlowID(t *testing.T) {
-	flow, codec, _ := newFlowFixture(t)
-	r1, err := flow.Next(call("signup", "", nil), codec, "alice")
+	flow, _, _ := newFlowFixture(t)
+	r1, err := flow.Next(call("signup", "", nil))
 	require.NoError(t, err)
-	other, err := flow.Next(call("signup", "", nil), codec, "alice")
+	other, err := flow.Next(call("signup", "", nil))
 	require.NoError(t, err)
 	require.NotEmpty(t, r1.ID)
 	assert.NotEqual(t, r1.ID, other.ID, "two starts in the same second share an ID")
 	assert.NotEqual(t, r1.Result.RequestState, other.Result.RequestState)
 
-	bad, err := flow.Next(call("signup", r1.Result.RequestState, map[string]any{"account": map[string]any{"email": "x"}}), codec, "alice")
+	bad, err := flow.Next(call("signup", r1.Result.RequestState, map[string]any{"account": map[string]any{"email": "x"}}))
 	require.NoError(t, err)
 	assert.Equal(t, r1.ID, bad.ID, "re-ask")
 	answer := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
-	done, err := flow.Next(call("signup", bad.Result.RequestState, answer), codec, "alice")
+	done, err := flow.Next(call("signup", bad.Result.RequestState, answer))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, r1.ID, done.ID, "done")
-	replay, err := flow.Next(call("signup", bad.Result.RequestState, answer), codec, "alice")
+	replay, err := flow.Next(call("signup", bad.Result.RequestState, answer))
 	require.NoError(t, err)
 	assert.Equal(t, done.ID, replay.ID, "replay")
 }
 
 func TestFlowReasksInvalidOptionalValue(t *testing.T) {
-	flow, err := NewFlow([]Step{{Key: "k", Fields: []AutoFormField{
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{{Key: "k", Fields: []AutoFormField{
 		{Name: "email", Type: TypeEmail, Required: true},
 		{Name: "nick", Max: Bound(3)},
-	}}}, nil)
+	}}}, &FlowOptions{Principal: tokenUser})
 	require.NoError(t, err)
-	_, codec, _ := newFlowFixture(t)
-	r, err := flow.Next(call("t", "", nil), codec, "p")
+	r, err := flow.Next(call("t", "", nil))
 	require.NoError(t, err)
-	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "nick": "toolong", "extra": 1.0}}), codec, "p")
+	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "nick": "toolong", "extra": 1.0}}))
 	require.NoError(t, err)
 	require.Equal(t, FlowAsk, r.Status)
 	assert.Equal(t, 1, r.Attempt)
 	assert.Contains(t, r.Result.InputRequests["k"].(*mcp.ElicitParams).Message, "Nick: longer than 3 characters")
 
 	// Unknown keys alone are dropped without a re-ask.
-	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}), codec, "p")
+	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}))
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"email": "a@b.co"}, r.Answers)
+}
+
+// teamState runs the team flow to its last round and returns the state and
+// the request that would finish it.
+func finishRequest(t *testing.T, flow *Flow, args string) *mcp.CallToolRequest {
+	t.Helper()
+	req := call("signup", "", nil)
+	req.Params.Arguments = json.RawMessage(args)
+	r, err := flow.Next(req)
+	require.NoError(t, err)
+	req = call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
+	req.Params.Arguments = json.RawMessage(args)
+	r, err = flow.Next(req)
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	req = call("signup", r.Result.RequestState, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}})
+	req.Params.Arguments = json.RawMessage(args)
+	return req
+}
+
+func TestFlowBindsArguments(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		unbound bool
+		minted  string
+		retried string
+		wantErr bool
+	}{
+		{name: "same arguments", minted: `{"repo":"foo"}`, retried: `{"repo":"foo"}`},
+		{name: "same arguments spelled otherwise", minted: `{"n":1,"repo":"foo"}`, retried: ` { "repo" : "foo", "n": 1.0 }`},
+		{name: "absent, null and {} are alike", minted: ``, retried: `{}`},
+		{name: "null and absent", minted: `null`, retried: ``},
+		{name: "other arguments", minted: `{"repo":"foo"}`, retried: `{"repo":"bar"}`, wantErr: true},
+		{name: "arguments added", minted: ``, retried: `{"repo":"bar"}`, wantErr: true},
+		{name: "other arguments, unbound", unbound: true, minted: `{"repo":"foo"}`, retried: `{"repo":"bar"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, UnboundArguments: tt.unbound})
+			require.NoError(t, err)
+			req := finishRequest(t, flow, tt.minted)
+			req.Params.Arguments = json.RawMessage(tt.retried)
+			r, err := flow.Next(req)
+			if !tt.wantErr {
+				require.NoError(t, err)
+				assert.Equal(t, FlowDone, r.Status)
+				return
+			}
+			assert.Nil(t, r)
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(-32602), rpcErr.Code)
+		})
+	}
+}
+
+// TestFlowAfterDeploy runs rounds against one flow and finishes them
+// against a second one with the same keys, as after a deploy between two
+// rounds: no FlowDone may carry a value the new steps refuse.
+func TestFlowAfterDeploy(t *testing.T) {
+	tightened := Step{Key: "account", Message: "Create your account", Fields: []AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true, Max: Bound(10)},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	}}
+	country := Step{Key: "account", Message: "Create your account", Fields: append(cloneFields(accountStep.Fields),
+		AutoFormField{Name: "country", Required: true})}
+	relabelled := Step{Key: "account", Message: "Create your account", Fields: []AutoFormField{
+		{Name: "email", Label: "Work email", Type: TypeEmail, Required: true},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	}}
+	for _, tt := range []struct {
+		name    string
+		account Step
+		want    []error // the problems the account step is asked again with
+	}{
+		{name: "unchanged", account: accountStep},
+		{name: "max length lowered", account: tightened, want: []error{ErrChanged}},
+		{name: "required field added", account: country, want: []error{ErrChanged}},
+		{name: "label changed", account: relabelled, want: []error{ErrChanged}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before, codec, _ := newFlowFixture(t)
+			after, err := NewFlow(codec, []Step{tt.account, teamStep}, &FlowOptions{Principal: tokenUser})
+			require.NoError(t, err)
+			req := finishRequest(t, before, "")
+			r, err := after.Next(req)
+			require.NoError(t, err)
+			if tt.want == nil {
+				assert.Equal(t, FlowDone, r.Status)
+				return
+			}
+			require.Equal(t, "account", asked(t, r))
+			require.Len(t, r.Problems, len(tt.want))
+			for i, w := range tt.want {
+				assert.ErrorIs(t, r.Problems[i], w)
+			}
+			assert.Empty(t, r.Answers, "nothing stale is carried on")
+			msg := r.Result.InputRequests["account"].(*mcp.ElicitParams).Message
+			assert.Contains(t, msg, "Please check: "+ErrChanged.Error())
+		})
+	}
+}
+
+// TestFlowRecheckedStep: a proven answer that the step's Check refuses
+// later (the room was taken meanwhile) asks the step again.
+func TestFlowRechecksProvenAnswers(t *testing.T) {
+	taken := false
+	room := Step{Key: "account", Fields: accountStep.Fields, Check: func(a Answers) []*FieldError {
+		if taken && a["plan"] == "team" {
+			return []*FieldError{{Field: "plan", Err: errors.New("no team seats are left")}}
+		}
+		return nil
+	}}
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{room, teamStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	req := finishRequest(t, flow, "")
+	taken = true
+	r, err := flow.Next(req)
+	require.NoError(t, err)
+	require.Equal(t, "account", asked(t, r))
+	assert.Contains(t, r.Result.InputRequests["account"].(*mcp.ElicitParams).Message, "Plan: no team seats are left")
+	// The email still passes: it is offered again as the default.
+	schema := string(r.Result.InputRequests["account"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage))
+	assert.Contains(t, schema, `"default":"ada@example.com"`)
+	assert.NotContains(t, schema, `"default":"team"`)
+}
+
+// TestFlowStateWithoutProof: a state signed at a later step with nothing
+// proven (from an older version, or a minting bug) starts at step one
+// rather than finishing with empty answers.
+func TestFlowStateWithoutProof(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	digest, err := argumentsDigest(nil)
+	require.NoError(t, err)
+	token, err := codec.Mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest))
+	require.NoError(t, err)
+	r, err := flow.Next(call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
+	require.NoError(t, err)
+	assert.Equal(t, "account", asked(t, r))
+	assert.Empty(t, r.Answers)
+}
+
+func TestFlowStepCheck(t *testing.T) {
+	slot := Step{Key: "booking", Fields: []AutoFormField{
+		{Name: "room", Label: "Room", Required: true},
+		{Name: "time", Label: "Time", Required: true},
+	}, Check: func(a Answers) []*FieldError {
+		var problems []*FieldError
+		if a["room"] == "ada" {
+			problems = append(problems, &FieldError{Field: "room", Err: errors.New("booked at that time")})
+		}
+		if t, _ := a["time"].(string); len(t) != 5 || t[2] != ':' {
+			problems = append(problems, &FieldError{Field: "time", Err: errors.New("not HH:MM")})
+		}
+		return problems
+	}}
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{slot}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	r, err := flow.Next(call("book", "", nil))
+	require.NoError(t, err)
+	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "ada", "time": "10:00"}}))
+	require.NoError(t, err)
+	require.Equal(t, "booking", asked(t, r))
+	assert.Equal(t, 1, r.Attempt)
+	p := r.Result.InputRequests["booking"].(*mcp.ElicitParams)
+	assert.Equal(t, DefaultInputMessage+"\n\nPlease check: Room: booked at that time.", p.Message)
+	assert.Contains(t, string(p.RequestedSchema.(json.RawMessage)), `"default":"10:00"`, "the good answer is pre-filled")
+
+	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, r.Status)
+	assert.Equal(t, Answers{"room": "babbage", "time": "10:00"}, r.Answers)
+}
+
+func TestFlowUnknownAction(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	state := round1(t, flow)
+	r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}))
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	assert.Contains(t, r.Result.InputRequests["team"].(*mcp.ElicitParams).Message, "the answer's action is none of accept, decline and cancel")
+}
+
+func TestFlowFields(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	got := flow.Fields("team")
+	assert.Equal(t, teamStep.Fields, got)
+	got[0].Name = "changed"
+	assert.Equal(t, "team_name", flow.Fields("team")[0].Name, "a copy")
+	assert.Nil(t, flow.Fields("nope"))
+}
+
+// TestFlowCapabilities: a client that did not declare form elicitation is
+// never sent an input request it cannot answer, over go-sdk in memory.
+func TestFlowCapabilities(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, nil)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		name    string
+		version string
+		elicit  bool
+		wantErr bool
+	}{
+		{"2026-07-28 without elicitation", "2026-07-28", false, true},
+		{"2025-11-25 without elicitation", "2025-11-25", false, true},
+		{"2026-07-28 with elicitation", "2026-07-28", true, false},
+		{"2025-11-25 with elicitation", "2025-11-25", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					r, err := flow.Next(req)
+					switch {
+					case err != nil:
+						return nil, err
+					case r.Status == FlowAsk:
+						return r.Result, nil
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}}, nil
+				})
+			opts := &mcp.ClientOptions{}
+			if tt.elicit {
+				opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "pro"}}, nil
+				}
+			}
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := server.Connect(ctx, st, nil)
+			require.NoError(t, err)
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			require.NoError(t, err)
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+			if !tt.wantErr {
+				require.NoError(t, err)
+				require.Len(t, res.Content, 1)
+				assert.Equal(t, "done", res.Content[0].(*mcp.TextContent).Text)
+				return
+			}
+			var rpcErr *jsonrpc.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+			assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(rpcErr.Data))
+		})
+	}
 }

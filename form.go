@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -15,13 +16,30 @@ import (
 //
 // A nil *Form is not usable; build one with [NewForm] or [FormFor].
 type Form[T any] struct {
-	fields  []AutoFormField
+	c      *compiled
+	decode *decoder // nil when T is Answers
+}
+
+// compiled is what asking and checking need of a form, whatever its answers
+// decode into; a [Flow] step holds one.
+type compiled struct {
+	all     []AutoFormField // every field, as compiled
+	fields  []AutoFormField // those asked in form mode: all but the secrets
+	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
-	schema  json.RawMessage // the titled schema, marshalled once
+	schema  json.RawMessage // the titled schema of fields, marshalled once
 	key     string
 	message string
-	decode  *decoder // nil when T is Answers
 }
+
+// A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
+// answers decode into: every *Form[T] is one. A [Step] takes one, so that a
+// flow's steps are compiled once, at start-up.
+type CompiledForm interface {
+	compiledForm() *compiled
+}
+
+func (f *Form[T]) compiledForm() *compiled { return f.c }
 
 // FormOptions configures [NewForm] and [FormFor]. A nil *FormOptions and
 // zero fields mean the defaults.
@@ -59,6 +77,23 @@ func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error)
 	if err := checkFields(fields); err != nil { // again: bounds may have been added
 		return nil, err
 	}
+	c, err := compile(fields, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Form[T]{c: c, decode: dec}, nil
+}
+
+// compile builds the schema and checker of fields already checked.
+func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
+	var fields, secrets []AutoFormField
+	for _, f := range all {
+		if f.secret() {
+			secrets = append(secrets, f)
+		} else {
+			fields = append(fields, f)
+		}
+	}
 	s, err := buildSchema(fields, true, nil)
 	if err != nil {
 		return nil, err
@@ -67,24 +102,24 @@ func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error)
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	f := &Form[T]{fields: fields, lookup: fieldLookup(fields), schema: raw, decode: dec,
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw,
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if opts != nil {
 		if opts.Key != "" {
-			f.key = opts.Key
+			c.key = opts.Key
 		}
 		if opts.Message != "" {
-			f.message = opts.Message
+			c.message = opts.Message
 		}
 	}
-	return f, nil
+	return c, nil
 }
 
 // Fields returns a copy of the compiled fields.
-func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.fields) }
+func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.c.all) }
 
 // Key returns the key the form's input request is asked and answered under.
-func (f *Form[T]) Key() string { return f.key }
+func (f *Form[T]) Key() string { return f.c.key }
 
 // Schema returns the schema the client is shown, a fresh copy each call.
 // Unlike [FormSchema], which keeps the TypeScript mapping, it carries option
@@ -93,7 +128,7 @@ func (f *Form[T]) Key() string { return f.key }
 // choice an array whose items have anyOf [{const, title}].
 func (f *Form[T]) Schema() *jsonschema.Schema {
 	var s jsonschema.Schema
-	if err := json.Unmarshal(f.schema, &s); err != nil {
+	if err := json.Unmarshal(f.c.schema, &s); err != nil {
 		panic("mcpform: the compiled schema does not unmarshal: " + err.Error()) // built by us
 	}
 	return &s
@@ -103,35 +138,72 @@ func (f *Form[T]) Schema() *jsonschema.Schema {
 // under its key, carrying requestState (empty sends none). The schema was
 // marshalled when the form was compiled, so the call and go-sdk's encoding
 // of its result cost little.
+//
+// InputRequest does not look at what the client can answer; [Form.Ask]
+// does. Secret fields (see [AutoFormField.Secret]) are never in the
+// request: the spec forbids asking for them in form mode.
 func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
-	return f.request(f.message, f.schema, requestState)
+	return f.c.request(f.c.message, f.c.schema, requestState)
 }
 
-func (f *Form[T]) request(message string, schema json.RawMessage, requestState string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{
-			f.key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema},
-		},
-		RequestState: requestState,
+// Ask is [Form.InputRequest] for a client that declared form elicitation
+// (see [ClientSupportsForm]); to any other client it returns the JSON-RPC
+// error of [CapabilityError], -32021, which the handler returns as it is,
+// rather than a request the client cannot answer.
+//
+// A form with secret fields is asked only as a [Step] of a [Flow], which
+// asks the secrets in URL mode; Ask refuses it, because the form-mode
+// request would leave them out.
+func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
+	if len(f.c.secrets) > 0 {
+		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
 	}
+	if err := requireInput(req, true, false); err != nil {
+		return nil, err
+	}
+	return f.InputRequest(requestState), nil
 }
 
 // Reask returns the input_required result that asks for the form again
 // after reply: its message names reply's problems (see [ProblemMessage]),
 // and the values reply accepted are the schema's defaults, which clients
 // pre-fill, so the person does not type them again. For a reply without
-// problems it is InputRequest.
+// problems or accepted values it is InputRequest.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
-	if len(reply.Problems) == 0 && len(reply.Answers) == 0 {
-		return f.InputRequest(requestState)
+	return f.c.reask(reply.Answers, reply.Problems, requestState)
+}
+
+// Read checks the client's answer under the form's key and decodes it.
+// The answer is untrusted and judged as [CheckFormInput] judges it; see
+// [Reply] for what each status means. Read never fails on a definition:
+// the form was checked when it was compiled.
+func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
+	status, answers, problems := f.c.judge(responses)
+	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
+	if status == ReplyAccepted {
+		reply.Value = f.decodeAnswers(answers)
 	}
-	msg := f.message
-	if p := ProblemMessage(f.fields, reply.Problems); p != "" {
+	return reply
+}
+
+func (c *compiled) request(message string, schema json.RawMessage, requestState string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{
+			c.key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema},
+		},
+		RequestState: requestState,
+	}
+}
+
+// reask asks again, naming problems and pre-filling the accepted answers.
+func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
+	msg := c.message
+	if p := ProblemMessage(c.all, problems); p != "" {
 		msg += "\n\n" + p
 	}
-	schema := f.schema
-	if len(reply.Answers) > 0 {
-		s, err := buildSchema(f.fields, true, reply.Answers)
+	schema := c.schema
+	if len(accepted) > 0 {
+		s, err := buildSchema(c.fields, true, accepted)
 		if err == nil {
 			if raw, err := json.Marshal(s); err == nil {
 				schema = raw
@@ -140,40 +212,47 @@ func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult
 		// On an error, which accepted values cannot cause, the form
 		// is asked without the defaults rather than not at all.
 	}
-	return f.request(msg, schema, requestState)
+	return c.request(msg, schema, requestState)
 }
 
-// Read checks the client's answer under the form's key and decodes it.
-// The answer is untrusted and judged as [CheckFormInput] judges it; see
-// [Reply] for what each status means. Read never fails on a definition:
-// the form was checked when it was compiled.
-func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
-	r := InputResponse(responses, f.key)
+// judge reads and checks the answer under c.key. An answer with a refused
+// value, optional or not, is invalid: the person typed something, and
+// dropping it without a word would be worse than asking again. Unknown
+// keys alone are dropped.
+func (c *compiled) judge(responses mcp.InputResponseMap) (ReplyStatus, Answers, []*FieldError) {
+	r := InputResponse(responses, c.key)
 	if r == nil {
-		return Reply[T]{Status: ReplyNone}
+		return ReplyNone, nil, nil
 	}
 	switch r.Action {
 	case "accept":
 	case "decline":
-		return Reply[T]{Status: ReplyDeclined}
+		return ReplyDeclined, nil, nil
 	case "cancel":
-		return Reply[T]{Status: ReplyCancelled}
+		return ReplyCancelled, nil, nil
 	default:
-		return Reply[T]{Status: ReplyInvalid, Problems: []*FieldError{{Err: fmt.Errorf("%w: the answer's action is none of accept, decline and cancel", ErrInvalidValue)}}}
+		return ReplyInvalid, nil, []*FieldError{{Err: errUnknownAction}}
 	}
 	content := r.Content
 	if content == nil {
 		content = map[string]any{}
 	}
-	answers, problems, missing := checkCompiled(content, f.fields, f.lookup)
-	reply := Reply[T]{Answers: answers, Problems: problems}
+	answers, problems, missing := checkCompiled(content, c.fields, c.lookup)
 	if missing || hasInvalid(problems) {
-		reply.Status = ReplyInvalid
-		return reply
+		return ReplyInvalid, answers, problems
 	}
-	reply.Status = ReplyAccepted
-	reply.Value = f.decodeAnswers(answers)
-	return reply
+	return ReplyAccepted, answers, problems
+}
+
+var errUnknownAction = fmt.Errorf("%w: the answer's action is none of accept, decline and cancel", ErrInvalidValue)
+
+func hasInvalid(problems []*FieldError) bool {
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrInvalidValue) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *Form[T]) decodeAnswers(a Answers) T {
@@ -241,4 +320,24 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+}
+
+// requireInput returns the capability error for a call whose client cannot
+// answer what is asked (a form, a URL, or both), and nil for one that can.
+func requireInput(req *mcp.CallToolRequest, form, url bool) error {
+	var caps *mcp.ClientCapabilities
+	if req != nil {
+		caps = req.ClientCapabilities()
+	}
+	if (!form || ClientSupportsForm(caps)) && (!url || ClientSupportsURL(caps)) {
+		return nil
+	}
+	need := &mcp.ElicitationCapabilities{}
+	if form {
+		need.Form = &mcp.FormElicitationCapabilities{}
+	}
+	if url {
+		need.URL = &mcp.URLElicitationCapabilities{}
+	}
+	return CapabilityError(&mcp.ClientCapabilities{Elicitation: need})
 }

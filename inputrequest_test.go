@@ -162,12 +162,12 @@ func TestFormInputRequestGoSDKClient(t *testing.T) {
 // old client's would be: go-sdk's bridge alone asks one round, and
 // LegacyRounds asks them all.
 func TestLegacyRounds(t *testing.T) {
-	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
-	require.NoError(t, err)
 	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}, Bind: true})
 	require.NoError(t, err)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, nil)
+	require.NoError(t, err)
 	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := flow.Next(req, codec, "")
+		r, err := flow.Next(req)
 		if err != nil || r.Status == FlowAsk {
 			return r.Result, err
 		}

@@ -87,14 +87,19 @@ type signup struct {
 // newSignup returns the signup tool's state. principal "" means
 // localPrincipal.
 func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*signup, error) {
-	flow, err := mcpform.NewFlow(signupSteps, nil) // nil: re-ask a step at most 3 times
-	if err != nil {
-		return nil, err
-	}
 	if principal == "" {
 		principal = localPrincipal
 	}
-	return &signup{flow: flow, codec: codec, store: st, principal: principal}, nil
+	s := &signup{codec: codec, store: st, principal: principal}
+	flow, err := mcpform.NewFlow(codec, signupSteps, &mcpform.FlowOptions{
+		// handle refuses a call principalOf can't name before Next runs.
+		Principal: func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p },
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.flow = flow
+	return s, nil
 }
 
 // newServer returns an MCP server with the signup tool and the MCP Apps
@@ -144,7 +149,7 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		mcpform.ClientSupportsApps(req.ClientCapabilities()) {
 		return s.handleUI(ctx, req, principal)
 	}
-	round, err := s.flow.Next(req, s.codec, principal)
+	round, err := s.flow.Next(req)
 	if err != nil {
 		// A state that does not verify, has expired, or was minted for
 		// another tool or principal: the -32602 *jsonrpc.Error from
