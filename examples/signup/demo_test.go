@@ -63,18 +63,28 @@ func TestDemo(t *testing.T) {
 			want: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 5},
 		},
 		{
-			name:   "locally invalid answers are asked again",
-			input:  "ada\n\nada@example.com\n\nTEAM\nA\nAnalytical Engines\n51\n2.5\ntwelve\n12\n",
-			status: "created", rounds: 3,
+			// The client sends what was typed; the server judges it all,
+			// and names every problem in one re-ask.
+			name:   "the server judges what the client sends",
+			input:  "ada@example.com\n\nTEAM\nA\n51\nAnalytical Engines\n12\n",
+			status: "created", rounds: 4,
 			want:  &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
-			shows: []string{"✗ not an email address", "✗ required", "✗ wrong length", "✗ out of range", "✗ not a whole number", "✗ not a number"},
+			shows: []string{`accept "team" {"seats":51,"team_name":"A"}`,
+				"Please check: Team name: shorter than 2 characters; Seats: greater than the maximum 50."},
 		},
 		{
-			name:   "the server asks again for what the client let through",
-			input:  "ada@example..com\n\npro\nada@example.com\n\npro\n",
+			name:   "a required answer left empty",
+			input:  "\n\npro\nada@example.com\n\n\n",
 			status: "created", rounds: 3,
 			want:  &account{Email: "ada@example.com", Plan: "pro"},
-			shows: []string{"Please check: Email: not a valid email address."},
+			shows: []string{"Please check: Email: missing required value.", "Plan (required; one of free, pro, team; default pro)"},
+		},
+		{
+			name:   "a number that is not one",
+			input:  "ada@example.com\n\nteam\nAnalytical Engines\ntwelve\nAnalytical Engines\n12\n",
+			status: "created", rounds: 4,
+			want:  &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			shows: []string{`"seats":"twelve"`, "Seats: not a number"},
 		},
 		{
 			name:   "the last answer needs no newline",
@@ -129,6 +139,29 @@ func TestDemo(t *testing.T) {
 			assert.Equal(t, want, storedAccounts(t, st), "transcript:\n%s", transcript)
 		})
 	}
+}
+
+// TestDemoShowsServerReask is the lesson of the demo: the client checks
+// nothing, so a bad email reaches the server as typed, and what the person
+// sees next is the server's own re-ask, naming the problem, with the good
+// answers filled in. The good email then creates the account.
+func TestDemoShowsServerReask(t *testing.T) {
+	s, st := newTestSignup(t)
+	var out bytes.Buffer
+	res, err := demo(context.Background(), newServer(s),
+		strings.NewReader("ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n"), &out, false)
+	require.NoError(t, err)
+	screen := out.String()
+
+	sent := `accept "account" {"email":"ada@example..com","full_name":"Ada Lovelace","plan":"pro"}`
+	reask := "  Create your account\n\n  Please check: Email: not a valid email address.\n"
+	require.Contains(t, screen, sent, "the bad email goes to the server as typed")
+	require.Contains(t, screen, reask)
+	assert.Less(t, strings.Index(screen, sent), strings.Index(screen, reask), "the re-ask answers the bad email")
+	assert.Contains(t, screen[strings.Index(screen, reask):], "Full name (optional; up to 100 characters; default Ada Lovelace)",
+		"the good answers come back as defaults")
+	assert.Equal(t, "created", status(t, res))
+	assert.Equal(t, []account{{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, storedAccounts(t, st))
 }
 
 // TestDemoEchoesOnlyPipedInput checks that answers typed at a terminal,

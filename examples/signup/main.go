@@ -3,21 +3,25 @@
 //
 // Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME]
 //
-// With no flags it runs a self-contained demo: the server and an in-process
-// go-sdk client on protocol revision 2026-07-28, whose elicitation handler
-// asks the questions in the terminal. Type an answer at each prompt, or
-// "decline" or "cancel". When stdin is not a terminal, answers are read one
-// per line, so the demo runs in scripts:
+// With no flags it runs a self-contained demo (demo.go): the server and an
+// in-process go-sdk client on protocol revision 2026-07-28, which asks the
+// questions in the terminal and sends what is typed, unchecked, so that
+// the server's checks speak: a bad email is asked again, naming the
+// problem. Type an answer at each prompt, or "decline" or "cancel". When
+// stdin is not a terminal, answers are read one per line, so the demo runs
+// in scripts:
 //
 //	printf 'ada@example.com\nAda Lovelace\npro\n' | go run ./examples/signup
 //
 // An empty answer takes the default, when there is one; the end of the
 // input means cancel.
 //
-// The tool asks natively (input_required, or elicitation/create for a
-// client older than 2026-07-28), except on a host that declares MCP Apps
-// support: that one gets the form as a UI, in the viewer resource the
-// server registers.
+// The handler (signup.go) is written once, on a mcpform.Flow whose two
+// steps are derived from Go types. It asks natively (input_required, or
+// elicitation/create for a client older than 2026-07-28), except on a host
+// that declares MCP Apps support: that one gets the same fields as a UI,
+// in the viewer resource the server registers. A client that declared
+// neither gets the -32021 capability error.
 //
 // -stdio serves the tool over stdin and stdout, for an MCP host. -http ADDR
 // serves streamable HTTP at http://ADDR/mcp for clients of every protocol
@@ -50,12 +54,18 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpform/mcpform"
 )
 
 var (
@@ -128,4 +138,52 @@ func run() error {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// keyEnv names the environment variable that holds the request-state keys.
+const keyEnv = "MCPFORM_STATE_KEY"
+
+// parseKeys reads a MCPFORM_STATE_KEY value: one or more hex keys of at
+// least mcpform.MinRequestStateKeySize bytes, separated by commas. The first
+// key mints; all of them verify. To rotate, put the new key first, deploy,
+// and drop the old one once its tokens have expired (10 minutes).
+func parseKeys(v string) ([][]byte, error) {
+	var keys [][]byte
+	for i, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("%s: key %d is empty", keyEnv, i)
+		}
+		k, err := hex.DecodeString(part)
+		if err != nil {
+			// Don't quote the value: it is a secret.
+			return nil, fmt.Errorf("%s: key %d is not hex", keyEnv, i)
+		}
+		if len(k) < mcpform.MinRequestStateKeySize {
+			return nil, fmt.Errorf("%s: key %d has %d bytes; want at least %d (%d hex digits)",
+				keyEnv, i, len(k), mcpform.MinRequestStateKeySize, 2*mcpform.MinRequestStateKeySize)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// newCodec returns the codec that signs the signup flow's request state,
+// bound to tool and principal. With env "" it makes a random key and warns
+// on warn, since no other replica can then read this one's state.
+func newCodec(env string, warn io.Writer) (*mcpform.RequestStateCodec, error) {
+	var keys [][]byte
+	if env == "" {
+		k := make([]byte, mcpform.MinRequestStateKeySize)
+		rand.Read(k) // never fails; see crypto/rand.Read
+		keys = [][]byte{k}
+		fmt.Fprintf(warn, "mcpform signup: warning: %s is not set; using a random request-state key. "+
+			"Replicas won't read each other's state, and a restart breaks signups in progress.\n", keyEnv)
+	} else {
+		var err error
+		if keys, err = parseKeys(env); err != nil {
+			return nil, err
+		}
+	}
+	return mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: keys, Bind: true})
 }

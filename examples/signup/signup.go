@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,85 +21,77 @@ const toolName = "signup"
 // localPrincipal is whom request state is bound to when the transport has
 // no authentication (stdio, the demo, plain HTTP): everyone who can reach
 // the server is one principal. Behind auth (go-sdk's auth.RequireBearerToken),
-// the principal is the token's UserID instead. The -principal flag renames
-// it, for tests that want to tell two servers' principals apart.
+// the principal is the token's UserID instead.
 const localPrincipal = "local"
 
-// The two steps of the signup flow. Field names are unique across both,
-// because the flow merges the answers.
-var (
-	accountFields = []mcpform.AutoFormField{
-		{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true,
-			Description: "One account per address; we send receipts here."},
-		{Name: "full_name", Label: "Full name", Max: mcpform.Bound(100),
-			Description: "How we greet you."},
-		{Name: "plan", Label: "Plan", Required: true, Default: "free",
-			Description: "Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.",
-			// The labels show on the UI path; the native schema carries
-			// only the values, so the description names the prices.
-			Options: []mcpform.Option{
-				{Value: "free", Label: "Free"},
-				{Value: "pro", Label: "Pro, $12 a month"},
-				{Value: "team", Label: "Team, $10 a seat a month"},
-			}},
-	}
-	teamFields = []mcpform.AutoFormField{
-		{Name: "team_name", Label: "Team name", Required: true, Min: mcpform.Bound(2), Max: mcpform.Bound(60)},
-		{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Required: true,
-			Min: mcpform.Bound(2), Max: mcpform.Bound(50), Default: 5,
-			Description: "How many people will sign in."},
-	}
-	// uiFields is the whole signup as one form, for hosts that render MCP
-	// Apps. A form in the browser can't branch on the plan between rounds,
-	// so the team questions are on it too, optional in the schema, and
-	// the handler requires them for the team plan. The renderer shows
-	// placeholders, not descriptions.
-	uiFields = append(slices.Clone(accountFields),
-		mcpform.AutoFormField{Name: "team_name", Label: "Team name", Placeholder: "Team plan only",
-			Min: mcpform.Bound(2), Max: mcpform.Bound(60)},
-		mcpform.AutoFormField{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Placeholder: "Team plan only: 2 to 50",
-			Min: mcpform.Bound(2), Max: mcpform.Bound(50)},
-	)
-	signupSteps = []mcpform.Step{
-		{Key: "account", Fields: accountFields, Message: "Create your account"},
-		{Key: "team", Fields: teamFields, Message: "Tell us about your team",
-			When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}
-)
+// The signup's questions are these two types: FormFor derives each step's
+// fields from one, in order, from its tags. That is the only field list:
+// the native forms, the UI form and the decoded answers all come from it.
 
-// signupInput is the decoded, accepted answers of a finished signup.
-type signupInput struct {
-	Email    string `json:"email"`
-	FullName string `json:"full_name"`
-	Plan     string `json:"plan"`
-	TeamName string `json:"team_name"`
-	Seats    int    `json:"seats"`
+// An Account is what the first step asks.
+type Account struct {
+	Email    string `json:"email" mcpform:"label=Email,type=email" jsonschema:"One account per address; we send receipts here."`
+	FullName string `json:"full_name,omitempty" mcpform:"label=Full name,max=100" jsonschema:"How we greet you."`
+	Plan     Plan   `json:"plan" mcpform:"label=Plan,default=free" jsonschema:"Pro is $12 a month. Team is $10 a seat a month, and asks about your team next."`
 }
 
-// signup holds what the tool handler needs: the flow, the codec that signs
-// its request state, and the account store.
+// A Team is what the second step asks, of the team plan only.
+type Team struct {
+	TeamName string `json:"team_name" mcpform:"label=Team name,min=2,max=60"`
+	Seats    int    `json:"seats" mcpform:"label=Seats,min=2,max=50,default=5" jsonschema:"How many people will sign in."`
+}
+
+// A Plan is what an account pays for. FormFor asks a Plan as a choice among
+// its Options; the labels show on the UI path, and the native form shows
+// the values, so the field's description names the prices.
+type Plan string
+
+func (Plan) Options() []mcpform.Option {
+	return []mcpform.Option{
+		{Value: "free", Label: "Free"},
+		{Value: "pro", Label: "Pro, $12 a month"},
+		{Value: "team", Label: "Team, $10 a seat a month"},
+	}
+}
+
+// A signup holds what the tool handler needs: the flow and the store.
 type signup struct {
 	flow      *mcpform.Flow
-	codec     *mcpform.RequestStateCodec
 	store     *store
-	principal string // used when the request carries no authenticated user
+	principal string                  // whom state is bound to without auth
+	uiFields  []mcpform.AutoFormField // the whole signup on one form
 }
 
-// newSignup returns the signup tool's state. principal "" means
-// localPrincipal.
+// newSignup returns the signup tool, signing its state with codec and
+// storing accounts in st. principal "" means localPrincipal.
 func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*signup, error) {
-	if principal == "" {
-		principal = localPrincipal
+	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
+	if err != nil {
+		return nil, err
 	}
-	s := &signup{codec: codec, store: st, principal: principal}
-	flow, err := mcpform.NewFlow(codec, signupSteps, &mcpform.FlowOptions{
+	team, err := mcpform.FormFor[Team](&mcpform.FormOptions{Key: "team", Message: "Tell us about your team"})
+	if err != nil {
+		return nil, err
+	}
+	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal)}
+	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
+		{Form: account},
+		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
+	}, &mcpform.FlowOptions{
 		// handle refuses a call principalOf can't name before Next runs.
 		Principal: func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p },
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.flow = flow
+	// A form in the browser can't branch between rounds, so the UI path
+	// asks both steps at once, the team questions optional there and
+	// required by handleUI for the team plan.
+	s.uiFields = account.Fields()
+	for _, f := range team.Fields() {
+		f.Required, f.Placeholder = false, "Team plan only"
+		s.uiFields = append(s.uiFields, f)
+	}
 	return s, nil
 }
 
@@ -142,85 +135,78 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
-	// A client that declares MCP Apps support, in its session's
-	// capabilities or, on 2026-07-28, in each request's _meta, gets the
-	// form as a UI, unless it is already answering natively.
+	// A host that renders MCP Apps gets the form as a UI, unless it is
+	// already answering natively.
 	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 &&
-		mcpform.ClientSupportsApps(req.ClientCapabilities()) {
+		mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
 		return s.handleUI(ctx, req, principal)
 	}
+	// Next asks, re-asks naming the problems, or finishes. Its errors are
+	// JSON-RPC errors to return as they are: -32602 for a state that does
+	// not verify, -32021 for a client that declared no way to answer.
 	round, err := s.flow.Next(req)
 	if err != nil {
-		// A state that does not verify, has expired, or was minted for
-		// another tool or principal: the -32602 *jsonrpc.Error from
-		// mcpform.RequestStateError, returned unwrapped so that go-sdk
-		// sends it as the JSON-RPC error.
 		return nil, err
 	}
+	// round.ID names this run of the flow, in every round and every
+	// replay of one: the idempotency key of its outcome.
+	idem := "flow:" + round.ID
 	switch round.Status {
 	case mcpform.FlowAsk:
 		return round.Result, nil
 	case mcpform.FlowDone:
-		var in signupInput
+		var in struct {
+			Account
+			Team
+		}
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		// round.ID names this run of the flow: random when it started,
-		// then signed into every round's state, so every replay of any of
-		// its rounds carries it. It is the idempotency key: the first
-		// outcome stored under it is the run's outcome.
-		return s.finish(ctx, in, principal, "flow:"+round.ID)
+		return s.finish(ctx, in.Account, in.Team, principal, idem)
 	case mcpform.FlowDeclined:
-		return s.settle(ctx, "flow:"+round.ID, notCompleted("declined", fmt.Sprintf(
-			"Signup not completed: you declined to give your %s details. Nothing was created.", stepNoun(round.Step))))
+		return s.settle(ctx, idem, notCompleted("declined", fmt.Sprintf(
+			"Signup not completed: you declined to give your %s details. Nothing was created.", round.Step)))
 	case mcpform.FlowCancelled:
-		return s.settle(ctx, "flow:"+round.ID, notCompleted("cancelled",
+		return s.settle(ctx, idem, notCompleted("cancelled",
 			"Signup not completed: the form was cancelled before it was sent. Nothing was created."))
 	case mcpform.FlowInvalid:
 		o := notCompleted("invalid", fmt.Sprintf(
 			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
-			stepNoun(round.Step), round.Attempt, mcpform.ProblemMessage(stepFields(round.Step), round.Problems)))
+			round.Step, round.Attempt, mcpform.ProblemMessage(s.flow.Fields(round.Step), round.Problems)))
 		o.IsError = true
-		return s.settle(ctx, "flow:"+round.ID, o)
+		return s.settle(ctx, idem, o)
 	}
 	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 }
 
 // handleUI serves a client that renders MCP Apps: the first call shows
 // the form, and the form's submit calls the tool again with the values as
-// its arguments.
-//
-// Arguments count as answers only here, from a client that declared MCP
-// Apps: any other client's arguments are ignored, and the person is asked
-// natively. The host, not a signed state, vouches for a submitted form, as
-// for any MCP Apps tool call; a real service would confirm the email.
+// its arguments. The host, not a signed state, vouches for a submitted
+// form, as for any MCP Apps tool call.
 func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
-	answers, problems := mcpform.CheckFormArguments(req.Params.Arguments, uiFields)
+	answers, problems := mcpform.CheckFormArguments(req.Params.Arguments, s.uiFields)
 	if answers == nil && problems == nil {
-		return showForm(nil) // the first call: no arguments
+		return s.showForm(nil) // the first call: no arguments
 	}
 	if answers != nil && answers["plan"] == "team" {
-		// The team questions, optional on the form, are required for
-		// the team plan: report the reason a value was dropped, or that
-		// there was none.
-		for _, f := range teamFields {
-			if _, ok := answers[f.Name]; ok || slices.ContainsFunc(problems, func(p *mcpform.FieldError) bool { return p.Field == f.Name }) {
-				continue
+		for _, name := range []string{"team_name", "seats"} {
+			_, ok := answers[name]
+			if !ok && !slices.ContainsFunc(problems, func(p *mcpform.FieldError) bool { return p.Field == name }) {
+				problems = append(problems, &mcpform.FieldError{Field: name,
+					Err: fmt.Errorf("%w: needed for the Team plan", mcpform.ErrMissing)})
 			}
-			problems = append(problems, &mcpform.FieldError{Field: f.Name,
-				Err: fmt.Errorf("%w: needed for the Team plan", mcpform.ErrMissing)})
-		}
-		for _, f := range teamFields {
-			if _, ok := answers[f.Name]; !ok {
+			if !ok {
 				answers = nil
-				break
 			}
 		}
 	}
 	if answers == nil {
-		return showForm(problems)
+		return s.showForm(problems)
 	}
-	var in signupInput
+	var in struct {
+		Account
+		Team
+	}
 	if err := answers.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -231,17 +217,17 @@ func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, princip
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(principal + "\x00" + string(canon)))
-	return s.finish(ctx, in, principal, "ui:"+hex.EncodeToString(sum[:]))
+	return s.finish(ctx, in.Account, in.Team, principal, "ui:"+hex.EncodeToString(sum[:]))
 }
 
 // showForm returns the signup form as an MCP Apps UI, naming problems of
 // the last submission, if any.
-func showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, error) {
+func (s *signup) showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, error) {
 	subtitle := "For the Team plan, also give your team's name and seats."
-	if msg := mcpform.ProblemMessage(uiFields, problems); msg != "" {
+	if msg := mcpform.ProblemMessage(s.uiFields, problems); msg != "" {
 		subtitle = msg
 	}
-	return mcpform.DisplayForm(uiFields, toolName, &mcpform.DisplayFormOptions{
+	return mcpform.DisplayForm(s.uiFields, toolName, &mcpform.DisplayFormOptions{
 		Title:          "Create your account",
 		Subtitle:       subtitle,
 		SubmitLabel:    "Sign up",
@@ -264,20 +250,17 @@ func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
 }
 
 // finish creates the account, or reports why it can't, as the tool's final
-// result. idem names this signup for idempotency: if it has finished
-// before, its first result is returned again, and nothing is created.
-func (s *signup) finish(ctx context.Context, in signupInput, principal, idem string) (*mcp.CallToolResult, error) {
-	acct := account{
-		Email: in.Email, FullName: in.FullName, Plan: in.Plan,
-		TeamName: in.TeamName, Seats: in.Seats, Principal: principal,
-	}
-	if in.Plan != "team" {
-		acct.TeamName, acct.Seats = "", 0
+// result. idem names this signup: if it has finished before, its first
+// result is returned again, and nothing is created.
+func (s *signup) finish(ctx context.Context, a Account, t Team, principal, idem string) (*mcp.CallToolResult, error) {
+	acct := account{Email: a.Email, FullName: a.FullName, Plan: string(a.Plan), Principal: principal}
+	if a.Plan == "team" {
+		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
 	created := outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}
 	exists := func() outcome {
-		o := notCompleted("exists", fmt.Sprintf(
-			"Signup not completed: %s is already registered. Sign in instead, or sign up with another email. Nothing was created.", in.Email))
+		o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
+			"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
 		o.IsError = true
 		return o
 	}
@@ -296,6 +279,16 @@ func (s *signup) settle(ctx context.Context, idem string, o outcome) (*mcp.CallT
 		return nil, err
 	}
 	return o.result(), nil
+}
+
+// An account is one signup, as stored and as reported.
+type account struct {
+	Email     string `json:"email"`
+	FullName  string `json:"full_name,omitempty"`
+	Plan      string `json:"plan"`
+	TeamName  string `json:"team_name,omitempty"`
+	Seats     int    `json:"seats,omitempty"`
+	Principal string `json:"-"`
 }
 
 // resultData is the structured content of a final result, for programs
@@ -331,28 +324,4 @@ func createdText(a account) string {
 		return fmt.Sprintf("Signup complete: created %s on the Pro plan.", who)
 	}
 	return fmt.Sprintf("Signup complete: created %s on the Free plan.", who)
-}
-
-func stepNoun(key string) string {
-	if key == "team" {
-		return "team"
-	}
-	return "account"
-}
-
-func stepFields(key string) []mcpform.AutoFormField {
-	if key == "team" {
-		return teamFields
-	}
-	return accountFields
-}
-
-// An account is one signup, as stored.
-type account struct {
-	Email     string `json:"email"`
-	FullName  string `json:"full_name,omitempty"`
-	Plan      string `json:"plan"`
-	TeamName  string `json:"team_name,omitempty"`
-	Seats     int    `json:"seats,omitempty"`
-	Principal string `json:"-"`
 }
