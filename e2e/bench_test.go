@@ -190,7 +190,9 @@ func newHandBuilt() (*handBuilt, error) {
 				"email":     {Type: "string", Title: "Email", Description: "One account per address; we send receipts here.", Format: "email"},
 				"full_name": {Type: "string", Title: "Full name", Description: "How we greet you.", MaxLength: i(100)},
 				"plan": {Type: "string", Title: "Plan", Description: "Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.",
-					Enum: []any{"free", "pro", "team"}, Default: json.RawMessage(`"free"`)},
+					OneOf: []*jsonschema.Schema{option("free", "Free"), option("pro", "Pro, $12 a month"),
+						option("team", "Team, $10 a seat a month")},
+					Default: json.RawMessage(`"free"`)},
 			},
 			PropertyOrder: []string{"email", "full_name", "plan"},
 			Required:      []string{"email", "plan"},
@@ -206,6 +208,12 @@ func newHandBuilt() (*handBuilt, error) {
 			Required:      []string{"team_name", "seats"},
 		},
 	}, nil
+}
+
+// option is a titled choice, as SEP-1330 writes one.
+func option(value, title string) *jsonschema.Schema {
+	var c any = value
+	return &jsonschema.Schema{Const: &c, Title: title}
 }
 
 // handState is what the hand-built state carries.
@@ -282,6 +290,9 @@ func (h *handBuilt) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	bind := localPrincipal + "\x00" + req.Params.Name
 	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 && rendersApps(req.ClientCapabilities()) {
 		return nil, errors.New("the benchmark's client renders no MCP Apps")
+	}
+	if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+		return nil, errors.New("the client can't be asked")
 	}
 	if req.Params.RequestState == "" {
 		var id [16]byte

@@ -35,12 +35,13 @@ type hostile struct {
 func accountState(_ *testing.T, account, _ string) string { return account }
 func teamState(_ *testing.T, _, team string) string       { return team }
 
-// provenTeam is the payload of the team step's state, as the flow mints it.
-var provenTeam = map[string]any{"i": "a-run-id", "s": "team", "a": map[string]any{"email": "ada@example.com", "plan": "team"}}
+// askAccount is the payload of a state that asks the account step, as
+// the flow mints it (flow.go): a run ID and the step, nothing proven.
+var askAccount = map[string]any{"i": "a-run-id", "s": "account"}
 
 func minted(key, principal, tool string, age time.Duration) func(*testing.T, string, string) string {
 	return func(t *testing.T, _, _ string) string {
-		return mintState(t, key, principal, tool, time.Now().Add(-age), provenTeam)
+		return mintState(t, key, principal, tool, time.Now().Add(-age), askAccount)
 	}
 }
 
@@ -94,13 +95,13 @@ var hostiles = []hostile{
 		name:    `action "maybe"`,
 		state:   accountState,
 		answers: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "maybe", Content: adaPro}},
-		reask:   "account", saying: "the answer has no content",
+		reask:   "account", saying: "Please check: the answer's action is none of accept, decline and cancel.",
 	},
 	{
 		name:    "accept without content",
 		state:   accountState,
 		answers: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept"}},
-		reask:   "account", saying: "the answer has no content",
+		reask:   "account", saying: "Please check: Email: missing required value; Plan: missing required value.",
 	},
 	{
 		name:    "a decline that carries content",
@@ -130,32 +131,32 @@ var hostiles = []hostile{
 		// so each of them fails for the one thing it changes.
 		name:    "state minted with the server's key, tool and principal",
 		state:   minted(keyA, localPrincipal, toolName, 0),
-		answers: mcp.InputResponseMap{"team": accepted(engines)},
+		answers: mcp.InputResponseMap{"account": accepted(adaPro)},
 		final:   "created",
-		created: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+		created: &account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
 	},
 	{
 		name:     "state minted under another key",
 		state:    minted(keyB, localPrincipal, toolName, 0),
-		answers:  mcp.InputResponseMap{"team": accepted(engines)},
+		answers:  mcp.InputResponseMap{"account": accepted(adaPro)},
 		badState: true,
 	},
 	{
 		name:     "state minted for another tool",
 		state:    minted(keyA, localPrincipal, "delete_account", 0),
-		answers:  mcp.InputResponseMap{"team": accepted(engines)},
+		answers:  mcp.InputResponseMap{"account": accepted(adaPro)},
 		badState: true,
 	},
 	{
 		name:     "state minted for another principal",
 		state:    minted(keyA, "mallory", toolName, 0),
-		answers:  mcp.InputResponseMap{"team": accepted(engines)},
+		answers:  mcp.InputResponseMap{"account": accepted(adaPro)},
 		badState: true,
 	},
 	{
 		name:     "expired state",
 		state:    minted(keyA, localPrincipal, toolName, 11*time.Minute),
-		answers:  mcp.InputResponseMap{"team": accepted(engines)},
+		answers:  mcp.InputResponseMap{"account": accepted(adaPro)},
 		badState: true,
 	},
 	{
@@ -233,7 +234,7 @@ func TestHostileRawHTTP(t *testing.T) {
 	srv := newServer(t, false)
 	url := srv.url
 
-	first := rawCall(t, url, `{}`)
+	first := rawCall(t, url, formClient, `{}`)
 	require.Nil(t, first.Error)
 	assert.Equal(t, "input_required", first.Result["resultType"])
 	assert.Nil(t, first.Result["content"], "an input_required result carries no content")
@@ -259,7 +260,7 @@ func TestHostileRawHTTP(t *testing.T) {
 		{"a plan that is a number", `{"requestState":` + string(quoted) + `,"inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":7}}}}`, 0, "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := rawCall(t, url, tt.params)
+			r := rawCall(t, url, formClient, tt.params)
 			if tt.code != 0 {
 				require.NotNil(t, r.Error, "want an error, got result %v", r.Result)
 				if tt.code != -1 {
@@ -278,8 +279,16 @@ func TestHostileRawHTTP(t *testing.T) {
 		})
 	}
 
+	// A client that declared no way to answer is told so, not asked.
+	for _, caps := range []map[string]any{{}, {"elicitation": map[string]any{"url": map[string]any{}}}} {
+		r := rawCall(t, url, caps, `{}`)
+		require.NotNil(t, r.Error, "caps %v: want -32021, got %v", caps, r.Result)
+		assert.Equal(t, int64(-32021), r.Error.Code)
+		assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(r.Error.Data))
+	}
+
 	// And it still serves an honest client.
-	r := rawCall(t, url, `{"requestState":`+string(quoted)+`,"inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`)
+	r := rawCall(t, url, formClient, `{"requestState":`+string(quoted)+`,"inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`)
 	require.Nil(t, r.Error)
 	assert.Equal(t, "complete", r.Result["resultType"])
 	assert.Len(t, srv.accounts(t), 1)
@@ -295,16 +304,21 @@ type rawResponse struct {
 	} `json:"error"`
 }
 
-// rawCall posts a 2026-07-28 tools/call of the signup tool, merging extra
-// (a JSON object) into its params, and returns the response.
-func rawCall(t *testing.T, url, extra string) rawResponse {
+// formClient declares form elicitation, as a 2026-07-28 client does in
+// each request's _meta.
+var formClient = map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
+
+// rawCall posts a 2026-07-28 tools/call of the signup tool from a client
+// with capabilities caps, merging extra (a JSON object) into its params,
+// and returns the response.
+func rawCall(t *testing.T, url string, caps map[string]any, extra string) rawResponse {
 	t.Helper()
 	params := map[string]any{}
 	require.NoError(t, json.Unmarshal([]byte(extra), &params))
 	params["name"] = toolName
 	params["_meta"] = map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    modern,
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		"io.modelcontextprotocol/clientCapabilities": caps,
 		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "raw", "version": "0"},
 	}
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})

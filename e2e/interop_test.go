@@ -399,24 +399,17 @@ func TestInteropTSHostile(t *testing.T) {
 	const victim = "victim@example.com"
 	victimAccount := map[string]any{"email": victim, "plan": "free"}
 	teamAnswer := map[string]any{"team": tsAccept(map[string]any{"team_name": "Intruders", "seats": 3})}
+	victimAnswer := map[string]any{"account": tsAccept(victimAccount)}
 	wrongTypes := map[string]any{"account": tsAccept(map[string]any{"email": 42, "full_name": map[string]any{"x": 1}, "plan": "gold"})}
 
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
-			keyHex, key := tsStateKey(t)
-			// mint makes a state as the server would for the team step,
-			// with victim's account already proven: accepted, it would
-			// create the account in one call.
+			keyHex, _ := tsStateKey(t)
+			// mint makes a state as the server would to ask the account
+			// step of a call without arguments: accepted, the victim's
+			// answer to it would finish the signup in one call.
 			mint := func(now time.Time, principal, tool string) string {
-				codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-					Keys: [][]byte{key}, Bind: true, Now: func() time.Time { return now },
-				})
-				require.NoError(t, err)
-				// The members of a Flow's state (flow.go): run ID, step, proven answers.
-				tok, err := codec.Mint(map[string]any{"i": "hand-minted-run", "s": "team", "a": map[string]any{"email": victim, "plan": "team"}},
-					mcpform.BindTo(principal, tool))
-				require.NoError(t, err)
-				return tok
+				return mintState(t, keyHex, principal, tool, now, map[string]any{"i": "hand-minted-run", "s": "account"})
 			}
 			plan := tp.serve(t, bin, keyHex)
 			plan.Pin = tsModern
@@ -500,13 +493,13 @@ func TestInteropTSHostile(t *testing.T) {
 						s[1].invalidState(t)
 					}},
 				{"an expired state is -32602",
-					[]tsCall{{Manual: true, RequestState: mint(time.Now().Add(-time.Hour), localPrincipal, toolName), InputResponses: teamAnswer}},
+					[]tsCall{{Manual: true, RequestState: mint(time.Now().Add(-time.Hour), localPrincipal, toolName), InputResponses: victimAnswer}},
 					func(t *testing.T, s []tsStep) { s[0].invalidState(t) }},
 				{"a state minted for another tool is -32602",
-					[]tsCall{{Manual: true, RequestState: mint(time.Now(), localPrincipal, "delete_account"), InputResponses: teamAnswer}},
+					[]tsCall{{Manual: true, RequestState: mint(time.Now(), localPrincipal, "delete_account"), InputResponses: victimAnswer}},
 					func(t *testing.T, s []tsStep) { s[0].invalidState(t) }},
 				{"a state minted for another principal is -32602",
-					[]tsCall{{Manual: true, RequestState: mint(time.Now(), "mallory", toolName), InputResponses: teamAnswer}},
+					[]tsCall{{Manual: true, RequestState: mint(time.Now(), "mallory", toolName), InputResponses: victimAnswer}},
 					func(t *testing.T, s []tsStep) { s[0].invalidState(t) }},
 				// The server keeps serving, and none of the above created
 				// the accounts they name.
@@ -525,7 +518,7 @@ func TestInteropTSHostile(t *testing.T) {
 				// so the refusals above are for the clock, tool and
 				// principal, not for the state's shape.
 				{"a state minted right is accepted",
-					[]tsCall{{Manual: true, RequestState: mint(time.Now(), localPrincipal, toolName), InputResponses: teamAnswer}},
+					[]tsCall{{Manual: true, RequestState: mint(time.Now(), localPrincipal, toolName), InputResponses: victimAnswer}},
 					func(t *testing.T, s []tsStep) {
 						r := s[0].final(t)
 						assert.Equal(t, "exists", r.StructuredContent.Status, "victim was created just before")

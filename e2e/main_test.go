@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
@@ -242,7 +243,14 @@ func connectHTTP(t testing.TB, url, version string, mrtr bool, p *person) *mcp.C
 
 func connectTransport(t testing.TB, tr mcp.Transport, version string, mrtr bool, p *person) *mcp.ClientSession {
 	t.Helper()
-	opts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: !mrtr}}
+	// Every client declares form elicitation, as the server asks only
+	// clients that can answer; one that answers by hand has no handler.
+	opts := &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: !mrtr},
+		Capabilities: &mcp.ClientCapabilities{
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
+		},
+	}
 	if p != nil {
 		opts.ElicitationHandler = p.elicit
 	}
@@ -352,9 +360,17 @@ func requireBadState(t testing.TB, err error) {
 	require.JSONEq(t, `{"reason":"invalid_request_state"}`, string(werr.Data))
 }
 
+// noArguments is the digest a flow binds a call without arguments to: the
+// SHA-256 of the JSON null, unpadded base64url (mcpform's binding.go).
+var noArguments = func() string {
+	sum := sha256.Sum256([]byte("null"))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}()
+
 // mintState mints a flow state as the signup tool would, for the given
-// principal and tool, under key (hex) and clock.
-func mintState(t *testing.T, key, principal, tool string, now time.Time, payload any) string {
+// principal and tool and a call without arguments, under key (hex) and
+// clock.
+func mintState(t testing.TB, key, principal, tool string, now time.Time, payload any) string {
 	t.Helper()
 	k, err := hex.DecodeString(key)
 	require.NoError(t, err)
@@ -362,7 +378,7 @@ func mintState(t *testing.T, key, principal, tool string, now time.Time, payload
 		Keys: [][]byte{k}, Bind: true, Now: func() time.Time { return now },
 	})
 	require.NoError(t, err)
-	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool))
+	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool, noArguments))
 	require.NoError(t, err)
 	return tok
 }

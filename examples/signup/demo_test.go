@@ -68,7 +68,7 @@ func TestDemo(t *testing.T) {
 			name:   "the server judges what the client sends",
 			input:  "ada@example.com\n\nTEAM\nA\n51\nAnalytical Engines\n12\n",
 			status: "created", rounds: 4,
-			want:  &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			want: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
 			shows: []string{`accept "team" {"seats":51,"team_name":"A"}`,
 				"Please check: Team name: shorter than 2 characters; Seats: greater than the maximum 50."},
 		},
