@@ -131,7 +131,9 @@ func TestDemo(t *testing.T) {
 				assert.Contains(t, transcript, s)
 			}
 			// The final result is the transcript's last word.
-			assert.True(t, strings.HasSuffix(strings.TrimSpace(transcript), text(res)), "transcript:\n%s", transcript)
+			require.Len(t, res.Content, 1)
+			final := res.Content[0].(*mcp.TextContent).Text
+			assert.True(t, strings.HasSuffix(strings.TrimSpace(transcript), final), "transcript:\n%s", transcript)
 			var want []account
 			if tt.want != nil {
 				want = []account{*tt.want}
@@ -213,15 +215,4 @@ func status(t *testing.T, res *mcp.CallToolResult) string {
 	m, _ := res.StructuredContent.(map[string]any) // as the client decoded it
 	s, _ := m["status"].(string)
 	return s
-}
-
-// text returns a result's text content.
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }

@@ -32,7 +32,7 @@ func TestHTTPSmoke(t *testing.T) {
 			defer cs.Close()
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolName})
 			require.NoError(t, err)
-			assert.Equal(t, "created", status(t, res), text(res))
+			assert.Equal(t, "created", status(t, res), "%+v", res.Content)
 			assert.Equal(t, []account{{Email: "ada@example.com", Plan: "pro"}}, storedAccounts(t, st))
 		})
 	}
