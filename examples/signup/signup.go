@@ -42,8 +42,8 @@ type Team struct {
 }
 
 // A Plan is what an account pays for. FormFor asks a Plan as a choice among
-// its Options; the labels show on the UI path, and the native form shows
-// the values, so the field's description names the prices.
+// its Options, each titled with its label; a client that shows only the
+// values still has the prices from the field's description.
 type Plan string
 
 func (Plan) Options() []mcpform.Option {
