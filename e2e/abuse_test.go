@@ -41,25 +41,17 @@ func post(t *testing.T, client *http.Client, u, sid, body string) (int, string) 
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
 }
 
-// TestAbandonedSessions opens 2,000 sessions of an older client that never
-// come back, and checks that the server caps them, and closes every one
-// of them once the idle timeout has passed.
-func TestAbandonedSessions(t *testing.T) {
-	const (
-		n       = 2000
-		timeout = 3 * time.Second
-	)
-	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n))
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	defer client.CloseIdleConnections()
-
+// openSessions sends n initializes, eight at a time, and returns the
+// session IDs they opened.
+func openSessions(t *testing.T, client *http.Client, u string, n int) []string {
+	t.Helper()
 	ids := make([]string, n)
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range 8 {
 		wg.Go(func() {
 			for i := range work {
-				code, sid := post(t, client, r.url, "", initialize)
+				code, sid := post(t, client, u, "", initialize)
 				if assert.Equal(t, http.StatusOK, code) {
 					ids[i] = sid
 				}
@@ -72,14 +64,29 @@ func TestAbandonedSessions(t *testing.T) {
 	close(work)
 	wg.Wait()
 	require.NotContains(t, ids, "", "every initialize opened a session")
+	return ids
+}
+
+// ping is a request on a session; it answers 404 once the session is gone.
+const ping = `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+
+// TestAbandonedSessions opens 2,000 sessions of an older client that never
+// come back, and checks that the server closes every one of them once the
+// idle timeout has passed.
+func TestAbandonedSessions(t *testing.T) {
+	const (
+		n       = 2000
+		timeout = 3 * time.Second
+	)
+	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(2*n))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	defer client.CloseIdleConnections()
+	ids := openSessions(t, client, r.url, n)
 
 	// The last session opened a moment ago: it is open, and it is no
 	// 404 that the loop below counts.
-	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
 	code, _ := post(t, client, r.url, ids[n-1], ping)
 	require.Equal(t, http.StatusOK, code, "a session is open before its timeout")
-	code, _ = post(t, client, r.url, "", initialize)
-	assert.Equal(t, http.StatusServiceUnavailable, code, "session %d is over the cap", n+1)
 
 	// Each session's timer starts when its last request ends: a timeout
 	// after the ping, all of them must have closed.
@@ -100,7 +107,37 @@ func TestAbandonedSessions(t *testing.T) {
 		}
 	}
 	assert.Equal(t, n, closed, "sessions closed by the idle timeout")
-	code, _ = post(t, client, r.url, "", initialize)
+}
+
+// TestSessionCap checks that the server refuses sessions beyond
+// -max-sessions with 503, and takes new ones as old ones close.
+func TestSessionCap(t *testing.T) {
+	const n = 100
+	r := startReplica(t, keyA, "-session-timeout", "10m", "-max-sessions", fmt.Sprint(n))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	defer client.CloseIdleConnections()
+	ids := openSessions(t, client, r.url, n)
+
+	req, err := http.NewRequest(http.MethodPost, r.url, strings.NewReader(initialize))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "session %d is over the cap", n+1)
+	assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+
+	// A client that ends its session makes room.
+	del, err := http.NewRequest(http.MethodDelete, r.url, nil)
+	require.NoError(t, err)
+	del.Header.Set("Mcp-Session-Id", ids[0])
+	del.Header.Set("Mcp-Protocol-Version", legacy)
+	resp, err = client.Do(del)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Less(t, resp.StatusCode, 300, "DELETE of the session")
+	code, _ := post(t, client, r.url, "", initialize)
 	assert.Equal(t, http.StatusOK, code, "the cap frees up as sessions close")
 }
 
