@@ -411,3 +411,23 @@ func TestFormSecretsLeaveTheForm(t *testing.T) {
 	_, err = form.Ask(call("t", "", nil), "")
 	assert.ErrorContains(t, err, `field "password" is secret`)
 }
+
+// TestElicitationModes: reading the per-request capabilities in place
+// agrees with go-sdk's decoding of them.
+func TestElicitationModes(t *testing.T) {
+	for _, caps := range []string{
+		`{}`, `{"elicitation":{}}`, `{"elicitation":{"form":{}}}`, `{"elicitation":{"url":{}}}`,
+		`{"elicitation":{"form":{},"url":{}}}`, `{"elicitation":null}`, `{"elicitation":{"form":null}}`,
+		`{"elicitation":{"url":null}}`, `{"sampling":{}}`, `{"elicitation":{"form":{"x":1}},"extensions":{}}`,
+	} {
+		t.Run(caps, func(t *testing.T) {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(caps), &m))
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
+			form, url := elicitationModes(req)
+			decoded := req.ClientCapabilities()
+			assert.Equal(t, ClientSupportsForm(decoded), form, "form")
+			assert.Equal(t, ClientSupportsURL(decoded), url, "url")
+		})
+	}
+}
