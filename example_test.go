@@ -945,3 +945,75 @@ func ExampleNewForm() {
 	// -128 127
 	// mcpform: field "emial": invalid name: no field of mcpform_test.signup has this json name
 }
+
+// A handler picks the way to ask in one call, and refuses a client that
+// declared none with the error the spec gives.
+func ExamplePathFor() {
+	ask := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		switch mcpform.PathFor(req.ClientCapabilities()) {
+		case mcpform.PathApps:
+			return mcpform.DisplayForm(signupFields, "signup", nil)
+		case mcpform.PathForm:
+			return mcpform.FormInputRequest(signupFields, nil)
+		}
+		return nil, mcpform.CapabilityError(mcpform.FormCapability())
+	}
+	_ = ask
+
+	fmt.Println(mcpform.PathFor(nil))
+	fmt.Println(mcpform.PathFor(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	apps := mcpform.FormCapability()
+	apps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	fmt.Println(mcpform.PathFor(apps))
+	// Output:
+	// none
+	// form
+	// apps
+}
+
+func ExampleInputPath_String() {
+	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
+	// Output:
+	// none form apps
+}
+
+func ExampleClientSupportsForm() {
+	// An elicitation capability without modes predates them, and means form.
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{}))
+	// Output:
+	// true
+	// false
+	// false
+}
+
+func ExampleClientSupportsURL() {
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
+	}}
+	fmt.Println(mcpform.ClientSupportsURL(caps))
+	fmt.Println(mcpform.ClientSupportsURL(mcpform.FormCapability()))
+	// Output:
+	// true
+	// false
+}
+
+func ExampleFormCapability() {
+	b, _ := json.Marshal(mcpform.FormCapability().Elicitation)
+	fmt.Println(string(b))
+	// Output:
+	// {"form":{}}
+}
+
+func ExampleCapabilityError() {
+	err := mcpform.CapabilityError(mcpform.FormCapability())
+	var jerr *jsonrpc.Error
+	if errors.As(err, &jerr) {
+		fmt.Println(jerr.Code, jerr.Message)
+		fmt.Println(string(jerr.Data))
+	}
+	// Output:
+	// -32021 Missing required client capabilities
+	// {"requiredCapabilities":{"elicitation":{"form":{}}}}
+}
