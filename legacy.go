@@ -32,8 +32,8 @@ type LegacyOptions struct {
 	// included: a client that has not answered by then ends the call with
 	// an error wrapping context.DeadlineExceeded, and everything the call
 	// held is freed. Zero or negative means 10 minutes, the default TTL of
-	// a [RequestStateCodec]: a state minted when the question went out has
-	// expired by then anyway.
+	// a [RequestStateCodec]. Keep it no longer than your codec's TTL: a
+	// state minted when the question went out has expired by then anyway.
 	Timeout time.Duration
 	// MaxRounds bounds the times one tool call asks the client, re-asks of
 	// an answer that does not match its schema included; the call then ends
@@ -119,12 +119,8 @@ func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "tools/call":
-			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && call.Session != nil {
-				// go-sdk takes a call without a known version to be the
-				// latest.
-				if v := call.ProtocolVersion(); v != "" && v < firstStatelessRevision {
-					return l.rounds(ctx, next, call)
-				}
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && isLegacy(call.Session) {
+				return l.rounds(ctx, next, call)
 			}
 		case "elicitation/create":
 			if c, ok := ctx.Value(legacyCallKey{}).(*legacyCall); ok {
@@ -133,6 +129,17 @@ func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// isLegacy reports whether go-sdk's bridge serves the session's calls: it
+// decides by the version the client asked for at initialize, and takes a
+// session without one (stateless HTTP) to be on the latest.
+func isLegacy(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	ip := ss.InitializeParams()
+	return ip != nil && ip.ProtocolVersion < firstStatelessRevision
 }
 
 // rounds serves a tool call from a legacy client.

@@ -42,7 +42,7 @@ func uncheckedClient(t *testing.T, server *mcp.Server, version string, elicit fu
 	return connectOld(t, server, version, elicit, true)
 }
 
-func connectOld(t *testing.T, server *mcp.Server, version string, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), unchecked bool) *mcp.ClientSession {
+func connectOld(t testing.TB, server *mcp.Server, version string, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), unchecked bool) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
@@ -617,5 +617,42 @@ func TestPropertyOrder(t *testing.T) {
 		{`not json`, nil},
 	} {
 		assert.Equal(t, tt.want, propertyOrder([]byte(tt.in)), tt.in)
+	}
+}
+
+// BenchmarkLegacyCall is a whole one-round tool call from a 2025-11-25
+// client over go-sdk in memory, with go-sdk's bridge alone and with
+// LegacyRounds on both sides, whose sending side reads, checks and bounds
+// the elicitation: the cost of that, against the bridge in the same run.
+func BenchmarkLegacyCall(b *testing.B) {
+	form, err := NewForm[Answers](labelledFields, nil)
+	require.NoError(b, err)
+	for _, bb := range []struct {
+		name   string
+		legacy bool
+	}{{"bridge", false}, {"LegacyRounds", true}} {
+		b.Run(bb.name, func(b *testing.B) {
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					if r := form.Read(req.Params.InputResponses); r.Status == ReplyNone {
+						return form.InputRequest(""), nil
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+				})
+			if bb.legacy {
+				installLegacy(server, LegacyRounds, true)
+			}
+			cs := connectOld(b, server, "2025-11-25", func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"room": "lovelace", "seats": 3}}, nil
+			}, false)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
