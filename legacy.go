@@ -210,7 +210,9 @@ func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 	}
 	out := req
 	if version < firstTitledRevision {
-		out = withSchema(ss, p, p.Message, untitled(schema))
+		if u := untitled(schema); u != schema {
+			out = withSchema(ss, p, p.Message, u)
+		}
 	}
 	for {
 		res, err := l.send(ctx, next, out, c)
