@@ -97,22 +97,64 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 	return res.Content[0].(*mcp.TextContent).Text
 }
 
-// TestLegacyRounds runs a two-step flow for a client on 2025-11-25, which
+// twoSteps returns a tool handler that asks in two rounds, an account and
+// then a team, carrying the first answers in the request state (unsigned:
+// this is a test), and finishes with "done" and every answer.
+func twoSteps(t testing.TB) mcp.ToolHandler {
+	account, err := NewForm[Answers]([]AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	}, &FormOptions{Key: "account", Message: "Create your account"})
+	require.NoError(t, err)
+	team, err := NewForm[Answers]([]AutoFormField{
+		{Name: "team_name", Required: true, Min: Bound(2)},
+		{Name: "seats", Type: TypeInteger, Required: true, Min: Bound(2), Max: Bound(50)},
+	}, &FormOptions{Key: "team", Message: "Set up your team"})
+	require.NoError(t, err)
+	result := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		state := req.Params.RequestState
+		if state == "" {
+			r := account.Read(req.Params.InputResponses)
+			switch r.Status {
+			case ReplyNone:
+				return account.InputRequest(""), nil
+			case ReplyInvalid:
+				return account.Reask(r, ""), nil
+			case ReplyAccepted:
+				b, err := json.Marshal(r.Value)
+				return team.InputRequest(string(b)), err
+			}
+			return result(r.Status.String()), nil
+		}
+		r := team.Read(req.Params.InputResponses)
+		switch r.Status {
+		case ReplyNone:
+			return team.InputRequest(state), nil
+		case ReplyInvalid:
+			return team.Reask(r, state), nil
+		case ReplyAccepted:
+			var all Answers
+			if err := json.Unmarshal([]byte(state), &all); err != nil {
+				return nil, err
+			}
+			for k, v := range r.Value {
+				all[k] = v
+			}
+			b, err := json.Marshal(all)
+			return result("done " + string(b)), err
+		}
+		return result(r.Status.String()), nil
+	}
+}
+
+// TestLegacyRounds runs a two-round call for a client on 2025-11-25, which
 // knows nothing of input_required: go-sdk's bridge alone asks one round,
 // and LegacyRounds asks them all, installed either way.
 func TestLegacyRounds(t *testing.T) {
-	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
-	require.NoError(t, err)
-	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}, Bind: true})
-	require.NoError(t, err)
-	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := flow.Next(req, codec, "")
-		if err != nil || r.Status == FlowAsk {
-			return r.Result, err
-		}
-		b, _ := json.Marshal(r.Answers)
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, nil
-	}
+	handler := twoSteps(t)
 	const done = `done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`
 	both := []string{"Create your account", "Set up your team"}
 	for _, tt := range []struct {
@@ -187,18 +229,7 @@ func TestLegacyMaxRounds(t *testing.T) {
 // JSON-RPC code 0; LegacyRounds asks again, naming the problem, with the
 // good values pre-filled, in every round, the bridge's first included.
 func TestLegacyReask(t *testing.T) {
-	flow, err := NewFlow([]Step{accountStep, teamStep}, nil)
-	require.NoError(t, err)
-	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{make([]byte, 32)}, Bind: true})
-	require.NoError(t, err)
-	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := flow.Next(req, codec, "")
-		if err != nil || r.Status == FlowAsk {
-			return r.Result, err
-		}
-		b, _ := json.Marshal(r.Answers)
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, nil
-	}
+	handler := twoSteps(t)
 	// Each answer in turn; the first of each step is off-schema.
 	answers := []map[string]any{
 		{"email": "ada@example.com", "plan": "gold"},
