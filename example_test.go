@@ -859,7 +859,9 @@ func ExampleLegacyRounds() {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)}, greet)
+	// Both sides: the sending side also governs go-sdk's first round.
 	server.AddReceivingMiddleware(mcpform.LegacyRounds)
+	server.AddSendingMiddleware(mcpform.LegacyRounds)
 
 	answers := map[string]map[string]any{"Your name?": {"name": "Ada"}, "Favourite color?": {"color": "green"}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
@@ -1159,4 +1161,141 @@ func ExampleAutoFormField_Secret() {
 	// Output:
 	// email false true
 	// api_key true false
+}
+
+// A handler picks the way to ask in one call, and refuses a client that
+// declared none with the error the spec gives.
+func ExamplePathFor() {
+	ask := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		switch mcpform.PathFor(req.ClientCapabilities()) {
+		case mcpform.PathApps:
+			return mcpform.DisplayForm(signupFields, "signup", nil)
+		case mcpform.PathForm:
+			return mcpform.FormInputRequest(signupFields, nil)
+		}
+		return nil, mcpform.CapabilityError(mcpform.FormCapability())
+	}
+	_ = ask
+
+	fmt.Println(mcpform.PathFor(nil))
+	fmt.Println(mcpform.PathFor(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	apps := mcpform.FormCapability()
+	apps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	fmt.Println(mcpform.PathFor(apps))
+	// Output:
+	// none
+	// form
+	// apps
+}
+
+func ExampleInputPath_String() {
+	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
+	// Output:
+	// none form apps
+}
+
+func ExampleClientSupportsForm() {
+	// An elicitation capability without modes predates them, and means form.
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{}))
+	// Output:
+	// true
+	// false
+	// false
+}
+
+func ExampleClientSupportsURL() {
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
+	}}
+	fmt.Println(mcpform.ClientSupportsURL(caps))
+	fmt.Println(mcpform.ClientSupportsURL(mcpform.FormCapability()))
+	// Output:
+	// true
+	// false
+}
+
+func ExampleFormCapability() {
+	b, _ := json.Marshal(mcpform.FormCapability().Elicitation)
+	fmt.Println(string(b))
+	// Output:
+	// {"form":{}}
+}
+
+func ExampleCapabilityError() {
+	err := mcpform.CapabilityError(mcpform.FormCapability())
+	var jerr *jsonrpc.Error
+	if errors.As(err, &jerr) {
+		fmt.Println(jerr.Code, jerr.Message)
+		fmt.Println(string(jerr.Data))
+	}
+	// Output:
+	// -32021 Missing required client capabilities
+	// {"requiredCapabilities":{"elicitation":{"form":{}}}}
+}
+
+// A client on 2025-06-18, whose revision predates titled choices, is shown
+// the labels as enumNames, and its answer decodes as on any revision.
+func ExampleNewLegacyRounds() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{
+		Name: "room", Required: true, Options: []mcpform.Option{
+			{Value: "babbage", Label: "Babbage (6 seats)"}, {Value: "lovelace", Label: "Lovelace (12 seats)"},
+		},
+	}}, &mcpform.FormOptions{Message: "Which room?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "rooms", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			reply := form.Read(req.Params.InputResponses)
+			switch reply.Status {
+			case mcpform.ReplyNone:
+				return form.InputRequest(""), nil
+			case mcpform.ReplyInvalid:
+				return form.Reask(reply, ""), nil
+			}
+			msg := fmt.Sprintf("%s: %v", reply.Status, reply.Value["room"])
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+		})
+	legacy := mcpform.NewLegacyRounds(&mcpform.LegacyOptions{Timeout: 2 * time.Minute, MaxRounds: 5})
+	server.AddReceivingMiddleware(legacy)
+	server.AddSendingMiddleware(legacy)
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			b, _ := json.Marshal(req.Params.RequestedSchema)
+			var s struct {
+				Properties map[string]struct {
+					Enum      []string `json:"enum"`
+					EnumNames []string `json:"enumNames"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				return nil, err
+			}
+			fmt.Println(s.Properties["room"].Enum, s.Properties["room"].EnumNames)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"room": "lovelace"}}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// [babbage lovelace] [Babbage (6 seats) Lovelace (12 seats)]
+	// accepted: lovelace
 }
