@@ -1299,3 +1299,41 @@ func ExampleNewLegacyRounds() {
 	// [babbage lovelace] [Babbage (6 seats) Lovelace (12 seats)]
 	// accepted: lovelace
 }
+
+// The README's handler serves a client older than 2026-07-28 unchanged,
+// re-ask included, once the legacy middleware is installed.
+func ExampleAddLegacyRounds() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
+	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: 5 * time.Minute})
+
+	emails := []string{"ada.example.com", "ada@example.com"}
+	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // an old client has no loop of its own
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Printf("elicitation/create: %q\n", req.Params.Message)
+			email := emails[0]
+			emails = emails[1:]
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": email, "plan": "free"}}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// elicitation/create: "Create your account"
+	// elicitation/create: "Create your account\n\nPlease check: Email: not a valid email address."
+	// Created ada@example.com on free with 1 seat(s)
+}

@@ -42,10 +42,20 @@ type LegacyOptions struct {
 	MaxRounds int
 }
 
+// AddLegacyRounds installs [NewLegacyRounds](opts) on both sides of
+// server, as it must be: the receiving side asks every round, the sending
+// side bounds, relabels and re-asks each elicitation/create. Call it once,
+// after creating the server. A nil opts means the defaults.
+func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
+	mw := NewLegacyRounds(opts)
+	server.AddReceivingMiddleware(mw)
+	server.AddSendingMiddleware(mw)
+}
+
 // LegacyRounds is [NewLegacyRounds](nil): middleware that lets a client
 // older than protocol revision 2026-07-28 answer a tool call that asks for
 // input, in as many rounds as it takes. Install it on both sides of the
-// server:
+// server, or let [AddLegacyRounds] do so:
 //
 //	server.AddReceivingMiddleware(mcpform.LegacyRounds)
 //	server.AddSendingMiddleware(mcpform.LegacyRounds)
