@@ -86,10 +86,11 @@ func isBooleanField(f AutoFormField) bool {
 // TestDisplayFormMatchesTypeScript renders every golden field list with the
 // pinned TypeScript display_form and compares the results, key for key.
 //
-// The UI path is compared after undoing exactly the three documented
+// The UI path is compared after undoing exactly the four documented
 // differences, each checked against what it should be before it is undone:
-// the submit action's arguments, the Checkbox of a boolean field, and the
-// label of an unlabeled field. The native path is compared exactly, after
+// the submit action's arguments, the Checkbox of a boolean field, the
+// label of an unlabeled field, and the HTML input type of an integer,
+// datetime or uri field. The native path is compared exactly, after
 // removing what is not the helpers' to decide (resultType, which go-sdk
 // writes as it sends a result, and the null content go-sdk marshals) and
 // the documented default key; non-ASCII unlabeled titles differ as they do
@@ -195,8 +196,14 @@ func undoElicitDifferences(t *testing.T, want, got map[string]any, fields []Auto
 	}
 }
 
+// htmlInputTypes are the field types that are no HTML input type, with the
+// one DisplayForm asks them with.
+var htmlInputTypes = map[FieldType]string{
+	TypeInteger: "number", TypeDatetime: "datetime-local", TypeURI: "url",
+}
+
 // undoUIDifferences turns our tree, got, into what TypeScript emits, want,
-// by undoing the three documented differences, each checked first.
+// by undoing the four documented differences, each checked first.
 func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoFormField, props map[string]*jsonschema.Schema) {
 	t.Helper()
 	wantForm, gotForm := findNode(want["structuredContent"], "Form"), findNode(got["structuredContent"], "Form")
@@ -230,6 +237,14 @@ func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoForm
 				t.Logf("%s: TypeScript label %q, ours %q", f.Name, w["label"], title)
 			}
 			w["label"] = title
+		}
+		// 4. An integer, datetime or uri field is an Input of the HTML
+		// type that holds it, where TypeScript's names no HTML type and
+		// shows a text box.
+		if html, ok := htmlInputTypes[f.Type]; ok && len(f.Options) == 0 {
+			assert.Equal(t, string(f.Type), w["inputType"], "TypeScript's input type of %q", f.Name)
+			assert.Equal(t, html, g["inputType"], "input type of %q", f.Name)
+			g["inputType"] = w["inputType"]
 		}
 		// 2. A boolean field is a Checkbox, where TypeScript has an
 		// Input of type checkbox.
@@ -361,6 +376,7 @@ var formArgumentsFields = []AutoFormField{
 	{Name: "tags", Multiple: true, Options: []Option{{Value: "a"}, {Value: "b"}}},
 	{Name: "news", Type: TypeCheckbox},
 	{Name: "terms", Type: TypeBoolean},
+	{Name: "at", Type: TypeDatetimeLocal},
 }
 
 // browserForm is how prefab's renderer sends v, a native answer's value:
@@ -410,6 +426,7 @@ type browserRun struct {
 	} `json:"calls"`
 	Methods []string          `json:"methods"`
 	Shown   map[string]string `json:"shown"`
+	Types   map[string]string `json:"types"`
 	Invalid []string          `json:"invalid"`
 	Errors  []string          `json:"errors"`
 }
@@ -480,12 +497,14 @@ func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string
 
 // TestDisplayFormBrowser renders a DisplayForm result with prefab's own
 // renderer in headless Chromium, inside a sandboxed MCP Apps frame, fills
-// every kind of field, submits, and checks what reaches the submit tool.
+// every kind of field, submits, and checks what reaches the submit tool:
+// as Answers, and through a compiled form as typed Go values.
 func TestDisplayFormBrowser(t *testing.T) {
 	fields := []AutoFormField{
 		{Name: "email", Label: "Email", Type: TypeEmail, Required: true, Placeholder: "ada@example.com"},
 		{Name: "full_name", Required: true},
 		{Name: "age", Type: TypeInteger, Min: Bound(18), Max: Bound(120)},
+		{Name: "guests", Type: TypeInteger, Min: Bound(1), Max: Bound(12)},
 		{Name: "seats", Type: TypeNumber, Min: Bound(1), Max: Bound(10)},
 		{Name: "plan", Label: "Plan", Required: true, Options: []Option{
 			{Value: "free", Label: "Free"}, {Value: "pro", Label: "Pro, $10/month"}, {Value: "team", Label: "Team"},
@@ -499,6 +518,8 @@ func TestDisplayFormBrowser(t *testing.T) {
 		{Name: "marketing", Type: TypeCheckbox},
 		{Name: "password", Type: TypePassword, Min: Bound(4)},
 		{Name: "start", Label: "Start date", Type: TypeDate},
+		{Name: "meeting", Type: TypeDatetimeLocal, Required: true},
+		{Name: "starts_at", Label: "Starts at", Type: TypeDatetime},
 		{Name: "nickname", Placeholder: "optional"},
 		{Name: "o'neil.name", Label: "Odd name"},
 		{Name: "isn't_it", Type: TypeCheckbox},
@@ -506,11 +527,20 @@ func TestDisplayFormBrowser(t *testing.T) {
 		{Name: "city", Default: "Paris"},
 		{Name: "ratio", Type: TypeRange, Min: Bound(0), Max: Bound(1)},
 	}
-	res, err := DisplayForm(fields, "signup", &DisplayFormOptions{Title: "Create your account", Subtitle: "It takes a minute."})
+	opts := &DisplayFormOptions{Title: "Create your account", Subtitle: "It takes a minute."}
+	res, err := DisplayForm(fields, "signup", opts)
 	require.NoError(t, err)
+	// A compiled form of the same fields renders the same form.
+	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup"})
+	require.NoError(t, err)
+	formRes, err := form.Display("signup", opts)
+	require.NoError(t, err)
+	assert.Equal(t, res, formRes)
+
 	typed := map[string]string{
-		"email": "ada@example.com", "full_name": "Ada Lovelace", "age": "5", "seats": "3",
-		"password": "hunter22", "start": "2026-07-28", "o'neil.name": "x.y",
+		"email": "ada@example.com", "full_name": "Ada Lovelace", "age": "5", "guests": "4", "seats": "3",
+		"password": "hunter22", "start": "2026-07-28", "meeting": "2026-08-03T10:00",
+		"starts_at": "2026-12-31T23:59", "o'neil.name": "x.y",
 	}
 	var steps []browserStep
 	for _, name := range slices.Sorted(maps.Keys(typed)) {
@@ -532,6 +562,15 @@ func TestDisplayFormBrowser(t *testing.T) {
 	require.Empty(t, run.Invalid, "the browser refused to submit the form")
 	assert.Empty(t, run.Errors, "the view logged errors")
 	assert.Equal(t, typed, run.Shown, "the form does not show what was typed")
+	// The controls the person saw: a number input (numeric keyboard, whole
+	// numbers only at the default step) for an integer, and a date-time
+	// picker for both date-time types. A type the browser does not know
+	// reads "text".
+	assert.Equal(t, map[string]string{
+		"email": "email", "full_name": "text", "age": "number", "guests": "number", "seats": "number",
+		"password": "password", "start": "date", "meeting": "datetime-local",
+		"starts_at": "datetime-local", "o'neil.name": "text",
+	}, run.Types, "the browser's input types")
 	assert.Equal(t, []string{"ui/initialize", "ui/notifications/initialized"}, run.Methods[:2], "the view's handshake")
 	require.Len(t, run.Calls, 1, "the view sent %d tools/call", len(run.Calls))
 	call := run.Calls[0]
@@ -539,32 +578,71 @@ func TestDisplayFormBrowser(t *testing.T) {
 
 	// What the browser sent: strings for typed values, "" for an empty
 	// field (even one with a default, which the renderer does not
-	// pre-fill), a list for the multiple choice, booleans from the
-	// Checkbox templates, nothing for an empty multiple choice, the range
-	// input's midpoint, and full_name renamed by the renderer.
+	// pre-fill), a local date and time with no offset or seconds, a list
+	// for the multiple choice, booleans from the Checkbox templates,
+	// nothing for an empty multiple choice, the range input's midpoint,
+	// and full_name and starts_at renamed by the renderer.
 	var sent map[string]any
 	require.NoError(t, json.Unmarshal(call.Arguments, &sent))
 	assert.Equal(t, map[string]any{
-		"email": "ada@example.com", "fullName": "Ada Lovelace", "age": "5", "seats": "3",
+		"email": "ada@example.com", "fullName": "Ada Lovelace", "age": "5", "guests": "4", "seats": "3",
 		"plan": "team", "interests": []any{"ai", "infra"},
 		"newsletter": true, "terms": false, "marketing": false,
-		"password": "hunter22", "start": "2026-07-28", "nickname": "", "o'neil.name": "x.y",
+		"password": "hunter22", "start": "2026-07-28", "meeting": "2026-08-03T10:00", "startsAt": "2026-12-31T23:59",
+		"nickname": "", "o'neil.name": "x.y",
 		"isn'tIt": true, "remember": true, "city": "", "ratio": "50",
 	}, sent)
 
-	answers, problems := CheckFormArguments(call.Arguments, fields)
-	assert.Equal(t, Answers{
-		"email": "ada@example.com", "full_name": "Ada Lovelace", "seats": 3.0,
+	wantAnswers := Answers{
+		"email": "ada@example.com", "full_name": "Ada Lovelace", "guests": 4.0, "seats": 3.0,
 		"plan": "team", "interests": []any{"ai", "infra"},
 		"newsletter": true, "terms": false, "marketing": false,
-		"password": "hunter22", "start": "2026-07-28", "o'neil.name": "x.y",
+		"password": "hunter22", "start": "2026-07-28",
+		"meeting": "2026-08-03T10:00:00Z", "starts_at": "2026-12-31T23:59:00Z", "o'neil.name": "x.y",
 		"isn't_it": true, "remember": true,
-	}, answers, "age 5 is below the minimum and ratio 50 above the maximum: both dropped; nickname, city and topics are absent")
+	}
+	answers, problems := CheckFormArguments(call.Arguments, fields)
+	assert.Equal(t, wantAnswers, answers, "age 5 is below the minimum and ratio 50 above the maximum: both dropped; nickname, city and topics are absent")
 	require.Len(t, problems, 2)
 	for i, name := range []string{"age", "ratio"} {
 		assert.Equal(t, name, problems[i].Field)
 		assert.ErrorIs(t, problems[i], ErrInvalidValue)
 	}
+	// The compiled form judges the same arguments alike, and calls the
+	// answer invalid for its refused values.
+	reply := form.ReadArguments(call.Arguments)
+	assert.Equal(t, ReplyInvalid, reply.Status)
+	assert.Equal(t, wantAnswers, reply.Answers)
+	assert.Equal(t, problems, reply.Problems)
+
+	// Read by a compiled form into Go types, the typed values arrive: an
+	// int, times in UTC, a date at midnight, a list.
+	type typedReply struct {
+		Guests     int       `json:"guests"`
+		Seats      float64   `json:"seats"`
+		Start      time.Time `json:"start"`
+		Meeting    time.Time `json:"meeting"`
+		StartsAt   time.Time `json:"starts_at"`
+		Interests  []string  `json:"interests"`
+		Newsletter bool      `json:"newsletter"`
+	}
+	var subset []AutoFormField
+	for _, f := range fields {
+		if slices.Contains([]string{"guests", "seats", "start", "meeting", "starts_at", "interests", "newsletter"}, f.Name) {
+			subset = append(subset, f)
+		}
+	}
+	typedForm, err := NewForm[typedReply](subset, nil)
+	require.NoError(t, err)
+	got := typedForm.ReadArguments(call.Arguments)
+	require.Equal(t, ReplyAccepted, got.Status, "problems: %v", got.Problems)
+	assert.Equal(t, typedReply{
+		Guests: 4, Seats: 3, Start: time.Date(2026, 7, 28, 0, 0, 0, 0, time.UTC),
+		Meeting:    time.Date(2026, 8, 3, 10, 0, 0, 0, time.UTC),
+		StartsAt:   time.Date(2026, 12, 31, 23, 59, 0, 0, time.UTC),
+		Interests:  []string{"ai", "infra"},
+		Newsletter: true,
+	}, got.Value)
 }
 
 // TestDisplayFormBrowserTypeScript renders what the TypeScript
