@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DisplayFormOptions configures [DisplayForm]. A nil *DisplayFormOptions and
-// zero fields mean the defaults.
+// DisplayFormOptions configures [DisplayForm] and [Form.Display]. A nil
+// *DisplayFormOptions and zero fields mean the defaults.
 type DisplayFormOptions struct {
 	// Title is shown as a heading above the form; empty shows none. It is
 	// also the default message of the native request (see Elicit).
@@ -31,7 +31,7 @@ type DisplayFormOptions struct {
 	// MCP Apps. An empty Elicit.Key means the submit tool's name (or
 	// [DefaultInputKey] when that is empty too), and an empty
 	// Elicit.Message means Title (or [DefaultInputMessage] when Title is
-	// empty too).
+	// empty too). [Form.Display] asks with the form's own key and message.
 	Elicit *InputRequestOptions
 }
 
@@ -55,9 +55,10 @@ const prefabProtocol = "0.3"
 //
 // The UI result carries the $prefab wire object as StructuredContent and
 // the same JSON as a text block. The form is the one display_form of
-// @maxhealth.tech/prefab emits, but for the differences the package
-// documentation lists, and [Form.Display] renders a compiled form the same
-// way.
+// @maxhealth.tech/prefab emits, but for the differences listed in the
+// package documentation, under "Where mcpform differs from the TypeScript
+// helpers"; what prefab's renderer does with it is under "UI path".
+// [Form.Display] renders a compiled form the same way.
 //
 // A nil or empty fields is refused with [ErrNoFields], and a broken
 // definition as [FormSchema] refuses it, on both paths. The UI path also

@@ -1090,3 +1090,52 @@ func ExampleFlow_idempotency() {
 	// created ada@example.com
 	// 1 account
 }
+
+func ExampleForm_Display() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book", Message: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// On a host that renders MCP Apps: the prefab form, whose submit calls
+	// the tool "book" with the values.
+	res, err := form.Display("book", &mcpform.DisplayFormOptions{Title: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, `{"$prefab":{"version":"0.3"}`))
+
+	// Anywhere else: the same form, asked natively under its key.
+	res, err = form.Display("book", &mcpform.DisplayFormOptions{Elicit: &mcpform.InputRequestOptions{}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.InputRequests["book"].(*mcp.ElicitParams).Message)
+	// Output:
+	// true
+	// Book a room
+}
+
+func ExampleForm_ReadArguments() {
+	form, err := mcpform.FormFor[booking](nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The call that shows the form carries no arguments yet.
+	fmt.Println(form.ReadArguments(json.RawMessage(`{}`)).Status)
+
+	// What prefab's renderer sends once the person submits: numbers as
+	// text, and "" for an empty field.
+	reply := form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"12","day":"2026-08-03","note":""}`))
+	fmt.Println(reply.Status)
+	fmt.Println(reply.Value.Room, reply.Value.Seats, reply.Value.Day.Format(time.DateOnly), reply.Value.Note == nil)
+
+	reply = form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"13","day":"2026-08-03"}`))
+	fmt.Println(reply.Status, reply.Problems)
+	// Output:
+	// none
+	// accepted
+	// lovelace 12 2026-08-03 true
+	// invalid [mcpform: field "seats": invalid value: greater than the maximum 12]
+}
