@@ -175,6 +175,9 @@ type node struct {
 	Required    *bool           `json:"required,omitempty"`
 	InputType   string          `json:"inputType,omitempty"`
 	Placeholder string          `json:"placeholder,omitempty"`
+	Min         *float64        `json:"min,omitempty"`
+	Max         *float64        `json:"max,omitempty"`
+	Step        string          `json:"step,omitempty"`
 	Multiple    bool            `json:"multiple,omitempty"`
 	Checked     *bool           `json:"checked,omitempty"`
 	Variant     string          `json:"variant,omitempty"`
@@ -268,6 +271,19 @@ func (f *AutoFormField) control() (*node, error) {
 				label = opt.Value
 			}
 			n.Children = append(n.Children, &node{Type: "SelectOption", Value: mustString(opt.Value), Label: label})
+		}
+		return n, nil
+	case kindNumber:
+		if f.Type != TypeRange {
+			break
+		}
+		// A Slider is the one control whose bounds the renderer
+		// carries; without them the browser's are 0 to 100, and a
+		// range of 0 to 1 could not be answered. Any step between
+		// them is fine: the schema asks for a number, not a multiple.
+		n := &node{Type: "Slider", Name: f.Name, Label: f.title(), Value: value, Min: f.Min, Max: f.Max, Step: "any"}
+		if f.Required {
+			n.Required = boolPtr(true)
 		}
 		return n, nil
 	case kindBoolean:

@@ -87,11 +87,11 @@ func isBooleanField(f AutoFormField) bool {
 // TestDisplayFormMatchesTypeScript renders every golden field list with the
 // pinned TypeScript display_form and compares the results, key for key.
 //
-// The UI path is compared after undoing exactly the four documented
+// The UI path is compared after undoing exactly the five documented
 // differences, each checked against what it should be before it is undone:
 // the submit action's arguments, the Checkbox of a boolean field, the
-// label of an unlabeled field, and the HTML input type of an integer,
-// datetime or uri field. The native path is compared exactly, after
+// label of an unlabeled field, the HTML input type of an integer, datetime
+// or uri field, and the Slider of a range field. The native path is compared exactly, after
 // removing what is not the helpers' to decide (resultType, which go-sdk
 // writes as it sends a result, and the null content go-sdk marshals) and
 // the documented default key; non-ASCII unlabeled titles differ as they do
@@ -204,7 +204,7 @@ var htmlInputTypes = map[FieldType]string{
 }
 
 // undoUIDifferences turns our tree, got, into what TypeScript emits, want,
-// by undoing the four documented differences, each checked first.
+// by undoing the five documented differences, each checked first.
 func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoFormField, props map[string]*jsonschema.Schema) {
 	t.Helper()
 	wantForm, gotForm := findNode(want["structuredContent"], "Form"), findNode(got["structuredContent"], "Form")
@@ -246,6 +246,28 @@ func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoForm
 			assert.Equal(t, string(f.Type), w["inputType"], "TypeScript's input type of %q", f.Name)
 			assert.Equal(t, html, g["inputType"], "input type of %q", f.Name)
 			g["inputType"] = w["inputType"]
+		}
+		// 5. A range field is a Slider with the field's bounds, where
+		// TypeScript has an Input of type range, which has none.
+		if f.Type == TypeRange && len(f.Options) == 0 {
+			assert.Equal(t, "Input", w["type"])
+			assert.Equal(t, "range", w["inputType"])
+			wantSlider := map[string]any{"type": "Slider", "name": f.Name, "label": title, "step": "any"}
+			if f.Min != nil {
+				wantSlider["min"] = *f.Min
+			}
+			if f.Max != nil {
+				wantSlider["max"] = *f.Max
+			}
+			if f.Required {
+				wantSlider["required"] = true
+			}
+			if f.Default != nil {
+				wantSlider["value"] = w["value"]
+			}
+			assert.Equal(t, wantSlider, g, "control of %q", f.Name)
+			gotControls[i] = w
+			continue
 		}
 		// 2. A boolean field is a Checkbox, where TypeScript has an
 		// Input of type checkbox.
@@ -558,8 +580,11 @@ func TestDisplayFormBrowser(t *testing.T) {
 		browserStep{Do: "check", Name: "marketing"},
 		browserStep{Do: "uncheck", Name: "marketing"},
 		browserStep{Do: "check", Name: "isn't_it"},
-		// topics and nickname: left empty; remember, city and ratio:
-		// left as they start.
+		// The slider, moved by keyboard: to its minimum, then one step.
+		browserStep{Do: "press", Name: "ratio", Value: "Home"},
+		browserStep{Do: "press", Name: "ratio", Value: "ArrowRight"},
+		// topics and nickname: left empty; remember and city: left as
+		// they start.
 	)
 	run := runBrowser(t, res, steps, filepath.Join("testdata", "artifacts", "display-form.png"))
 
@@ -584,8 +609,9 @@ func TestDisplayFormBrowser(t *testing.T) {
 	// field (even one with a default, which the renderer does not
 	// pre-fill), a local date and time with no offset or seconds, a list
 	// for the multiple choice, booleans from the Checkbox templates,
-	// nothing for an empty multiple choice, the range input's midpoint,
-	// and full_name and starts_at renamed by the renderer.
+	// nothing for an empty multiple choice, a fraction from the slider
+	// between its bounds, and full_name and starts_at renamed by the
+	// renderer.
 	var sent map[string]any
 	require.NoError(t, json.Unmarshal(call.Arguments, &sent))
 	assert.Equal(t, map[string]any{
@@ -594,7 +620,7 @@ func TestDisplayFormBrowser(t *testing.T) {
 		"newsletter": true, "terms": false, "marketing": false,
 		"password": "hunter22", "start": "2026-07-28", "meeting": "2026-08-03T10:00", "startsAt": "2026-12-31T23:59",
 		"nickname": "", "o'neil.name": "x.y",
-		"isn'tIt": true, "remember": true, "city": "", "ratio": "50",
+		"isn'tIt": true, "remember": true, "city": "", "ratio": "0.01",
 	}, sent)
 
 	wantAnswers := Answers{
@@ -603,15 +629,13 @@ func TestDisplayFormBrowser(t *testing.T) {
 		"newsletter": true, "terms": false, "marketing": false,
 		"password": "hunter22", "start": "2026-07-28",
 		"meeting": "2026-08-03T10:00:00Z", "starts_at": "2026-12-31T23:59:00Z", "o'neil.name": "x.y",
-		"isn't_it": true, "remember": true,
+		"isn't_it": true, "remember": true, "ratio": 0.01,
 	}
 	answers, problems := CheckFormArguments(call.Arguments, fields)
-	assert.Equal(t, wantAnswers, answers, "age 5 is below the minimum and ratio 50 above the maximum: both dropped; nickname, city and topics are absent")
-	require.Len(t, problems, 2)
-	for i, name := range []string{"age", "ratio"} {
-		assert.Equal(t, name, problems[i].Field)
-		assert.ErrorIs(t, problems[i], ErrInvalidValue)
-	}
+	assert.Equal(t, wantAnswers, answers, "age 5 is below the minimum: dropped; nickname, city and topics are absent")
+	require.Len(t, problems, 1)
+	assert.Equal(t, "age", problems[0].Field)
+	assert.ErrorIs(t, problems[0], ErrInvalidValue)
 	// The compiled form judges the same arguments alike, and calls the
 	// answer invalid for its refused values.
 	reply := form.ReadArguments(call.Arguments)

@@ -93,10 +93,11 @@
 // The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
 // lift, and mcpform checks what it cannot prevent:
 //
-//   - The form shows no Description and enforces no Min or Max: a value out
-//     of bounds is refused when it arrives. A number input admits whole
-//     numbers only, at the browser's default step of 1, and a range input
-//     always sends a value, 50 when untouched.
+//   - The form shows no Description, and its inputs enforce no Min or Max:
+//     a value out of bounds is refused when it arrives. A number input
+//     admits whole numbers only, at the browser's default step of 1. A
+//     range field is a slider between its bounds, the one control that
+//     carries them, and it always sends a value, even untouched.
 //   - Default is carried, but the renderer does not pre-fill inputs: an
 //     input starts empty and a select at its first option, and what the
 //     person sees is what is sent. A Checkbox's default does show ticked.
@@ -150,6 +151,9 @@
 //     Schema makes them. TypeScript's form gives the input the field's type,
 //     "integer", "datetime" or "uri", which no browser knows: it shows a
 //     text box, with no numeric keyboard or date picker.
+//   - A range field is a Slider with the field's Min and Max and any step.
+//     TypeScript's is an Input of type range, which carries no bounds, so
+//     the browser's 0 to 100 apply: a range of 0 to 1 cannot be answered.
 //   - DisplayForm's native request is keyed by the submit tool's name, not
 //     "form", so a handler finds the answer under a name it already uses.
 //   - Request state verifies under several keys (rotation), takes a clock,

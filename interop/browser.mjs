@@ -5,8 +5,9 @@
 //
 //   {"url": host page, "chromium": executable path, "screenshot": PNG path,
 //    "timeoutMs": budget for the whole run,
-//    "steps": [{"do": "fill"|"check"|"uncheck"|"select", "name": control name,
-//               "value": text, "values": [option values]}, ...]}
+//    "steps": [{"do": "fill"|"check"|"uncheck"|"select"|"press",
+//               "name": control name, "value": text or key,
+//               "values": [option values]}, ...]}
 //
 // It opens the host page in a fresh profile, waits until the view inside the
 // host's iframe has rendered a form, applies the steps to the controls by
@@ -78,6 +79,7 @@ try {
       case 'check': await control.check(); break;
       case 'uncheck': await control.uncheck(); break;
       case 'select': await control.selectOption(step.values); break;
+      case 'press': await control.press(step.value); break;
       default: throw new Error(`unknown step ${JSON.stringify(step)}`);
     }
   }
