@@ -3,6 +3,7 @@ package mcpform
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"testing"
 	"time"
@@ -322,4 +323,39 @@ func FuzzAcceptedFormArguments(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkArgumentsScaling measures reading a valid submitted form, as the
+// browser sends it (numbers as text, keys camel-cased), at several form
+// sizes: the field-list function and the compiled form. Both are linear.
+func BenchmarkArgumentsScaling(b *testing.B) {
+	for _, n := range []int{1, 8, 64, 512} {
+		fields := make([]AutoFormField, n)
+		sent := make(map[string]any, n)
+		for i := range fields {
+			name := fmt.Sprintf("field_n%d", i)
+			fields[i] = AutoFormField{Name: name, Type: TypeInteger, Required: true, Max: Bound(20)}
+			sent[rendererKey(name)] = "12"
+		}
+		args, err := json.Marshal(sent)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("CheckFormArguments/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if a, _ := CheckFormArguments(args, fields); len(a) != n {
+					b.Fatal("refused")
+				}
+			}
+		})
+		form, err := NewForm[Answers](fields, nil)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("ReadArguments/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := form.ReadArguments(args); r.Status != ReplyAccepted {
+					b.Fatal(r.Status)
+				}
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -729,4 +730,33 @@ func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mc
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// BenchmarkDisplayScaling measures rendering a form at several sizes, by
+// field list and compiled; the name checks are linear.
+func BenchmarkDisplayScaling(b *testing.B) {
+	for _, n := range []int{8, 512} {
+		fields := make([]AutoFormField, n)
+		for i := range fields {
+			fields[i] = AutoFormField{Name: fmt.Sprintf("field_n%d", i), Type: TypeInteger}
+		}
+		b.Run(fmt.Sprintf("DisplayForm/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DisplayForm(fields, "t", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		form, err := NewForm[Answers](fields, nil)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("Form.Display/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := form.Display("t", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
