@@ -3,6 +3,7 @@ package mcpform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -60,9 +61,9 @@ func CheckFormArguments(args json.RawMessage, fields []AutoFormField) (Answers, 
 	}
 	c, err := uncompiled(fields)
 	if err != nil {
-		fe, ok := err.(*FieldError)
-		if !ok {
-			fe = &FieldError{Err: err}
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			fe = &FieldError{Err: err} // ErrNoFields
 		}
 		return nil, []*FieldError{fe}
 	}

@@ -243,6 +243,12 @@ func TestFormDisplay(t *testing.T) {
 		require.NoError(t, err)
 		_, err = odd.Display("t", nil)
 		assert.ErrorIs(t, err, ErrName)
+		// The native path leaves out a default JSON cannot hold; the
+		// UI path, which carries every default, refuses it.
+		ch, err := NewForm[Answers]([]AutoFormField{{Name: "a", Default: make(chan int)}}, nil)
+		require.NoError(t, err)
+		_, err = ch.Display("t", nil)
+		assert.ErrorIs(t, err, ErrDefault)
 	})
 }
 

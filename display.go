@@ -93,9 +93,9 @@ func DisplayForm(fields []AutoFormField, submitTool string, opts *DisplayFormOpt
 // [Form.Read], under the form's key, so an opts.Elicit.Key other than
 // empty or [Form.Key] is an error.
 //
-// Display returns an error for an empty submitTool and for a field name the
-// renderer cannot carry back, as DisplayForm does; nothing else about the
-// form can fail.
+// Like DisplayForm, Display refuses an empty submitTool, a field name the
+// renderer cannot carry back, and a Default that JSON cannot hold, which
+// the native path leaves out; nothing else about the form can fail.
 func (f *Form[T]) Display(submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
 	if opts != nil && opts.Elicit != nil {
 		e := opts.Elicit
@@ -130,7 +130,7 @@ func (c *compiled) display(submitTool string, opts *DisplayFormOptions) (*mcp.Ca
 		return nil, err
 	}
 	if submitTool == "" {
-		return nil, errors.New("mcpform: DisplayForm needs the name of the submit tool")
+		return nil, errors.New("mcpform: the UI path needs the name of the submit tool")
 	}
 	view, err := formView(c.fields, submitTool, &o)
 	if err != nil {
