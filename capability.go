@@ -71,14 +71,3 @@ func CapabilityError(required *mcp.ClientCapabilities) error {
 		Data:    data,
 	}
 }
-
-// requireForm returns the capability error for a call whose client cannot
-// answer a form, and nil for one that can.
-func requireForm(req *mcp.CallToolRequest) error {
-	if req != nil && ClientSupportsForm(req.ClientCapabilities()) {
-		return nil
-	}
-	return CapabilityError(&mcp.ClientCapabilities{
-		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
-	})
-}

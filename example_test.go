@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -328,6 +329,15 @@ func ExampleFlowStatus_String() {
 // declared form elicitation, as go-sdk's client sends it.
 var exampleFormClient = mcp.Meta{
 	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}},
+}
+
+// exampleCodec is a binding codec under exampleKey, as flows need.
+func exampleCodec() *mcpform.RequestStateCodec {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return codec
 }
 
 // exampleKey stands in for a secret of at least 32 random bytes, such as
@@ -1008,11 +1018,7 @@ func ExampleForm_Ask() {
 // A step can be a compiled form, so each step is compiled once and its
 // fields come from the struct its answers decode into.
 func ExampleStep() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1022,11 +1028,7 @@ func ExampleStep() {
 }
 
 func ExampleFlow_Fields() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},
 	}, nil)
 	if err != nil {
@@ -1045,11 +1047,7 @@ func ExampleFlow_Fields() {
 // server keeps the outcomes in a database shared by its replicas (see
 // examples/signup), with a unique constraint on the run ID.
 func ExampleFlow_idempotency() {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Form: signupForm}}, nil)
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1089,6 +1087,78 @@ func ExampleFlow_idempotency() {
 	// created ada@example.com
 	// created ada@example.com
 	// 1 account
+}
+
+// A password is asked on a page of the server's, through URL mode, in the
+// same round as the step's other fields; it never passes through the
+// client.
+func ExampleFlow_SecretPage() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: mcpform.Bound(8)},
+	}}}, &mcpform.FlowOptions{Secrets: &mcpform.SecretOptions{
+		PageURL: "https://example.com/mcp/secret",
+		Store:   mcpform.NewMemorySecretStore(),
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Serve the page next to the MCP endpoint.
+	mux := http.NewServeMux()
+	mux.Handle("/mcp/secret", flow.SecretPage(nil))
+
+	r, err := flow.Next(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{"password", "password.secret"} {
+		p := r.Result.InputRequests[key].(*mcp.ElicitParams)
+		fmt.Println(key, p.Mode, strings.HasPrefix(p.URL, "https://example.com/mcp/secret?t="))
+	}
+	// Output:
+	// password form false
+	// password.secret url true
+}
+
+// exampleURLClient is the _meta of a request from a client that declared
+// both form and URL-mode elicitation.
+var exampleURLClient = mcp.Meta{
+	mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}}},
+}
+
+func ExampleNewMemorySecretStore() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	expires := time.Now().Add(10 * time.Minute)
+	fmt.Println(store.Put(ctx, "run-1", "s3cret", expires))
+	fmt.Println(store.Put(ctx, "run-1", "again", expires)) // a key is used once
+	v, ok, _ := store.Get(ctx, "run-1")
+	fmt.Println(v, ok)
+	_ = store.Delete(ctx, "run-1")
+	_, ok, _ = store.Get(ctx, "run-1")
+	fmt.Println(ok)
+	// Output:
+	// <nil>
+	// this link was already used
+	// s3cret true
+	// false
+}
+
+func ExampleAutoFormField_Secret() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail},
+		{Name: "api_key", Type: mcpform.TypePassword},
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range form.Fields() {
+		_, inSchema := form.Schema().Properties[f.Name]
+		fmt.Println(f.Name, f.Secret(), inSchema)
+	}
+	// Output:
+	// email false true
+	// api_key true false
 }
 
 func ExampleForm_Display() {

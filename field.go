@@ -90,6 +90,15 @@ type AutoFormField struct {
 	Default any `json:"default,omitempty"`
 }
 
+// Secret reports whether the field holds a secret, such as a password,
+// which the MCP specification forbids asking for in form mode: a field of
+// type [TypePassword]. A compiled form leaves secret fields out of its
+// form-mode request and its schema, and a [Flow] asks them through URL
+// mode, on the page of [Flow.SecretPage].
+func (f *AutoFormField) Secret() bool { return f.Type == TypePassword }
+
+func (f *AutoFormField) secret() bool { return f.Secret() }
+
 // Bound returns a pointer to v, for [AutoFormField.Min] and
 // [AutoFormField.Max].
 func Bound(v float64) *float64 { return &v }

@@ -53,6 +53,10 @@ type FlowOptions struct {
 	// rounds. False binds them: a state replayed with other arguments is
 	// refused.
 	UnboundArguments bool
+	// Secrets says how secret fields (see [AutoFormField.Secret]) are asked:
+	// in URL mode, on a page of the server's. Nil means the flow has none;
+	// NewFlow refuses a step with a secret field then.
+	Secrets *SecretOptions
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -78,7 +82,15 @@ type FlowOptions struct {
 //     returns the -32021 error of [CapabilityError].
 //
 // Proven answers travel in the state readable by the client: signed, not
-// encrypted. Keep secrets out of flows.
+// encrypted. Secret fields never do: a step with one (see
+// [AutoFormField.Secret]) asks its other fields in form mode and, in the
+// same round, links the person to the flow's [Flow.SecretPage] in URL
+// mode, which only a client that declared URL-mode elicitation is sent.
+// The page puts what the person types into the [SecretStore] of
+// [FlowOptions].Secrets, and the round that finishes the flow takes it
+// from there, once, into FlowDone's Answers. A retry before the page was
+// sent asks again, saying the page is still waiting; a replay after the
+// flow finished finds nothing to take.
 //
 // # Idempotency
 //
@@ -96,6 +108,7 @@ type Flow struct {
 	maxReasks int
 	principal func(*mcp.CallToolRequest) string
 	unbound   bool
+	secrets   *SecretOptions
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -128,7 +141,10 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		if opts.MaxReasks != 0 {
 			f.maxReasks = opts.MaxReasks
 		}
-		f.principal, f.unbound = opts.Principal, opts.UnboundArguments
+		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+	}
+	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
+		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
 	}
 	owner := map[string]string{} // field name → step key
 	for i, s := range steps {
@@ -139,7 +155,11 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		if f.index(c.key) >= 0 {
 			return nil, fmt.Errorf("mcpform: flow step key %q is used twice", c.key)
 		}
-		for _, fd := range c.fields {
+		if len(c.secrets) > 0 && f.secrets == nil {
+			return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, &FieldError{Field: c.secrets[0].Name,
+				Err: errors.New("secret, and asked only in URL mode: set FlowOptions.Secrets")})
+		}
+		for _, fd := range c.all {
 			if o, ok := owner[fd.Name]; ok {
 				return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key,
 					fieldErr(fd.Name, ErrName, "also asked by step %q; answers are merged", o))
@@ -171,12 +191,13 @@ func compileStep(i int, s Step) (*compiled, error) {
 	return compile(fields, &FormOptions{Key: s.Key, Message: s.Message})
 }
 
-// Fields returns a copy of the fields of the step keyed step, or nil when
+// Fields returns a copy of the fields of the step keyed step, secret ones
+// included, or nil when
 // the flow has no such step, so that a caller can name problems without
 // keeping a second list.
 func (f *Flow) Fields(step string) []AutoFormField {
 	if i := f.index(step); i >= 0 {
-		return cloneFields(f.steps[i].c.fields)
+		return cloneFields(f.steps[i].c.all)
 	}
 	return nil
 }
@@ -296,16 +317,20 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 		}
 		return nil, RequestStateError(err)
 	}
-	r := &round{flow: f, req: req, bind: bind, st: st}
+	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
 	return r.run()
+}
+
+func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
+	if f.principal == nil {
+		return ""
+	}
+	return f.principal(req)
 }
 
 // bindFor returns the string a call's state is bound to.
 func (f *Flow) bindFor(req *mcp.CallToolRequest) (string, error) {
-	principal := ""
-	if f.principal != nil {
-		principal = f.principal(req)
-	}
+	principal := f.principalOf(req)
 	if f.unbound {
 		return BindTo(principal, req.Params.Name), nil
 	}

@@ -1,7 +1,12 @@
 package mcpform
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"net/url"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -15,10 +20,11 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 // A round is one call of [Flow.Next]: the verified state, and the call it
 // came with.
 type round struct {
-	flow *Flow
-	req  *mcp.CallToolRequest
-	bind string
-	st   flowState
+	flow      *Flow
+	req       *mcp.CallToolRequest
+	bind      string
+	principal string
+	st        flowState
 }
 
 // run walks the steps in order. A step that applies and whose answer is
@@ -28,6 +34,7 @@ type round struct {
 func (r *round) run() (*FlowRound, error) {
 	valid := make(Answers, len(r.st.Proven))
 	pins := make(map[string]string, len(r.flow.steps))
+	var secret []*flowStep // proven steps whose secrets are still to take
 	for i := range r.flow.steps {
 		s := &r.flow.steps[i]
 		if s.when != nil && !s.when(valid) {
@@ -42,6 +49,9 @@ func (r *round) run() (*FlowRound, error) {
 			}
 			merge(valid, accepted)
 			pins[key] = s.pin
+			if len(s.c.secrets) > 0 {
+				secret = append(secret, s)
+			}
 			continue
 		}
 		pin, proven := r.st.Pins[key]
@@ -57,14 +67,99 @@ func (r *round) run() (*FlowRound, error) {
 		}
 		merge(valid, accepted)
 		pins[key] = pin
+		if len(s.c.secrets) > 0 {
+			secret = append(secret, s)
+		}
 	}
+	return r.finish(valid, pins, secret)
+}
+
+// storeTimeout bounds each call of a [SecretStore], which Next makes
+// without a caller's context.
+const storeTimeout = 10 * time.Second
+
+// finish takes the secrets of the proven steps out of the store and ends
+// the flow; a step whose page has not been sent yet is asked again. Every
+// secret is read before any is deleted, so a missing one loses none.
+func (r *round) finish(valid Answers, pins map[string]string, secret []*flowStep) (*FlowRound, error) {
+	if len(secret) == 0 {
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	store := r.flow.secrets.Store
+	taken := Answers{}
+	keys := make([]string, 0, len(secret))
+	for _, s := range secret {
+		key := r.link(s).key()
+		values, ok, err := r.secretsOf(ctx, s, key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			delete(pins, s.c.key)
+			own, _, _ := s.recheck(valid)
+			return r.ask(s, valid, pins, own, waiting(s), 0)
+		}
+		merge(taken, values)
+		keys = append(keys, key)
+	}
+	for _, k := range keys {
+		if err := store.Delete(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	merge(valid, taken)
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+}
+
+// secretsOf reads s's secrets from the store, if the page has sent them.
+func (r *round) secretsOf(ctx context.Context, s *flowStep, key string) (Answers, bool, error) {
+	raw, ok, err := r.flow.secrets.Store.Get(ctx, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	var values map[string]string
+	if json.Unmarshal([]byte(raw), &values) != nil {
+		return nil, false, nil // not the page's: as good as not sent
+	}
+	out := make(Answers, len(s.c.secrets))
+	for _, f := range s.c.secrets {
+		v, ok := values[f.Name]
+		if !ok && f.Required {
+			return nil, false, nil
+		}
+		if ok {
+			out[f.Name] = v
+		}
+	}
+	return out, true, nil
+}
+
+// waiting names each of s's secrets as still waiting for its page.
+func waiting(s *flowStep) []*FieldError {
+	problems := make([]*FieldError, len(s.c.secrets))
+	for i, f := range s.c.secrets {
+		problems[i] = &FieldError{Field: f.Name, Err: ErrSecretWaiting}
+	}
+	return problems
+}
+
+// link returns what the link to s's secret page carries.
+func (r *round) link(s *flowStep) *secretLink {
+	return &secretLink{Principal: r.principal, Tool: r.req.Params.Name, Run: r.st.ID, Step: s.c.key}
 }
 
 // answer judges the call's answer to s, the step the state asked. It
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answers, *FlowRound, error) {
-	status, accepted, problems := s.c.judge(r.req.Params.InputResponses)
+	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
+	if len(s.c.fields) > 0 {
+		status, accepted, problems = s.c.judge(r.req.Params.InputResponses)
+	}
+	if len(s.c.secrets) > 0 {
+		status, problems = s.consent(r.req.Params.InputResponses, status, problems)
+	}
 	if status == ReplyAccepted && s.check != nil {
 		if extra := s.check(accepted); len(extra) > 0 {
 			status, problems = ReplyInvalid, append(problems, extra...)
@@ -75,6 +170,19 @@ func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answ
 	}
 	switch status {
 	case ReplyAccepted:
+		if len(s.c.secrets) > 0 {
+			// Consent is not completion: ask again until the page
+			// has been sent, without counting it as a failure.
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if _, ok, err := r.secretsOf(ctx, s, r.link(s).key()); err != nil || !ok {
+				if err != nil {
+					return nil, nil, err
+				}
+				res, err := r.ask(s, valid, pins, accepted, waiting(s), r.st.Attempt)
+				return nil, res, err
+			}
+		}
 		return accepted, nil, nil
 	case ReplyNone:
 		// No answer to the step asked: ask it again, as it was.
@@ -96,7 +204,7 @@ func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answ
 // ask returns the round that asks s, naming problems and pre-filling
 // accepted values, with the state of what is proven so far.
 func (r *round) ask(s *flowStep, valid Answers, pins map[string]string, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
-	if err := requireForm(r.req); err != nil {
+	if err := requireInput(r.req, len(s.c.fields) > 0, len(s.c.secrets) > 0); err != nil {
 		return nil, err
 	}
 	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
@@ -104,8 +212,72 @@ func (r *round) ask(s *flowStep, valid Answers, pins map[string]string, filled A
 	if err != nil {
 		return nil, err
 	}
-	return &FlowRound{Status: FlowAsk, Result: s.c.reask(filled, problems, token), Answers: valid,
+	res := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}, RequestState: token}
+	if len(s.c.fields) > 0 {
+		res = s.c.reask(filled, problems, token)
+	}
+	if len(s.c.secrets) > 0 {
+		p, err := r.pageRequest(s, problems)
+		if err != nil {
+			return nil, err
+		}
+		res.InputRequests[s.urlKey()] = p
+	}
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid,
 		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID}, nil
+}
+
+// pageRequest returns the URL-mode request that links the person to s's
+// secret page. The link carries a signed token, never a secret.
+func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
+	token, err := r.flow.codec.Mint(r.link(s), BindTo(secretLinkBind))
+	if err != nil {
+		return nil, err
+	}
+	titles := make([]string, len(s.c.secrets))
+	for i := range s.c.secrets {
+		titles[i] = s.c.secrets[i].title()
+	}
+	msg := "Enter your " + strings.Join(titles, " and ") +
+		" on the page this link opens. It goes straight to the server, never through this app."
+	var secretProblems []*FieldError
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrSecretWaiting) {
+			secretProblems = append(secretProblems, p)
+		}
+	}
+	if m := ProblemMessage(s.c.all, secretProblems); m != "" {
+		msg += "\n\n" + m
+	}
+	sep := "?"
+	if strings.Contains(r.flow.secrets.PageURL, "?") {
+		sep = "&"
+	}
+	return &mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}, nil
+}
+
+// urlKey is the key of s's URL-mode request, beside its form under s's key.
+func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
+
+// consent folds the answer to s's URL-mode request into the form part's
+// status: a decline or cancel of either ends the step, and no answer to
+// either asks it again as it was.
+func (s *flowStep) consent(responses mcp.InputResponseMap, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
+	if status == ReplyDeclined || status == ReplyCancelled {
+		return status, problems
+	}
+	u := InputResponse(responses, s.urlKey())
+	switch {
+	case u == nil:
+		return ReplyNone, nil
+	case u.Action == "decline":
+		return ReplyDeclined, nil
+	case u.Action == "cancel":
+		return ReplyCancelled, nil
+	case u.Action != "accept":
+		return ReplyInvalid, append(problems, &FieldError{Err: errUnknownAction})
+	}
+	return status, problems
 }
 
 // recheck judges the answers proven for s against s as it is now.

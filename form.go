@@ -23,9 +23,11 @@ type Form[T any] struct {
 // compiled is what asking and checking need of a form, whatever its answers
 // decode into; a [Flow] step holds one.
 type compiled struct {
-	fields  []AutoFormField
+	all     []AutoFormField // every field, as compiled
+	fields  []AutoFormField // those asked in form mode: all but the secrets
+	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
-	schema  json.RawMessage // the titled schema, marshalled once
+	schema  json.RawMessage // the titled schema of fields, marshalled once
 	key     string
 	message string
 }
@@ -83,7 +85,15 @@ func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error)
 }
 
 // compile builds the schema and checker of fields already checked.
-func compile(fields []AutoFormField, opts *FormOptions) (*compiled, error) {
+func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
+	var fields, secrets []AutoFormField
+	for _, f := range all {
+		if f.secret() {
+			secrets = append(secrets, f)
+		} else {
+			fields = append(fields, f)
+		}
+	}
 	s, err := buildSchema(fields, true, nil)
 	if err != nil {
 		return nil, err
@@ -92,7 +102,7 @@ func compile(fields []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{fields: fields, lookup: fieldLookup(fields), schema: raw,
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw,
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if opts != nil {
 		if opts.Key != "" {
@@ -106,7 +116,7 @@ func compile(fields []AutoFormField, opts *FormOptions) (*compiled, error) {
 }
 
 // Fields returns a copy of the compiled fields.
-func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.c.fields) }
+func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.c.all) }
 
 // Key returns the key the form's input request is asked and answered under.
 func (f *Form[T]) Key() string { return f.c.key }
@@ -130,7 +140,8 @@ func (f *Form[T]) Schema() *jsonschema.Schema {
 // of its result cost little.
 //
 // InputRequest does not look at what the client can answer; [Form.Ask]
-// does.
+// does. Secret fields (see [AutoFormField.Secret]) are never in the
+// request: the spec forbids asking for them in form mode.
 func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 	return f.c.request(f.c.message, f.c.schema, requestState)
 }
@@ -139,8 +150,15 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 // (see [ClientSupportsForm]); to any other client it returns the JSON-RPC
 // error of [CapabilityError], -32021, which the handler returns as it is,
 // rather than a request the client cannot answer.
+//
+// A form with secret fields is asked only as a [Step] of a [Flow], which
+// asks the secrets in URL mode; Ask refuses it, because the form-mode
+// request would leave them out.
 func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	if err := requireForm(req); err != nil {
+	if len(f.c.secrets) > 0 {
+		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
+	}
+	if err := requireInput(req, true, false); err != nil {
 		return nil, err
 	}
 	return f.InputRequest(requestState), nil
@@ -180,7 +198,7 @@ func (c *compiled) request(message string, schema json.RawMessage, requestState 
 // reask asks again, naming problems and pre-filling the accepted answers.
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
 	msg := c.message
-	if p := ProblemMessage(c.fields, problems); p != "" {
+	if p := ProblemMessage(c.all, problems); p != "" {
 		msg += "\n\n" + p
 	}
 	schema := c.schema
@@ -302,4 +320,45 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+}
+
+// requireInput returns the capability error for a call whose client cannot
+// answer what is asked (a form, a URL, or both), and nil for one that can.
+func requireInput(req *mcp.CallToolRequest, form, url bool) error {
+	hasForm, hasURL := elicitationModes(req)
+	if (!form || hasForm) && (!url || hasURL) {
+		return nil
+	}
+	need := &mcp.ElicitationCapabilities{}
+	if form {
+		need.Form = &mcp.FormElicitationCapabilities{}
+	}
+	if url {
+		need.URL = &mcp.URLElicitationCapabilities{}
+	}
+	return CapabilityError(&mcp.ClientCapabilities{Elicitation: need})
+}
+
+// elicitationModes reports which elicitation modes the client of req
+// declared, as [ClientSupportsForm] and [ClientSupportsURL] judge
+// req.ClientCapabilities(). It reads the per-request capabilities of
+// 2026-07-28 in place when they arrived as JSON, because go-sdk's
+// ClientCapabilities re-encodes them through a decoder that allocates tens
+// of kilobytes, more than the rest of a flow's round.
+func elicitationModes(req *mcp.CallToolRequest) (form, url bool) {
+	if req == nil {
+		return false, false
+	}
+	if req.Params != nil {
+		if m, ok := req.Params.Meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			e, ok := m["elicitation"].(map[string]any)
+			if !ok {
+				return false, false
+			}
+			url = e["url"] != nil
+			return e["form"] != nil || !url, url
+		}
+	}
+	caps := req.ClientCapabilities()
+	return ClientSupportsForm(caps), ClientSupportsURL(caps)
 }

@@ -262,6 +262,11 @@ func TestFormAgreement(t *testing.T) {
 		pool := valuePool(fields, rng)
 		t.Run(name, func(t *testing.T) {
 			for _, f := range form.Fields() {
+				if f.Secret() {
+					// Never asked in form mode: a value sent for it is
+					// an unknown key (TestFormSecretsLeaveTheForm).
+					continue
+				}
 				ref := compileProperty(t, s.Properties[f.Name])
 				one, err := NewForm[Answers]([]AutoFormField{f}, nil)
 				require.NoError(t, err)
@@ -381,4 +386,48 @@ func TestFormReadMap(t *testing.T) {
 	resp := answer(DefaultInputKey, "accept", map[string]any{"email": "ada@example.com"})
 	assert.Equal(t, map[string]any{"email": "ada@example.com"}, m.Read(resp).Value)
 	assert.Equal(t, Answers{"email": "ada@example.com"}, a.Read(resp).Value)
+}
+
+// TestFormSecretsLeaveTheForm: a password is never in the form-mode schema,
+// and one sent in a form answer anyway is dropped as an unknown key.
+func TestFormSecretsLeaveTheForm(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{
+		{Name: "email", Type: TypeEmail, Required: true},
+		{Name: "password", Type: TypePassword, Required: true, Min: Bound(8)},
+	}, nil)
+	require.NoError(t, err)
+	assert.NotContains(t, form.Schema().Properties, "password")
+	assert.NotContains(t, form.Schema().Required, "password")
+	assert.Len(t, form.Fields(), 2, "Fields lists the secret too")
+	raw := string(form.InputRequest("").InputRequests[DefaultInputKey].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage))
+	assert.NotContains(t, raw, "password")
+
+	r := form.Read(answer(DefaultInputKey, "accept", map[string]any{"email": "ada@example.com", "password": "hunter22"}))
+	assert.Equal(t, ReplyAccepted, r.Status)
+	assert.Equal(t, Answers{"email": "ada@example.com"}, r.Answers)
+	require.Len(t, r.Problems, 1)
+	assert.ErrorIs(t, r.Problems[0], ErrUnknownField)
+
+	_, err = form.Ask(call("t", "", nil), "")
+	assert.ErrorContains(t, err, `field "password" is secret`)
+}
+
+// TestElicitationModes: reading the per-request capabilities in place
+// agrees with go-sdk's decoding of them.
+func TestElicitationModes(t *testing.T) {
+	for _, caps := range []string{
+		`{}`, `{"elicitation":{}}`, `{"elicitation":{"form":{}}}`, `{"elicitation":{"url":{}}}`,
+		`{"elicitation":{"form":{},"url":{}}}`, `{"elicitation":null}`, `{"elicitation":{"form":null}}`,
+		`{"elicitation":{"url":null}}`, `{"sampling":{}}`, `{"elicitation":{"form":{"x":1}},"extensions":{}}`,
+	} {
+		t.Run(caps, func(t *testing.T) {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(caps), &m))
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
+			form, url := elicitationModes(req)
+			decoded := req.ClientCapabilities()
+			assert.Equal(t, ClientSupportsForm(decoded), form, "form")
+			assert.Equal(t, ClientSupportsURL(decoded), url, "url")
+		})
+	}
 }

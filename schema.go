@@ -24,8 +24,13 @@ import (
 //	anything else            string; Min/Max are minLength/maxLength
 //
 // The title is the Label, or the humanized Name. A password is a plain
-// string: the restricted schema has no secret format, and claiming one
-// would misstate how the client renders it.
+// string here, as in TypeScript, and that is why a form-mode request built
+// from this schema breaks the spec when it holds one: "Servers MUST NOT use
+// form mode elicitation to request sensitive information such as
+// passwords". The typed answer passes through the client, its logs and
+// possibly the model's context. A compiled form ([NewForm], [FormFor])
+// leaves secret fields out of its schema, and a [Flow] asks them in URL
+// mode instead (see [Flow.SecretPage]).
 //
 // A nil or empty fields is refused with [ErrNoFields]; a broken definition
 // is refused with a [*FieldError] naming the field and wrapping [ErrName],
