@@ -213,9 +213,17 @@ func TestFormDisplay(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			form, err := NewForm[Answers](fields, nil)
 			require.NoError(t, err)
-			want, err := DisplayForm(fields, name, displayOpts(name))
-			require.NoError(t, err)
 			got, err := form.Display(name, displayOpts(name))
+			for _, f := range fields {
+				if f.Secret() {
+					// Like Ask, Display does not show a form
+					// with a secret.
+					assert.ErrorContains(t, err, fmt.Sprintf("field %q is secret", f.Name))
+					return
+				}
+			}
+			require.NoError(t, err)
+			want, err := DisplayForm(fields, name, displayOpts(name))
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 		})

@@ -95,8 +95,14 @@ func DisplayForm(fields []AutoFormField, submitTool string, opts *DisplayFormOpt
 //
 // Like DisplayForm, Display refuses an empty submitTool, a field name the
 // renderer cannot carry back, and a Default that JSON cannot hold, which
-// the native path leaves out; nothing else about the form can fail.
+// the native path leaves out. Like [Form.Ask], it refuses a form with
+// secret fields (see [AutoFormField.Secret]), whose values would pass
+// through the host; a [Flow] step asks them in URL mode. Nothing else about
+// the form can fail.
 func (f *Form[T]) Display(submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
+	if len(f.c.secrets) > 0 {
+		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
+	}
 	if opts != nil && opts.Elicit != nil {
 		e := opts.Elicit
 		if e.Key != "" && e.Key != f.c.key {

@@ -86,9 +86,11 @@
 // calls the submit tool with the values as arguments, which
 // [Form.ReadArguments] (or [AcceptedFormArguments]) makes typed and checks
 // with the same checker as the native path, so a handler gets the same
-// answers whichever path the person took. [PathFor] tells which path a
-// client can take. [AddViewer] registers the MCP Apps viewer resource that
-// renders the form, and [AttachViewer] links a tool to it.
+// answers whichever path the person took. Like [Form.Ask], Form.Display
+// refuses a form with secret fields, whose values would pass through the
+// host. [PathFor] tells which path a client can take. [AddViewer] registers
+// the MCP Apps viewer resource that renders the form, and [AttachViewer]
+// links a tool to it.
 //
 // The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
 // lift, and mcpform checks what it cannot prevent:
