@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strconv"
 	"testing"
 	"time"
 
@@ -13,6 +14,29 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// formArgumentsFields has one field of every kind, for the
+// AcceptedFormArguments tables.
+var formArgumentsFields = []AutoFormField{
+	{Name: "email", Type: TypeEmail, Required: true},
+	{Name: "full_name"},
+	{Name: "age", Type: TypeInteger, Min: Bound(18), Max: Bound(120)},
+	{Name: "ratio", Type: TypeNumber},
+	{Name: "plan", Options: []Option{{Value: "free"}, {Value: "pro"}}},
+	{Name: "tags", Multiple: true, Options: []Option{{Value: "a"}, {Value: "b"}}},
+	{Name: "news", Type: TypeCheckbox},
+	{Name: "terms", Type: TypeBoolean},
+	{Name: "at", Type: TypeDatetimeLocal},
+}
+
+// browserForm is how prefab's renderer sends v, a native answer's value:
+// numbers as the text a number input holds, everything else as it is.
+func browserForm(v any) any {
+	if n, ok := v.(float64); ok {
+		return strconv.FormatFloat(n, 'g', -1, 64)
+	}
+	return v
+}
 
 func TestAcceptedFormArgumentsNoAnswer(t *testing.T) {
 	for _, args := range []string{"", " ", "null", "[]", `"x"`, "42", "true", "{}", "{ }", `{"email":"ada@example.com"} {}`, `{"email":`, "{'a':1}", "\xff"} {
