@@ -119,7 +119,9 @@
 //   - A datetime-local input sends a local date and time with no zone and,
 //     by default, no seconds, such as "2026-08-03T10:00". It is read as
 //     UTC, "2026-08-03T10:00:00Z", and then checked as a date-time like any
-//     other answer.
+//     other answer. A handler that knows the person's zone keeps the wall
+//     clock: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(),
+//     t.Second(), t.Nanosecond(), zone).
 //
 // # Where mcpform differs from the TypeScript helpers
 //
