@@ -1209,3 +1209,71 @@ func ExampleForm_ReadArguments() {
 	// lovelace 12 2026-08-03 true
 	// invalid [mcpform: field "seats": invalid value: greater than the maximum 12]
 }
+
+// signupEverywhere is the signup handler for both paths: the prefab form on
+// a host that renders MCP Apps, whose submit calls the tool again with
+// arguments, and signup's native input request anywhere else. One compiled
+// form asks, checks and decodes on both.
+func signupEverywhere(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if reply := signupForm.ReadArguments(req.Params.Arguments); reply.Status != mcpform.ReplyNone {
+		msg := mcpform.ProblemMessage(signupForm.Fields(), reply.Problems)
+		if reply.Status == mcpform.ReplyAccepted {
+			in := reply.Value
+			msg = fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+		}
+		// An invalid answer leaves the form on screen; the text says
+		// what to fix.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: reply.Status != mcpform.ReplyAccepted}, nil
+	}
+	if mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
+		return signupForm.Display("signup", &mcpform.DisplayFormOptions{Title: "Create your account"})
+	}
+	return signup(ctx, req)
+}
+
+// A compiled form serves the UI path too: the same handler shows the form
+// on a host that renders MCP Apps and reads what the browser submits into
+// the same struct as a native answer.
+func Example_formDisplay() {
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, &mcp.ServerOptions{Capabilities: caps})
+	if err := mcpform.AddViewer(server, nil); err != nil {
+		log.Fatal(err)
+	}
+	tool := &mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		log.Fatal(err)
+	}
+	server.AddTool(tool, signupEverywhere)
+
+	appsCaps := &mcp.ClientCapabilities{}
+	appsCaps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	host := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{Capabilities: appsCaps})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := host.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: args})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	fmt.Println("form shown:", strings.HasPrefix(call(map[string]any{}), `{"$prefab":{"version":"0.3"}`))
+	// What the browser sends: numbers as text.
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "80"}))
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "3"}))
+	// Output:
+	// form shown: true
+	// Please check: Seats: greater than the maximum 50.
+	// Created ada@example.com on pro with 3 seat(s)
+}
