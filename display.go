@@ -31,7 +31,8 @@ type DisplayFormOptions struct {
 	// MCP Apps. An empty Elicit.Key means the submit tool's name (or
 	// [DefaultInputKey] when that is empty too), and an empty
 	// Elicit.Message means Title (or [DefaultInputMessage] when Title is
-	// empty too). [Form.Display] asks with the form's own key and message.
+	// empty too). [Form.Display] asks under the form's own key, with the
+	// form's message unless Elicit.Message is set.
 	Elicit *InputRequestOptions
 }
 
