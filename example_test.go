@@ -1337,3 +1337,113 @@ func ExampleAddLegacyRounds() {
 	// elicitation/create: "Create your account\n\nPlease check: Email: not a valid email address."
 	// Created ada@example.com on free with 1 seat(s)
 }
+
+func ExampleForm_Display() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book", Message: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// On a host that renders MCP Apps: the prefab form, whose submit calls
+	// the tool "book" with the values.
+	res, err := form.Display("book", &mcpform.DisplayFormOptions{Title: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, `{"$prefab":{"version":"0.3"}`))
+
+	// Anywhere else: the same form, asked natively under its key.
+	res, err = form.Display("book", &mcpform.DisplayFormOptions{Elicit: &mcpform.InputRequestOptions{}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.InputRequests["book"].(*mcp.ElicitParams).Message)
+	// Output:
+	// true
+	// Book a room
+}
+
+func ExampleForm_ReadArguments() {
+	form, err := mcpform.FormFor[booking](nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The call that shows the form carries no arguments yet.
+	fmt.Println(form.ReadArguments(json.RawMessage(`{}`)).Status)
+
+	// What prefab's renderer sends once the person submits: numbers as
+	// text, and "" for an empty field.
+	reply := form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"12","day":"2026-08-03","note":""}`))
+	fmt.Println(reply.Status)
+	fmt.Println(reply.Value.Room, reply.Value.Seats, reply.Value.Day.Format(time.DateOnly), reply.Value.Note == nil)
+
+	reply = form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"13","day":"2026-08-03"}`))
+	fmt.Println(reply.Status, reply.Problems)
+	// Output:
+	// none
+	// accepted
+	// lovelace 12 2026-08-03 true
+	// invalid [mcpform: field "seats": invalid value: greater than the maximum 12]
+}
+
+func signupEverywhere(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if reply := signupForm.ReadArguments(req.Params.Arguments); reply.Status != mcpform.ReplyNone {
+		msg := mcpform.ProblemMessage(signupForm.Fields(), reply.Problems)
+		if reply.Status == mcpform.ReplyAccepted {
+			in := reply.Value
+			msg = fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+		}
+		// An invalid answer leaves the form on screen; the text says
+		// what to fix.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: reply.Status != mcpform.ReplyAccepted}, nil
+	}
+	if mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
+		return signupForm.Display("signup", &mcpform.DisplayFormOptions{Title: "Create your account"})
+	}
+	return signup(ctx, req)
+}
+
+func Example_formDisplay() {
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, &mcp.ServerOptions{Capabilities: caps})
+	if err := mcpform.AddViewer(server, nil); err != nil {
+		log.Fatal(err)
+	}
+	tool := &mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		log.Fatal(err)
+	}
+	server.AddTool(tool, signupEverywhere)
+
+	appsCaps := &mcp.ClientCapabilities{}
+	appsCaps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	host := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{Capabilities: appsCaps})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := host.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: args})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	fmt.Println("form shown:", strings.HasPrefix(call(map[string]any{}), `{"$prefab":{"version":"0.3"}`))
+	// What the browser sends: numbers as text.
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "80"}))
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "3"}))
+	// Output:
+	// form shown: true
+	// Please check: Seats: greater than the maximum 50.
+	// Created ada@example.com on pro with 3 seat(s)
+}

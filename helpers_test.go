@@ -43,21 +43,24 @@ const interopDir = "interop"
 // because .ci/run is supposed to have installed it.
 func needNode(t *testing.T) (node string) {
 	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf(format, args...)
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("interop test needs node on PATH: %v", err)
+		missingPeer(t, "interop test needs node on PATH: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(interopDir, "node_modules")); err != nil {
-		missing("interop test needs the TypeScript peers: run (cd interop && npm ci): %v", err)
+		missingPeer(t, "interop test needs the TypeScript peers: run (cd interop && npm ci): %v", err)
 	}
 	return node
+}
+
+// missingPeer reports a missing peer, named by the message: outside CI it
+// skips the test, and under CI (CI set) it fails it.
+func missingPeer(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
 }
 
 // runNode runs an interop script with stdin and returns its stdout. The
