@@ -124,7 +124,7 @@ func uncompiled(fields []AutoFormField) (*compiled, error) {
 	if err := checkFields(fields); err != nil {
 		return nil, err
 	}
-	return &compiled{fields: fields, lookup: fieldLookup(fields)}, nil
+	return &compiled{fields: fields, lookup: fieldLookup(fields), ui: checkCarried(fields)}, nil
 }
 
 // display renders c's fields as the prefab form that calls submitTool.
@@ -133,8 +133,8 @@ func (c *compiled) display(submitTool string, opts *DisplayFormOptions) (*mcp.Ca
 	if opts != nil {
 		o = *opts
 	}
-	if err := checkCarried(c.fields); err != nil {
-		return nil, err
+	if c.ui != nil {
+		return nil, c.ui
 	}
 	if submitTool == "" {
 		return nil, errors.New("mcpform: the UI path needs the name of the submit tool")

@@ -30,6 +30,7 @@ type compiled struct {
 	schema  json.RawMessage // the titled schema of fields, marshalled once
 	key     string
 	message string
+	ui      error // why the UI path cannot carry fields back, if it cannot
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -102,7 +103,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw,
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if opts != nil {
 		if opts.Key != "" {
