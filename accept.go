@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -119,9 +120,10 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 // required field lacks an accepted value, which fails the answer as a
 // whole.
 func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(string) int) (Answers, []*FieldError, bool) {
-	// Walk the content rather than the fields: one pass over what the
-	// client sent. Names are matched linearly in forms of a person's size
-	// and through an index beyond, so the check stays linear.
+	// Walk the fields, one map lookup each, rather than the content: the
+	// cost follows the form, not what the client sent, and problems come
+	// out in field order. Keys that name no field are only visited when
+	// some were sent.
 	var keptBuf [64]bool
 	var kept []bool
 	if len(fields) <= len(keptBuf) {
@@ -130,37 +132,43 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 		kept = make([]bool, len(fields))
 	}
 	var problems []*FieldError
-	// Sized by what can be kept, not by what was sent: unknown keys cost
-	// nothing.
-	accepted := make(Answers, min(len(content), len(fields)))
-	unknown := false
-	for name, v := range content {
-		i := lookup(name)
-		if i < 0 {
-			unknown = true
-			continue
-		}
-		if reason := fields[i].checkValue(v); reason != "" {
-			problems = append(problems, fieldErr(name, ErrInvalidValue, "%s", reason))
-			continue
-		}
-		accepted[name] = v
-		kept[i] = true
-	}
+	sent, refused := 0, 0
 	missing := false
 	for i := range fields {
-		if fields[i].Required && !kept[i] {
+		f := &fields[i]
+		v, ok := content[f.Name]
+		if ok {
+			sent++
+			reason := f.checkValue(v)
+			if reason == "" {
+				kept[i] = true
+				continue
+			}
+			refused++
+			problems = append(problems, fieldErr(f.Name, ErrInvalidValue, "%s", reason))
+		}
+		if f.Required {
 			missing = true
-			if _, sent := content[fields[i].Name]; !sent {
-				problems = append(problems, &FieldError{Field: fields[i].Name, Err: ErrMissing})
+			if !ok {
+				problems = append(problems, &FieldError{Field: f.Name, Err: ErrMissing})
 			}
 		}
 	}
-	if len(problems) > 1 {
-		// Report in field order, whatever order the map gave.
-		slices.SortFunc(problems, func(a, b *FieldError) int {
-			return lookup(a.Field) - lookup(b.Field)
-		})
+	unknown := sent < len(content)
+	var accepted Answers
+	if !unknown && refused == 0 && content != nil {
+		// Everything sent is kept: a copy of the map costs less than
+		// building it again key by key.
+		accepted = maps.Clone(content)
+	} else {
+		// Sized by what is kept, not by what was sent: unknown keys cost
+		// nothing.
+		accepted = make(Answers, sent-refused)
+		for i := range fields {
+			if kept[i] {
+				accepted[fields[i].Name] = content[fields[i].Name]
+			}
+		}
 	}
 	if unknown {
 		problems = appendUnknown(problems, content, lookup)

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // The format checks below implement the semantics of the format assertions
@@ -180,7 +179,22 @@ func isDate(s string) bool {
 	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
 		return false
 	}
-	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return d <= daysIn(y, m)
+}
+
+// daysIn is the number of days of month m of year y in the proleptic
+// Gregorian calendar, as time.Date counts them, without its cost.
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // digits parses a run of ASCII digits, and nothing else.
