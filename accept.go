@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -30,16 +31,52 @@ var (
 // multiple-choice field. A nil Answers holds nothing.
 type Answers map[string]any
 
-// Decode stores the answers in the value pointed to by v, as encoding/json
-// would from the equivalent JSON object; a struct's json tags name the
-// fields. An integer field decodes into any Go integer type, and a
-// multiple-choice field into a []string. Decoding nil Answers leaves v as it
-// is.
+// Decode stores the answers in the value pointed to by v, as a [Form]
+// decodes the answers it accepts: a date answer fills a time.Time at UTC
+// midnight and a date-time answer one with its offset, a whole number any
+// integer type, and a multiple-choice answer a []string; a pointer field
+// is allocated. A struct's fields are found by their json names, as
+// encoding/json finds them, and keys that name none are ignored. A value
+// that does not fit its Go field is a [*FieldError] wrapping [ErrType].
+// Struct fields of other types (and v that is not a pointer to a struct)
+// are filled by encoding/json from the values' JSON, as are fields of a
+// type with its own UnmarshalJSON or UnmarshalText. Decoding nil Answers
+// leaves v as it is.
 func (a Answers) Decode(v any) error {
 	if a == nil {
 		return nil
 	}
-	b, err := json.Marshal(map[string]any(a))
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return decodeJSON(map[string]any(a), v)
+	}
+	rv = rv.Elem()
+	byName := structFields(rv.Type())
+	for name, x := range a {
+		sf, ok := byName.find(name)
+		if !ok {
+			continue
+		}
+		fv, err := fieldAlloc(rv, sf.Index)
+		if err != nil {
+			return fieldErr(name, ErrType, "%v", err)
+		}
+		if !storable(sf.Type) {
+			if err := decodeJSON(x, fv.Addr().Interface()); err != nil {
+				return &FieldError{Field: name, Err: fmt.Errorf("%w: %w", ErrType, err)}
+			}
+			continue
+		}
+		if err := store(fv, name, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeJSON stores x in v through its JSON, as encoding/json would.
+func decodeJSON(x, v any) error {
+	b, err := json.Marshal(x)
 	if err != nil {
 		return fmt.Errorf("mcpform: decoding answers: %w", err)
 	}

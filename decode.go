@@ -1,10 +1,14 @@
 package mcpform
 
 import (
+	"encoding"
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -44,16 +48,11 @@ func newDecoder[T any](fields []AutoFormField) (*decoder, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, &FieldError{Err: errors.New("mcpform: a form decodes into a struct or Answers, not " + t.String())}
 	}
-	byName := map[string]reflect.StructField{}
-	for _, sf := range reflect.VisibleFields(t) {
-		if name, ok := jsonName(sf); ok {
-			byName[name] = sf
-		}
-	}
+	byName := structFields(t)
 	d := &decoder{fields: fields, targets: make([]target, len(fields))}
 	for i := range fields {
 		f := &fields[i]
-		sf, ok := byName[f.Name]
+		sf, ok := byName.exact[f.Name]
 		if !ok {
 			return nil, fieldErr(f.Name, ErrName, "no field of %s has this json name", t)
 		}
@@ -79,21 +78,153 @@ func throughPointer(t reflect.Type, index []int) bool {
 	return false
 }
 
-// jsonName is the name encoding/json gives a struct field, and false for
-// one it skips.
-func jsonName(sf reflect.StructField) (string, bool) {
-	if !sf.IsExported() || sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-		return "", false
-	}
+// jsonName is the name encoding/json gives a struct field, whether the
+// name came from its tag, and false for a field it skips.
+func jsonName(sf reflect.StructField) (name string, tagged, ok bool) {
 	tag := sf.Tag.Get("json")
 	if tag == "-" {
-		return "", false
+		return "", false, false
 	}
-	name, _, _ := strings.Cut(tag, ",")
+	name, _, _ = strings.Cut(tag, ",")
+	if !sf.IsExported() {
+		return "", false, false
+	}
 	if name == "" {
-		name = sf.Name
+		return sf.Name, false, true
 	}
-	return name, true
+	return name, true, true
+}
+
+// A fieldSet is a struct type's fields by json name, as encoding/json
+// resolves them.
+type fieldSet struct {
+	exact map[string]reflect.StructField
+	names []string // in field order, for case-insensitive matching
+}
+
+// find returns the field a JSON key fills: the one of that name, or else
+// the first whose name matches it without regard to case, as
+// encoding/json prefers.
+func (s *fieldSet) find(key string) (reflect.StructField, bool) {
+	if sf, ok := s.exact[key]; ok {
+		return sf, true
+	}
+	for _, n := range s.names {
+		if strings.EqualFold(n, key) {
+			return s.exact[n], true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+var fieldSets sync.Map // reflect.Type to *fieldSet
+
+// structFields returns the fields of the struct type t by json name, with
+// encoding/json's rules: an untagged embedded struct (or pointer to one)
+// lends its fields; of fields with one name the shallowest wins, then the
+// tagged one, and a tie hides them all.
+func structFields(t reflect.Type) *fieldSet {
+	if s, ok := fieldSets.Load(t); ok {
+		return s.(*fieldSet)
+	}
+	type cand struct {
+		sf     reflect.StructField
+		tagged bool
+		n      int // how many share the best rank
+	}
+	best := map[string]*cand{}
+	var order []string
+	var walk func(t reflect.Type, prefix []int, seen map[reflect.Type]bool)
+	walk = func(t reflect.Type, prefix []int, seen map[reflect.Type]bool) {
+		seen[t] = true
+		defer delete(seen, t)
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			sf.Index = append(slices.Clip(prefix), i)
+			if sf.Anonymous {
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct && !seen[et] {
+					if name, _, _ := strings.Cut(sf.Tag.Get("json"), ","); name == "" && sf.Tag.Get("json") != "-" {
+						walk(et, sf.Index, seen)
+						continue
+					}
+				}
+			}
+			name, tagged, ok := jsonName(sf)
+			if !ok {
+				continue
+			}
+			c := best[name]
+			switch {
+			case c == nil:
+				best[name] = &cand{sf, tagged, 1}
+				order = append(order, name)
+			case len(sf.Index) < len(c.sf.Index) || len(sf.Index) == len(c.sf.Index) && tagged && !c.tagged:
+				*c = cand{sf, tagged, 1}
+			case len(sf.Index) == len(c.sf.Index) && tagged == c.tagged:
+				c.n++
+			}
+		}
+	}
+	walk(t, nil, map[reflect.Type]bool{})
+	s := &fieldSet{exact: make(map[string]reflect.StructField, len(best))}
+	for _, name := range order {
+		if c := best[name]; c.n == 1 {
+			s.exact[name] = c.sf
+			s.names = append(s.names, name)
+		}
+	}
+	got, _ := fieldSets.LoadOrStore(t, s)
+	return got.(*fieldSet)
+}
+
+// fieldAlloc returns rv's field at index, allocating the embedded pointers
+// it is promoted through, as encoding/json does.
+func fieldAlloc(rv reflect.Value, index []int) (reflect.Value, error) {
+	for j, i := range index {
+		if j > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				if !rv.CanSet() {
+					return reflect.Value{}, errors.New("its field is promoted through an unexported embedded pointer")
+				}
+				rv.Set(reflect.New(rv.Type().Elem()))
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(i)
+	}
+	return rv, nil
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// storable reports whether store handles the Go type t; [Answers.Decode]
+// leaves the others, and types that decode themselves, to encoding/json.
+func storable(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == timeType {
+		return true
+	}
+	if p := reflect.PointerTo(t); p.Implements(jsonUnmarshaler) || p.Implements(textUnmarshaler) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.String && storable(t.Elem())
+	}
+	return false
 }
 
 // fitType checks that every value f accepts fits t, tightening f's bounds
@@ -173,66 +304,142 @@ func boolFloat(b bool) float64 {
 }
 
 // into stores accepted answers a in *v. Every value was accepted by its
-// field, which fitType matched to its Go field, so nothing here can fail.
-func (d *decoder) into(v any, a Answers) {
+// field, which fitType matched to its Go field, so it returns no error;
+// FuzzDecodeAccepted holds it to that.
+func (d *decoder) into(v any, a Answers) error {
 	rv := reflect.ValueOf(v).Elem()
 	for i := range d.fields {
-		f := &d.fields[i]
-		x, ok := a[f.Name]
+		x, ok := a[d.fields[i].Name]
 		if !ok {
 			continue // unanswered: stays zero or nil
 		}
-		fv := rv.FieldByIndex(d.targets[i].index)
-		if fv.Kind() == reflect.Pointer {
-			p := reflect.New(fv.Type().Elem())
-			setValue(p.Elem(), f, x)
-			fv.Set(p)
-			continue
+		if err := store(rv.FieldByIndex(d.targets[i].index), d.fields[i].Name, x); err != nil {
+			return err
 		}
-		setValue(fv, f, x)
 	}
+	return nil
 }
 
-// setValue stores x, accepted by f, in fv.
-func setValue(fv reflect.Value, f *AutoFormField, x any) {
+// store puts the answer x to the field name in fv, a settable value of a
+// type fitType allows: a date string becomes a time.Time at UTC midnight, a
+// date-time one with its offset, a whole number any integer type, and a
+// list of strings any string slice; a pointer is allocated. It is the one
+// conversion of answers to Go values, for a [Form] and for
+// [Answers.Decode] alike. A value that does not fit is a *FieldError
+// wrapping [ErrType].
+func store(fv reflect.Value, name string, x any) error {
+	if fv.Kind() == reflect.Pointer {
+		p := reflect.New(fv.Type().Elem())
+		if err := store(p.Elem(), name, x); err != nil {
+			return err
+		}
+		fv.Set(p)
+		return nil
+	}
+	bad := func() error { return fieldErr(name, ErrType, "a %s does not decode into %s", jsonKind(x), fv.Type()) }
+	if fv.Type() == timeType {
+		s, _ := x.(string)
+		switch {
+		case isDate(s):
+			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
+		case isDateTime(s):
+			fv.Set(reflect.ValueOf(parseDateTime(s)))
+		default:
+			return bad()
+		}
+		return nil
+	}
 	switch fv.Kind() {
 	case reflect.Bool:
-		fv.SetBool(x.(bool))
+		b, ok := x.(bool)
+		if !ok {
+			return bad()
+		}
+		fv.SetBool(b)
 	case reflect.String:
-		fv.SetString(x.(string))
+		s, ok := x.(string)
+		if !ok {
+			return bad()
+		}
+		fv.SetString(s)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		// Within ±2^63 first: converting a float beyond it is undefined.
+		if !ok || n != math.Trunc(n) || n < -(1<<63) || n >= 1<<63 || fv.OverflowInt(int64(n)) {
+			return bad()
+		}
 		fv.SetInt(int64(n))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		if !ok || n != math.Trunc(n) || n < 0 || n >= 1<<64 || fv.OverflowUint(uint64(n)) {
+			return bad()
+		}
 		fv.SetUint(uint64(n))
 	case reflect.Float32, reflect.Float64:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		if !ok || math.IsNaN(n) || math.IsInf(n, 0) || fv.OverflowFloat(n) {
+			return bad()
+		}
 		fv.SetFloat(n)
 	case reflect.Slice:
-		var items []string
-		switch l := x.(type) {
-		case []string:
-			items = l
-		case []any:
-			items = make([]string, len(l))
-			for i, it := range l {
-				items[i] = it.(string)
-			}
+		if fv.Type().Elem().Kind() != reflect.String {
+			return bad()
 		}
-		sv := reflect.MakeSlice(fv.Type(), len(items), len(items))
-		for i, it := range items {
-			sv.Index(i).SetString(it)
-		}
-		fv.Set(sv)
-	case reflect.Struct: // time.Time, as fitType allows
-		s := x.(string)
-		if f.format() == "date" {
-			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
-		} else {
-			fv.Set(reflect.ValueOf(parseDateTime(s)))
-		}
+		return storeStrings(fv, x, bad)
+	default:
+		return bad()
 	}
+	return nil
+}
+
+// storeStrings stores the list x, a []any of strings or a []string, in
+// the string slice fv, copied so that the answer and the value do not
+// share memory.
+func storeStrings(fv reflect.Value, x any, bad func() error) error {
+	var n int
+	switch l := x.(type) {
+	case []any:
+		n = len(l)
+	case []string:
+		n = len(l)
+	default:
+		return bad()
+	}
+	sv := reflect.MakeSlice(fv.Type(), n, n)
+	for i := range n {
+		var s string
+		switch l := x.(type) {
+		case []any:
+			var ok bool
+			if s, ok = l[i].(string); !ok {
+				return bad()
+			}
+		case []string:
+			s = l[i]
+		}
+		sv.Index(i).SetString(s)
+	}
+	fv.Set(sv)
+	return nil
+}
+
+// jsonKind names the JSON type of an answer's value, for errors that must
+// not quote the value.
+func jsonKind(x any) string {
+	switch x.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case []any, []string:
+		return "list"
+	case nil:
+		return "null"
+	}
+	if _, ok := toFloat(x); ok {
+		return "number"
+	}
+	return "value"
 }
 
 // parseDate reads a date isDate accepted, at midnight in loc.
