@@ -99,7 +99,7 @@ func jsonName(sf reflect.StructField) (name string, tagged, ok bool) {
 // resolves them.
 type fieldSet struct {
 	exact map[string]reflect.StructField
-	names []string // in field order, for case-insensitive matching
+	names []string // in the struct's field order
 }
 
 // find returns the field a JSON key fills: the one of that name, or else
@@ -177,6 +177,10 @@ func structFields(t reflect.Type) *fieldSet {
 			s.names = append(s.names, name)
 		}
 	}
+	// In the order of the struct's layout, as encoding/json writes them.
+	slices.SortFunc(s.names, func(a, b string) int {
+		return slices.Compare(s.exact[a].Index, s.exact[b].Index)
+	})
 	got, _ := fieldSets.LoadOrStore(t, s)
 	return got.(*fieldSet)
 }
