@@ -364,7 +364,7 @@ func BenchmarkMarshalInputRequest(b *testing.B) {
 	for _, tt := range []struct {
 		name string
 		res  *mcp.CallToolResult
-	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}} {
+	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}, {"frozen", frozenRequest(b, form)}} {
 		b.Run(tt.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
