@@ -36,8 +36,7 @@ func isEmail(s string) bool {
 			return false
 		}
 		for i := 0; i < len(local); i++ {
-			c := local[i]
-			if !isAlnum(c) && !strings.ContainsRune(".!#$%&'*+-/=?^_`{|}~", rune(c)) {
+			if !atext[local[i]] {
 				return false
 			}
 		}
@@ -159,11 +158,24 @@ func isPlainURL(s string) bool {
 		return false
 	}
 	for ; i < len(s); i++ {
-		if !isAlnum(s[i]) && !strings.ContainsRune("-._~!$&'()*+,;=:@/?#", rune(s[i])) {
+		if !plainURLByte[s[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// atext and plainURLByte are byte sets, looked up once per byte of an
+// answer: an email's unquoted local part (letters, digits and the atext
+// specials, with dots), and the characters isPlainURL lets through.
+var atext, plainURLByte = byteSet(".!#$%&'*+-/=?^_`{|}~"), byteSet("-._~!$&'()*+,;=:@/?#")
+
+// byteSet is the set of ASCII letters and digits and the bytes of extra.
+func byteSet(extra string) (set [256]bool) {
+	for c := range set {
+		set[c] = isAlnum(byte(c)) || strings.IndexByte(extra, byte(c)) >= 0
+	}
+	return set
 }
 
 // isDate reports whether s is a full-date, YYYY-MM-DD, that exists in the
