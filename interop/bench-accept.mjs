@@ -6,14 +6,17 @@
 //	BenchmarkTSAcceptedFormInput-2  N  X ns/op
 //
 // so that benchstat reads it beside the Go results. Run it interleaved
-// with the Go benchmarks, in the same loop, so that both see the same load:
+// with the Go benchmarks, in the same loop, so that both see the same load;
+// on a shared machine many short runs give steadier medians than a few
+// long ones:
 //
 //	go test -c -o /tmp/perf.test .
-//	for i in $(seq 10); do
-//	  /tmp/perf.test -test.run '^$' -test.bench 'BenchmarkFormRead$' -test.benchtime 0.3s
-//	  node interop/bench-accept.mjs 0.3
+//	for i in $(seq 40); do
+//	  /tmp/perf.test -test.run '^$' -test.benchtime 0.05s -test.benchmem \
+//	    -test.bench 'BenchmarkFormRead$|BenchmarkReferenceValidator$|BenchmarkFormInputRequest2$|BenchmarkMarshalInputRequest$|BenchmarkCheckScaling$'
+//	  node interop/bench-accept.mjs 0.1
 //	done > bench.txt
-//	benchstat -filter '.name:/Read|TSAccepted/' bench.txt
+//	benchstat -filter '.name:/FormRead|ReferenceValidator|TSAccepted/' bench.txt
 //
 // The argument is the measuring time in seconds, 1 by default; like
 // go test's -benchtime it excludes the warm-up.
