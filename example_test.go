@@ -1447,3 +1447,25 @@ func Example_formDisplay() {
 	// Please check: Seats: greater than the maximum 50.
 	// Created ada@example.com on pro with 3 seat(s)
 }
+
+func ExampleAnswers_Decode_typed() {
+	answers := mcpform.Answers{"day": "2026-08-03", "at": "2026-08-03T10:00:00+02:00", "tags": []any{"av"}, "seats": 4.0}
+	var booking struct {
+		Day   time.Time `json:"day"`
+		At    time.Time `json:"at"`
+		Tags  []string  `json:"tags"`
+		Seats int       `json:"seats"`
+	}
+	if err := answers.Decode(&booking); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(booking.Day, "|", booking.At, "|", booking.Tags, booking.Seats)
+
+	var wrong struct {
+		Seats int8 `json:"seats"`
+	}
+	fmt.Println(mcpform.Answers{"seats": 300.0}.Decode(&wrong))
+	// Output:
+	// 2026-08-03 00:00:00 +0000 UTC | 2026-08-03 10:00:00 +0200 +0200 | [av] 4
+	// mcpform: field "seats": invalid type: a number does not decode into int8
+}

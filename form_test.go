@@ -358,12 +358,18 @@ func BenchmarkMarshalInputRequest(b *testing.B) {
 	fields, _ := benchAnswer(b)
 	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup", Message: "Create your account"})
 	require.NoError(b, err)
-	old, err := FormInputRequest(fields, &InputRequestOptions{Key: "signup", Message: "Create your account"})
+	// Today's FormInputRequest result, built here rather than called, so
+	// that the peer stays what it was measured as: the schema as a
+	// *jsonschema.Schema, which go-sdk marshals on every send.
+	s, err := FormSchema(fields)
 	require.NoError(b, err)
+	old := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+		"signup": &mcp.ElicitParams{Mode: "form", Message: "Create your account", RequestedSchema: s},
+	}}
 	for _, tt := range []struct {
 		name string
 		res  *mcp.CallToolResult
-	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}} {
+	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}, {"frozen", frozenRequest(b, form)}} {
 		b.Run(tt.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
