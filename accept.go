@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -29,16 +31,52 @@ var (
 // multiple-choice field. A nil Answers holds nothing.
 type Answers map[string]any
 
-// Decode stores the answers in the value pointed to by v, as encoding/json
-// would from the equivalent JSON object; a struct's json tags name the
-// fields. An integer field decodes into any Go integer type, and a
-// multiple-choice field into a []string. Decoding nil Answers leaves v as it
-// is.
+// Decode stores the answers in the value pointed to by v, as a [Form]
+// decodes the answers it accepts: a date answer fills a time.Time at UTC
+// midnight and a date-time answer one with its offset, a whole number any
+// integer type, and a multiple-choice answer a []string; a pointer field
+// is allocated. A struct's fields are found by their json names, as
+// encoding/json finds them, and keys that name none are ignored. A value
+// that does not fit its Go field is a [*FieldError] wrapping [ErrType].
+// Struct fields of other types (and v that is not a pointer to a struct)
+// are filled by encoding/json from the values' JSON, as are fields of a
+// type with its own UnmarshalJSON or UnmarshalText. Decoding nil Answers
+// leaves v as it is.
 func (a Answers) Decode(v any) error {
 	if a == nil {
 		return nil
 	}
-	b, err := json.Marshal(map[string]any(a))
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return decodeJSON(map[string]any(a), v)
+	}
+	rv = rv.Elem()
+	byName := structFields(rv.Type())
+	for name, x := range a {
+		sf, ok := byName.find(name)
+		if !ok {
+			continue
+		}
+		fv, err := fieldAlloc(rv, sf.Index)
+		if err != nil {
+			return fieldErr(name, ErrType, "%v", err)
+		}
+		if !storable(sf.Type) {
+			if err := decodeJSON(x, fv.Addr().Interface()); err != nil {
+				return &FieldError{Field: name, Err: fmt.Errorf("%w: %w", ErrType, err)}
+			}
+			continue
+		}
+		if err := store(fv, name, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeJSON stores x in v through its JSON, as encoding/json would.
+func decodeJSON(x, v any) error {
+	b, err := json.Marshal(x)
 	if err != nil {
 		return fmt.Errorf("mcpform: decoding answers: %w", err)
 	}
@@ -119,9 +157,10 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 // required field lacks an accepted value, which fails the answer as a
 // whole.
 func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(string) int) (Answers, []*FieldError, bool) {
-	// Walk the content rather than the fields: one pass over what the
-	// client sent. Names are matched linearly in forms of a person's size
-	// and through an index beyond, so the check stays linear.
+	// Walk the fields, one map lookup each, rather than the content: the
+	// cost follows the form, not what the client sent, and problems come
+	// out in field order. Keys that name no field are only visited when
+	// some were sent.
 	var keptBuf [64]bool
 	var kept []bool
 	if len(fields) <= len(keptBuf) {
@@ -130,37 +169,43 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 		kept = make([]bool, len(fields))
 	}
 	var problems []*FieldError
-	// Sized by what can be kept, not by what was sent: unknown keys cost
-	// nothing.
-	accepted := make(Answers, min(len(content), len(fields)))
-	unknown := false
-	for name, v := range content {
-		i := lookup(name)
-		if i < 0 {
-			unknown = true
-			continue
-		}
-		if reason := fields[i].checkValue(v); reason != "" {
-			problems = append(problems, fieldErr(name, ErrInvalidValue, "%s", reason))
-			continue
-		}
-		accepted[name] = v
-		kept[i] = true
-	}
+	sent, refused := 0, 0
 	missing := false
 	for i := range fields {
-		if fields[i].Required && !kept[i] {
+		f := &fields[i]
+		v, ok := content[f.Name]
+		if ok {
+			sent++
+			reason := f.checkValue(v)
+			if reason == "" {
+				kept[i] = true
+				continue
+			}
+			refused++
+			problems = append(problems, fieldErr(f.Name, ErrInvalidValue, "%s", reason))
+		}
+		if f.Required {
 			missing = true
-			if _, sent := content[fields[i].Name]; !sent {
-				problems = append(problems, &FieldError{Field: fields[i].Name, Err: ErrMissing})
+			if !ok {
+				problems = append(problems, &FieldError{Field: f.Name, Err: ErrMissing})
 			}
 		}
 	}
-	if len(problems) > 1 {
-		// Report in field order, whatever order the map gave.
-		slices.SortFunc(problems, func(a, b *FieldError) int {
-			return lookup(a.Field) - lookup(b.Field)
-		})
+	unknown := sent < len(content)
+	var accepted Answers
+	if !unknown && refused == 0 && content != nil {
+		// Everything sent is kept: a copy of the map costs less than
+		// building it again key by key.
+		accepted = maps.Clone(content)
+	} else {
+		// Sized by what is kept, not by what was sent: unknown keys cost
+		// nothing.
+		accepted = make(Answers, sent-refused)
+		for i := range fields {
+			if kept[i] {
+				accepted[fields[i].Name] = content[fields[i].Name]
+			}
+		}
 	}
 	if unknown {
 		problems = appendUnknown(problems, content, lookup)

@@ -3,9 +3,12 @@ package mcpform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // AcceptedFormArguments returns the accepted values of a submitted
@@ -20,6 +23,10 @@ import (
 //     HTML number ("42", "-1.5", "2e3") becomes that number; anything else,
 //     such as " 42", "0x10", "NaN" or "1e999", is left as it is, and so is
 //     dropped as not a number;
+//   - for a datetime or datetime-local field, a local date and time as a
+//     datetime-local input sends it, "2026-08-03T10:00" with optional
+//     seconds and fraction, carries no zone: it is read as UTC, and becomes
+//     "2026-08-03T10:00:00Z";
 //   - for a checkbox or boolean field, "on" becomes true, and an absent
 //     value false;
 //   - a key the renderer camel-cased (fullName for a field full_name) is
@@ -28,9 +35,9 @@ import (
 // Nothing else is converted: a list for a single choice, or one string for
 // a multiple choice, is dropped. Then the rules of [AcceptedFormInput]
 // apply, unchanged, so a handler gets the same [Answers] whichever path the
-// person took: values outside the field's schema, such as a number below
-// Min (the browser does not enforce it), are dropped, and a missing
-// required field fails the whole answer.
+// person took, and nothing outside the field's schema: values such as a
+// number below Min (the browser does not enforce it) are dropped, and a
+// missing required field fails the whole answer.
 //
 // AcceptedFormArguments returns nil, false when args is not a JSON object,
 // when it is an object with no keys, which is what a first call carries
@@ -45,13 +52,44 @@ func AcceptedFormArguments(args json.RawMessage, fields []AutoFormField) (Answer
 // CheckFormArguments is [AcceptedFormArguments] with the reasons, reported
 // as [CheckFormInput] reports them and named by field, whatever key the
 // renderer used. When args is not a JSON object or has no keys there is no
-// answer to check, and CheckFormArguments returns nil, nil.
+// answer to check, and CheckFormArguments returns nil, nil. A broken fields
+// is returned as its only problem.
 func CheckFormArguments(args json.RawMessage, fields []AutoFormField) (Answers, []*FieldError) {
 	raw, ok := decodeArguments(args)
 	if !ok {
 		return nil, nil
 	}
-	return checkContent(normalizeArguments(raw, fields), fields)
+	c, err := uncompiled(fields)
+	if err != nil {
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			fe = &FieldError{Err: err} // ErrNoFields
+		}
+		return nil, []*FieldError{fe}
+	}
+	accepted, problems, missing := checkCompiled(c.normalizeArguments(raw), c.fields, c.lookup)
+	if missing {
+		return nil, problems
+	}
+	return accepted, problems
+}
+
+// ReadArguments is [Form.Read] for the UI path: it reads the arguments a
+// submitted [Form.Display] called the submit tool with, made typed as
+// [AcceptedFormArguments] describes, and judges and decodes them as Read
+// does. Arguments that are not a JSON object, or an object with no keys,
+// as on the call that showed the form, are no answer: the Reply's Status is
+// ReplyNone. Any other object is an accepted answer, which is ReplyAccepted
+// or ReplyInvalid; the UI has no decline.
+func (f *Form[T]) ReadArguments(args json.RawMessage) Reply[T] {
+	raw, ok := decodeArguments(args)
+	if !ok {
+		return Reply[T]{Status: ReplyNone}
+	}
+	// The same path as a native answer, from here on.
+	return f.Read(mcp.InputResponseMap{f.c.key: &mcp.ElicitResult{
+		Action: "accept", Content: f.c.normalizeArguments(raw),
+	}})
 }
 
 // decodeArguments decodes a JSON object with its numbers kept as written,
@@ -69,62 +107,74 @@ func decodeArguments(args json.RawMessage) (map[string]any, bool) {
 	return m, true
 }
 
-// normalizeArguments turns what a browser sent into the typed content
-// checkContent judges. It never reads beyond the field list: keys that name
-// no field are passed on for checkContent to drop.
-func normalizeArguments(raw map[string]any, fields []AutoFormField) map[string]any {
-	content := make(map[string]any, len(raw))
-	for k, v := range raw {
-		if fieldIndex(fields, k) < 0 {
-			if i := renamedField(fields, k); i >= 0 {
-				if _, sent := raw[fields[i].Name]; !sent {
-					k = fields[i].Name
-				}
-			}
-		}
-		content[k] = v
-	}
-	for i := range fields {
-		f := &fields[i]
-		v, present := content[f.Name]
+// normalizeArguments turns what a browser sent, raw, into the typed content
+// checkCompiled judges; raw is changed and returned. It never reads beyond
+// the field list: keys that name no field are left for the checker to drop.
+// It costs one pass over the fields, whatever was sent.
+func (c *compiled) normalizeArguments(raw map[string]any) map[string]any {
+	c.renameArguments(raw)
+	for i := range c.fields {
+		f := &c.fields[i]
+		v, present := raw[f.Name]
 		if s, ok := v.(string); present && ok && s == "" {
-			delete(content, f.Name)
+			delete(raw, f.Name)
 			present = false
 		}
 		switch f.kind() {
 		case kindBoolean:
 			if !present {
-				content[f.Name] = false
+				raw[f.Name] = false
 			} else if v == "on" {
-				content[f.Name] = true
+				raw[f.Name] = true
 			}
 		case kindNumber, kindInteger:
 			if present {
-				content[f.Name] = browserNumber(v)
+				raw[f.Name] = browserNumber(v)
+			}
+		case kindString:
+			if s, ok := v.(string); present && ok && f.format() == "date-time" {
+				raw[f.Name] = localDateTime(s)
 			}
 		}
 	}
-	return content
+	return raw
 }
 
-// renamedField returns the index of the one field the renderer delivers
-// under key, when key is not its name, or -1.
-func renamedField(fields []AutoFormField, key string) int {
-	found := -1
-	for i := range fields {
-		if fields[i].Name != key && rendererKey(fields[i].Name) == key {
-			if found >= 0 {
-				return -1 // ambiguous: DisplayForm refuses such lists
+// renameArguments moves each value the renderer delivered under a
+// camel-cased key to its field's name, unless the field's own name was sent
+// too, the key names a field itself, or two fields share the key (lists
+// DisplayForm refuses, but the checker still takes).
+func (c *compiled) renameArguments(raw map[string]any) {
+	var owner map[string]int // renamed key -> field index, -1 when shared
+	for i := range c.fields {
+		name := c.fields[i].Name
+		if key := rendererKey(name); key != name {
+			if owner == nil {
+				owner = make(map[string]int)
 			}
-			found = i
+			if _, dup := owner[key]; dup {
+				owner[key] = -1
+			} else {
+				owner[key] = i
+			}
 		}
 	}
-	return found
+	for key, i := range owner {
+		v, sent := raw[key]
+		if !sent || i < 0 || c.lookup(key) >= 0 {
+			continue
+		}
+		name := c.fields[i].Name
+		if _, own := raw[name]; !own {
+			delete(raw, key)
+			raw[name] = v
+		}
+	}
 }
 
 // browserNumber returns v as a float64 when it is a finite JSON number or a
 // string in the form of an HTML valid floating-point number, and v as it is
-// otherwise, for checkContent to refuse.
+// otherwise, for the checker to refuse.
 func browserNumber(v any) any {
 	var s string
 	switch n := v.(type) {
@@ -165,6 +215,41 @@ func isHTMLNumber(s string) bool {
 			exp = exp[1:]
 		}
 		return allDigits(exp)
+	}
+	return true
+}
+
+// localDateTime returns s as an RFC 3339 date-time in UTC when s has the
+// form of an HTML local date and time, YYYY-MM-DDTHH:MM with optional
+// seconds and a fraction of up to three digits, which is what a
+// datetime-local input sends; it adds ":00" for missing seconds and the
+// zone "Z". Any other s is returned as it is, for the checker to judge:
+// the result is only ever accepted as a valid date-time.
+func localDateTime(s string) string {
+	const minute = len("2006-01-02T15:04")
+	if len(s) < minute || !hasShape(s[:minute], "dddd-dd-ddTdd:dd") {
+		return s
+	}
+	switch rest := s[minute:]; {
+	case rest == "":
+		return s + ":00Z"
+	case len(rest) == 3 && hasShape(rest, ":dd"),
+		len(rest) >= 5 && len(rest) <= 7 && hasShape(rest[:4], ":dd.") && allDigits(rest[4:]):
+		return s + "Z"
+	}
+	return s
+}
+
+// hasShape reports whether s matches shape, in which 'd' stands for an ASCII
+// digit and any other byte for itself.
+func hasShape(s, shape string) bool {
+	if len(s) != len(shape) {
+		return false
+	}
+	for i := range len(s) {
+		if shape[i] == 'd' && (s[i] < '0' || s[i] > '9') || shape[i] != 'd' && s[i] != shape[i] {
+			return false
+		}
 	}
 	return true
 }

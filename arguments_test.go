@@ -3,12 +3,40 @@ package mcpform
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// formArgumentsFields has one field of every kind, for the
+// AcceptedFormArguments tables.
+var formArgumentsFields = []AutoFormField{
+	{Name: "email", Type: TypeEmail, Required: true},
+	{Name: "full_name"},
+	{Name: "age", Type: TypeInteger, Min: Bound(18), Max: Bound(120)},
+	{Name: "ratio", Type: TypeNumber},
+	{Name: "plan", Options: []Option{{Value: "free"}, {Value: "pro"}}},
+	{Name: "tags", Multiple: true, Options: []Option{{Value: "a"}, {Value: "b"}}},
+	{Name: "news", Type: TypeCheckbox},
+	{Name: "terms", Type: TypeBoolean},
+	{Name: "at", Type: TypeDatetimeLocal},
+}
+
+// browserForm is how prefab's renderer sends v, a native answer's value:
+// numbers as the text a number input holds, everything else as it is.
+func browserForm(v any) any {
+	if n, ok := v.(float64); ok {
+		return strconv.FormatFloat(n, 'g', -1, 64)
+	}
+	return v
+}
 
 func TestAcceptedFormArgumentsNoAnswer(t *testing.T) {
 	for _, args := range []string{"", " ", "null", "[]", `"x"`, "42", "true", "{}", "{ }", `{"email":"ada@example.com"} {}`, `{"email":`, "{'a':1}", "\xff"} {
@@ -91,6 +119,19 @@ func TestCheckFormArguments(t *testing.T) {
 		{"string for a multiple choice", `{` + email + `,"tags":"a"}`, base, []problem{{"tags", ErrInvalidValue}}},
 		{"empty multiple choice", `{` + email + `,"tags":[]}`, with("tags", []any{}), nil},
 
+		{"local date-time is UTC", `{` + email + `,"at":"2026-08-03T10:00"}`, with("at", "2026-08-03T10:00:00Z"), nil},
+		{"local date-time with seconds", `{` + email + `,"at":"2026-08-03T10:00:30"}`, with("at", "2026-08-03T10:00:30Z"), nil},
+		{"local date-time with a fraction", `{` + email + `,"at":"2026-08-03T10:00:30.125"}`, with("at", "2026-08-03T10:00:30.125Z"), nil},
+		{"RFC 3339 kept", `{` + email + `,"at":"2026-08-03T10:00:00+02:00"}`, with("at", "2026-08-03T10:00:00+02:00"), nil},
+		{"local date-time out of range", `{` + email + `,"at":"2026-13-03T10:00"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"local date-time, four fraction digits", `{` + email + `,"at":"2026-08-03T10:00:30.1234"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"local date-time with a space", `{` + email + `,"at":"2026-08-03 10:00"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"zone without seconds", `{` + email + `,"at":"2026-08-03T10:00Z"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"hour alone", `{` + email + `,"at":"2026-08-03T10"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"one-digit seconds", `{` + email + `,"at":"2026-08-03T10:00:3"}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"empty fraction", `{` + email + `,"at":"2026-08-03T10:00:30."}`, base, []problem{{"at", ErrInvalidValue}}},
+		{"date-time as a number", `{` + email + `,"at":20260803}`, base, []problem{{"at", ErrInvalidValue}}},
+
 		{"renamed key and own name: own name wins", `{` + email + `,"full_name":"own","fullName":"renamed"}`,
 			with("full_name", "own"), []problem{{"fullName", ErrUnknownField}}},
 		{"unknown keys dropped", `{` + email + `,"__proto__":{"x":1},"constructor":"x","":1}`, base,
@@ -125,6 +166,122 @@ func TestCheckFormArguments(t *testing.T) {
 	assert.Nil(t, a)
 	require.Len(t, problems, 1)
 	assert.ErrorIs(t, problems[0], ErrName)
+}
+
+// readArgumentsForm is what TestFormReadArguments decodes into.
+type readArgumentsForm struct {
+	Email    string    `json:"email"`
+	FullName *string   `json:"full_name"`
+	Age      int       `json:"age"`
+	Tags     []string  `json:"tags"`
+	News     bool      `json:"news"`
+	At       time.Time `json:"at"`
+}
+
+func TestFormReadArguments(t *testing.T) {
+	form, err := NewForm[readArgumentsForm]([]AutoFormField{
+		{Name: "email", Type: TypeEmail, Required: true},
+		{Name: "full_name"},
+		{Name: "age", Type: TypeInteger, Min: Bound(18)},
+		{Name: "tags", Multiple: true, Options: []Option{{Value: "a"}, {Value: "b"}}},
+		{Name: "news", Type: TypeCheckbox},
+		{Name: "at", Type: TypeDatetimeLocal},
+	}, &FormOptions{Key: "signup"})
+	require.NoError(t, err)
+	ada := "Ada"
+	tests := []struct {
+		name     string
+		args     string
+		status   ReplyStatus
+		value    readArgumentsForm
+		problems []string // the fields named, in order
+	}{
+		{"no arguments", ``, ReplyNone, readArgumentsForm{}, nil},
+		{"first call", `{}`, ReplyNone, readArgumentsForm{}, nil},
+		{"not an object", `["email"]`, ReplyNone, readArgumentsForm{}, nil},
+		{"what a browser sends", `{"email":"ada@example.com","fullName":"Ada","age":"42","tags":["b"],"news":true,"at":"2026-08-03T10:00"}`,
+			ReplyAccepted, readArgumentsForm{Email: "ada@example.com", FullName: &ada, Age: 42, Tags: []string{"b"}, News: true,
+				At: time.Date(2026, 8, 3, 10, 0, 0, 0, time.UTC)}, nil},
+		{"empty optional fields", `{"email":"ada@example.com","fullName":"","age":"","at":""}`,
+			ReplyAccepted, readArgumentsForm{Email: "ada@example.com"}, nil},
+		{"an optional value refused", `{"email":"ada@example.com","age":"5"}`, ReplyInvalid, readArgumentsForm{}, []string{"age"}},
+		{"a fraction for an integer", `{"email":"ada@example.com","age":"42.5"}`, ReplyInvalid, readArgumentsForm{}, []string{"age"}},
+		{"required missing", `{"fullName":"Ada"}`, ReplyInvalid, readArgumentsForm{}, []string{"email"}},
+		{"unknown keys alone do not refuse", `{"email":"ada@example.com","x":1}`, ReplyAccepted, readArgumentsForm{Email: "ada@example.com"}, []string{"x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reply := form.ReadArguments(json.RawMessage(tt.args))
+			assert.Equal(t, tt.status, reply.Status)
+			assert.Equal(t, tt.value, reply.Value)
+			var named []string
+			for _, p := range reply.Problems {
+				named = append(named, p.Field)
+			}
+			assert.Equal(t, tt.problems, named)
+			// The same answer as the field-list function's, judged by
+			// the same checker.
+			want, problems := CheckFormArguments(json.RawMessage(tt.args), form.Fields())
+			assert.Equal(t, problems, reply.Problems)
+			if want != nil {
+				assert.Equal(t, want, reply.Answers)
+			}
+		})
+	}
+}
+
+func TestFormDisplay(t *testing.T) {
+	// One renderer: a compiled form is shown as DisplayForm shows its
+	// fields, for every golden list.
+	for name, fields := range loadForms(t) {
+		t.Run(name, func(t *testing.T) {
+			form, err := NewForm[Answers](fields, nil)
+			require.NoError(t, err)
+			got, err := form.Display(name, displayOpts(name))
+			for _, f := range fields {
+				if f.Secret() {
+					// Like Ask, Display does not show a form
+					// with a secret.
+					assert.ErrorContains(t, err, fmt.Sprintf("field %q is secret", f.Name))
+					return
+				}
+			}
+			require.NoError(t, err)
+			want, err := DisplayForm(fields, name, displayOpts(name))
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "email", Type: TypeEmail}}, &FormOptions{Key: "signup", Message: "Sign up"})
+	require.NoError(t, err)
+	t.Run("elicit", func(t *testing.T) {
+		for _, e := range []*InputRequestOptions{{RequestState: "s"}, {Key: "signup", RequestState: "s"}} {
+			res, err := form.Display("signup", &DisplayFormOptions{Title: "T", Elicit: e})
+			require.NoError(t, err)
+			assert.Equal(t, form.InputRequest("s"), res)
+		}
+		res, err := form.Display("signup", &DisplayFormOptions{Elicit: &InputRequestOptions{Message: "M"}})
+		require.NoError(t, err)
+		assert.Equal(t, "M", res.InputRequests["signup"].(*mcp.ElicitParams).Message)
+		_, err = form.Display("signup", &DisplayFormOptions{Elicit: &InputRequestOptions{Key: "other"}})
+		assert.ErrorContains(t, err, `answered under key "signup"`)
+	})
+	t.Run("refused", func(t *testing.T) {
+		_, err := form.Display("", nil)
+		assert.ErrorContains(t, err, "submit tool")
+		// The native path carries a name the renderer cannot.
+		odd, err := NewForm[Answers]([]AutoFormField{{Name: "a - b"}}, nil)
+		require.NoError(t, err)
+		_, err = odd.Display("t", nil)
+		assert.ErrorIs(t, err, ErrName)
+		// The native path leaves out a default JSON cannot hold; the
+		// UI path, which carries every default, refuses it.
+		ch, err := NewForm[Answers]([]AutoFormField{{Name: "a", Default: make(chan int)}}, nil)
+		require.NoError(t, err)
+		_, err = ch.Display("t", nil)
+		assert.ErrorIs(t, err, ErrDefault)
+	})
 }
 
 // TestFormArgumentsAgreeWithFormInput sends a valid answer to every golden
@@ -168,6 +325,7 @@ func FuzzAcceptedFormArguments(f *testing.F) {
 		`{"email":"a@b","seats":" 3","ratio":"1e999","nick":"","plan":["pro"]}`,
 		`{"email":"a@b","seats":"0x10","ratio":"-.5e-1","news":"off","__proto__":{}}`,
 		`{"email":"a@b","ratio":1e999,"seats":3.0,"at":"2026-07-28T09:30:00Z"}`,
+		`{"email":"a@b.co","at":"2026-07-28T09:30"}`, `{"email":"a@b.co","at":"2026-02-30T09:30:59.999"}`,
 		`[1,2]`, `null`, `{}`, `{"a":1} x`,
 	} {
 		f.Add([]byte(seed))
@@ -178,10 +336,19 @@ func FuzzAcceptedFormArguments(f *testing.F) {
 	for _, fd := range fuzzFields {
 		refs[fd.Name] = compileProperty(f, s.Properties[fd.Name])
 	}
+	form, err := NewForm[Answers](fuzzFields, nil)
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, ok := AcceptedFormArguments(data, fuzzFields)
-		if !ok {
-			assert.Nil(t, a)
+		a, problems := CheckFormArguments(data, fuzzFields)
+		// The compiled form reads the same answer by the same checker.
+		reply := form.ReadArguments(data)
+		assert.Equal(t, problems, reply.Problems)
+		if a != nil {
+			assert.Equal(t, a, reply.Answers)
+		} else if reply.Status == ReplyAccepted {
+			t.Fatalf("ReadArguments accepted what CheckFormArguments refused: %v", reply.Answers)
+		}
+		if a == nil {
 			return
 		}
 		for name, v := range a {
@@ -194,4 +361,39 @@ func FuzzAcceptedFormArguments(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkArgumentsScaling measures reading a valid submitted form, as the
+// browser sends it (numbers as text, keys camel-cased), at several form
+// sizes: the field-list function and the compiled form. Both are linear.
+func BenchmarkArgumentsScaling(b *testing.B) {
+	for _, n := range []int{1, 8, 64, 512} {
+		fields := make([]AutoFormField, n)
+		sent := make(map[string]any, n)
+		for i := range fields {
+			name := fmt.Sprintf("field_n%d", i)
+			fields[i] = AutoFormField{Name: name, Type: TypeInteger, Required: true, Max: Bound(20)}
+			sent[rendererKey(name)] = "12"
+		}
+		args, err := json.Marshal(sent)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("CheckFormArguments/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if a, _ := CheckFormArguments(args, fields); len(a) != n {
+					b.Fatal("refused")
+				}
+			}
+		})
+		form, err := NewForm[Answers](fields, nil)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("ReadArguments/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := form.ReadArguments(args); r.Status != ReplyAccepted {
+					b.Fatal(r.Status)
+				}
+			}
+		})
+	}
 }

@@ -2,28 +2,51 @@ package mcpform
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // An InputPath is a way a client can be asked for input in the middle of a
-// tool call.
+// tool call. The zero value is [PathNone].
 type InputPath int
 
 const (
-	// PathNone: the client declared no way to answer; return
-	// [CapabilityError].
+	// PathNone: the client declared no way to answer. Return
+	// [CapabilityError] rather than an input request it cannot read.
 	PathNone InputPath = iota
-	// PathForm: form-mode elicitation, asked with an input_required form.
+	// PathForm: form-mode elicitation. Return an input_required form; for
+	// a client older than 2026-07-28, go-sdk's bridge (and [LegacyRounds])
+	// sends it as elicitation/create.
 	PathForm
-	// PathApps: an MCP Apps host, asked with [DisplayForm].
+	// PathApps: an MCP Apps host. Return the prefab UI form of
+	// [DisplayForm].
 	PathApps
 )
 
-// PathFor returns the way to ask a client with capabilities caps: the UI
-// on a host that renders MCP Apps, a form to one that declared form
-// elicitation, and PathNone otherwise. Nil caps declare nothing.
+func (p InputPath) String() string {
+	switch p {
+	case PathNone:
+		return "none"
+	case PathForm:
+		return "form"
+	case PathApps:
+		return "apps"
+	}
+	return fmt.Sprintf("InputPath(%d)", int(p))
+}
+
+// PathFor returns the way to ask the client whose capabilities are caps:
+// [PathApps] when it renders MCP Apps (see [ClientSupportsApps]), else
+// [PathForm] when it declared form elicitation (see [ClientSupportsForm]),
+// else [PathNone]. A nil caps declares nothing and gets PathNone.
+//
+// Pass req.ClientCapabilities() of a tool request: on 2026-07-28 it reads
+// the capabilities the client sent with that request, in
+// _meta["io.modelcontextprotocol/clientCapabilities"], and on older
+// revisions those it declared at initialize. The spec requires a server
+// to send only the input requests a client declared.
 func PathFor(caps *mcp.ClientCapabilities) InputPath {
 	switch {
 	case ClientSupportsApps(caps):
@@ -34,9 +57,10 @@ func PathFor(caps *mcp.ClientCapabilities) InputPath {
 	return PathNone
 }
 
-// ClientSupportsForm reports whether caps declare form-mode elicitation.
-// An elicitation capability naming no mode declares form mode, as the spec
-// keeps it for older clients. Nil caps declare nothing.
+// ClientSupportsForm reports whether caps declare form-mode elicitation:
+// an elicitation capability with form set, or with neither form nor url
+// set, which the spec keeps meaning form for clients that predate modes.
+// A nil caps declares nothing.
 func ClientSupportsForm(caps *mcp.ClientCapabilities) bool {
 	if caps == nil || caps.Elicitation == nil {
 		return false
@@ -45,29 +69,97 @@ func ClientSupportsForm(caps *mcp.ClientCapabilities) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// ClientSupportsURL reports whether caps declare URL-mode elicitation. Nil
-// caps declare nothing.
+// ClientSupportsURL reports whether caps declare URL-mode elicitation, the
+// only mode in which a server may ask for secrets such as passwords or API
+// keys. A nil caps declares nothing.
 func ClientSupportsURL(caps *mcp.ClientCapabilities) bool {
 	return caps != nil && caps.Elicitation != nil && caps.Elicitation.URL != nil
 }
 
-// CapabilityError returns the JSON-RPC error -32021 that tells a client it
-// lacks the capabilities required, for a handler to return as it is.
-func CapabilityError(required *mcp.ClientCapabilities) error {
-	caps := map[string]any{}
-	if required != nil {
-		// go-sdk's ClientCapabilities always marshals "roots": {}, which
-		// would claim roots are required too.
-		b, _ := json.Marshal(required)
-		_ = json.Unmarshal(b, &caps)
-		if required.RootsV2 == nil && !required.Roots.ListChanged {
-			delete(caps, "roots")
+// ClientSupportsApps reports whether a client declared that it renders MCP
+// Apps: its capabilities carry the [AppsExtension] extension with
+// [AppMIMEType] among its mimeTypes. Pass req.ClientCapabilities() of a tool
+// request, which reads the per-request capabilities of protocol 2026-07-28
+// and the session's before it. A nil caps declares nothing.
+func ClientSupportsApps(caps *mcp.ClientCapabilities) bool {
+	if caps == nil {
+		return false
+	}
+	ext, ok := caps.Extensions[AppsExtension]
+	if !ok {
+		return false
+	}
+	var settings struct {
+		MIMETypes []string `json:"mimeTypes"`
+	}
+	// The settings are a decoded map, or whatever a Go client put there;
+	// a round trip reads both.
+	b, err := json.Marshal(ext)
+	if err != nil || json.Unmarshal(b, &settings) != nil {
+		return false
+	}
+	for _, m := range settings.MIMETypes {
+		if m == AppMIMEType {
+			return true
 		}
 	}
-	data, _ := json.Marshal(map[string]any{"requiredCapabilities": caps})
+	return false
+}
+
+// FormCapability returns the capabilities a form needs, form-mode
+// elicitation ({"elicitation": {"form": {}}}), for [CapabilityError]. Each
+// call returns a new value.
+func FormCapability() *mcp.ClientCapabilities {
+	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
+}
+
+// CapabilityError returns the JSON-RPC error the spec defines for a client
+// that lacks a capability the call needs (MissingRequiredClientCapabilities):
+// a *jsonrpc.Error with code -32021 ([mcp.CodeMissingRequiredClientCapabilities])
+// whose data is [mcp.MissingRequiredClientCapabilityData] naming required.
+// A nil required means [FormCapability]().
+//
+// Return it from the tool handler as it is, not wrapped, for the reason
+// given at [RequestStateError]. Over streamable HTTP on 2026-07-28, go-sdk
+// sends it with status 400, as the spec asks.
+func CapabilityError(required *mcp.ClientCapabilities) error {
+	if required == nil {
+		required = FormCapability()
+	}
+	data, err := capabilityData(required)
+	if err != nil {
+		// Only a caller's unmarshallable Experimental or Extensions
+		// value gets here; the code still tells the client what is wrong.
+		data = nil
+	}
 	return &jsonrpc.Error{
 		Code:    mcp.CodeMissingRequiredClientCapabilities,
-		Message: "Missing required client capability",
+		Message: "Missing required client capabilities",
 		Data:    data,
 	}
+}
+
+// capabilityData marshals {"requiredCapabilities": required}. Marshalling
+// mcp.ClientCapabilities as it is would always add "roots": {}, its
+// deprecated non-pointer field, and so claim that roots are required; the
+// roots go out only when RootsV2 or the old field sets them, as go-sdk's own
+// wire form of capabilities does.
+func capabilityData(required *mcp.ClientCapabilities) (json.RawMessage, error) {
+	b, err := json.Marshal(required)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "roots")
+	if r := required.RootsV2; r != nil {
+		if m["roots"], err = json.Marshal(r); err != nil {
+			return nil, err
+		}
+	} else if required.Roots.ListChanged {
+		m["roots"] = json.RawMessage(`{"listChanged":true}`)
+	}
+	return json.Marshal(map[string]any{"requiredCapabilities": m})
 }

@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"encoding"
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -44,16 +46,11 @@ func newDecoder[T any](fields []AutoFormField) (*decoder, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, &FieldError{Err: errors.New("mcpform: a form decodes into a struct or Answers, not " + t.String())}
 	}
-	byName := map[string]reflect.StructField{}
-	for _, sf := range reflect.VisibleFields(t) {
-		if name, ok := jsonName(sf); ok {
-			byName[name] = sf
-		}
-	}
+	byName := structFields(t)
 	d := &decoder{fields: fields, targets: make([]target, len(fields))}
 	for i := range fields {
 		f := &fields[i]
-		sf, ok := byName[f.Name]
+		sf, ok := byName.exact[f.Name]
 		if !ok {
 			return nil, fieldErr(f.Name, ErrName, "no field of %s has this json name", t)
 		}
@@ -68,32 +65,32 @@ func newDecoder[T any](fields []AutoFormField) (*decoder, error) {
 	return d, nil
 }
 
-// throughPointer reports whether the field at index is promoted through an
-// embedded pointer, which decoding would have to allocate.
-func throughPointer(t reflect.Type, index []int) bool {
-	for j := 1; j < len(index); j++ {
-		if t.FieldByIndex(index[:j]).Type.Kind() == reflect.Pointer {
-			return true
-		}
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// storable reports whether store handles the Go type t; [Answers.Decode]
+// leaves the others, and types that decode themselves, to encoding/json.
+func storable(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == timeType {
+		return true
+	}
+	if p := reflect.PointerTo(t); p.Implements(jsonUnmarshaler) || p.Implements(textUnmarshaler) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.String && storable(t.Elem())
 	}
 	return false
-}
-
-// jsonName is the name encoding/json gives a struct field, and false for
-// one it skips.
-func jsonName(sf reflect.StructField) (string, bool) {
-	if !sf.IsExported() || sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-		return "", false
-	}
-	tag := sf.Tag.Get("json")
-	if tag == "-" {
-		return "", false
-	}
-	name, _, _ := strings.Cut(tag, ",")
-	if name == "" {
-		name = sf.Name
-	}
-	return name, true
 }
 
 // fitType checks that every value f accepts fits t, tightening f's bounds
@@ -173,66 +170,142 @@ func boolFloat(b bool) float64 {
 }
 
 // into stores accepted answers a in *v. Every value was accepted by its
-// field, which fitType matched to its Go field, so nothing here can fail.
-func (d *decoder) into(v any, a Answers) {
+// field, which fitType matched to its Go field, so it returns no error;
+// FuzzDecodeAccepted holds it to that.
+func (d *decoder) into(v any, a Answers) error {
 	rv := reflect.ValueOf(v).Elem()
 	for i := range d.fields {
-		f := &d.fields[i]
-		x, ok := a[f.Name]
+		x, ok := a[d.fields[i].Name]
 		if !ok {
 			continue // unanswered: stays zero or nil
 		}
-		fv := rv.FieldByIndex(d.targets[i].index)
-		if fv.Kind() == reflect.Pointer {
-			p := reflect.New(fv.Type().Elem())
-			setValue(p.Elem(), f, x)
-			fv.Set(p)
-			continue
+		if err := store(rv.FieldByIndex(d.targets[i].index), d.fields[i].Name, x); err != nil {
+			return err
 		}
-		setValue(fv, f, x)
 	}
+	return nil
 }
 
-// setValue stores x, accepted by f, in fv.
-func setValue(fv reflect.Value, f *AutoFormField, x any) {
+// store puts the answer x to the field name in fv, a settable value of a
+// type fitType allows: a date string becomes a time.Time at UTC midnight, a
+// date-time one with its offset, a whole number any integer type, and a
+// list of strings any string slice; a pointer is allocated. It is the one
+// conversion of answers to Go values, for a [Form] and for
+// [Answers.Decode] alike. A value that does not fit is a *FieldError
+// wrapping [ErrType].
+func store(fv reflect.Value, name string, x any) error {
+	if fv.Kind() == reflect.Pointer {
+		p := reflect.New(fv.Type().Elem())
+		if err := store(p.Elem(), name, x); err != nil {
+			return err
+		}
+		fv.Set(p)
+		return nil
+	}
+	bad := func() error { return fieldErr(name, ErrType, "a %s does not decode into %s", jsonKind(x), fv.Type()) }
+	if fv.Type() == timeType {
+		s, _ := x.(string)
+		switch {
+		case isDate(s):
+			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
+		case isDateTime(s):
+			fv.Set(reflect.ValueOf(parseDateTime(s)))
+		default:
+			return bad()
+		}
+		return nil
+	}
 	switch fv.Kind() {
 	case reflect.Bool:
-		fv.SetBool(x.(bool))
+		b, ok := x.(bool)
+		if !ok {
+			return bad()
+		}
+		fv.SetBool(b)
 	case reflect.String:
-		fv.SetString(x.(string))
+		s, ok := x.(string)
+		if !ok {
+			return bad()
+		}
+		fv.SetString(s)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		// Within ±2^63 first: converting a float beyond it is undefined.
+		if !ok || n != math.Trunc(n) || n < -(1<<63) || n >= 1<<63 || fv.OverflowInt(int64(n)) {
+			return bad()
+		}
 		fv.SetInt(int64(n))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		if !ok || n != math.Trunc(n) || n < 0 || n >= 1<<64 || fv.OverflowUint(uint64(n)) {
+			return bad()
+		}
 		fv.SetUint(uint64(n))
 	case reflect.Float32, reflect.Float64:
-		n, _ := toFloat(x)
+		n, ok := toFloat(x)
+		if !ok || math.IsNaN(n) || math.IsInf(n, 0) || fv.OverflowFloat(n) {
+			return bad()
+		}
 		fv.SetFloat(n)
 	case reflect.Slice:
-		var items []string
-		switch l := x.(type) {
-		case []string:
-			items = l
-		case []any:
-			items = make([]string, len(l))
-			for i, it := range l {
-				items[i] = it.(string)
-			}
+		if fv.Type().Elem().Kind() != reflect.String {
+			return bad()
 		}
-		sv := reflect.MakeSlice(fv.Type(), len(items), len(items))
-		for i, it := range items {
-			sv.Index(i).SetString(it)
-		}
-		fv.Set(sv)
-	case reflect.Struct: // time.Time, as fitType allows
-		s := x.(string)
-		if f.format() == "date" {
-			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
-		} else {
-			fv.Set(reflect.ValueOf(parseDateTime(s)))
-		}
+		return storeStrings(fv, x, bad)
+	default:
+		return bad()
 	}
+	return nil
+}
+
+// storeStrings stores the list x, a []any of strings or a []string, in
+// the string slice fv, copied so that the answer and the value do not
+// share memory.
+func storeStrings(fv reflect.Value, x any, bad func() error) error {
+	var n int
+	switch l := x.(type) {
+	case []any:
+		n = len(l)
+	case []string:
+		n = len(l)
+	default:
+		return bad()
+	}
+	sv := reflect.MakeSlice(fv.Type(), n, n)
+	for i := range n {
+		var s string
+		switch l := x.(type) {
+		case []any:
+			var ok bool
+			if s, ok = l[i].(string); !ok {
+				return bad()
+			}
+		case []string:
+			s = l[i]
+		}
+		sv.Index(i).SetString(s)
+	}
+	fv.Set(sv)
+	return nil
+}
+
+// jsonKind names the JSON type of an answer's value, for errors that must
+// not quote the value.
+func jsonKind(x any) string {
+	switch x.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case []any, []string:
+		return "list"
+	case nil:
+		return "null"
+	}
+	if _, ok := toFloat(x); ok {
+		return "number"
+	}
+	return "value"
 }
 
 // parseDate reads a date isDate accepted, at midnight in loc.

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DisplayFormOptions configures [DisplayForm]. A nil *DisplayFormOptions and
-// zero fields mean the defaults.
+// DisplayFormOptions configures [DisplayForm] and [Form.Display]. A nil
+// *DisplayFormOptions and zero fields mean the defaults.
 type DisplayFormOptions struct {
 	// Title is shown as a heading above the form; empty shows none. It is
 	// also the default message of the native request (see Elicit).
@@ -31,7 +31,8 @@ type DisplayFormOptions struct {
 	// MCP Apps. An empty Elicit.Key means the submit tool's name (or
 	// [DefaultInputKey] when that is empty too), and an empty
 	// Elicit.Message means Title (or [DefaultInputMessage] when Title is
-	// empty too).
+	// empty too). [Form.Display] asks under the form's own key, with the
+	// form's message unless Elicit.Message is set.
 	Elicit *InputRequestOptions
 }
 
@@ -47,73 +48,98 @@ const (
 const prefabProtocol = "0.3"
 
 // DisplayForm returns a tool result that shows fields as a prefab form on a
-// host that renders MCP Apps. Submitting the form calls submitTool with the
-// values as the call's arguments; read them with [AcceptedFormArguments].
-// With opts.Elicit set, DisplayForm returns [FormInputRequest] of fields
-// instead: the same fields asked natively, answered on the retry and read
-// with [AcceptedFormInput].
+// host that renders MCP Apps (see [AddViewer]). Submitting the form calls
+// submitTool with the values as the call's arguments; read them with
+// [AcceptedFormArguments]. With opts.Elicit set, DisplayForm returns
+// [FormInputRequest] of fields instead, keyed by submitTool unless
+// opts.Elicit.Key says otherwise, and read with [AcceptedFormInput].
 //
-// The UI result carries the $prefab wire object as StructuredContent, which
-// an MCP Apps host hands to the viewer (see [AddViewer]), and the same JSON
-// as Content[0], a text block, for hosts and models that read text. Its
-// component tree is the one display_form of @maxhealth.tech/prefab emits
-// for the same fields and options, prop for prop, but for the differences
-// listed in the package documentation: the form carries its values, and a
-// checkbox reports false once cleared.
+// The UI result carries the $prefab wire object as StructuredContent and
+// the same JSON as a text block. The form is the one display_form of
+// @maxhealth.tech/prefab emits, but for the differences listed in the
+// package documentation, under "Where mcpform differs from the TypeScript
+// helpers"; what prefab's renderer does with it is under "UI path".
+// [Form.Display] renders a compiled form the same way.
 //
-// Like TypeScript's, the form does not show Description and does not
-// enforce Min and Max. It carries Default in a value prop, which prefab's
-// renderer does not read: an input starts empty and a select at its first
-// option, and what the person sees is what is sent. A Checkbox's default
-// does show ticked. The browser accepts only whole numbers in a number
-// input, whose default step is 1, and a range input always sends a value,
-// 50 when untouched. Labels, titles and placeholders are read by the
-// renderer as templates, so "{{ … }}" in them is evaluated.
-//
-// The renderer reads values back through its template language and
-// camel-cases "_x" to "X" in argument keys, so a submitted full_name
-// arrives as fullName; [AcceptedFormArguments] maps it back. A name the
-// template language cannot read back, or one whose renamed key collides
-// with another field, is refused with a [*FieldError] wrapping [ErrName]:
-// a name with leading or trailing space or a control character; one
-// containing "{{", "}}", "|", "?", "<", ">", "&&", "==" or "!=", or an
-// operator between spaces such as " - "; one starting with "$" or "!"; a
-// literal such as true, null, 42 or a quoted string; a property every
-// JavaScript object has, such as constructor or toString; and a dotted name
-// such as "a.b" that overlaps another field's ("a", or "a.b.c"). The
-// native path (opts.Elicit) carries every name.
-//
-// An empty fields is refused with [ErrNoFields] and a broken definition as
-// [FormSchema] refuses it, on both paths. An empty submitTool is refused on
-// the UI path, where the form would have nothing to call.
-//
-// The native request's key defaults to submitTool, so a handler reads the
-// answer with AcceptedFormInput(responses, submitTool, fields).
+// A nil or empty fields is refused with [ErrNoFields], and a broken
+// definition as [FormSchema] refuses it, on both paths. The UI path also
+// refuses an empty submitTool, and a field whose name prefab's renderer
+// cannot carry back, with a [*FieldError] wrapping [ErrName]; the native
+// path carries every name.
 func DisplayForm(fields []AutoFormField, submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
-	var o DisplayFormOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Elicit != nil {
-		e := *o.Elicit
+	if opts != nil && opts.Elicit != nil {
+		e := *opts.Elicit
 		if e.Key == "" {
 			e.Key = submitTool
 		}
 		if e.Message == "" {
-			e.Message = o.Title
+			e.Message = opts.Title
 		}
 		return FormInputRequest(fields, &e)
 	}
+	c, err := uncompiled(fields)
+	if err != nil {
+		return nil, err
+	}
+	return c.display(submitTool, opts)
+}
+
+// Display is [DisplayForm] for a compiled form: the form's fields as a
+// prefab form whose submit calls submitTool, read back with
+// [Form.ReadArguments]. A nil opts means the defaults.
+//
+// With opts.Elicit set, Display returns the form's own input request
+// instead, as [Form.InputRequest] does, carrying opts.Elicit.RequestState
+// and, when it is not empty, opts.Elicit.Message; the answer is read with
+// [Form.Read], under the form's key, so an opts.Elicit.Key other than
+// empty or [Form.Key] is an error.
+//
+// Like DisplayForm, Display refuses an empty submitTool, a field name the
+// renderer cannot carry back, and a Default that JSON cannot hold, which
+// the native path leaves out. Like [Form.Ask], it refuses a form with
+// secret fields (see [AutoFormField.Secret]), whose values would pass
+// through the host; a [Flow] step asks them in URL mode. Nothing else about
+// the form can fail.
+func (f *Form[T]) Display(submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
+	if len(f.c.secrets) > 0 {
+		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
+	}
+	if opts != nil && opts.Elicit != nil {
+		e := opts.Elicit
+		if e.Key != "" && e.Key != f.c.key {
+			return nil, fmt.Errorf("mcpform: Display: the form is answered under key %q, not %q", f.c.key, e.Key)
+		}
+		msg := f.c.message
+		if e.Message != "" {
+			msg = e.Message
+		}
+		return f.c.request(msg, f.c.schema, e.RequestState), nil
+	}
+	return f.c.display(submitTool, opts)
+}
+
+// uncompiled checks fields and returns what the UI path needs of them, for
+// the functions that take a field list on every call: no schema is built.
+func uncompiled(fields []AutoFormField) (*compiled, error) {
 	if err := checkFields(fields); err != nil {
 		return nil, err
 	}
-	if err := checkCarried(fields); err != nil {
-		return nil, err
+	return &compiled{fields: fields, lookup: fieldLookup(fields), ui: checkCarried(fields)}, nil
+}
+
+// display renders c's fields as the prefab form that calls submitTool.
+func (c *compiled) display(submitTool string, opts *DisplayFormOptions) (*mcp.CallToolResult, error) {
+	var o DisplayFormOptions
+	if opts != nil {
+		o = *opts
+	}
+	if c.ui != nil {
+		return nil, c.ui
 	}
 	if submitTool == "" {
-		return nil, errors.New("mcpform: DisplayForm needs the name of the submit tool")
+		return nil, errors.New("mcpform: the UI path needs the name of the submit tool")
 	}
-	view, err := formView(fields, submitTool, &o)
+	view, err := formView(c.fields, submitTool, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +182,9 @@ type node struct {
 	Required    *bool           `json:"required,omitempty"`
 	InputType   string          `json:"inputType,omitempty"`
 	Placeholder string          `json:"placeholder,omitempty"`
+	Min         *float64        `json:"min,omitempty"`
+	Max         *float64        `json:"max,omitempty"`
+	Step        string          `json:"step,omitempty"`
 	Multiple    bool            `json:"multiple,omitempty"`
 	Checked     *bool           `json:"checked,omitempty"`
 	Variant     string          `json:"variant,omitempty"`
@@ -180,7 +209,7 @@ type action struct {
 
 func boolPtr(b bool) *bool { return &b }
 
-// formView builds the tree autoForm builds, with the three documented
+// formView builds the tree autoForm builds, with the documented
 // differences, for fields already checked.
 func formView(fields []AutoFormField, submitTool string, o *DisplayFormOptions) (*node, error) {
 	orDefault := func(s, def string) string {
@@ -251,6 +280,19 @@ func (f *AutoFormField) control() (*node, error) {
 			n.Children = append(n.Children, &node{Type: "SelectOption", Value: mustString(opt.Value), Label: label})
 		}
 		return n, nil
+	case kindNumber:
+		if f.Type != TypeRange {
+			break
+		}
+		// A Slider is the one control whose bounds the renderer
+		// carries; without them the browser's are 0 to 100, and a
+		// range of 0 to 1 could not be answered. Any step between
+		// them is fine: the schema asks for a number, not a multiple.
+		n := &node{Type: "Slider", Name: f.Name, Label: f.title(), Value: value, Min: f.Min, Max: f.Max, Step: "any"}
+		if f.Required {
+			n.Required = boolPtr(true)
+		}
+		return n, nil
 	case kindBoolean:
 		n := &node{Type: "Checkbox", Name: f.Name, Label: f.title()}
 		if f.Required {
@@ -261,15 +303,31 @@ func (f *AutoFormField) control() (*node, error) {
 		}
 		return n, nil
 	}
-	inputType := string(f.Type)
-	if inputType == "" {
-		inputType = string(TypeText)
-	}
 	return &node{
 		Type: "Input", Name: f.Name, Label: f.title(), Value: value,
-		Required: boolPtr(f.Required), InputType: inputType, Placeholder: f.Placeholder,
+		Required: boolPtr(f.Required), InputType: f.inputType(), Placeholder: f.Placeholder,
 		Disabled: boolPtr(false), ReadOnly: boolPtr(false),
 	}, nil
+}
+
+// inputType is the HTML input type that asks for what the field's schema
+// accepts. Where the field type is no HTML input type, a browser would show
+// a plain text box: an integer is asked with a number input, whose default
+// step of 1 admits whole numbers only, a date-time with a datetime-local
+// input (see [AcceptedFormArguments] for its zone), and a URI with a url
+// input, as prefab's own mapping from JSON Schema does.
+func (f *AutoFormField) inputType() string {
+	switch f.Type {
+	case "":
+		return string(TypeText)
+	case TypeInteger:
+		return string(TypeNumber)
+	case TypeDatetime:
+		return string(TypeDatetimeLocal)
+	case TypeURI:
+		return string(TypeURL)
+	}
+	return string(f.Type)
 }
 
 // mustString is the JSON of a string, which cannot fail to marshal.

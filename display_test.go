@@ -1,18 +1,13 @@
 package mcpform
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,14 +81,15 @@ func isBooleanField(f AutoFormField) bool {
 // TestDisplayFormMatchesTypeScript renders every golden field list with the
 // pinned TypeScript display_form and compares the results, key for key.
 //
-// The UI path is compared after undoing exactly the three documented
+// The UI path is compared after undoing exactly the five documented
 // differences, each checked against what it should be before it is undone:
-// the submit action's arguments, the Checkbox of a boolean field, and the
-// label of an unlabeled field. The native path is compared exactly, after
-// removing what is not the helpers' to decide (resultType, which go-sdk
-// writes as it sends a result, and the null content go-sdk marshals) and
-// the documented default key; non-ASCII unlabeled titles differ as they do
-// in TestFormSchemaMatchesTypeScript.
+// the submit action's arguments, the Checkbox of a boolean field, the
+// label of an unlabeled field, the HTML input type of an integer, datetime
+// or uri field, and the Slider of a range field. The native path is
+// compared exactly, after removing what is not the helpers' to decide
+// (resultType, which go-sdk writes as it sends a result, and the null
+// content go-sdk marshals) and the documented default key; non-ASCII
+// unlabeled titles differ as they do in TestFormSchemaMatchesTypeScript.
 func TestDisplayFormMatchesTypeScript(t *testing.T) {
 	forms := loadForms(t)
 	names := slices.Sorted(maps.Keys(forms))
@@ -195,8 +191,14 @@ func undoElicitDifferences(t *testing.T, want, got map[string]any, fields []Auto
 	}
 }
 
+// htmlInputTypes are the field types that are no HTML input type, with the
+// one DisplayForm asks them with.
+var htmlInputTypes = map[FieldType]string{
+	TypeInteger: "number", TypeDatetime: "datetime-local", TypeURI: "url",
+}
+
 // undoUIDifferences turns our tree, got, into what TypeScript emits, want,
-// by undoing the three documented differences, each checked first.
+// by undoing the five documented differences, each checked first.
 func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoFormField, props map[string]*jsonschema.Schema) {
 	t.Helper()
 	wantForm, gotForm := findNode(want["structuredContent"], "Form"), findNode(got["structuredContent"], "Form")
@@ -230,6 +232,36 @@ func undoUIDifferences(t *testing.T, want, got map[string]any, fields []AutoForm
 				t.Logf("%s: TypeScript label %q, ours %q", f.Name, w["label"], title)
 			}
 			w["label"] = title
+		}
+		// 4. An integer, datetime or uri field is an Input of the HTML
+		// type that holds it, where TypeScript's names no HTML type and
+		// shows a text box.
+		if html, ok := htmlInputTypes[f.Type]; ok && len(f.Options) == 0 {
+			assert.Equal(t, string(f.Type), w["inputType"], "TypeScript's input type of %q", f.Name)
+			assert.Equal(t, html, g["inputType"], "input type of %q", f.Name)
+			g["inputType"] = w["inputType"]
+		}
+		// 5. A range field is a Slider with the field's bounds, where
+		// TypeScript has an Input of type range, which has none.
+		if f.Type == TypeRange && len(f.Options) == 0 {
+			assert.Equal(t, "Input", w["type"])
+			assert.Equal(t, "range", w["inputType"])
+			wantSlider := map[string]any{"type": "Slider", "name": f.Name, "label": title, "step": "any"}
+			if f.Min != nil {
+				wantSlider["min"] = *f.Min
+			}
+			if f.Max != nil {
+				wantSlider["max"] = *f.Max
+			}
+			if f.Required {
+				wantSlider["required"] = true
+			}
+			if f.Default != nil {
+				wantSlider["value"] = w["value"]
+			}
+			assert.Equal(t, wantSlider, g, "control of %q", f.Name)
+			gotControls[i] = w
+			continue
 		}
 		// 2. A boolean field is a Checkbox, where TypeScript has an
 		// Input of type checkbox.
@@ -350,269 +382,31 @@ func TestDisplayFormRefusesAsFormSchema(t *testing.T) {
 	assert.ErrorIs(t, err, ErrDefault)
 }
 
-// formArgumentsFields has one field of every kind, for the
-// AcceptedFormArguments tables.
-var formArgumentsFields = []AutoFormField{
-	{Name: "email", Type: TypeEmail, Required: true},
-	{Name: "full_name"},
-	{Name: "age", Type: TypeInteger, Min: Bound(18), Max: Bound(120)},
-	{Name: "ratio", Type: TypeNumber},
-	{Name: "plan", Options: []Option{{Value: "free"}, {Value: "pro"}}},
-	{Name: "tags", Multiple: true, Options: []Option{{Value: "a"}, {Value: "b"}}},
-	{Name: "news", Type: TypeCheckbox},
-	{Name: "terms", Type: TypeBoolean},
-}
-
-// browserForm is how prefab's renderer sends v, a native answer's value:
-// numbers as the text a number input holds, everything else as it is.
-func browserForm(v any) any {
-	if n, ok := v.(float64); ok {
-		return strconv.FormatFloat(n, 'g', -1, 64)
-	}
-	return v
-}
-
-// chromiumPath is where Debian's chromium package installs the browser;
-// .ci/run installs it, and nothing ever downloads one.
-const chromiumPath = "/usr/bin/chromium"
-
-// needChromium returns the path of Chromium. Like needNode, it skips the
-// test outside CI when the browser is missing, and fails it under CI.
-func needChromium(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		msg := "browser test needs Debian's chromium: run apt-get install chromium: %v"
-		if os.Getenv("CI") != "" {
-			t.Fatalf(msg, err)
+// BenchmarkDisplayScaling measures rendering a form at several sizes, by
+// field list and compiled; the name checks are linear.
+func BenchmarkDisplayScaling(b *testing.B) {
+	for _, n := range []int{8, 512} {
+		fields := make([]AutoFormField, n)
+		for i := range fields {
+			fields[i] = AutoFormField{Name: fmt.Sprintf("field_n%d", i), Type: TypeInteger}
 		}
-		t.Skipf(msg, err)
+		b.Run(fmt.Sprintf("DisplayForm/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DisplayForm(fields, "t", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		form, err := NewForm[Answers](fields, nil)
+		require.NoError(b, err)
+		b.Run(fmt.Sprintf("Form.Display/fields=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := form.Display("t", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
-	return chromiumPath
-}
-
-// prefabDist is the npm-installed renderer the browser test serves in place
-// of the CDN.
-var prefabDist = filepath.Join(interopDir, "node_modules", "@maxhealth.tech", "prefab", "dist")
-
-// browserStep is one action of interop/browser.mjs on a form control.
-type browserStep struct {
-	Do     string   `json:"do"`
-	Name   string   `json:"name"`
-	Value  string   `json:"value,omitempty"`
-	Values []string `json:"values,omitempty"`
-}
-
-// browserRun is what interop/browser.mjs reports.
-type browserRun struct {
-	Calls []struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"calls"`
-	Methods []string          `json:"methods"`
-	Shown   map[string]string `json:"shown"`
-	Invalid []string          `json:"invalid"`
-	Errors  []string          `json:"errors"`
-}
-
-// runBrowser serves result to the host page on 127.0.0.1, has Chromium fill
-// and submit the form the viewer renders, and returns what the view sent.
-func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string) browserRun {
-	t.Helper()
-	needNode(t)
-	chromium := needChromium(t)
-	for _, f := range []string{"prefab.css", "renderer.auto.min.js"} {
-		if _, err := os.Stat(filepath.Join(prefabDist, f)); err != nil {
-			t.Fatalf("the renderer is not installed: run (cd interop && npm ci): %v", err)
-		}
-	}
-	resultJSON, err := json.Marshal(result)
-	require.NoError(t, err)
-
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux) // listens on 127.0.0.1
-	defer srv.Close()
-	page, err := ViewerHTML(&ViewerOptions{BaseURL: srv.URL + "/prefab/"})
-	require.NoError(t, err)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, filepath.Join("testdata", "browser", "host.html"))
-	})
-	mux.HandleFunc("GET /viewer", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(page))
-	})
-	mux.HandleFunc("GET /result.json", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(resultJSON)
-	})
-	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET /prefab/{file}", func(w http.ResponseWriter, r *http.Request) {
-		file := r.PathValue("file")
-		if file != "prefab.css" && file != "renderer.auto.min.js" {
-			http.NotFound(w, r)
-			return
-		}
-		// The view's frame is sandboxed, so its origin is opaque, and it
-		// loads the renderer with crossorigin: without this header
-		// Chromium refuses both files.
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		http.ServeFile(w, r, filepath.Join(prefabDist, file))
-	})
-
-	if screenshot != "" {
-		require.NoError(t, os.MkdirAll(filepath.Dir(screenshot), 0o755))
-		screenshot, err = filepath.Abs(screenshot)
-		require.NoError(t, err)
-	}
-	job, err := json.Marshal(map[string]any{
-		"url": srv.URL + "/", "chromium": chromium, "screenshot": screenshot,
-		"timeoutMs": 45000, "steps": steps,
-	})
-	require.NoError(t, err)
-	start := time.Now()
-	out := runNode(t, "browser.mjs", job)
-	t.Logf("browser run took %v", time.Since(start).Round(time.Millisecond))
-	var run browserRun
-	require.NoError(t, json.Unmarshal(out, &run), "browser.mjs said: %s", out)
-	return run
-}
-
-// TestDisplayFormBrowser renders a DisplayForm result with prefab's own
-// renderer in headless Chromium, inside a sandboxed MCP Apps frame, fills
-// every kind of field, submits, and checks what reaches the submit tool.
-func TestDisplayFormBrowser(t *testing.T) {
-	fields := []AutoFormField{
-		{Name: "email", Label: "Email", Type: TypeEmail, Required: true, Placeholder: "ada@example.com"},
-		{Name: "full_name", Required: true},
-		{Name: "age", Type: TypeInteger, Min: Bound(18), Max: Bound(120)},
-		{Name: "seats", Type: TypeNumber, Min: Bound(1), Max: Bound(10)},
-		{Name: "plan", Label: "Plan", Required: true, Options: []Option{
-			{Value: "free", Label: "Free"}, {Value: "pro", Label: "Pro, $10/month"}, {Value: "team", Label: "Team"},
-		}},
-		{Name: "interests", Multiple: true, Options: []Option{
-			{Value: "ai", Label: "AI"}, {Value: "web", Label: "Web"}, {Value: "infra", Label: "Infrastructure"},
-		}},
-		{Name: "topics", Multiple: true, Options: []Option{{Value: "go"}, {Value: "ts"}}},
-		{Name: "newsletter", Label: "Send me the newsletter", Type: TypeCheckbox},
-		{Name: "terms", Type: TypeBoolean},
-		{Name: "marketing", Type: TypeCheckbox},
-		{Name: "password", Type: TypePassword, Min: Bound(4)},
-		{Name: "start", Label: "Start date", Type: TypeDate},
-		{Name: "nickname", Placeholder: "optional"},
-		{Name: "o'neil.name", Label: "Odd name"},
-		{Name: "isn't_it", Type: TypeCheckbox},
-		{Name: "remember", Type: TypeCheckbox, Default: true},
-		{Name: "city", Default: "Paris"},
-		{Name: "ratio", Type: TypeRange, Min: Bound(0), Max: Bound(1)},
-	}
-	res, err := DisplayForm(fields, "signup", &DisplayFormOptions{Title: "Create your account", Subtitle: "It takes a minute."})
-	require.NoError(t, err)
-	typed := map[string]string{
-		"email": "ada@example.com", "full_name": "Ada Lovelace", "age": "5", "seats": "3",
-		"password": "hunter22", "start": "2026-07-28", "o'neil.name": "x.y",
-	}
-	var steps []browserStep
-	for _, name := range slices.Sorted(maps.Keys(typed)) {
-		steps = append(steps, browserStep{Do: "fill", Name: name, Value: typed[name]})
-	}
-	steps = append(steps,
-		browserStep{Do: "select", Name: "plan", Values: []string{"team"}},
-		browserStep{Do: "select", Name: "interests", Values: []string{"ai", "infra"}},
-		browserStep{Do: "check", Name: "newsletter"},
-		// terms: never touched.
-		browserStep{Do: "check", Name: "marketing"},
-		browserStep{Do: "uncheck", Name: "marketing"},
-		browserStep{Do: "check", Name: "isn't_it"},
-		// topics and nickname: left empty; remember, city and ratio:
-		// left as they start.
-	)
-	run := runBrowser(t, res, steps, filepath.Join("testdata", "artifacts", "display-form.png"))
-
-	require.Empty(t, run.Invalid, "the browser refused to submit the form")
-	assert.Empty(t, run.Errors, "the view logged errors")
-	assert.Equal(t, typed, run.Shown, "the form does not show what was typed")
-	assert.Equal(t, []string{"ui/initialize", "ui/notifications/initialized"}, run.Methods[:2], "the view's handshake")
-	require.Len(t, run.Calls, 1, "the view sent %d tools/call", len(run.Calls))
-	call := run.Calls[0]
-	assert.Equal(t, "signup", call.Name)
-
-	// What the browser sent: strings for typed values, "" for an empty
-	// field (even one with a default, which the renderer does not
-	// pre-fill), a list for the multiple choice, booleans from the
-	// Checkbox templates, nothing for an empty multiple choice, the range
-	// input's midpoint, and full_name renamed by the renderer.
-	var sent map[string]any
-	require.NoError(t, json.Unmarshal(call.Arguments, &sent))
-	assert.Equal(t, map[string]any{
-		"email": "ada@example.com", "fullName": "Ada Lovelace", "age": "5", "seats": "3",
-		"plan": "team", "interests": []any{"ai", "infra"},
-		"newsletter": true, "terms": false, "marketing": false,
-		"password": "hunter22", "start": "2026-07-28", "nickname": "", "o'neil.name": "x.y",
-		"isn'tIt": true, "remember": true, "city": "", "ratio": "50",
-	}, sent)
-
-	answers, problems := CheckFormArguments(call.Arguments, fields)
-	assert.Equal(t, Answers{
-		"email": "ada@example.com", "full_name": "Ada Lovelace", "seats": 3.0,
-		"plan": "team", "interests": []any{"ai", "infra"},
-		"newsletter": true, "terms": false, "marketing": false,
-		"password": "hunter22", "start": "2026-07-28", "o'neil.name": "x.y",
-		"isn't_it": true, "remember": true,
-	}, answers, "age 5 is below the minimum and ratio 50 above the maximum: both dropped; nickname, city and topics are absent")
-	require.Len(t, problems, 2)
-	for i, name := range []string{"age", "ratio"} {
-		assert.Equal(t, name, problems[i].Field)
-		assert.ErrorIs(t, problems[i], ErrInvalidValue)
-	}
-}
-
-// TestDisplayFormBrowserTypeScript renders what the TypeScript
-// display_form emits in the same browser and host, to show that the first
-// two documented differences are needed: as it is, its form calls the tool
-// with no arguments; given the argument templates alone, its checkbox still
-// sends "on" after the box was ticked and cleared.
-func TestDisplayFormBrowserTypeScript(t *testing.T) {
-	fields := []AutoFormField{{Name: "email", Type: TypeEmail}, {Name: "news", Type: TypeCheckbox}}
-	ts := callPrefab(t, []map[string]any{{"fn": "display_form", "args": []any{fields, "signup", map[string]any{}}}})
-	require.Empty(t, ts[0].Error)
-	steps := []browserStep{
-		{Do: "fill", Name: "email", Value: "ada@example.com"},
-		{Do: "check", Name: "news"},
-		{Do: "uncheck", Name: "news"},
-	}
-
-	run := runBrowser(t, ts[0].Result, steps, "")
-	require.Empty(t, run.Invalid)
-	require.Len(t, run.Calls, 1)
-	assert.JSONEq(t, `{}`, string(run.Calls[0].Arguments), "TypeScript's form now sends values; revisit difference 1")
-
-	var res map[string]any
-	require.NoError(t, json.Unmarshal(ts[0].Result, &res))
-	form := findNode(res["structuredContent"], "Form")
-	require.NotNil(t, form)
-	form["onSubmit"].(map[string]any)["arguments"] = map[string]any{"email": "{{ email }}", "news": "{{ news }}"}
-	wire, err := json.Marshal(res["structuredContent"])
-	require.NoError(t, err)
-	res["content"] = []any{map[string]any{"type": "text", "text": string(wire)}}
-	run = runBrowser(t, res, steps, "")
-	require.Len(t, run.Calls, 1)
-	assert.JSONEq(t, `{"email":"ada@example.com","news":"on"}`, string(run.Calls[0].Arguments),
-		"TypeScript's checkbox now sends what the box shows; revisit difference 2")
-}
-
-// connect returns a go-sdk client session of server over the 2026-07-28
-// protocol, with the given client capabilities.
-func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := client.Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
-	return cs
 }

@@ -38,7 +38,8 @@
 // there is none, and finish when there is one. For clients older than
 // 2026-07-28, go-sdk fulfils the request itself with elicitation/create and
 // calls the handler again, so the same handler serves them too; add
-// [LegacyRounds] to the server when a call may take more than one round.
+// the middleware of [LegacyRounds] with [AddLegacyRounds] when a call may
+// take more than one round.
 //
 // Ask only a client that can answer: [PathFor] picks the UI or the form
 // from what the client declared, and [CapabilityError] is the -32021 error
@@ -81,13 +82,47 @@
 //
 // # UI path
 //
-// On a host that renders MCP Apps, [DisplayForm] returns a prefab form for
-// the same fields; submitting it calls the submit tool with the values as
-// arguments, which [AcceptedFormArguments] checks by the same rules as
-// AcceptedFormInput. With [DisplayFormOptions].Elicit set, DisplayForm
-// returns the native input request instead, and [ClientSupportsApps] tells
-// which path a client can take. [AddViewer] registers the MCP Apps viewer
-// resource that renders the form, and [AttachViewer] links a tool to it.
+// On a host that renders MCP Apps, [Form.Display] (or [DisplayForm], for a
+// field list) returns a prefab form for the same fields; submitting it
+// calls the submit tool with the values as arguments, which
+// [Form.ReadArguments] (or [AcceptedFormArguments]) makes typed and checks
+// with the same checker as the native path, so a handler gets the same
+// answers whichever path the person took. Like [Form.Ask], Form.Display
+// refuses a form with secret fields, whose values would pass through the
+// host. [PathFor] tells which path a client can take. [AddViewer] registers
+// the MCP Apps viewer resource that renders the form, and [AttachViewer]
+// links a tool to it.
+//
+// The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
+// lift, and mcpform checks what it cannot prevent:
+//
+//   - The form shows no Description, and its inputs enforce no Min or Max:
+//     a value out of bounds is refused when it arrives. A number input
+//     admits whole numbers only, at the browser's default step of 1. A
+//     range field is a slider between its bounds, the one control that
+//     carries them, and it always sends a value, even untouched.
+//   - Default is carried, but the renderer does not pre-fill inputs: an
+//     input starts empty and a select at its first option, and what the
+//     person sees is what is sent. A Checkbox's default does show ticked.
+//   - Labels, titles and placeholders are templates: "{{ … }}" in them is
+//     evaluated.
+//   - Values are read back through the template language, and the renderer
+//     camel-cases "_x" to "X" in argument keys, so full_name arrives as
+//     fullName and is mapped back. A name the template language cannot
+//     read back, or one whose renamed key or dotted path collides with
+//     another field's, is refused with a [*FieldError] wrapping [ErrName]:
+//     a name with leading or trailing space or a control character; one
+//     containing "{{", "}}", "|", "?", "<", ">", "&&", "==" or "!=", or an
+//     operator between spaces such as " - "; one starting with "$" or "!";
+//     a literal such as true, null, 42 or a quoted string; a property every
+//     JavaScript object has, such as constructor or toString; and "a.b"
+//     beside "a". The native path carries every name.
+//   - A datetime-local input sends a local date and time with no zone and,
+//     by default, no seconds, such as "2026-08-03T10:00". It is read as
+//     UTC, "2026-08-03T10:00:00Z", and then checked as a date-time like any
+//     other answer. A handler that knows the person's zone keeps the wall
+//     clock: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(),
+//     t.Second(), t.Nanosecond(), zone).
 //
 // # Where mcpform differs from the TypeScript helpers
 //
@@ -116,6 +151,14 @@
 //   - A checkbox is a Checkbox node whose argument is "{{ 'on' == name }}",
 //     true when ticked and false otherwise. TypeScript renders an Input of
 //     type checkbox, which sends "on" even after the box is cleared.
+//   - An integer field is a number input, a datetime field a datetime-local
+//     input, and a uri field a url input, as prefab's own mapping from JSON
+//     Schema makes them. TypeScript's form gives the input the field's type,
+//     "integer", "datetime" or "uri", which no browser knows: it shows a
+//     text box, with no numeric keyboard or date picker.
+//   - A range field is a Slider with the field's Min and Max and any step.
+//     TypeScript's is an Input of type range, which carries no bounds, so
+//     the browser's 0 to 100 apply: a range of 0 to 1 cannot be answered.
 //   - DisplayForm's native request is keyed by the submit tool's name, not
 //     "form", so a handler finds the answer under a name it already uses.
 //   - Request state verifies under several keys (rotation), takes a clock,

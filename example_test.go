@@ -859,7 +859,9 @@ func ExampleLegacyRounds() {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
 	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)}, greet)
+	// Both sides: the sending side also governs go-sdk's first round.
 	server.AddReceivingMiddleware(mcpform.LegacyRounds)
+	server.AddSendingMiddleware(mcpform.LegacyRounds)
 
 	answers := map[string]map[string]any{"Your name?": {"name": "Ada"}, "Favourite color?": {"color": "green"}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
@@ -1159,4 +1161,311 @@ func ExampleAutoFormField_Secret() {
 	// Output:
 	// email false true
 	// api_key true false
+}
+
+// A handler picks the way to ask in one call, and refuses a client that
+// declared none with the error the spec gives.
+func ExamplePathFor() {
+	ask := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		switch mcpform.PathFor(req.ClientCapabilities()) {
+		case mcpform.PathApps:
+			return mcpform.DisplayForm(signupFields, "signup", nil)
+		case mcpform.PathForm:
+			return mcpform.FormInputRequest(signupFields, nil)
+		}
+		return nil, mcpform.CapabilityError(mcpform.FormCapability())
+	}
+	_ = ask
+
+	fmt.Println(mcpform.PathFor(nil))
+	fmt.Println(mcpform.PathFor(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	apps := mcpform.FormCapability()
+	apps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	fmt.Println(mcpform.PathFor(apps))
+	// Output:
+	// none
+	// form
+	// apps
+}
+
+func ExampleInputPath_String() {
+	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
+	// Output:
+	// none form apps
+}
+
+func ExampleClientSupportsForm() {
+	// An elicitation capability without modes predates them, and means form.
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}))
+	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{}))
+	// Output:
+	// true
+	// false
+	// false
+}
+
+func ExampleClientSupportsURL() {
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
+	}}
+	fmt.Println(mcpform.ClientSupportsURL(caps))
+	fmt.Println(mcpform.ClientSupportsURL(mcpform.FormCapability()))
+	// Output:
+	// true
+	// false
+}
+
+func ExampleFormCapability() {
+	b, _ := json.Marshal(mcpform.FormCapability().Elicitation)
+	fmt.Println(string(b))
+	// Output:
+	// {"form":{}}
+}
+
+func ExampleCapabilityError() {
+	err := mcpform.CapabilityError(mcpform.FormCapability())
+	var jerr *jsonrpc.Error
+	if errors.As(err, &jerr) {
+		fmt.Println(jerr.Code, jerr.Message)
+		fmt.Println(string(jerr.Data))
+	}
+	// Output:
+	// -32021 Missing required client capabilities
+	// {"requiredCapabilities":{"elicitation":{"form":{}}}}
+}
+
+// A client on 2025-06-18, whose revision predates titled choices, is shown
+// the labels as enumNames, and its answer decodes as on any revision.
+func ExampleNewLegacyRounds() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{
+		Name: "room", Required: true, Options: []mcpform.Option{
+			{Value: "babbage", Label: "Babbage (6 seats)"}, {Value: "lovelace", Label: "Lovelace (12 seats)"},
+		},
+	}}, &mcpform.FormOptions{Message: "Which room?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "rooms", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			reply := form.Read(req.Params.InputResponses)
+			switch reply.Status {
+			case mcpform.ReplyNone:
+				return form.InputRequest(""), nil
+			case mcpform.ReplyInvalid:
+				return form.Reask(reply, ""), nil
+			}
+			msg := fmt.Sprintf("%s: %v", reply.Status, reply.Value["room"])
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+		})
+	legacy := mcpform.NewLegacyRounds(&mcpform.LegacyOptions{Timeout: 2 * time.Minute, MaxRounds: 5})
+	server.AddReceivingMiddleware(legacy)
+	server.AddSendingMiddleware(legacy)
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			b, _ := json.Marshal(req.Params.RequestedSchema)
+			var s struct {
+				Properties map[string]struct {
+					Enum      []string `json:"enum"`
+					EnumNames []string `json:"enumNames"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				return nil, err
+			}
+			fmt.Println(s.Properties["room"].Enum, s.Properties["room"].EnumNames)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"room": "lovelace"}}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// [babbage lovelace] [Babbage (6 seats) Lovelace (12 seats)]
+	// accepted: lovelace
+}
+
+// The README's handler serves a client older than 2026-07-28 unchanged,
+// re-ask included, once the legacy middleware is installed.
+func ExampleAddLegacyRounds() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
+	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: 5 * time.Minute})
+
+	emails := []string{"ada.example.com", "ada@example.com"}
+	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // an old client has no loop of its own
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Printf("elicitation/create: %q\n", req.Params.Message)
+			email := emails[0]
+			emails = emails[1:]
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": email, "plan": "free"}}, nil
+		},
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// elicitation/create: "Create your account"
+	// elicitation/create: "Create your account\n\nPlease check: Email: not a valid email address."
+	// Created ada@example.com on free with 1 seat(s)
+}
+
+func ExampleForm_Display() {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "book", Message: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// On a host that renders MCP Apps: the prefab form, whose submit calls
+	// the tool "book" with the values.
+	res, err := form.Display("book", &mcpform.DisplayFormOptions{Title: "Book a room"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, `{"$prefab":{"version":"0.3"}`))
+
+	// Anywhere else: the same form, asked natively under its key.
+	res, err = form.Display("book", &mcpform.DisplayFormOptions{Elicit: &mcpform.InputRequestOptions{}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.InputRequests["book"].(*mcp.ElicitParams).Message)
+	// Output:
+	// true
+	// Book a room
+}
+
+func ExampleForm_ReadArguments() {
+	form, err := mcpform.FormFor[booking](nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The call that shows the form carries no arguments yet.
+	fmt.Println(form.ReadArguments(json.RawMessage(`{}`)).Status)
+
+	// What prefab's renderer sends once the person submits: numbers as
+	// text, and "" for an empty field.
+	reply := form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"12","day":"2026-08-03","note":""}`))
+	fmt.Println(reply.Status)
+	fmt.Println(reply.Value.Room, reply.Value.Seats, reply.Value.Day.Format(time.DateOnly), reply.Value.Note == nil)
+
+	reply = form.ReadArguments(json.RawMessage(
+		`{"email":"ada@example.com","room":"lovelace","seats":"13","day":"2026-08-03"}`))
+	fmt.Println(reply.Status, reply.Problems)
+	// Output:
+	// none
+	// accepted
+	// lovelace 12 2026-08-03 true
+	// invalid [mcpform: field "seats": invalid value: greater than the maximum 12]
+}
+
+func signupEverywhere(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if reply := signupForm.ReadArguments(req.Params.Arguments); reply.Status != mcpform.ReplyNone {
+		msg := mcpform.ProblemMessage(signupForm.Fields(), reply.Problems)
+		if reply.Status == mcpform.ReplyAccepted {
+			in := reply.Value
+			msg = fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+		}
+		// An invalid answer leaves the form on screen; the text says
+		// what to fix.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: reply.Status != mcpform.ReplyAccepted}, nil
+	}
+	if mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
+		return signupForm.Display("signup", &mcpform.DisplayFormOptions{Title: "Create your account"})
+	}
+	return signup(ctx, req)
+}
+
+func Example_formDisplay() {
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, &mcp.ServerOptions{Capabilities: caps})
+	if err := mcpform.AddViewer(server, nil); err != nil {
+		log.Fatal(err)
+	}
+	tool := &mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		log.Fatal(err)
+	}
+	server.AddTool(tool, signupEverywhere)
+
+	appsCaps := &mcp.ClientCapabilities{}
+	appsCaps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	host := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{Capabilities: appsCaps})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := host.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: args})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	fmt.Println("form shown:", strings.HasPrefix(call(map[string]any{}), `{"$prefab":{"version":"0.3"}`))
+	// What the browser sends: numbers as text.
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "80"}))
+	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "3"}))
+	// Output:
+	// form shown: true
+	// Please check: Seats: greater than the maximum 50.
+	// Created ada@example.com on pro with 3 seat(s)
+}
+
+func ExampleAnswers_Decode_typed() {
+	answers := mcpform.Answers{"day": "2026-08-03", "at": "2026-08-03T10:00:00+02:00", "tags": []any{"av"}, "seats": 4.0}
+	var booking struct {
+		Day   time.Time `json:"day"`
+		At    time.Time `json:"at"`
+		Tags  []string  `json:"tags"`
+		Seats int       `json:"seats"`
+	}
+	if err := answers.Decode(&booking); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(booking.Day, "|", booking.At, "|", booking.Tags, booking.Seats)
+
+	var wrong struct {
+		Seats int8 `json:"seats"`
+	}
+	fmt.Println(mcpform.Answers{"seats": 300.0}.Decode(&wrong))
+	// Output:
+	// 2026-08-03 00:00:00 +0000 UTC | 2026-08-03 10:00:00 +0200 +0200 | [av] 4
+	// mcpform: field "seats": invalid type: a number does not decode into int8
 }

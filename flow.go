@@ -291,8 +291,8 @@ type flowState struct {
 // or request.
 //
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
-// fulfils one round only; add [LegacyRounds] to the server so that such a
-// client can answer every round of the flow.
+// fulfils one round only; install [LegacyRounds] with [AddLegacyRounds] so
+// that such a client can answer every round of the flow.
 func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")

@@ -30,6 +30,7 @@ type compiled struct {
 	schema  json.RawMessage // the titled schema of fields, marshalled once
 	key     string
 	message string
+	ui      error // why the UI path cannot carry fields back, if it cannot
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -102,7 +103,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw,
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if opts != nil {
 		if opts.Key != "" {
@@ -325,11 +326,8 @@ type Reply[T any] struct {
 // requireInput returns the capability error for a call whose client cannot
 // answer what is asked (a form, a URL, or both), and nil for one that can.
 func requireInput(req *mcp.CallToolRequest, form, url bool) error {
-	var caps *mcp.ClientCapabilities
-	if req != nil {
-		caps = req.ClientCapabilities()
-	}
-	if (!form || ClientSupportsForm(caps)) && (!url || ClientSupportsURL(caps)) {
+	hasForm, hasURL := elicitationModes(req)
+	if (!form || hasForm) && (!url || hasURL) {
 		return nil
 	}
 	need := &mcp.ElicitationCapabilities{}
@@ -340,4 +338,28 @@ func requireInput(req *mcp.CallToolRequest, form, url bool) error {
 		need.URL = &mcp.URLElicitationCapabilities{}
 	}
 	return CapabilityError(&mcp.ClientCapabilities{Elicitation: need})
+}
+
+// elicitationModes reports which elicitation modes the client of req
+// declared, as [ClientSupportsForm] and [ClientSupportsURL] judge
+// req.ClientCapabilities(). It reads the per-request capabilities of
+// 2026-07-28 in place when they arrived as JSON, because go-sdk's
+// ClientCapabilities re-encodes them through a decoder that allocates tens
+// of kilobytes, more than the rest of a flow's round.
+func elicitationModes(req *mcp.CallToolRequest) (form, url bool) {
+	if req == nil {
+		return false, false
+	}
+	if req.Params != nil {
+		if m, ok := req.Params.Meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			e, ok := m["elicitation"].(map[string]any)
+			if !ok {
+				return false, false
+			}
+			url = e["url"] != nil
+			return e["form"] != nil || !url, url
+		}
+	}
+	caps := req.ClientCapabilities()
+	return ClientSupportsForm(caps), ClientSupportsURL(caps)
 }

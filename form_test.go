@@ -358,12 +358,18 @@ func BenchmarkMarshalInputRequest(b *testing.B) {
 	fields, _ := benchAnswer(b)
 	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup", Message: "Create your account"})
 	require.NoError(b, err)
-	old, err := FormInputRequest(fields, &InputRequestOptions{Key: "signup", Message: "Create your account"})
+	// Today's FormInputRequest result, built here rather than called, so
+	// that the peer stays what it was measured as: the schema as a
+	// *jsonschema.Schema, which go-sdk marshals on every send.
+	s, err := FormSchema(fields)
 	require.NoError(b, err)
+	old := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+		"signup": &mcp.ElicitParams{Mode: "form", Message: "Create your account", RequestedSchema: s},
+	}}
 	for _, tt := range []struct {
 		name string
 		res  *mcp.CallToolResult
-	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}} {
+	}{{"form", form.InputRequest("")}, {"FormInputRequest", old}, {"frozen", frozenRequest(b, form)}} {
 		b.Run(tt.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -410,4 +416,24 @@ func TestFormSecretsLeaveTheForm(t *testing.T) {
 
 	_, err = form.Ask(call("t", "", nil), "")
 	assert.ErrorContains(t, err, `field "password" is secret`)
+}
+
+// TestElicitationModes: reading the per-request capabilities in place
+// agrees with go-sdk's decoding of them.
+func TestElicitationModes(t *testing.T) {
+	for _, caps := range []string{
+		`{}`, `{"elicitation":{}}`, `{"elicitation":{"form":{}}}`, `{"elicitation":{"url":{}}}`,
+		`{"elicitation":{"form":{},"url":{}}}`, `{"elicitation":null}`, `{"elicitation":{"form":null}}`,
+		`{"elicitation":{"url":null}}`, `{"sampling":{}}`, `{"elicitation":{"form":{"x":1}},"extensions":{}}`,
+	} {
+		t.Run(caps, func(t *testing.T) {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(caps), &m))
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
+			form, url := elicitationModes(req)
+			decoded := req.ClientCapabilities()
+			assert.Equal(t, ClientSupportsForm(decoded), form, "form")
+			assert.Equal(t, ClientSupportsURL(decoded), url, "url")
+		})
+	}
 }

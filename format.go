@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // The format checks below implement the semantics of the format assertions
@@ -37,8 +36,7 @@ func isEmail(s string) bool {
 			return false
 		}
 		for i := 0; i < len(local); i++ {
-			c := local[i]
-			if !isAlnum(c) && !strings.ContainsRune(".!#$%&'*+-/=?^_`{|}~", rune(c)) {
+			if !atext[local[i]] {
 				return false
 			}
 		}
@@ -160,11 +158,24 @@ func isPlainURL(s string) bool {
 		return false
 	}
 	for ; i < len(s); i++ {
-		if !isAlnum(s[i]) && !strings.ContainsRune("-._~!$&'()*+,;=:@/?#", rune(s[i])) {
+		if !plainURLByte[s[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// atext and plainURLByte are byte sets, looked up once per byte of an
+// answer: an email's unquoted local part (letters, digits and the atext
+// specials, with dots), and the characters isPlainURL lets through.
+var atext, plainURLByte = byteSet(".!#$%&'*+-/=?^_`{|}~"), byteSet("-._~!$&'()*+,;=:@/?#")
+
+// byteSet is the set of ASCII letters and digits and the bytes of extra.
+func byteSet(extra string) (set [256]bool) {
+	for c := range set {
+		set[c] = isAlnum(byte(c)) || strings.IndexByte(extra, byte(c)) >= 0
+	}
+	return set
 }
 
 // isDate reports whether s is a full-date, YYYY-MM-DD, that exists in the
@@ -180,7 +191,22 @@ func isDate(s string) bool {
 	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
 		return false
 	}
-	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return d <= daysIn(y, m)
+}
+
+// daysIn is the number of days of month m of year y in the proleptic
+// Gregorian calendar, as time.Date counts them, without its cost.
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // digits parses a run of ASCII digits, and nothing else.

@@ -60,12 +60,9 @@ func FormFor[T any](opts *FormOptions) (*Form[T], error) {
 		return nil, fmt.Errorf("mcpform: FormFor needs a struct type, not %s", t)
 	}
 	var fields []AutoFormField
-	for _, sf := range reflect.VisibleFields(t) {
-		name, ok := jsonName(sf)
-		if !ok {
-			continue
-		}
-		f, err := deriveField(sf, name)
+	set := structFields(t)
+	for _, name := range set.names {
+		f, err := deriveField(set.exact[name], name)
 		if err != nil {
 			return nil, err
 		}

@@ -46,6 +46,13 @@ func needNode(t *testing.T) (node string) {
 	return testenv.Node(t)
 }
 
+// missingPeer reports a missing peer, named by the message: outside CI it
+// skips the test, and under CI (CI set) it fails it.
+func missingPeer(t *testing.T, format string, args ...any) {
+	t.Helper()
+	testenv.Missing(t, format, args...)
+}
+
 // runNode runs an interop script with stdin and returns its stdout. The
 // script's stderr is reported on failure.
 func runNode(t *testing.T, script string, stdin []byte, args ...string) []byte {

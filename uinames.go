@@ -93,23 +93,48 @@ func allDigits(s string) bool {
 }
 
 // checkCarried reports the first field whose value the UI cannot carry back
-// to the submit tool under a key AcceptedFormArguments maps to it alone.
+// to the submit tool under a key AcceptedFormArguments maps to it alone,
+// naming the earliest field it clashes with. It indexes the names, the
+// renderer's keys and the dotted prefixes seen so far, so a long list costs
+// a pass, not a pass per field.
 func checkCarried(fields []AutoFormField) error {
+	names := make(map[string]int, len(fields))    // name -> index
+	keys := make(map[string]int, len(fields))     // renderer key -> index
+	prefixes := make(map[string]int, len(fields)) // "a" of a name "a.b" -> index
 	for i := range fields {
 		name := fields[i].Name
 		if p := templateProblem(name); p != "" {
 			return fieldErr(name, ErrName, "the prefab renderer cannot read it back: %s", p)
 		}
 		key := rendererKey(name)
-		for j := range i {
-			other := fields[j].Name
-			if key == other || key == rendererKey(other) || name == rendererKey(other) {
-				return fieldErr(name, ErrName, "the prefab renderer delivers it and %q under the same key %q", other, key)
+		clash, path := -1, false
+		earliest := func(m map[string]int, k string, isPath bool) {
+			if j, ok := m[k]; ok && (clash < 0 || j < clash) {
+				clash, path = j, isPath
 			}
-			// The renderer's state store reads "a.b" as a path, so "a"
-			// and "a.b" would overwrite each other.
-			if strings.HasPrefix(name, other+".") || strings.HasPrefix(other, name+".") {
+		}
+		earliest(names, key, false)
+		earliest(keys, key, false)
+		earliest(keys, name, false)
+		// The renderer's state store reads "a.b" as a path, so "a" and
+		// "a.b" would overwrite each other.
+		earliest(prefixes, name, true)
+		for k := range len(name) {
+			if name[k] == '.' {
+				earliest(names, name[:k], true)
+			}
+		}
+		if clash >= 0 {
+			other := fields[clash].Name
+			if path {
 				return fieldErr(name, ErrName, "the prefab renderer stores it and %q on one path", other)
+			}
+			return fieldErr(name, ErrName, "the prefab renderer delivers it and %q under the same key %q", other, key)
+		}
+		names[name], keys[key] = i, i
+		for k := range len(name) {
+			if _, seen := prefixes[name[:k]]; name[k] == '.' && !seen {
+				prefixes[name[:k]] = i
 			}
 		}
 	}

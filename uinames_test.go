@@ -66,3 +66,59 @@ func TestDisplayFormRendererKey(t *testing.T) {
 		assert.Equal(t, want, rendererKey(in), in)
 	}
 }
+
+// carriedByPairs is the rule of checkCarried stated pair by pair, as it
+// was first written: each field against every earlier one.
+func carriedByPairs(fields []AutoFormField) error {
+	for i := range fields {
+		name := fields[i].Name
+		if p := templateProblem(name); p != "" {
+			return fieldErr(name, ErrName, "the prefab renderer cannot read it back: %s", p)
+		}
+		key := rendererKey(name)
+		for j := range i {
+			other := fields[j].Name
+			if key == other || key == rendererKey(other) || name == rendererKey(other) {
+				return fieldErr(name, ErrName, "the prefab renderer delivers it and %q under the same key %q", other, key)
+			}
+			if strings.HasPrefix(name, other+".") || strings.HasPrefix(other, name+".") {
+				return fieldErr(name, ErrName, "the prefab renderer stores it and %q on one path", other)
+			}
+		}
+	}
+	return nil
+}
+
+// TestCheckCarriedMatchesPairs checks the indexed checkCarried against the
+// pairwise rule on every ordered pair and triple of names that clash in
+// each way, so the index neither misses a clash nor names another field.
+func TestCheckCarriedMatchesPairs(t *testing.T) {
+	names := []string{"a", "a.b", "a.b.c", "a_b", "aB", "a__b", "a_b.c", "aB.c", "b", "a.c", "x_y", "xY", "x.y_z"}
+	var lists [][]string
+	for _, p := range names {
+		for _, q := range names {
+			if q == p {
+				continue
+			}
+			lists = append(lists, []string{p, q})
+			for _, r := range names {
+				if r != p && r != q {
+					lists = append(lists, []string{p, q, r})
+				}
+			}
+		}
+	}
+	clashes := 0
+	for _, l := range lists {
+		var fields []AutoFormField
+		for _, n := range l {
+			fields = append(fields, AutoFormField{Name: n})
+		}
+		want := carriedByPairs(fields)
+		if want != nil {
+			clashes++
+		}
+		require.Equal(t, want, checkCarried(fields), "names %q", l)
+	}
+	assert.Greater(t, clashes, len(lists)/4, "the lists should clash often")
+}

@@ -2,7 +2,6 @@ package mcpform
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"net/url"
@@ -172,34 +171,4 @@ func uriOf(opts *ViewerOptions) string {
 		return ""
 	}
 	return opts.URI
-}
-
-// ClientSupportsApps reports whether a client declared that it renders MCP
-// Apps: its capabilities carry the [AppsExtension] extension with
-// [AppMIMEType] among its mimeTypes. Pass req.ClientCapabilities() of a tool
-// request, which reads the per-request capabilities of protocol 2026-07-28
-// and the session's before it. A nil caps declares nothing.
-func ClientSupportsApps(caps *mcp.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	ext, ok := caps.Extensions[AppsExtension]
-	if !ok {
-		return false
-	}
-	var settings struct {
-		MIMETypes []string `json:"mimeTypes"`
-	}
-	// The settings are a decoded map, or whatever a Go client put there;
-	// a round trip reads both.
-	b, err := json.Marshal(ext)
-	if err != nil || json.Unmarshal(b, &settings) != nil {
-		return false
-	}
-	for _, m := range settings.MIMETypes {
-		if m == AppMIMEType {
-			return true
-		}
-	}
-	return false
 }

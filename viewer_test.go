@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -111,44 +110,18 @@ func TestAttachViewer(t *testing.T) {
 	assert.Nil(t, tool.Meta)
 }
 
-func TestViewerClientSupportsApps(t *testing.T) {
-	apps := map[string]any{"mimeTypes": []any{"text/html", AppMIMEType}}
-	tests := []struct {
-		name string
-		caps *mcp.ClientCapabilities
-		want bool
-	}{
-		{"nil", nil, false},
-		{"none", &mcp.ClientCapabilities{}, false},
-		{"decoded", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: apps}}, true},
-		{"built in Go", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": []string{AppMIMEType}}}}, true},
-		{"no MIME types", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{}}}, false},
-		{"other MIME type", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": []any{"text/html"}}}}, false},
-		{"wrong shape", &mcp.ClientCapabilities{Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": AppMIMEType}}}, false},
-		{"the apps look-alike", &mcp.ClientCapabilities{Extensions: map[string]any{"io.modelcontextprotocol/apps": apps}}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ClientSupportsApps(tt.caps))
-		})
-	}
-
-	// End to end: what a go-sdk client declares reaches a tool handler,
-	// over 2026-07-28, where capabilities travel in each request's _meta.
-	for _, declare := range []bool{true, false} {
-		server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-		server.AddTool(&mcp.Tool{Name: "probe", InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.FormatBool(ClientSupportsApps(req.ClientCapabilities()))}}}, nil
-			})
-		caps := &mcp.ClientCapabilities{}
-		if declare {
-			caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
-		}
-		cs := connect(t, server, caps)
-		require.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe"})
-		require.NoError(t, err)
-		assert.Equal(t, strconv.FormatBool(declare), res.Content[0].(*mcp.TextContent).Text)
-	}
+// connect returns a go-sdk client session of server over the 2026-07-28
+// protocol, with the given client capabilities.
+func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := client.Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -5,8 +5,9 @@
 //
 //   {"url": host page, "chromium": executable path, "screenshot": PNG path,
 //    "timeoutMs": budget for the whole run,
-//    "steps": [{"do": "fill"|"check"|"uncheck"|"select", "name": control name,
-//               "value": text, "values": [option values]}, ...]}
+//    "steps": [{"do": "fill"|"check"|"uncheck"|"select"|"press",
+//               "name": control name, "value": text or key,
+//               "values": [option values]}, ...]}
 //
 // It opens the host page in a fresh profile, waits until the view inside the
 // host's iframe has rendered a form, applies the steps to the controls by
@@ -15,6 +16,8 @@
 //
 //   {"calls": [tools/call params], "methods": [ui/* methods the view sent],
 //    "shown": {name: value the control showed after the fill steps},
+//    "types": {name: the type of the input element each fill step filled,
+//              which is "text" for a type the browser does not know},
 //    "invalid": ["name: message" of each control the browser would not
 //                submit; when there is one, the form is not submitted],
 //    "errors": [console errors and uncaught exceptions]}
@@ -76,13 +79,18 @@ try {
       case 'check': await control.check(); break;
       case 'uncheck': await control.uncheck(); break;
       case 'select': await control.selectOption(step.values); break;
+      case 'press': await control.press(step.value); break;
       default: throw new Error(`unknown step ${JSON.stringify(step)}`);
     }
   }
   // What the form shows, read back from the DOM before submitting.
   const shown = {};
+  const types = {};
   for (const step of job.steps) {
-    if (step.do === 'fill') shown[step.name] = await view.locator(`[name=${cssString(step.name)}]`).inputValue();
+    if (step.do !== 'fill') continue;
+    const control = view.locator(`[name=${cssString(step.name)}]`);
+    shown[step.name] = await control.inputValue();
+    types[step.name] = await control.evaluate((e) => e.type);
   }
   if (job.screenshot) {
     // Filling scrolls the controls into view, inside the frame too; shoot
@@ -102,7 +110,7 @@ try {
     await page.waitForFunction(() => window.mcpHost.calls.length > 0);
   }
   const host = await page.evaluate(() => window.mcpHost);
-  process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, invalid, errors }));
+  process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, types, invalid, errors }));
 } finally {
   clearTimeout(watchdog);
   await context?.close();

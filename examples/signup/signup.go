@@ -120,8 +120,8 @@ func newServer(s *signup) *mcp.Server {
 	}
 	server.AddTool(tool, s.handle)
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
-	// would ask them only the first.
-	server.AddReceivingMiddleware(mcpform.LegacyRounds)
+	// would ask them only the first, and wait on them without end.
+	mcpform.AddLegacyRounds(server, nil)
 	return server
 }
 
