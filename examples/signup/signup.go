@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,8 +57,14 @@ func (Plan) Options() []mcpform.Option {
 type signup struct {
 	flow      *mcpform.Flow
 	store     *store
-	principal string                  // whom state is bound to without auth
-	uiFields  []mcpform.AutoFormField // the whole signup on one form
+	principal string                     // whom state is bound to without auth
+	ui        *mcpform.Form[signupInput] // the whole signup on one form
+}
+
+// signupInput is a finished signup's answers.
+type signupInput struct {
+	Account
+	Team
 }
 
 // newSignup returns the signup tool, signing its state with codec and
@@ -85,14 +90,15 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*
 		return nil, err
 	}
 	// A form in the browser can't branch between rounds, so the UI path
-	// asks both steps at once, the team questions optional there and
-	// required by handleUI for the team plan.
-	s.uiFields = account.Fields()
+	// asks both steps' fields at once, the team questions optional there
+	// and required by handleUI for the team plan.
+	fields := account.Fields()
 	for _, f := range team.Fields() {
 		f.Required, f.Placeholder = false, "Team plan only"
-		s.uiFields = append(s.uiFields, f)
+		fields = append(fields, f)
 	}
-	return s, nil
+	s.ui, err = mcpform.NewForm[signupInput](fields, &mcpform.FormOptions{Key: "signup"})
+	return s, err
 }
 
 // newServer returns an MCP server with the signup tool and the MCP Apps
@@ -155,10 +161,7 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	case mcpform.FlowAsk:
 		return round.Result, nil
 	case mcpform.FlowDone:
-		var in struct {
-			Account
-			Team
-		}
+		var in signupInput
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
@@ -184,50 +187,44 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 // its arguments. The host, not a signed state, vouches for a submitted
 // form, as for any MCP Apps tool call.
 func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
-	answers, problems := mcpform.CheckFormArguments(req.Params.Arguments, s.uiFields)
-	if answers == nil && problems == nil {
+	reply := s.ui.ReadArguments(req.Params.Arguments)
+	switch {
+	case reply.Status == mcpform.ReplyNone:
 		return s.showForm(nil) // the first call: no arguments
-	}
-	if answers != nil && answers["plan"] == "team" {
+	case reply.Status == mcpform.ReplyInvalid:
+		return s.showForm(reply.Problems)
+	case reply.Value.Plan == "team":
+		// Optional on the form, the team questions are required for the
+		// team plan.
+		var problems []*mcpform.FieldError
 		for _, name := range []string{"team_name", "seats"} {
-			_, ok := answers[name]
-			if !ok && !slices.ContainsFunc(problems, func(p *mcpform.FieldError) bool { return p.Field == name }) {
+			if _, ok := reply.Answers[name]; !ok {
 				problems = append(problems, &mcpform.FieldError{Field: name,
 					Err: fmt.Errorf("%w: needed for the Team plan", mcpform.ErrMissing)})
 			}
-			if !ok {
-				answers = nil
-			}
 		}
-	}
-	if answers == nil {
-		return s.showForm(problems)
-	}
-	var in struct {
-		Account
-		Team
-	}
-	if err := answers.Decode(&in); err != nil {
-		return nil, err
+		if problems != nil {
+			return s.showForm(problems)
+		}
 	}
 	// The same values from the same principal are the same signup, such
 	// as a double click; any other signup for the email finds it taken.
-	canon, err := json.Marshal(answers)
+	canon, err := json.Marshal(reply.Answers)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(principal + "\x00" + string(canon)))
-	return s.finish(ctx, in.Account, in.Team, principal, "ui:"+hex.EncodeToString(sum[:]))
+	return s.finish(ctx, reply.Value.Account, reply.Value.Team, principal, "ui:"+hex.EncodeToString(sum[:]))
 }
 
 // showForm returns the signup form as an MCP Apps UI, naming problems of
 // the last submission, if any.
 func (s *signup) showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, error) {
 	subtitle := "For the Team plan, also give your team's name and seats."
-	if msg := mcpform.ProblemMessage(s.uiFields, problems); msg != "" {
+	if msg := mcpform.ProblemMessage(s.ui.Fields(), problems); msg != "" {
 		subtitle = msg
 	}
-	return mcpform.DisplayForm(s.uiFields, toolName, &mcpform.DisplayFormOptions{
+	return s.ui.Display(toolName, &mcpform.DisplayFormOptions{
 		Title:          "Create your account",
 		Subtitle:       subtitle,
 		SubmitLabel:    "Sign up",
