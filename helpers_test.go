@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // update rewrites golden files instead of comparing against them.
@@ -78,4 +80,13 @@ func runNode(t *testing.T, script string, stdin []byte, args ...string) []byte {
 		t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
 	}
 	return out
+}
+
+// wireJSON returns a requested schema as it goes on the wire, whatever Go
+// value holds it.
+func wireJSON(t testing.TB, schema any) string {
+	t.Helper()
+	b, err := json.Marshal(schema)
+	require.NoError(t, err)
+	return string(b)
 }
