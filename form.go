@@ -136,6 +136,10 @@ func (f *Form[T]) Schema() *jsonschema.Schema {
 	if err := json.Unmarshal(f.c.schema, &s); err != nil {
 		panic("mcpform: the compiled schema does not unmarshal: " + err.Error()) // built by us
 	}
+	// Unmarshalling forgets the order; marshalling s again keeps it.
+	for i := range f.c.fields {
+		s.PropertyOrder = append(s.PropertyOrder, f.c.fields[i].Name)
+	}
 	return &s
 }
 

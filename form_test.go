@@ -437,3 +437,13 @@ func TestElicitationModes(t *testing.T) {
 		})
 	}
 }
+
+// TestFormSchemaKeepsOrder: Schema marshals to the bytes the client is sent,
+// properties in field order.
+func TestFormSchemaKeepsOrder(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "zeta"}, {Name: "alpha"}, {Name: "mid", Type: TypeInteger}}, nil)
+	require.NoError(t, err)
+	b, err := json.Marshal(form.Schema())
+	require.NoError(t, err)
+	assert.Equal(t, string(form.c.schema), string(b))
+}
