@@ -124,8 +124,17 @@ func TestSecretFlow(t *testing.T) {
 		assert.ErrorIs(t, w.Problems[0], ErrSecretWaiting)
 		assert.Contains(t, w.Result.InputRequests["password.secret"].(*mcp.ElicitParams).Message,
 			"New password: the page for it is still waiting")
-		assert.Contains(t, wireJSON(t, w.Result.InputRequests["password"].(*mcp.ElicitParams).RequestedSchema),
-			`"default":"ada@example.com"`, "the email is kept")
+		assert.NotContains(t, w.Result.InputRequests, "password", "the email is proven, not asked again")
+		assert.Equal(t, Answers{"email": "ada@example.com"}, w.Answers)
+
+		// Waiting again, from the waiting round's own state; a decline
+		// of the page ends the flow.
+		again, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "accept"}))
+		require.NoError(t, err)
+		assert.Equal(t, FlowAsk, again.Status)
+		declined, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "decline"}))
+		require.NoError(t, err)
+		assert.Equal(t, FlowDeclined, declined.Status)
 	})
 
 	t.Run("the page", func(t *testing.T) {
