@@ -110,4 +110,3 @@ func TestURLElicitationID(t *testing.T) {
 	assert.Equal(t, urlElicitationID("https://x/y"), urlElicitationID("https://x/y"))
 	assert.NotEqual(t, urlElicitationID("https://x/y"), urlElicitationID("https://x/z"))
 }
-
