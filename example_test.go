@@ -390,7 +390,7 @@ func ExampleRequestStateCodec_Verify() {
 	bob := mcpform.BindTo("bob", "signup")
 	fmt.Println(errors.Is(codec.Verify(token, bob, nil), mcpform.ErrBind))
 
-	now = now.Add(10*time.Minute + time.Second)
+	now = now.Add(10*time.Minute + mcpform.RequestStateLeeway + time.Second)
 	fmt.Println(errors.Is(codec.Verify(token, alice, nil), mcpform.ErrExpired))
 	// Output:
 	// <nil> 2

@@ -147,15 +147,6 @@ type FlowRound struct {
 	ID string
 }
 
-// flowState is what a flow's request state carries: where the flow is and
-// what it has proven, nothing the client merely claims.
-type flowState struct {
-	ID      string  `json:"i"`
-	Step    string  `json:"s"`
-	Attempt int     `json:"n,omitempty"`
-	Proven  Answers `json:"a,omitempty"`
-}
-
 // Next runs one round of the flow for the tool call req. The codec must bind
 // ([RequestStateOptions].Bind): the state is bound to [BindTo](principal,
 // tool name), where principal is who the server authenticated, never a value
