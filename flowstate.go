@@ -39,8 +39,11 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 	}
 	if len(st.Proven) > 0 {
 		dst = append(dst, `,"a":{`...)
-		var err error
-		for i, k := range sortedKeys(st.Proven) {
+		var (
+			err  error
+			keys [16]string
+		)
+		for i, k := range appendSortedKeys(keys[:0], st.Proven) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -53,7 +56,8 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 	}
 	if len(st.Pins) > 0 {
 		dst = append(dst, `,"p":{`...)
-		for i, k := range sortedKeys(st.Pins) {
+		var keys [16]string
+		for i, k := range appendSortedKeys(keys[:0], st.Pins) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -65,10 +69,10 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// sortedKeys returns m's keys in encoding/json's order. A state holds a
-// handful of answers, so the keys fit a buffer on the stack.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, 16)
+// appendSortedKeys appends m's keys to keys, in encoding/json's order, and
+// sorts them. A state holds a handful of answers, so the callers' buffers
+// on the stack hold them.
+func appendSortedKeys[V any](keys []string, m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -364,7 +368,8 @@ func (d *stateDecoder) answers(dst *Answers) bool {
 			m[k] = v
 			return ok
 		}
-		list := []any{}
+		var buf [8]any // collects the items, so that the list is allocated once
+		list := buf[:0]
 		for more := !d.consume(']'); more; more = !d.consume(']') {
 			if len(list) > 0 && !d.consume(',') {
 				return false
@@ -375,7 +380,7 @@ func (d *stateDecoder) answers(dst *Answers) bool {
 			}
 			list = append(list, v)
 		}
-		m[k] = list
+		m[k] = append(make([]any, 0, len(list)), list...)
 		return true
 	})
 	*dst = m

@@ -54,6 +54,10 @@ const (
 // clock minted it, and honouring it would let it live too long.
 const RequestStateLeeway = 5 * time.Second
 
+// strictBase64URL decodes unpadded base64url, refusing non-zero trailing
+// bits. Strict returns a copy of the encoding, so it is made once.
+var strictBase64URL = base64.RawURLEncoding.Strict()
+
 // MinRequestStateKeySize is the least number of bytes in a request-state
 // key, the same floor as the TypeScript SDK's.
 const MinRequestStateKeySize = 32
@@ -361,7 +365,7 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 	s.buf = append(s.buf[:0], token...)
 	signed, macText := s.buf[:dot], s.buf[dot+1:]
 	var mac [sha256.Size]byte
-	if _, err := base64.RawURLEncoding.Strict().Decode(mac[:], macText); err != nil {
+	if _, err := strictBase64URL.Decode(mac[:], macText); err != nil {
 		return ErrMalformed // unreachable after canonicalBase64URL
 	}
 
@@ -385,7 +389,7 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 	if bytes.IndexByte(bodyText, '\n') >= 0 || bytes.IndexByte(bodyText, '\r') >= 0 {
 		return ErrMalformed
 	}
-	body, err := base64.RawURLEncoding.Strict().AppendDecode(s.body[:0], bodyText)
+	body, err := strictBase64URL.AppendDecode(s.body[:0], bodyText)
 	s.body = body
 	if err != nil {
 		return ErrMalformed
