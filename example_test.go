@@ -945,3 +945,41 @@ func ExampleNewForm() {
 	// -128 127
 	// mcpform: field "emial": invalid name: no field of mcpform_test.signup has this json name
 }
+
+// A token stays valid RequestStateLeeway past its expiry, for a verifier
+// whose clock runs ahead of the minter's; a token that expires further ahead
+// than the TTL and the leeway allow, such as one minted with a longer TTL,
+// is refused as expired.
+func ExampleRequestStateLeeway() {
+	now := exampleClock()
+	codec := func(ttl time.Duration) *mcpform.RequestStateCodec {
+		c, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+			Keys: [][]byte{exampleKey},
+			TTL:  ttl,
+			Now:  func() time.Time { return now },
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return c
+	}
+	short, day := codec(10*time.Minute), codec(24*time.Hour)
+	token, err := short.Mint("state", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	long, err := day.Mint("state", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	fmt.Println(errors.Is(short.Verify(long, "", nil), mcpform.ErrExpired))
+	now = now.Add(10*time.Minute + mcpform.RequestStateLeeway)
+	fmt.Println(short.Verify(token, "", nil))
+	now = now.Add(time.Second)
+	fmt.Println(errors.Is(short.Verify(token, "", nil), mcpform.ErrExpired))
+	// Output:
+	// true
+	// <nil>
+	// true
+}
