@@ -11,7 +11,8 @@ import (
 // decodes it in another, through reflection; on the path of every flow round
 // that was most of Verify's cost. These functions validate once, by the same
 // grammar as encoding/json's scanner plus UTF-8, and let callers pick the
-// members they need out of the validated text.
+// members they need out of the validated text: readEnvelope does so for a
+// request-state body.
 
 // maxJSONDepth is encoding/json's nesting limit: deeper values are invalid.
 const maxJSONDepth = 10000
@@ -219,4 +220,92 @@ func jsonString(v []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return []byte(s), true
+}
+
+// envelope holds the raw JSON values of a body's top-level "p", "exp" and
+// "b" members; object is false for a body that is not an object.
+type envelope struct {
+	p, exp, b          []byte
+	hasP, hasExp, hasB bool
+	object             bool
+}
+
+// readEnvelope validates body, as utf8.Valid and json.Valid together would,
+// and returns its top-level members, in the same pass. Keys match exactly
+// (JSON escapes decoded), not case-insensitively as encoding/json's struct
+// decoding would; a repeated key takes its last value, as in JSON.parse.
+func readEnvelope(body []byte) (env envelope, ok bool) {
+	i := skipJSONSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		i = scanJSONValue(body, i, 0)
+		return env, i >= 0 && skipJSONSpace(body, i) == len(body)
+	}
+	env.object = true
+	i = skipJSONSpace(body, i+1)
+	if i < len(body) && body[i] == '}' {
+		return env, skipJSONSpace(body, i+1) == len(body)
+	}
+	for {
+		if i >= len(body) || body[i] != '"' {
+			return env, false
+		}
+		k := i
+		end, plain := scanJSONString(body, i)
+		if end < 0 {
+			return env, false
+		}
+		if i = skipJSONSpace(body, end); i >= len(body) || body[i] != ':' {
+			return env, false
+		}
+		v := skipJSONSpace(body, i+1)
+		if i = scanJSONValue(body, v, 1); i < 0 {
+			return env, false
+		}
+		env.set(body[k:end], plain, body[v:i])
+		if i = skipJSONSpace(body, i); i >= len(body) {
+			return env, false
+		}
+		switch body[i] {
+		case ',':
+			i = skipJSONSpace(body, i+1)
+		case '}':
+			return env, skipJSONSpace(body, i+1) == len(body)
+		default:
+			return env, false
+		}
+	}
+}
+
+// set records val under the raw JSON string key when it names a member.
+func (env *envelope) set(key []byte, plain bool, val []byte) {
+	name := key[1 : len(key)-1]
+	if !plain {
+		name, _ = jsonString(key)
+	}
+	switch string(name) {
+	case "p":
+		env.p, env.hasP = val, true
+	case "exp":
+		env.exp, env.hasExp = val, true
+	case "b":
+		env.b, env.hasB = val, true
+	}
+}
+
+// parseExp returns the raw JSON value exp as whole seconds, or false unless
+// it is written as a minter writes it: digits only, at most
+// maxRequestStateExp. A fraction, an exponent, a sign, a huge or infinite
+// value, or another JSON type is refused.
+func parseExp(exp []byte) (int64, bool) {
+	if len(exp) == 0 || len(exp) > 16 {
+		return 0, false
+	}
+	var n int64
+	for _, d := range exp {
+		if d < '0' || d > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(d-'0')
+	}
+	return n, n <= maxRequestStateExp
 }

@@ -381,55 +381,66 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 		return ErrMAC
 	}
 
+	env, err := c.checkBody(s, signed[len(requestStatePrefix):], key, bind)
+	if err != nil || payload == nil {
+		return err
+	}
+	return decodePayload(env, payload)
+}
+
+// checkBody runs Verify's checks of the MAC-checked body text, 3 to 5,
+// with keys[key], the key that made the MAC, and returns its envelope.
+func (c *RequestStateCodec) checkBody(s *requestStateScratch, bodyText []byte, key int, bind string) (envelope, error) {
 	// 3. The body: canonical base64url of a UTF-8 JSON object with a whole
 	// exp. The body was made by a key holder, but not necessarily by a
 	// codec, so expect any shape. The strict decoder refuses every
 	// non-canonical spelling but line breaks, which it skips.
-	bodyText := signed[len(requestStatePrefix):]
 	if bytes.IndexByte(bodyText, '\n') >= 0 || bytes.IndexByte(bodyText, '\r') >= 0 {
-		return ErrMalformed
+		return envelope{}, ErrMalformed
 	}
 	body, err := strictBase64URL.AppendDecode(s.body[:0], bodyText)
 	s.body = body
 	if err != nil {
-		return ErrMalformed
+		return envelope{}, ErrMalformed
 	}
 	env, ok := readEnvelope(body)
 	if !ok || !env.object || !env.hasExp {
-		return ErrMalformed
+		return env, ErrMalformed
 	}
 	exp, ok := parseExp(env.exp)
 	if !ok {
-		return ErrMalformed
+		return env, ErrMalformed
 	}
 
 	// 4. Expiry, with leeway for clocks apart either way.
 	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
 	if exp < now-leeway || exp > now+c.ttl+leeway {
-		return ErrExpired
+		return env, ErrExpired
 	}
 
 	// 5. Binding, in both directions.
-	if c.bind {
-		if !env.hasB {
-			return ErrBind
+	if !c.bind {
+		if env.hasB {
+			return env, ErrBind
 		}
-		got, ok := jsonString(env.b)
-		var want [requestStateTagText]byte
-		if !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
-			return ErrBind
-		}
-	} else if env.hasB {
-		return ErrBind
+		return env, nil
 	}
+	got, ok := jsonString(env.b)
+	var want [requestStateTagText]byte
+	if !env.hasB || !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
+		return env, ErrBind
+	}
+	return env, nil
+}
 
-	if payload == nil {
-		return nil
-	}
+// decodePayload decodes the payload of a verified envelope into payload, a
+// non-nil pointer.
+func decodePayload(env envelope, payload any) error {
 	p := env.p
 	if !env.hasP {
 		p = []byte("null") // the TypeScript codec omits p for an undefined payload
 	}
+	var err error
 	if st, ok := payload.(*flowState); ok {
 		err = st.decodeJSON(p) // a flow's state decodes itself, without reflection
 	} else {
@@ -537,92 +548,4 @@ func canonicalBase64URL[T string | []byte](s T) bool {
 		return base64URLIndex[s[len(s)-1]]&0x03 == 0
 	}
 	return true
-}
-
-// envelope holds the raw JSON values of a body's top-level "p", "exp" and
-// "b" members; object is false for a body that is not an object.
-type envelope struct {
-	p, exp, b          []byte
-	hasP, hasExp, hasB bool
-	object             bool
-}
-
-// readEnvelope validates body, as utf8.Valid and json.Valid together would,
-// and returns its top-level members, in the same pass. Keys match exactly
-// (JSON escapes decoded), not case-insensitively as encoding/json's struct
-// decoding would; a repeated key takes its last value, as in JSON.parse.
-func readEnvelope(body []byte) (env envelope, ok bool) {
-	i := skipJSONSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		i = scanJSONValue(body, i, 0)
-		return env, i >= 0 && skipJSONSpace(body, i) == len(body)
-	}
-	env.object = true
-	i = skipJSONSpace(body, i+1)
-	if i < len(body) && body[i] == '}' {
-		return env, skipJSONSpace(body, i+1) == len(body)
-	}
-	for {
-		if i >= len(body) || body[i] != '"' {
-			return env, false
-		}
-		k := i
-		end, plain := scanJSONString(body, i)
-		if end < 0 {
-			return env, false
-		}
-		if i = skipJSONSpace(body, end); i >= len(body) || body[i] != ':' {
-			return env, false
-		}
-		v := skipJSONSpace(body, i+1)
-		if i = scanJSONValue(body, v, 1); i < 0 {
-			return env, false
-		}
-		env.set(body[k:end], plain, body[v:i])
-		if i = skipJSONSpace(body, i); i >= len(body) {
-			return env, false
-		}
-		switch body[i] {
-		case ',':
-			i = skipJSONSpace(body, i+1)
-		case '}':
-			return env, skipJSONSpace(body, i+1) == len(body)
-		default:
-			return env, false
-		}
-	}
-}
-
-// set records val under the raw JSON string key when it names a member.
-func (env *envelope) set(key []byte, plain bool, val []byte) {
-	name := key[1 : len(key)-1]
-	if !plain {
-		name, _ = jsonString(key)
-	}
-	switch string(name) {
-	case "p":
-		env.p, env.hasP = val, true
-	case "exp":
-		env.exp, env.hasExp = val, true
-	case "b":
-		env.b, env.hasB = val, true
-	}
-}
-
-// parseExp returns the raw JSON value exp as whole seconds, or false unless
-// it is written as a minter writes it: digits only, at most
-// maxRequestStateExp. A fraction, an exponent, a sign, a huge or infinite
-// value, or another JSON type is refused.
-func parseExp(exp []byte) (int64, bool) {
-	if len(exp) == 0 || len(exp) > 16 {
-		return 0, false
-	}
-	var n int64
-	for _, d := range exp {
-		if d < '0' || d > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(d-'0')
-	}
-	return n, n <= maxRequestStateExp
 }
