@@ -1138,6 +1138,8 @@ func FuzzVerify(f *testing.F) {
 		fmt.Sprintf(`{"p":1,"exp":%d,"b":"%s"}`, exp, base64.RawURLEncoding.EncodeToString(rsTag(vf.key, "")[:16])),
 		fmt.Sprintf(` { "\u0070" : null , "exp" : %de0 , "x" : [ {}, [] ] } `, exp),
 		`{"p":"\"}","exp":1e400}`,
+		fmt.Sprintf(`{"p":{"i":"x","s":"team","a":{"email":"a@b.c","k":["x","y"]},"p":{"account":"d"}},"exp":%d}`, exp),
+		fmt.Sprintf(`{"p":{"i":"x","n":1.5,"a":{"k":{"o":1}}},"exp":%d}`, exp),
 	} {
 		f.Add(body, "")
 	}
@@ -1220,8 +1222,30 @@ func FuzzVerify(f *testing.F) {
 				t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, signed[3:], got, want)
 			}
 			check(tc.name, tc.c, tc.bind, tc.binds)
+			if err == nil {
+				checkFlowStatePayload(t, tc.c, token, tc.bind)
+			}
 		}
 	})
+}
+
+// checkFlowStatePayload requires that Verify into a flow state, which
+// decodes itself, gives what json.Unmarshal gives from the payload's bytes.
+func checkFlowStatePayload(t *testing.T, c *RequestStateCodec, token, bind string) {
+	t.Helper()
+	var raw json.RawMessage
+	if err := c.Verify(token, bind, &raw); err != nil {
+		t.Fatalf("%q into RawMessage: %v", token, err)
+	}
+	var got, want flowState
+	err := c.Verify(token, bind, &got)
+	wantErr := json.Unmarshal(raw, &want)
+	if (err == nil) != (wantErr == nil) || !sameFlowState(got, want) {
+		t.Fatalf("payload %s: Verify gives %#v, %v; json.Unmarshal %#v, %v", raw, got, err, want, wantErr)
+	}
+	if err != nil && !errors.Is(err, ErrMalformed) {
+		t.Fatalf("payload %s: %v does not wrap ErrMalformed", raw, err)
+	}
 }
 
 // rsTag is the bind tag's MAC, computed without the codec.
