@@ -939,7 +939,7 @@ func TestRequestStateConstDocs(t *testing.T) {
 			docs[name] = v.Doc
 		}
 	}
-	for _, name := range []string{"MinRequestStateKeySize"} {
+	for _, name := range []string{"MinRequestStateKeySize", "RequestStateLeeway"} {
 		t.Run(name, func(t *testing.T) {
 			d, ok := docs[name]
 			require.True(t, ok, "%s is not an exported constant of requeststate.go", name)
