@@ -16,7 +16,7 @@ import (
 // encoding/json's reflection (see [RequestStateCodec.Mint]). Both keep to
 // encoding/json's rules for this struct, byte for byte when encoding: the
 // struct tags below are the format, and encoding/json reads and writes the
-// same tokens.
+// same JSON.
 type flowState struct {
 	ID      string            `json:"i"`           // the run ID, random at the start
 	Step    string            `json:"s"`           // key of the step being asked
