@@ -253,9 +253,9 @@ func (c *RequestStateCodec) release(s *requestStateScratch) {
 	c.pool.Put(s)
 }
 
-// mac returns HMAC-SHA256(keys[i], data) in s.sum. Reset on a
-// crypto/hmac hash restores the keyed state saved at first use instead of
-// hashing the key again, which is most of the cost for short tokens.
+// mac returns HMAC-SHA256(keys[i], data) in s.sum. Reset on a crypto/hmac
+// hash restores the keyed state saved at first use instead of hashing the
+// key again, which is most of the cost for short tokens.
 func (s *requestStateScratch) mac(keys [][]byte, i int, data []byte) []byte {
 	h := s.macs[i]
 	if h == nil {
