@@ -165,4 +165,13 @@
 //     accepts only the canonical base64url spelling of a token, and refuses
 //     a MAC-valid body of odd shape (null, an array, a string exp) with an
 //     error instead of a TypeError.
+//   - Request state has a maximum lifetime. [RequestStateCodec.Verify]
+//     refuses a token whose exp lies more than the codec's TTL plus
+//     [RequestStateLeeway] ahead, where TypeScript honours any future exp,
+//     and allows that leeway past exp for clocks apart, where TypeScript
+//     allows none. It reads exp only as whole seconds up to 2^53-1, as
+//     TypeScript mints it with a whole-second TTL; a fraction, a sign, an
+//     exponent, a huge or infinite value, a string, or no exp at all is
+//     malformed, not expired. A Go codec verifies a TypeScript peer's tokens
+//     when its TTL is at least the peer's.
 package mcpform

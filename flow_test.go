@@ -181,7 +181,7 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 			return string(b)
 		}},
 		{name: "made up", tool: "signup", principal: "alice", tamper: func(string) string { return `{"s":"team","a":{"plan":"team"}}` }},
-		{name: "expired", tool: "signup", principal: "alice", advance: 10*time.Minute + time.Second},
+		{name: "expired", tool: "signup", principal: "alice", advance: 10*time.Minute + RequestStateLeeway + time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			flow, _, clock := newFlowFixture(t)

@@ -126,7 +126,7 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins map[string]string) (*F
 	}
 	problems := waiting(s)
 	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
-	token, err := r.flow.codec.Mint(st, r.bind)
+	token, err := r.flow.codec.Mint(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins map[string]string, filled A
 		return nil, err
 	}
 	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
-	token, err := r.flow.codec.Mint(st, r.bind)
+	token, err := r.flow.codec.Mint(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
