@@ -80,6 +80,19 @@
 // [FlowDone] triggers on [FlowRound.ID]: the first outcome stored under it
 // wins.
 //
+// # Secrets
+//
+// The spec forbids asking for passwords, API keys or payment details in
+// form mode. A compiled form leaves a secret field ([AutoFormField.Secret])
+// out of its schema, and a flow with [FlowOptions].Secrets asks it in URL
+// mode instead: the client opens a link to [Flow.SecretPage], a page of the
+// server's own, and what the person types there goes into a [SecretStore],
+// never through the client. The flow takes it, once, in the round that
+// finishes, so the secret is in FlowDone's answers and in no request state,
+// link, log or result. A client that did not declare URL-mode elicitation
+// gets the -32021 error, never a form; one on 2025-11-25 is served through
+// [LegacyRounds], with elicitationId and notifications/elicitation/complete.
+//
 // # UI path
 //
 // On a host that renders MCP Apps, [Form.Display] (or [DisplayForm], for a
