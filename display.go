@@ -113,7 +113,7 @@ func (f *Form[T]) Display(submitTool string, opts *DisplayFormOptions) (*mcp.Cal
 		if e.Message != "" {
 			msg = e.Message
 		}
-		return f.c.request(msg, f.c.schema, e.RequestState), nil
+		return f.c.request(msg, f.c.wire, e.RequestState), nil
 	}
 	return f.c.display(submitTool, opts)
 }

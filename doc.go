@@ -80,6 +80,19 @@
 // [FlowDone] triggers on [FlowRound.ID]: the first outcome stored under it
 // wins.
 //
+// # Secrets
+//
+// The spec forbids asking for passwords, API keys or payment details in
+// form mode. A compiled form leaves a secret field ([AutoFormField.Secret])
+// out of its schema, and a flow with [FlowOptions].Secrets asks it in URL
+// mode instead: the client opens a link to [Flow.SecretPage], a page of the
+// server's own, and what the person types there goes into a [SecretStore],
+// never through the client. The flow takes it, once, in the round that
+// finishes, so the secret is in FlowDone's answers and in no request state,
+// link, log or result. A client that did not declare URL-mode elicitation
+// gets the -32021 error, never a form; one on 2025-11-25 is served through
+// [LegacyRounds], with elicitationId and notifications/elicitation/complete.
+//
 // # UI path
 //
 // On a host that renders MCP Apps, [Form.Display] (or [DisplayForm], for a
@@ -165,4 +178,13 @@
 //     accepts only the canonical base64url spelling of a token, and refuses
 //     a MAC-valid body of odd shape (null, an array, a string exp) with an
 //     error instead of a TypeError.
+//   - Request state has a maximum lifetime. [RequestStateCodec.Verify]
+//     refuses a token whose exp lies more than the codec's TTL plus
+//     [RequestStateLeeway] ahead, where TypeScript honours any future exp,
+//     and allows that leeway past exp for clocks apart, where TypeScript
+//     allows none. It reads exp only as whole seconds up to 2^53-1, as
+//     TypeScript mints it with a whole-second TTL; a fraction, a sign, an
+//     exponent, a huge or infinite value, a string, or no exp at all is
+//     malformed, not expired. A Go codec verifies a TypeScript peer's tokens
+//     when its TTL is at least the peer's.
 package mcpform

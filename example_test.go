@@ -435,7 +435,7 @@ func ExampleRequestStateCodec_Verify() {
 	bob := mcpform.BindTo("bob", "signup")
 	fmt.Println(errors.Is(codec.Verify(token, bob, nil), mcpform.ErrBind))
 
-	now = now.Add(10*time.Minute + time.Second)
+	now = now.Add(10*time.Minute + mcpform.RequestStateLeeway + time.Second)
 	fmt.Println(errors.Is(codec.Verify(token, alice, nil), mcpform.ErrExpired))
 	// Output:
 	// <nil> 2
@@ -1468,4 +1468,38 @@ func ExampleAnswers_Decode_typed() {
 	// Output:
 	// 2026-08-03 00:00:00 +0000 UTC | 2026-08-03 10:00:00 +0200 +0200 | [av] 4
 	// mcpform: field "seats": invalid type: a number does not decode into int8
+}
+
+func ExampleRequestStateLeeway() {
+	now := exampleClock()
+	codec := func(ttl time.Duration) *mcpform.RequestStateCodec {
+		c, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+			Keys: [][]byte{exampleKey},
+			TTL:  ttl,
+			Now:  func() time.Time { return now },
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return c
+	}
+	short, day := codec(10*time.Minute), codec(24*time.Hour)
+	token, err := short.Mint("state", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	long, err := day.Mint("state", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	fmt.Println(errors.Is(short.Verify(long, "", nil), mcpform.ErrExpired))
+	now = now.Add(10*time.Minute + mcpform.RequestStateLeeway)
+	fmt.Println(short.Verify(token, "", nil))
+	now = now.Add(time.Second)
+	fmt.Println(errors.Is(short.Verify(token, "", nil), mcpform.ErrExpired))
+	// Output:
+	// true
+	// <nil>
+	// true
 }

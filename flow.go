@@ -271,16 +271,6 @@ type FlowRound struct {
 	ID string
 }
 
-// flowState is what a flow's request state carries: where the flow is and
-// what it has proven, nothing the client merely claims.
-type flowState struct {
-	ID      string            `json:"i"`           // the run ID, random at the start
-	Step    string            `json:"s"`           // key of the step being asked
-	Attempt int               `json:"n,omitempty"` // failed answers so far to Step
-	Proven  Answers           `json:"a,omitempty"` // merged accepted answers of the proven steps
-	Pins    map[string]string `json:"p,omitempty"` // proven step key → the pin it was proven against
-}
-
 // Next runs one round of the flow for the tool call req.
 //
 // A call without request state starts the flow. A state that does not

@@ -181,7 +181,7 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 			return string(b)
 		}},
 		{name: "made up", tool: "signup", principal: "alice", tamper: func(string) string { return `{"s":"team","a":{"plan":"team"}}` }},
-		{name: "expired", tool: "signup", principal: "alice", advance: 10*time.Minute + time.Second},
+		{name: "expired", tool: "signup", principal: "alice", advance: 10*time.Minute + RequestStateLeeway + time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			flow, _, clock := newFlowFixture(t)
@@ -552,7 +552,7 @@ func TestFlowRechecksProvenAnswers(t *testing.T) {
 	require.Equal(t, "account", asked(t, r))
 	assert.Contains(t, r.Result.InputRequests["account"].(*mcp.ElicitParams).Message, "Plan: no team seats are left")
 	// The email still passes: it is offered again as the default.
-	schema := string(r.Result.InputRequests["account"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage))
+	schema := wireJSON(t, r.Result.InputRequests["account"].(*mcp.ElicitParams).RequestedSchema)
 	assert.Contains(t, schema, `"default":"ada@example.com"`)
 	assert.NotContains(t, schema, `"default":"team"`)
 }
@@ -597,7 +597,7 @@ func TestFlowStepCheck(t *testing.T) {
 	assert.Equal(t, 1, r.Attempt)
 	p := r.Result.InputRequests["booking"].(*mcp.ElicitParams)
 	assert.Equal(t, DefaultInputMessage+"\n\nPlease check: Room: booked at that time.", p.Message)
-	assert.Contains(t, string(p.RequestedSchema.(json.RawMessage)), `"default":"10:00"`, "the good answer is pre-filled")
+	assert.Contains(t, wireJSON(t, p.RequestedSchema), `"default":"10:00"`, "the good answer is pre-filled")
 
 	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
 	require.NoError(t, err)

@@ -41,7 +41,8 @@ func (r *round) run() (*FlowRound, error) {
 			continue
 		}
 		key := s.c.key
-		if key == r.st.Step {
+		pin, proven := r.st.Pins[key]
+		if key == r.st.Step && !proven {
 			r.st.Step = "" // the call answers one step at most
 			accepted, done, err := r.answer(s, valid, pins)
 			if done != nil || err != nil {
@@ -54,7 +55,6 @@ func (r *round) run() (*FlowRound, error) {
 			}
 			continue
 		}
-		pin, proven := r.st.Pins[key]
 		if !proven {
 			return r.ask(s, valid, pins, nil, nil, 0)
 		}
@@ -97,9 +97,7 @@ func (r *round) finish(valid Answers, pins map[string]string, secret []*flowStep
 			return nil, err
 		}
 		if !ok {
-			delete(pins, s.c.key)
-			own, _, _ := s.recheck(valid)
-			return r.ask(s, valid, pins, own, waiting(s), 0)
+			return r.waitPage(s, valid, pins)
 		}
 		merge(taken, values)
 		keys = append(keys, key)
@@ -111,6 +109,33 @@ func (r *round) finish(valid Answers, pins map[string]string, secret []*flowStep
 	}
 	merge(valid, taken)
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+}
+
+// waitPage is the round while s's page has not been sent: s's other fields
+// stay proven, and only the page is asked again, saying it is still
+// waiting, unless the person has now declined or dismissed it.
+func (r *round) waitPage(s *flowStep, valid Answers, pins map[string]string) (*FlowRound, error) {
+	switch u := InputResponse(r.req.Params.InputResponses, s.urlKey()); {
+	case u != nil && u.Action == "decline":
+		return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+	case u != nil && u.Action == "cancel":
+		return &FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+	}
+	if err := requireInput(r.req, false, true); err != nil {
+		return nil, err
+	}
+	problems := waiting(s)
+	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
+	token, err := r.flow.codec.Mint(&st, r.bind)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.pageRequest(s, problems)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
 }
 
 // secretsOf reads s's secrets from the store, if the page has sent them.
@@ -170,19 +195,6 @@ func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answ
 	}
 	switch status {
 	case ReplyAccepted:
-		if len(s.c.secrets) > 0 {
-			// Consent is not completion: ask again until the page
-			// has been sent, without counting it as a failure.
-			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			defer cancel()
-			if _, ok, err := r.secretsOf(ctx, s, r.link(s).key()); err != nil || !ok {
-				if err != nil {
-					return nil, nil, err
-				}
-				res, err := r.ask(s, valid, pins, accepted, waiting(s), r.st.Attempt)
-				return nil, res, err
-			}
-		}
 		return accepted, nil, nil
 	case ReplyNone:
 		// No answer to the step asked: ask it again, as it was.
@@ -208,7 +220,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins map[string]string, filled A
 		return nil, err
 	}
 	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
-	token, err := r.flow.codec.Mint(st, r.bind)
+	token, err := r.flow.codec.Mint(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}

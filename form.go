@@ -28,6 +28,7 @@ type compiled struct {
 	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
+	wire    any             // schema as sent: frozen (see freeze), or schema
 	key     string
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
@@ -103,8 +104,11 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, ui: checkCarried(fields),
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, wire: raw, ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
+	if v, err := freeze(raw); err == nil {
+		c.wire = v // else a name a struct tag cannot carry: send the bytes
+	}
 	if opts != nil {
 		if opts.Key != "" {
 			c.key = opts.Key
@@ -132,6 +136,10 @@ func (f *Form[T]) Schema() *jsonschema.Schema {
 	if err := json.Unmarshal(f.c.schema, &s); err != nil {
 		panic("mcpform: the compiled schema does not unmarshal: " + err.Error()) // built by us
 	}
+	// Unmarshalling forgets the order; marshalling s again keeps it.
+	for i := range f.c.fields {
+		s.PropertyOrder = append(s.PropertyOrder, f.c.fields[i].Name)
+	}
 	return &s
 }
 
@@ -144,7 +152,7 @@ func (f *Form[T]) Schema() *jsonschema.Schema {
 // does. Secret fields (see [AutoFormField.Secret]) are never in the
 // request: the spec forbids asking for them in form mode.
 func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
-	return f.c.request(f.c.message, f.c.schema, requestState)
+	return f.c.request(f.c.message, f.c.wire, requestState)
 }
 
 // Ask is [Form.InputRequest] for a client that declared form elicitation
@@ -187,7 +195,7 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 	return reply
 }
 
-func (c *compiled) request(message string, schema json.RawMessage, requestState string) *mcp.CallToolResult {
+func (c *compiled) request(message string, schema any, requestState string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
 			c.key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema},
@@ -202,12 +210,12 @@ func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState 
 	if p := ProblemMessage(c.all, problems); p != "" {
 		msg += "\n\n" + p
 	}
-	schema := c.schema
+	var schema any = c.wire
 	if len(accepted) > 0 {
 		s, err := buildSchema(c.fields, true, accepted)
 		if err == nil {
 			if raw, err := json.Marshal(s); err == nil {
-				schema = raw
+				schema = json.RawMessage(raw)
 			}
 		}
 		// On an error, which accepted values cannot cause, the form

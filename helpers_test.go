@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // update rewrites golden files instead of comparing against them.
@@ -68,4 +70,13 @@ func runNode(t *testing.T, script string, stdin []byte, args ...string) []byte {
 		t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
 	}
 	return out
+}
+
+// wireJSON returns a requested schema as it goes on the wire, whatever Go
+// value holds it.
+func wireJSON(t testing.TB, schema any) string {
+	t.Helper()
+	b, err := json.Marshal(schema)
+	require.NoError(t, err)
+	return string(b)
 }

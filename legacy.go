@@ -123,6 +123,7 @@ type legacyCallKey struct{}
 // tool call from a legacy client.
 type legacyCall struct {
 	asked atomic.Int32 // elicitation/create requests sent
+	pages pages        // its URL-mode requests
 }
 
 func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -167,13 +168,18 @@ func isLegacy(ss *mcp.ServerSession) bool {
 func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) (mcp.Result, error) {
 	c := &legacyCall{}
 	ctx = context.WithValue(ctx, legacyCallKey{}, c)
-	for round := 1; ; round++ {
+	for {
 		res, err := next(ctx, "tools/call", call)
 		r, ok := res.(*mcp.CallToolResult)
 		if err != nil || !ok || r == nil || len(r.InputRequests) == 0 {
+			if err == nil {
+				err = c.pages.complete(ctx, call.Session, nil)
+			}
 			return res, err
 		}
-		if round >= l.max || int(c.asked.Load()) >= l.max {
+		// Rounds that only wait for a page ask nothing; waitPage bounds
+		// them in time.
+		if int(c.asked.Load()) >= l.max {
 			return nil, fmt.Errorf("mcpform: the tool call asked for input more than %d times", l.max)
 		}
 		keys := make([]string, 0, len(r.InputRequests))
@@ -182,16 +188,24 @@ func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.C
 		}
 		slices.Sort(keys) // ask in a stable order
 		answers := make(mcp.InputResponseMap, len(keys))
+		open := map[string]bool{}
 		for _, key := range keys {
 			p, ok := r.InputRequests[key].(*mcp.ElicitParams)
 			if !ok {
 				return res, nil // sampling or roots: not ours to bridge
+			}
+			if isURLMode(p) {
+				p = withID(p)
+				open[p.ElicitationID] = true
 			}
 			a, err := call.Session.Elicit(ctx, p)
 			if err != nil {
 				return nil, fmt.Errorf("mcpform: asking for input %q: %w", key, err)
 			}
 			answers[key] = a
+		}
+		if err := c.pages.complete(ctx, call.Session, open); err != nil {
+			return nil, err
 		}
 		retry := *call.Params
 		retry.InputResponses, retry.RequestState = answers, r.RequestState
@@ -207,6 +221,19 @@ func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.C
 func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Request, c *legacyCall) (mcp.Result, error) {
 	p, ok := req.GetParams().(*mcp.ElicitParams)
 	ss, ok2 := req.GetSession().(*mcp.ServerSession)
+	if ok && ok2 && p != nil && isURLMode(p) {
+		q := withID(p)
+		if since, waiting := c.pages.since(q.ElicitationID); waiting {
+			// Consented already: the person is on the page, and the
+			// handler's next run looks for what it sent.
+			return waitPage(ctx, since, l.timeout)
+		}
+		res, err := l.send(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: q}, c)
+		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {
+			c.pages.consent(q.ElicitationID)
+		}
+		return res, err
+	}
 	if !ok || !ok2 || p == nil || (p.Mode != "" && p.Mode != "form") {
 		return l.send(ctx, next, req, c)
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -28,7 +27,8 @@ import (
 //	bindTag = base64url(HMAC-SHA256(key, "mcp.requestState.bind:" bind)[:16])
 //
 // base64url is RFC 4648 §5 without padding; "b" is present only when the
-// codec binds.
+// codec binds. exp is whole seconds, as Math.floor(Date.now()/1000) + TTL
+// writes it.
 const (
 	requestStatePrefix     = "v1."
 	requestStateBindLabel  = "mcp.requestState.bind:"
@@ -39,7 +39,24 @@ const (
 	// maxPooledRequestState caps the scratch memory a pooled state keeps, so
 	// that one huge token can't pin memory.
 	maxPooledRequestState = 16 << 10
+	// maxRequestStateExp is the largest exp Verify reads: JavaScript's
+	// Number.MAX_SAFE_INTEGER, beyond which a TypeScript peer can't hold
+	// the second exactly.
+	maxRequestStateExp = 1<<53 - 1
 )
+
+// RequestStateLeeway is how far apart Verify lets the clocks of the minter
+// and the verifier be, either way. A token still verifies RequestStateLeeway
+// after its expiry, for a verifier whose clock runs ahead of the minter's;
+// and its expiry may lie up to the codec's TTL plus RequestStateLeeway after
+// the verifier's now, for a minter whose clock runs ahead. Verify refuses a
+// token whose expiry lies further ahead as expired: a longer TTL or a wrong
+// clock minted it, and honouring it would let it live too long.
+const RequestStateLeeway = 5 * time.Second
+
+// strictBase64URL decodes unpadded base64url, refusing non-zero trailing
+// bits. Strict returns a copy of the encoding, so it is made once.
+var strictBase64URL = base64.RawURLEncoding.Strict()
 
 // MinRequestStateKeySize is the least number of bytes in a request-state
 // key, the same floor as the TypeScript SDK's.
@@ -51,14 +68,15 @@ const MinRequestStateKeySize = 32
 // them to [RequestStateError] to answer the client.
 var (
 	// ErrMalformed means the token is not "v1." body "." MAC, a part is not
-	// canonical unpadded base64url, or the MAC-checked body is not UTF-8 JSON
-	// or does not decode into the payload.
+	// canonical unpadded base64url, the MAC-checked body is not a UTF-8
+	// JSON object with an "exp" of whole seconds (digits only, at most
+	// 2^53-1), or its payload does not decode.
 	ErrMalformed = errors.New("mcpform: malformed requestState")
 	// ErrMAC means no key in [RequestStateOptions.Keys] made the token's MAC:
 	// it was altered, or minted under another key.
 	ErrMAC = errors.New("mcpform: requestState MAC mismatch")
-	// ErrExpired means the token's expiry has passed, or the body has no
-	// numeric "exp".
+	// ErrExpired means the token's expiry has passed, or lies further ahead
+	// than the codec's TTL allows, each by more than [RequestStateLeeway].
 	ErrExpired = errors.New("mcpform: requestState expired")
 	// ErrBind means the token is bound to another bind string, or its binding
 	// does not match the codec's: a binding codec got a token without a bind
@@ -116,9 +134,12 @@ type RequestStateOptions struct {
 	Keys [][]byte
 	// TTL is how long a minted token stays valid, in whole seconds (any
 	// fraction is dropped): a token is valid through the second of mint time
-	// plus TTL. Zero means 10 minutes, as in the TypeScript SDK; negative is
-	// an error. A TTL under one second makes tokens valid only through the
-	// second they were minted in.
+	// plus TTL, and RequestStateLeeway after. Verify refuses a token whose
+	// expiry lies more than TTL plus RequestStateLeeway ahead, so a codec
+	// that verifies the tokens of another needs a TTL at least as long.
+	// Zero means 10 minutes, as in the TypeScript SDK; negative is an error.
+	// A TTL under one second makes tokens expire in the second they were
+	// minted in.
 	TTL time.Duration
 	// Bind makes tokens carry a tag of the bind string given to Mint, which
 	// Verify must be given again. Binding to "" still binds: a binding codec
@@ -137,10 +158,9 @@ type RequestStateOptions struct {
 //
 // Tokens interoperate with createRequestStateCodec of the TypeScript SDK
 // (@modelcontextprotocol/server 2.4.0) given the same key, TTL and bind
-// string: each side verifies the other's tokens. Unlike that codec, this one
-// verifies under several keys, takes a clock, accepts only the canonical
-// base64url spelling of a token, and answers a MAC-valid body of any odd
-// shape (null, an array, a string exp) with an error, not a panic.
+// string: each side verifies the other's tokens. Where the two differ is
+// listed once, in the package documentation's section "Where mcpform
+// differs from the TypeScript helpers".
 //
 // # Binding
 //
@@ -169,7 +189,7 @@ type RequestStateCodec struct {
 type requestStateScratch struct {
 	macs []hash.Hash // macs[i] is HMAC-SHA256 under keys[i], made on first use
 	buf  []byte      // the token or envelope
-	body []byte      // the decoded body
+	body []byte      // the decoded body, or the token Mint builds
 	tag  []byte      // the bind tag's HMAC input
 	sum  [sha256.Size]byte
 }
@@ -262,18 +282,14 @@ func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
 	if err := c.check(bind); err != nil {
 		return "", err
 	}
-	p, err := json.Marshal(payload)
+	s := c.scratch()
+	defer c.release(s)
+	env, err := appendPayload(append(s.buf[:0], `{"p":`...), payload)
 	if err != nil {
 		return "", &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
 	}
-	exp := c.now().Unix() + c.ttl
-
-	s := c.scratch()
-	defer c.release(s)
-	env := append(s.buf[:0], `{"p":`...)
-	env = append(env, p...)
 	env = append(env, `,"exp":`...)
-	env = strconv.AppendInt(env, exp, 10)
+	env = strconv.AppendInt(env, c.now().Unix()+c.ttl, 10)
 	if c.bind {
 		env = append(env, `,"b":"`...)
 		env = s.appendBindTag(env, c.keys, 0, bind)
@@ -283,13 +299,28 @@ func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
 	s.buf = env
 
 	enc := base64.RawURLEncoding
-	tok := make([]byte, 0, len(requestStatePrefix)+enc.EncodedLen(len(env))+1+requestStateMACText)
-	tok = append(tok, requestStatePrefix...)
+	tok := append(s.body[:0], requestStatePrefix...)
 	tok = enc.AppendEncode(tok, env)
 	mac := s.mac(c.keys, 0, tok)
 	tok = append(tok, '.')
 	tok = enc.AppendEncode(tok, mac)
+	s.body = tok
 	return string(tok), nil
+}
+
+// appendPayload appends payload as json.Marshal encodes it. A flow's state
+// encodes itself, without reflection.
+func appendPayload(dst []byte, payload any) ([]byte, error) {
+	switch p := payload.(type) {
+	case flowState:
+		return p.appendJSON(dst)
+	case *flowState:
+		if p != nil {
+			return p.appendJSON(dst)
+		}
+	}
+	b, err := json.Marshal(payload)
+	return append(dst, b...), err
 }
 
 // Verify checks token and decodes its payload into payload, which must be
@@ -300,20 +331,20 @@ func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
 // Verify checks, in this order, stopping at the first failure: the "v1."
 // prefix and the structure ([ErrMalformed]); the MAC under each key in
 // turn, compared with [hmac.Equal] ([ErrMAC]); that the body is canonical
-// base64url of UTF-8 JSON ([ErrMalformed]); the expiry, valid through its
-// second ([ErrExpired]); and the binding ([ErrBind]). It decodes the payload
-// last, only from a token that passed every check; if that decoding fails,
-// the error wraps ErrMalformed and payload may be partly written. Misuse (a
-// nil codec, a bind string without Bind, a payload that is not a pointer)
-// gives errors that wrap none of the four.
+// base64url of a UTF-8 JSON object whose "exp" is whole seconds
+// ([ErrMalformed]); the expiry, valid through its second and
+// [RequestStateLeeway] after, and no further ahead than the TTL and
+// RequestStateLeeway ([ErrExpired]); and the binding ([ErrBind]). It
+// decodes the payload last, only from a token that passed every check; if
+// that decoding fails, the error wraps ErrMalformed and payload may be
+// partly written. Misuse (a nil codec, a bind string without Bind, a
+// payload that is not a pointer) gives errors that wrap none of the four.
 func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 	if err := c.check(bind); err != nil {
 		return err
 	}
-	if payload != nil {
-		if v := reflect.ValueOf(payload); v.Kind() != reflect.Pointer || v.IsNil() {
-			return errBadPayloadTo
-		}
+	if err := checkPayloadPointer(payload); err != nil {
+		return err
 	}
 
 	// 1. Structure. Split at the last dot as the TypeScript codec does; a
@@ -334,7 +365,7 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 	s.buf = append(s.buf[:0], token...)
 	signed, macText := s.buf[:dot], s.buf[dot+1:]
 	var mac [sha256.Size]byte
-	if _, err := base64.RawURLEncoding.Strict().Decode(mac[:], macText); err != nil {
+	if _, err := strictBase64URL.Decode(mac[:], macText); err != nil {
 		return ErrMalformed // unreachable after canonicalBase64URL
 	}
 
@@ -350,50 +381,93 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 		return ErrMAC
 	}
 
-	// 3. The body: canonical base64url of UTF-8 JSON. The body was made by
-	// a key holder, but not necessarily by a codec, so expect any shape.
-	bodyText := signed[len(requestStatePrefix):]
-	if !canonicalBase64URL(bodyText) {
-		return ErrMalformed
+	env, err := c.checkBody(s, signed[len(requestStatePrefix):], key, bind)
+	if err != nil || payload == nil {
+		return err
 	}
-	body, err := base64.RawURLEncoding.Strict().AppendDecode(s.body[:0], bodyText)
-	s.body = body
-	if err != nil || !utf8.Valid(body) || !json.Valid(body) {
-		return ErrMalformed
-	}
-	env := scanEnvelope(body)
+	return decodePayload(env, payload)
+}
 
-	// 4. Expiry. A missing or non-numeric exp counts as expired, as does a
-	// body that is not an object.
-	if !env.hasExp || !notExpired(env.exp, c.now().Unix()) {
-		return ErrExpired
+// checkBody runs Verify's checks of the MAC-checked body text, 3 to 5,
+// with keys[key], the key that made the MAC, and returns its envelope.
+func (c *RequestStateCodec) checkBody(s *requestStateScratch, bodyText []byte, key int, bind string) (envelope, error) {
+	// 3. The body: canonical base64url of a UTF-8 JSON object with a whole
+	// exp. The body was made by a key holder, but not necessarily by a
+	// codec, so expect any shape. The strict decoder refuses every
+	// non-canonical spelling but line breaks, which it skips.
+	if bytes.IndexByte(bodyText, '\n') >= 0 || bytes.IndexByte(bodyText, '\r') >= 0 {
+		return envelope{}, ErrMalformed
+	}
+	body, err := strictBase64URL.AppendDecode(s.body[:0], bodyText)
+	s.body = body
+	if err != nil {
+		return envelope{}, ErrMalformed
+	}
+	env, ok := readEnvelope(body)
+	if !ok || !env.object || !env.hasExp {
+		return env, ErrMalformed
+	}
+	exp, ok := parseExp(env.exp)
+	if !ok {
+		return env, ErrMalformed
+	}
+
+	// 4. Expiry, with leeway for clocks apart either way.
+	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
+	if exp < now-leeway || exp > now+c.ttl+leeway {
+		return env, ErrExpired
 	}
 
 	// 5. Binding, in both directions.
-	if c.bind {
-		if !env.hasB {
-			return ErrBind
+	if !c.bind {
+		if env.hasB {
+			return env, ErrBind
 		}
-		got, ok := jsonString(env.b)
-		var want [requestStateTagText]byte
-		if !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
-			return ErrBind
-		}
-	} else if env.hasB {
-		return ErrBind
+		return env, nil
 	}
+	got, ok := jsonString(env.b)
+	var want [requestStateTagText]byte
+	if !env.hasB || !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
+		return env, ErrBind
+	}
+	return env, nil
+}
 
-	if payload == nil {
-		return nil
-	}
+// decodePayload decodes the payload of a verified envelope into payload, a
+// non-nil pointer.
+func decodePayload(env envelope, payload any) error {
 	p := env.p
 	if !env.hasP {
 		p = []byte("null") // the TypeScript codec omits p for an undefined payload
 	}
-	if err := json.Unmarshal(p, payload); err != nil {
+	var err error
+	if st, ok := payload.(*flowState); ok {
+		err = st.decodeJSON(p) // a flow's state decodes itself, without reflection
+	} else {
+		err = json.Unmarshal(p, payload)
+	}
+	if err != nil {
 		return &payloadError{msg: ErrMalformed.Error() + ": payload does not decode", cause: err, is: ErrMalformed}
 	}
 	return nil
+}
+
+// checkPayloadPointer reports a payload for Verify that is neither nil nor
+// a non-nil pointer.
+func checkPayloadPointer(payload any) error {
+	switch p := payload.(type) {
+	case nil:
+		return nil
+	case *flowState:
+		if p != nil {
+			return nil
+		}
+	default:
+		if v := reflect.ValueOf(payload); v.Kind() == reflect.Pointer && !v.IsNil() {
+			return nil
+		}
+	}
+	return errBadPayloadTo
 }
 
 // RequestStateError returns the JSON-RPC error that MCP clients expect for
@@ -474,143 +548,4 @@ func canonicalBase64URL[T string | []byte](s T) bool {
 		return base64URLIndex[s[len(s)-1]]&0x03 == 0
 	}
 	return true
-}
-
-// envelope holds the raw JSON values of a body's top-level "p", "exp" and
-// "b" members.
-type envelope struct {
-	p, exp, b          []byte
-	hasP, hasExp, hasB bool
-}
-
-// scanEnvelope finds the top-level members of body, which must be valid
-// JSON. Keys match exactly (JSON escapes decoded), not case-insensitively
-// as encoding/json's struct decoding would; a repeated key takes its last
-// value, as in JSON.parse. A body that is not an object has no members.
-func scanEnvelope(body []byte) (env envelope) {
-	i := skipJSONSpace(body, 0)
-	if body[i] != '{' {
-		return env
-	}
-	i++
-	for {
-		i = skipJSONSpace(body, i)
-		if body[i] == '}' {
-			return env
-		}
-		k := i
-		i = skipJSONString(body, i)
-		key := body[k:i]
-		i = skipJSONSpace(body, i) + 1 // the colon
-		i = skipJSONSpace(body, i)
-		v := i
-		i = skipJSONValue(body, i)
-		val := body[v:i]
-		name, _ := jsonString(key)
-		switch string(name) {
-		case "p":
-			env.p, env.hasP = val, true
-		case "exp":
-			env.exp, env.hasExp = val, true
-		case "b":
-			env.b, env.hasB = val, true
-		}
-		i = skipJSONSpace(body, i)
-		if body[i] != ',' {
-			return env // '}'
-		}
-		i++
-	}
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSONString returns the index after the string that starts at b[i].
-func skipJSONString(b []byte, i int) int {
-	for i++; ; i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-}
-
-// skipJSONValue returns the index after the valid JSON value at b[i].
-func skipJSONValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipJSONString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch b[i] {
-			case '"':
-				i = skipJSONString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	}
-	for ; i < len(b); i++ { // a number, true, false or null
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-	}
-	return i
-}
-
-// jsonString returns the value of the raw JSON string v, or false if v is
-// another JSON type. An unescaped string is returned without copying.
-func jsonString(v []byte) ([]byte, bool) {
-	if len(v) < 2 || v[0] != '"' {
-		return nil, false
-	}
-	if bytes.IndexByte(v, '\\') < 0 {
-		return v[1 : len(v)-1], true
-	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return nil, false
-	}
-	return []byte(s), true
-}
-
-// notExpired reports whether the raw JSON value exp is a number no less
-// than now, the TypeScript test. An exp too large for float64 is +Inf there
-// and here.
-func notExpired(exp []byte, now int64) bool {
-	if len(exp) == 0 || (exp[0] != '-' && (exp[0] < '0' || exp[0] > '9')) {
-		return false // not a number
-	}
-	if len(exp) <= 18 { // whole seconds, the common case: no allocation
-		var n int64
-		digits := true
-		for _, d := range exp {
-			if d < '0' || d > '9' {
-				digits = false
-				break
-			}
-			n = n*10 + int64(d-'0')
-		}
-		if digits {
-			return n >= now
-		}
-	}
-	f, err := strconv.ParseFloat(string(exp), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return false
-	}
-	return f >= float64(now)
 }

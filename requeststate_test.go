@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,10 +120,27 @@ func fixedClock(t time.Time) func() time.Time { return func() time.Time { return
 // newRSCodec builds a codec for tests; bind nil means a non-binding codec.
 func newRSCodec(t testing.TB, key []byte, bind *string, now time.Time) *RequestStateCodec {
 	t.Helper()
-	c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: bind != nil, Now: fixedClock(now)})
+	return newRSCodecTTL(t, key, bind, 0, now)
+}
+
+func newRSCodecTTL(t testing.TB, key []byte, bind *string, ttl time.Duration, now time.Time) *RequestStateCodec {
+	t.Helper()
+	c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, TTL: ttl, Bind: bind != nil, Now: fixedClock(now)})
 	require.NoError(t, err)
 	return c
 }
+
+// ttl is the TTL of a Go codec equal to the TypeScript codec that minted v.
+func (v rsVector) ttl() time.Duration {
+	if v.TTLSeconds == nil {
+		return 0 // the default, 600 s on both sides
+	}
+	// TTL 0 means the default here, so ask for under a second.
+	return max(time.Duration(*v.TTLSeconds)*time.Second, time.Nanosecond)
+}
+
+// rsLeeway is RequestStateLeeway in the whole seconds of exp.
+const rsLeeway = int64(RequestStateLeeway / time.Second)
 
 func deref(s *string) string {
 	if s == nil {
@@ -151,8 +169,10 @@ func rsSentinel(err error) string {
 	return "other: " + err.Error()
 }
 
-// TestRequestStateVectors verifies every TypeScript-minted vector to the
-// payload that the TypeScript script serialized, and checks its expiry.
+// TestRequestStateVectors verifies every TypeScript-minted vector, with a
+// codec of the TTL that minted it, to the payload that the TypeScript script
+// serialized, and checks its lifetime: the leeway either way, and that a
+// codec of a shorter TTL refuses it.
 func TestRequestStateVectors(t *testing.T) {
 	for _, f := range loadRSVectors(t) {
 		for _, v := range f.Vectors {
@@ -163,7 +183,8 @@ func TestRequestStateVectors(t *testing.T) {
 				}
 				require.Equal(t, f.now().Unix()+ttl, v.Exp, "the vector's exp")
 
-				c := newRSCodec(t, f.key, v.Bind, f.now())
+				at := func(now time.Time) *RequestStateCodec { return newRSCodecTTL(t, f.key, v.Bind, v.ttl(), now) }
+				c := at(f.now())
 				var raw json.RawMessage
 				require.NoError(t, c.Verify(v.Token, deref(v.Bind), &raw))
 				want := "null" // an undefined payload reads as null
@@ -180,10 +201,24 @@ func TestRequestStateVectors(t *testing.T) {
 				}
 				assert.NoError(t, c.Verify(v.Token, deref(v.Bind), nil), "nil payload")
 
-				last := newRSCodec(t, f.key, v.Bind, time.Unix(v.Exp, 999_999_999))
-				assert.NoError(t, last.Verify(v.Token, deref(v.Bind), nil), "in the exp second")
-				after := newRSCodec(t, f.key, v.Bind, time.Unix(v.Exp+1, 0))
-				assert.ErrorIs(t, after.Verify(v.Token, deref(v.Bind), nil), ErrExpired, "a second after exp")
+				lifetime := []struct {
+					name string
+					now  time.Time
+					want error
+				}{
+					{"in the exp second", time.Unix(v.Exp, 999_999_999), nil},
+					{"in the last second of the leeway", time.Unix(v.Exp+rsLeeway, 999_999_999), nil},
+					{"a second after the leeway", time.Unix(v.Exp+rsLeeway+1, 0), ErrExpired},
+					{"verifier's clock the leeway behind", time.Unix(f.now().Unix()-rsLeeway, 0), nil},
+					{"verifier's clock further behind", time.Unix(f.now().Unix()-rsLeeway-1, 999_999_999), ErrExpired},
+				}
+				for _, l := range lifetime {
+					assert.Equal(t, rsSentinel(l.want), rsSentinel(at(l.now).Verify(v.Token, deref(v.Bind), nil)), l.name)
+				}
+				if ttl > 600 {
+					assert.ErrorIs(t, newRSCodec(t, f.key, v.Bind, f.now()).Verify(v.Token, deref(v.Bind), nil), ErrExpired,
+						"a codec of the default TTL")
+				}
 			})
 		}
 	}
@@ -209,13 +244,7 @@ func TestRequestStateMintMatchesTS(t *testing.T) {
 				continue
 			}
 			t.Run(v.Name, func(t *testing.T) {
-				ttl := time.Duration(0)
-				if v.TTLSeconds != nil {
-					// TTL 0 means the default here, so ask for under a second.
-					ttl = max(time.Duration(*v.TTLSeconds)*time.Second, time.Nanosecond)
-				}
-				c, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{f.key}, TTL: ttl, Bind: v.Bind != nil, Now: fixedClock(f.now())})
-				require.NoError(t, err)
+				c := newRSCodecTTL(t, f.key, v.Bind, v.ttl(), f.now())
 				got, err := c.Mint(json.RawMessage(*v.PayloadJSON), deref(v.Bind))
 				require.NoError(t, err)
 				assert.Equal(t, v.Token, got)
@@ -236,51 +265,64 @@ func TestRequestStateCrafted(t *testing.T) {
 		bom      = "TS's TextDecoder drops a UTF-8 BOM; Go's JSON has none"
 		tsCrash  = "TS throws a TypeError on this body"
 		tsLength = "a truncated MAC is non-canonical base64url in Go; TS decodes it and fails the MAC"
+		whole    = "Go reads only an object whose exp is whole seconds up to 2^53-1; TS takes any number and calls the rest expired"
+		leeway   = "Go allows RequestStateLeeway for clocks apart; TS allows none"
+		lifetime = "Go refuses an exp further ahead than the TTL and leeway; TS has no bound"
 	)
 	want := map[string]struct {
 		err       error // nil: verifies
 		payload   string
 		tsDiffers string
 	}{
-		"body-null":               {err: ErrExpired, tsDiffers: tsCrash},
-		"body-array":              {err: ErrExpired},
-		"body-number":             {err: ErrExpired},
-		"body-string":             {err: ErrExpired},
-		"body-not-json":           {err: ErrMalformed},
-		"body-invalid-utf8":       {err: ErrMalformed},
-		"body-bom":                {err: ErrMalformed, tsDiffers: bom},
-		"body-whitespace":         {payload: "1"},
-		"body-canonical":          {payload: `"x"`},
-		"body-padded":             {err: ErrMalformed, tsDiffers: strict},
-		"body-trailing-bits":      {err: ErrMalformed, tsDiffers: strict},
-		"body-contains-dot":       {err: ErrMalformed},
-		"p-missing":               {payload: "null"},
-		"exp-missing":             {err: ErrExpired},
-		"exp-string":              {err: ErrExpired},
-		"exp-null":                {err: ErrExpired},
-		"exp-uppercase-key":       {err: ErrExpired},
-		"exp-escaped-key":         {payload: "1"},
-		"exp-duplicate-last-wins": {payload: "1"},
-		"exp-now":                 {payload: "1"},
-		"exp-past":                {err: ErrExpired},
-		"exp-fraction-future":     {payload: "1"},
-		"exp-fraction-past":       {err: ErrExpired},
-		"exp-exponent":            {payload: "1"},
-		"exp-overflow":            {payload: "1"},
-		"exp-negative":            {err: ErrExpired},
-		"b-null-unbound":          {err: ErrBind},
-		"b-null-bound":            {err: ErrBind, tsDiffers: tsCrash},
-		"b-number-bound":          {err: ErrBind},
-		"b-escaped-bound":         {payload: "1"},
-		"b-before-exp-bound":      {payload: "1"},
-		"mac-padded":              {err: ErrMalformed, tsDiffers: strict},
-		"mac-trailing-bits":       {err: ErrMalformed, tsDiffers: strict},
-		"mac-standard-alphabet":   {err: ErrMalformed, tsDiffers: strict},
-		"mac-space":               {err: ErrMalformed, tsDiffers: strict},
-		"mac-newline":             {err: ErrMalformed, tsDiffers: strict},
-		"mac-empty":               {err: ErrMAC},
-		"mac-truncated":           {err: ErrMalformed, tsDiffers: tsLength},
-		"mac-bad-length":          {err: ErrMalformed},
+		"body-null":                  {err: ErrMalformed, tsDiffers: tsCrash},
+		"body-array":                 {err: ErrMalformed, tsDiffers: whole},
+		"body-number":                {err: ErrMalformed, tsDiffers: whole},
+		"body-string":                {err: ErrMalformed, tsDiffers: whole},
+		"body-not-json":              {err: ErrMalformed},
+		"body-invalid-utf8":          {err: ErrMalformed},
+		"body-bom":                   {err: ErrMalformed, tsDiffers: bom},
+		"body-whitespace":            {payload: "1"},
+		"body-canonical":             {payload: `"x"`},
+		"body-padded":                {err: ErrMalformed, tsDiffers: strict},
+		"body-trailing-bits":         {err: ErrMalformed, tsDiffers: strict},
+		"body-contains-dot":          {err: ErrMalformed},
+		"p-missing":                  {payload: "null"},
+		"exp-missing":                {err: ErrMalformed, tsDiffers: whole},
+		"exp-string":                 {err: ErrMalformed, tsDiffers: whole},
+		"exp-null":                   {err: ErrMalformed, tsDiffers: whole},
+		"exp-uppercase-key":          {err: ErrMalformed, tsDiffers: whole},
+		"exp-escaped-key":            {payload: "1"},
+		"exp-duplicate-last-wins":    {payload: "1"},
+		"exp-now":                    {payload: "1"},
+		"exp-past":                   {payload: "1", tsDiffers: leeway},
+		"exp-fraction-future":        {err: ErrMalformed, tsDiffers: whole},
+		"exp-fraction-past":          {err: ErrMalformed, tsDiffers: whole},
+		"exp-exponent":               {err: ErrMalformed, tsDiffers: whole},
+		"exp-overflow":               {err: ErrMalformed, tsDiffers: whole},
+		"exp-negative":               {err: ErrMalformed, tsDiffers: whole},
+		"exp-zero":                   {err: ErrExpired},
+		"exp-negative-zero":          {err: ErrMalformed, tsDiffers: whole},
+		"exp-past-leeway":            {payload: "1", tsDiffers: leeway},
+		"exp-past-beyond-leeway":     {err: ErrExpired},
+		"exp-ttl-leeway-ahead":       {payload: "1"},
+		"exp-beyond-ttl-leeway":      {err: ErrExpired, tsDiffers: lifetime},
+		"exp-far-future":             {err: ErrExpired, tsDiffers: lifetime},
+		"exp-max-safe-integer":       {err: ErrExpired, tsDiffers: lifetime},
+		"exp-above-max-safe-integer": {err: ErrMalformed, tsDiffers: whole},
+		"exp-huge-integer":           {err: ErrMalformed, tsDiffers: whole},
+		"b-null-unbound":             {err: ErrBind},
+		"b-null-bound":               {err: ErrBind, tsDiffers: tsCrash},
+		"b-number-bound":             {err: ErrBind},
+		"b-escaped-bound":            {payload: "1"},
+		"b-before-exp-bound":         {payload: "1"},
+		"mac-padded":                 {err: ErrMalformed, tsDiffers: strict},
+		"mac-trailing-bits":          {err: ErrMalformed, tsDiffers: strict},
+		"mac-standard-alphabet":      {err: ErrMalformed, tsDiffers: strict},
+		"mac-space":                  {err: ErrMalformed, tsDiffers: strict},
+		"mac-newline":                {err: ErrMalformed, tsDiffers: strict},
+		"mac-empty":                  {err: ErrMAC},
+		"mac-truncated":              {err: ErrMalformed, tsDiffers: tsLength},
+		"mac-bad-length":             {err: ErrMalformed},
 	}
 	seen := map[string]bool{}
 	for _, f := range loadRSVectors(t) {
@@ -343,7 +385,7 @@ func rsFailures(t testing.TB, f *rsVectorFile) []rsFailure {
 
 	cases := []rsFailure{
 		{name: "wrong key", token: unbound.Token, key: wrongKey, want: ErrMAC},
-		{name: "expired", token: unbound.Token, now: time.Unix(unbound.Exp+1, 0), want: ErrExpired},
+		{name: "expired", token: unbound.Token, now: time.Unix(unbound.Exp+rsLeeway+1, 0), want: ErrExpired},
 		{name: "missing prefix", token: unbound.Token[3:], want: ErrMalformed},
 		{name: "v2 prefix", token: "v2." + unbound.Token[3:], want: ErrMalformed},
 		{name: "empty body", token: "v1.." + mac, want: ErrMalformed},
@@ -417,7 +459,7 @@ func TestRequestStateTamper(t *testing.T) {
 	var tokens []token
 	for _, f := range loadRSVectors(t) {
 		for _, v := range f.Vectors {
-			tokens = append(tokens, token{"ts/" + v.Name, v.Token, v.Bind, newRSCodec(t, f.key, v.Bind, f.now())})
+			tokens = append(tokens, token{"ts/" + v.Name, v.Token, v.Bind, newRSCodecTTL(t, f.key, v.Bind, v.ttl(), f.now())})
 		}
 	}
 	now := time.Unix(1_800_000_000, 0)
@@ -478,14 +520,24 @@ func TestRequestStateExpiry(t *testing.T) {
 			tok, err := c.Mint("x", "")
 			require.NoError(t, err)
 
-			for _, at := range []time.Time{mintAt, time.Unix(tt.exp, 0), time.Unix(tt.exp, 999_999_999)} {
-				clock = at
-				assert.NoError(t, c.Verify(tok, "", nil), "at %v", at.Unix())
+			minted := mintAt.Unix()
+			for _, at := range []struct {
+				name string
+				now  time.Time
+				want error
+			}{
+				{"at mint", mintAt, nil},
+				{"at exp", time.Unix(tt.exp, 0), nil},
+				{"end of the exp second", time.Unix(tt.exp, 999_999_999), nil},
+				{"end of the leeway", time.Unix(tt.exp+rsLeeway, 999_999_999), nil},
+				{"past the leeway", time.Unix(tt.exp+rsLeeway+1, 0), ErrExpired},
+				{"long after", time.Unix(tt.exp+100_000, 0), ErrExpired},
+				{"verifier the leeway behind", time.Unix(minted-rsLeeway, 0), nil},
+				{"verifier further behind", time.Unix(minted-rsLeeway-1, 999_999_999), ErrExpired},
+			} {
+				clock = at.now
+				assert.Equal(t, rsSentinel(at.want), rsSentinel(c.Verify(tok, "", nil)), at.name)
 			}
-			clock = time.Unix(tt.exp+1, 0)
-			assert.ErrorIs(t, c.Verify(tok, "", nil), ErrExpired, "at exp+1")
-			clock = time.Unix(tt.exp+100_000, 0)
-			assert.ErrorIs(t, c.Verify(tok, "", nil), ErrExpired, "long after")
 		})
 	}
 	t.Run("nil Now is the wall clock", func(t *testing.T) {
@@ -499,6 +551,84 @@ func TestRequestStateExpiry(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal(body, &env))
 		assert.InDelta(t, time.Now().Unix()+600, env.Exp, 2)
+	})
+}
+
+// rsSign returns a token of body (JSON text) MACed under key, as a key
+// holder could make it without a codec.
+func rsSign(key []byte, body string) string {
+	signed := "v1." + base64.RawURLEncoding.EncodeToString([]byte(body))
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(signed))
+	return signed + "." + base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+// rsExpBodies are bodies that test the exp rules, for a codec of the
+// default TTL at now (whole seconds), with what Verify must say of each.
+func rsExpBodies(now int64) []struct {
+	name, body string
+	want       error
+} {
+	const ttl = 600
+	n := func(exp int64) string { return fmt.Sprintf(`{"p":1,"exp":%d}`, exp) }
+	return []struct {
+		name, body string
+		want       error
+	}{
+		{"now", n(now), nil},
+		{"TTL ahead", n(now + ttl), nil},
+		{"TTL and leeway ahead", n(now + ttl + rsLeeway), nil},
+		{"beyond TTL and leeway", n(now + ttl + rsLeeway + 1), ErrExpired},
+		{"a century ahead", n(now + 100*365*86400), ErrExpired},
+		{"leeway past", n(now - rsLeeway), nil},
+		{"beyond the leeway past", n(now - rsLeeway - 1), ErrExpired},
+		{"zero", n(0), ErrExpired},
+		{"2^53-1", n(1<<53 - 1), ErrExpired},
+		{"2^53", n(1 << 53), ErrMalformed},
+		{"huge integer", `{"p":1,"exp":99999999999999999999999}`, ErrMalformed},
+		{"infinite", `{"p":1,"exp":1e400}`, ErrMalformed},
+		{"negative", `{"p":1,"exp":-1}`, ErrMalformed},
+		{"negative zero", `{"p":1,"exp":-0}`, ErrMalformed},
+		{"fraction", fmt.Sprintf(`{"p":1,"exp":%d.5}`, now), ErrMalformed},
+		{"whole fraction", fmt.Sprintf(`{"p":1,"exp":%d.0}`, now), ErrMalformed},
+		{"exponent", fmt.Sprintf(`{"p":1,"exp":%de0}`, now), ErrMalformed},
+		{"string", fmt.Sprintf(`{"p":1,"exp":"%d"}`, now), ErrMalformed},
+		{"null", `{"p":1,"exp":null}`, ErrMalformed},
+		{"true", `{"p":1,"exp":true}`, ErrMalformed},
+		{"object", `{"p":1,"exp":{}}`, ErrMalformed},
+		{"missing", `{"p":1}`, ErrMalformed},
+		{"not an object", fmt.Sprintf(`[%d]`, now), ErrMalformed},
+		{"spaced", fmt.Sprintf(` { "exp" : %d , "p" : 1 } `, now), nil},
+		{"last of two", fmt.Sprintf(`{"exp":1e400,"p":1,"exp":%d}`, now), nil},
+	}
+}
+
+// TestRequestStateLifetime checks the exp rules on tokens a key holder
+// signed: the window of TTL and leeway, and the refusal of any exp that is
+// not whole seconds in range.
+func TestRequestStateLifetime(t *testing.T) {
+	key := []byte(strings.Repeat("l", 32))
+	now := time.Unix(1_767_225_600, 789_000_000)
+	c := newRSCodec(t, key, nil, now)
+	for _, tt := range rsExpBodies(now.Unix()) {
+		t.Run(tt.name, func(t *testing.T) {
+			var p any
+			err := c.Verify(rsSign(key, tt.body), "", &p)
+			assert.Equal(t, rsSentinel(tt.want), rsSentinel(err))
+			if tt.want == nil {
+				assert.Equal(t, 1.0, p)
+			}
+		})
+	}
+	t.Run("a longer TTL's token", func(t *testing.T) {
+		day := newRSCodecTTL(t, key, nil, 24*time.Hour, now)
+		tok, err := day.Mint(1, "")
+		require.NoError(t, err)
+		assert.NoError(t, day.Verify(tok, "", nil))
+		assert.ErrorIs(t, c.Verify(tok, "", nil), ErrExpired, "a codec of 10 minutes")
+		short, err := c.Mint(1, "")
+		require.NoError(t, err)
+		assert.NoError(t, day.Verify(short, "", nil), "a longer TTL verifies a shorter one's tokens")
 	})
 }
 
@@ -809,7 +939,7 @@ func TestRequestStateConstDocs(t *testing.T) {
 			docs[name] = v.Doc
 		}
 	}
-	for _, name := range []string{"MinRequestStateKeySize"} {
+	for _, name := range []string{"MinRequestStateKeySize", "RequestStateLeeway"} {
 		t.Run(name, func(t *testing.T) {
 			d, ok := docs[name]
 			require.True(t, ok, "%s is not an exported constant of requeststate.go", name)
@@ -987,10 +1117,12 @@ func TestRequestStateInteropTS(t *testing.T) {
 
 // FuzzVerify checks that Verify never panics, that it fails only with the
 // four sentinels, and that whatever it accepts carries the canonical MAC of
-// its prefix and body under the key, and a body whose exp and bind tag an
-// independent decoding confirms. A forged MAC almost never passes, so it
-// also signs the input as a body, to reach the body checks, and requires
-// that Verify accepts exactly the bodies the independent decoding accepts.
+// its prefix and body under the key, and a body whose exp (whole seconds
+// within the TTL and leeway of now) and bind tag an independent decoding
+// confirms. A forged MAC almost never passes, so it also signs the input as
+// a body, to reach the body checks, and requires that Verify names the
+// same outcome as the independent decoding for every body. The seeds
+// include tokens signed with the vectors' key that cover each exp rule.
 func FuzzVerify(f *testing.F) {
 	vf := loadRSVectors(f)[0]
 	for _, v := range vf.Vectors {
@@ -1006,8 +1138,14 @@ func FuzzVerify(f *testing.F) {
 		fmt.Sprintf(`{"p":1,"exp":%d,"b":"%s"}`, exp, base64.RawURLEncoding.EncodeToString(rsTag(vf.key, "")[:16])),
 		fmt.Sprintf(` { "\u0070" : null , "exp" : %de0 , "x" : [ {}, [] ] } `, exp),
 		`{"p":"\"}","exp":1e400}`,
+		fmt.Sprintf(`{"p":{"i":"x","s":"team","a":{"email":"a@b.c","k":["x","y"]},"p":{"account":"d"}},"exp":%d}`, exp),
+		fmt.Sprintf(`{"p":{"i":"x","n":1.5,"a":{"k":{"o":1}}},"exp":%d}`, exp),
 	} {
 		f.Add(body, "")
+	}
+	for _, b := range rsExpBodies(exp) {
+		f.Add(b.body, "")
+		f.Add(rsSign(vf.key, b.body), "")
 	}
 	key, now := vf.key, vf.now()
 	unbound := newRSCodec(f, key, nil, now)
@@ -1043,13 +1181,13 @@ func FuzzVerify(f *testing.F) {
 			}
 			var env map[string]any
 			dec := json.NewDecoder(strings.NewReader(string(body)))
-			dec.UseNumber() // exp may be out of float64's range: +Inf, as in JS
+			dec.UseNumber() // exp may be out of float64's range
 			if err := dec.Decode(&env); err != nil {
 				t.Fatalf("%s accepted %q: body %q: %v", name, token, body, err)
 			}
 			exp, ok := env["exp"].(json.Number)
-			expf, err := strconv.ParseFloat(string(exp), 64)
-			if !ok || (err != nil && !errors.Is(err, strconv.ErrRange)) || expf < float64(now.Unix()) {
+			n, err := strconv.ParseInt(string(exp), 10, 64)
+			if !ok || err != nil || strings.HasPrefix(string(exp), "-") || n < now.Unix()-rsLeeway || n > now.Unix()+600+rsLeeway {
 				t.Fatalf("%s accepted %q: exp %v", name, token, env["exp"])
 			}
 			b, hasB := env["b"]
@@ -1084,8 +1222,30 @@ func FuzzVerify(f *testing.F) {
 				t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, signed[3:], got, want)
 			}
 			check(tc.name, tc.c, tc.bind, tc.binds)
+			if err == nil {
+				checkFlowStatePayload(t, tc.c, token, tc.bind)
+			}
 		}
 	})
+}
+
+// checkFlowStatePayload requires that Verify into a flow state, which
+// decodes itself, gives what json.Unmarshal gives from the payload's bytes.
+func checkFlowStatePayload(t *testing.T, c *RequestStateCodec, token, bind string) {
+	t.Helper()
+	var raw json.RawMessage
+	if err := c.Verify(token, bind, &raw); err != nil {
+		t.Fatalf("%q into RawMessage: %v", token, err)
+	}
+	var got, want flowState
+	err := c.Verify(token, bind, &got)
+	wantErr := json.Unmarshal(raw, &want)
+	if (err == nil) != (wantErr == nil) || !sameFlowState(got, want) {
+		t.Fatalf("payload %s: Verify gives %#v, %v; json.Unmarshal %#v, %v", raw, got, err, want, wantErr)
+	}
+	if err != nil && !errors.Is(err, ErrMalformed) {
+		t.Fatalf("payload %s: %v does not wrap ErrMalformed", raw, err)
+	}
 }
 
 // rsTag is the bind tag's MAC, computed without the codec.
@@ -1096,33 +1256,27 @@ func rsTag(key []byte, bind string) []byte {
 }
 
 // rsOracle is an independent reading of a MAC-checked body (base64url
-// text): the outcome Verify should give, by the TypeScript codec's rules
-// but with Go's stricter decoding, using encoding/json's map decoding
-// (exact keys, last duplicate wins) instead of the codec's scanner.
+// text): the outcome Verify should give a codec of the default TTL, using
+// encoding/json's map decoding (exact keys, last duplicate wins) instead of
+// the codec's scanner, and a regular expression for exp.
 func rsOracle(bodyText, key []byte, bind string, binds bool, now time.Time) string {
 	body, err := base64.RawURLEncoding.Strict().DecodeString(string(bodyText))
 	if err != nil || base64.RawURLEncoding.EncodeToString(body) != string(bodyText) || !utf8.Valid(body) || !json.Valid(body) {
 		return "malformed"
 	}
 	var env map[string]json.RawMessage
-	if json.Unmarshal(body, &env) != nil {
-		env = nil // valid JSON, not an object: no members
+	if json.Unmarshal(body, &env) != nil || env == nil { // not an object; null decodes to nil
+		return "malformed"
 	}
-	var exp float64
 	raw, ok := env["exp"]
-	if !ok || json.Unmarshal(raw, &exp) != nil {
-		// Not a number, or one beyond float64: JS reads 1e400 as +Inf.
-		var n json.Number
-		if !ok || json.Unmarshal(raw, &n) != nil {
-			return "expired"
-		}
-		f, err := strconv.ParseFloat(n.String(), 64)
-		if err == nil || !errors.Is(err, strconv.ErrRange) {
-			return "expired"
-		}
-		exp = f
+	if !ok || !rsWholeSeconds.Match(raw) {
+		return "malformed"
 	}
-	if exp < float64(now.Unix()) {
+	exp, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || exp > 1<<53-1 {
+		return "malformed"
+	}
+	if exp < now.Unix()-rsLeeway || exp > now.Unix()+600+rsLeeway {
 		return "expired"
 	}
 	b, hasB := env["b"]
@@ -1139,14 +1293,46 @@ func rsOracle(bodyText, key []byte, bind string, binds bool, now time.Time) stri
 	return "ok"
 }
 
-// The benchmarks share one realistic token: a bound state of a form with a
-// few answers.
+// rsWholeSeconds is the spelling of an exp a minter writes.
+var rsWholeSeconds = regexp.MustCompile(`^[0-9]+$`)
+
+// The benchmarks share realistic tokens, bound to a principal and tool. The
+// flow states are those of examples/signup as Flow mints them: asking the
+// team step, after the account step proved an email and a plan; and a
+// bigger one, after a step of six answers of every type.
+func rsBenchFlowState() flowState {
+	return flowState{
+		ID:     "1LvqL-rz1rJit7imv_7q8g",
+		Step:   "team",
+		Proven: Answers{"email": "ada@example.com", "plan": "team"},
+		Pins:   map[string]string{"account": "q3cKp0S0mZ8yW1vN4xT7uA"},
+	}
+}
+
+func rsBenchBigFlowState() flowState {
+	st := rsBenchFlowState()
+	st.Proven = Answers{
+		"name":   "Ada Lovelace",
+		"email":  "ada@example.com",
+		"plan":   "team",
+		"seats":  5.0,
+		"topics": []any{"billing", "security"},
+		"terms":  true,
+	}
+	return st
+}
+
 type rsBenchState struct {
 	Step    int               `json:"step"`
 	Answers map[string]string `json:"answers"`
 }
 
-func rsBenchSetup(b *testing.B, bind bool) (c *RequestStateCodec, token, bindStr string) {
+func rsBenchStruct() rsBenchState {
+	return rsBenchState{Step: 2, Answers: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"}}
+}
+
+// rsBenchSetup returns a codec and a token of payload.
+func rsBenchSetup(b *testing.B, bind bool, payload any) (c *RequestStateCodec, token, bindStr string) {
 	key := []byte(strings.Repeat("b", 32))
 	var err error
 	c, err = NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: bind, Now: fixedClock(time.Unix(1_700_000_000, 0))})
@@ -1154,27 +1340,52 @@ func rsBenchSetup(b *testing.B, bind bool) (c *RequestStateCodec, token, bindStr
 	if bind {
 		bindStr = BindTo("user-1234567890", "signup")
 	}
-	token, err = c.Mint(rsBenchState{Step: 2, Answers: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"}}, bindStr)
+	token, err = c.Mint(payload, bindStr)
 	require.NoError(b, err)
 	return c, token, bindStr
 }
 
+// BenchmarkMint mints a bound token of a flow's state, which encodes
+// itself, and of a struct, which encoding/json encodes.
 func BenchmarkMint(b *testing.B) {
-	c, _, bind := rsBenchSetup(b, true)
-	st := rsBenchState{Step: 2, Answers: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Mint(st, bind); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct {
+		name    string
+		payload any
+	}{{"bound-flowstate", rsBenchFlowState()}, {"bound-flowstate-big", rsBenchBigFlowState()}, {"bound-struct", rsBenchStruct()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c, _, bind := rsBenchSetup(b, true, bc.payload)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Mint(bc.payload, bind); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
-// BenchmarkVerify measures a bound token decoded into a struct, and the
-// checks alone (bound and unbound, no payload).
+// BenchmarkVerify measures a bound token decoded into a flow's state (the
+// one to hold against BenchmarkHMACBaseline/new, which MACs the same
+// token), into a struct through encoding/json, and the checks alone.
 func BenchmarkVerify(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		st   flowState
+	}{{"bound-flowstate", rsBenchFlowState()}, {"bound-flowstate-big", rsBenchBigFlowState()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c, tok, bind := rsBenchSetup(b, true, bc.st)
+			b.SetBytes(int64(len(tok)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var st flowState
+				if err := c.Verify(tok, bind, &st); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("bound-struct", func(b *testing.B) {
-		c, tok, bind := rsBenchSetup(b, true)
+		c, tok, bind := rsBenchSetup(b, true, rsBenchStruct())
 		b.SetBytes(int64(len(tok)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -1185,7 +1396,7 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	})
 	b.Run("bound-nil", func(b *testing.B) {
-		c, tok, bind := rsBenchSetup(b, true)
+		c, tok, bind := rsBenchSetup(b, true, rsBenchFlowState())
 		b.SetBytes(int64(len(tok)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -1194,23 +1405,8 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		}
 	})
-	// For reference: json.Unmarshal of the same payload into the same
-	// struct, which bound-struct includes and the codec can't avoid.
-	b.Run("payload-json-only", func(b *testing.B) {
-		c, tok, bind := rsBenchSetup(b, true)
-		var p json.RawMessage
-		require.NoError(b, c.Verify(tok, bind, &p))
-		b.SetBytes(int64(len(tok)))
-		b.ReportAllocs()
-		for b.Loop() {
-			var st rsBenchState
-			if err := json.Unmarshal(p, &st); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
 	b.Run("unbound-nil", func(b *testing.B) {
-		c, tok, _ := rsBenchSetup(b, false)
+		c, tok, _ := rsBenchSetup(b, false, rsBenchFlowState())
 		b.SetBytes(int64(len(tok)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -1222,11 +1418,11 @@ func BenchmarkVerify(b *testing.B) {
 }
 
 // BenchmarkHMACBaseline is a bare HMAC-SHA256 of the bytes Verify MACs
-// ("v1." and the body of the bound benchmark token): "new" as code without
+// ("v1." and the body of the bound flow-state token): "new" as code without
 // the codec computes it, a new HMAC per call; "reset" reuses one HMAC, as
 // the codec's pooled state does.
 func BenchmarkHMACBaseline(b *testing.B) {
-	_, tok, _ := rsBenchSetup(b, true)
+	_, tok, _ := rsBenchSetup(b, true, rsBenchFlowState())
 	key := []byte(strings.Repeat("b", 32))
 	signed := []byte(tok[:strings.LastIndexByte(tok, '.')])
 	b.Run("new", func(b *testing.B) {

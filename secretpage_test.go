@@ -111,7 +111,7 @@ func TestSecretFlow(t *testing.T) {
 	link := pageLink(t, r)
 	assert.True(t, strings.HasPrefix(link, fx.page.URL+"/secret?t="), link)
 	form := r.Result.InputRequests["password"].(*mcp.ElicitParams)
-	assert.NotContains(t, string(form.RequestedSchema.(json.RawMessage)), "password", "the secret is not in the form")
+	assert.NotContains(t, wireJSON(t, form.RequestedSchema), "password", "the secret is not in the form")
 	assert.Contains(t, r.Result.InputRequests["password.secret"].(*mcp.ElicitParams).Message, "New password")
 
 	answer := map[string]any{"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}
@@ -124,8 +124,17 @@ func TestSecretFlow(t *testing.T) {
 		assert.ErrorIs(t, w.Problems[0], ErrSecretWaiting)
 		assert.Contains(t, w.Result.InputRequests["password.secret"].(*mcp.ElicitParams).Message,
 			"New password: the page for it is still waiting")
-		assert.Contains(t, string(w.Result.InputRequests["password"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage)),
-			`"default":"ada@example.com"`, "the email is kept")
+		assert.NotContains(t, w.Result.InputRequests, "password", "the email is proven, not asked again")
+		assert.Equal(t, Answers{"email": "ada@example.com"}, w.Answers)
+
+		// Waiting again, from the waiting round's own state; a decline
+		// of the page ends the flow.
+		again, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "accept"}))
+		require.NoError(t, err)
+		assert.Equal(t, FlowAsk, again.Status)
+		declined, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "decline"}))
+		require.NoError(t, err)
+		assert.Equal(t, FlowDeclined, declined.Status)
 	})
 
 	t.Run("the page", func(t *testing.T) {

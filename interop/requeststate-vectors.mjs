@@ -134,6 +134,19 @@ const crafted = [
     { name: 'exp-exponent', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS / 100}e2}`)) },
     { name: 'exp-overflow', bind: null, token: sign(json('{"p":1,"exp":1e400}')) },
     { name: 'exp-negative', bind: null, token: sign(json('{"p":1,"exp":-1}')) },
+    // The lifetime rules of the Go codec: an exp of whole seconds up to
+    // Number.MAX_SAFE_INTEGER, within the TTL (600) and Go's
+    // RequestStateLeeway (5 s) of now, either way.
+    { name: 'exp-zero', bind: null, token: sign(json('{"p":1,"exp":0}')) },
+    { name: 'exp-negative-zero', bind: null, token: sign(json('{"p":1,"exp":-0}')) },
+    { name: 'exp-past-leeway', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS - 5}}`)) },
+    { name: 'exp-past-beyond-leeway', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS - 6}}`)) },
+    { name: 'exp-ttl-leeway-ahead', bind: null, token: sign(json(`{"p":1,"exp":${future + 5}}`)) },
+    { name: 'exp-beyond-ttl-leeway', bind: null, token: sign(json(`{"p":1,"exp":${future + 6}}`)) },
+    { name: 'exp-far-future', bind: null, token: sign(json(`{"p":1,"exp":${NOW_SECONDS + 100 * 365 * 86400}}`)) },
+    { name: 'exp-max-safe-integer', bind: null, token: sign(json(`{"p":1,"exp":${Number.MAX_SAFE_INTEGER}}`)) },
+    { name: 'exp-above-max-safe-integer', bind: null, token: sign(json('{"p":1,"exp":9007199254740992}')) },
+    { name: 'exp-huge-integer', bind: null, token: sign(json('{"p":1,"exp":99999999999999999999999}')) },
     { name: 'b-null-unbound', bind: null, token: sign(json(`{"p":1,"exp":${future},"b":null}`)) },
     { name: 'b-null-bound', bind: 'user-42/signup', token: sign(json(`{"p":1,"exp":${future},"b":null}`)) },
     { name: 'b-number-bound', bind: 'user-42/signup', token: sign(json(`{"p":1,"exp":${future},"b":1}`)) },

@@ -1,0 +1,267 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// flowStates are states whose encoding the tests compare with
+// encoding/json's: every value type answers hold, and strings and numbers
+// that encoding/json spells in its own way.
+var flowStates = map[string]flowState{
+	"zero":  {},
+	"start": {ID: "1LvqL-rz1rJit7imv_7q8g", Step: "account"},
+	"proven": {ID: "x", Step: "team", Attempt: 2, Proven: Answers{
+		"email": "ada@example.com", "seats": 5.0, "terms": true, "topics": []any{"billing", "security"},
+		"none": nil, "empty": []any{}, "names": []string{"a", "b"},
+	}, Pins: map[string]string{"account": "q3cKp0S0mZ8yW1vN4xT7uA", "b": ""}},
+	"escapes": {ID: "\"\\/\b\f\n\r\t\x00\x1f\x7f", Step: "<script>&amp;</script>", Proven: Answers{
+		"\u2028key\u2029": "a\u2028b\u2029c", "é": "ünï ✓ 世界 🎉", "bad": "\xff\xfeok\xc3", "": "",
+	}},
+	"numbers": {Step: "n", Attempt: -1, Proven: Answers{
+		"a": 1e3, "b": math.Copysign(0, -1), "c": 12.5, "d": 1e21, "e": 1e-7, "f": 1e20, "g": 1e-6,
+		"h": -123456789.125, "i": math.MaxFloat64, "j": math.SmallestNonzeroFloat64, "k": 0.1, "l": float64(1 << 53),
+	}},
+	"in-process types": {Proven: Answers{"int": 5, "uint8": uint8(7), "float32": float32(0.1), "map": map[string]int{"x": 1},
+		"nil list": []any(nil), "nil strings": []string(nil), "nested": []any{[]any{"x"}, map[string]any{"y": 1.0}}}},
+	"empty maps": {ID: "e", Step: "s", Proven: Answers{}, Pins: map[string]string{}},
+}
+
+// jsonOf is encoding/json's encoding of v, the reference.
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestFlowStateEncode checks that appendJSON writes exactly json.Marshal's
+// bytes, which go through reflection over the struct tags.
+func TestFlowStateEncode(t *testing.T) {
+	for name, st := range flowStates {
+		t.Run(name, func(t *testing.T) {
+			got, err := st.appendJSON([]byte("prefix"))
+			require.NoError(t, err)
+			assert.Equal(t, "prefix"+jsonOf(t, st), string(got))
+		})
+	}
+	t.Run("errors", func(t *testing.T) {
+		for _, v := range []any{math.NaN(), math.Inf(-1), make(chan int), []any{math.Inf(1)}} {
+			st := flowState{Proven: Answers{"x": v}}
+			_, err := st.appendJSON(nil)
+			_, want := json.Marshal(st)
+			require.Error(t, want)
+			assert.IsType(t, want, err, "%v", v)
+		}
+	})
+}
+
+// decodeBoth decodes data into copies of into with decodeJSON and with
+// json.Unmarshal, and requires the same state and the same error.
+func decodeBoth(t testing.TB, data []byte, into flowState) flowState {
+	t.Helper()
+	fast, slow := cloneFlowState(into), cloneFlowState(into)
+	errFast := fast.decodeJSON(data)
+	errSlow := json.Unmarshal(data, &slow)
+	if (errFast == nil) != (errSlow == nil) || errFast != nil && errFast.Error() != errSlow.Error() {
+		t.Fatalf("%q: decodeJSON says %v, json.Unmarshal %v", data, errFast, errSlow)
+	}
+	if !sameFlowState(fast, slow) {
+		t.Fatalf("%q: decodeJSON gives %#v, json.Unmarshal %#v", data, fast, slow)
+	}
+	return fast
+}
+
+// sameFlowState reports deep equality, telling -0 from 0, which
+// reflect.DeepEqual does not.
+func sameFlowState(a, b flowState) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return reflect.DeepEqual(a, b) && string(ja) == string(jb) && (errA == nil) == (errB == nil)
+}
+
+// omitEmpty returns st as it reads back from its encoding, which omits
+// empty maps.
+func omitEmpty(st flowState) flowState {
+	if len(st.Proven) == 0 {
+		st.Proven = nil
+	}
+	if len(st.Pins) == 0 {
+		st.Pins = nil
+	}
+	return st
+}
+
+func cloneFlowState(st flowState) flowState {
+	if st.Proven != nil {
+		st.Proven = Answers(cloneMap(st.Proven))
+	}
+	if st.Pins != nil {
+		st.Pins = cloneMap(st.Pins)
+	}
+	return st
+}
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	c := make(map[string]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// TestFlowStateDecode checks that decodeJSON gives exactly what
+// json.Unmarshal gives, into a zero state and into one that holds values,
+// and that it takes the fast path for what it encodes itself.
+func TestFlowStateDecode(t *testing.T) {
+	full := flowState{ID: "old", Step: "old", Attempt: 9, Proven: Answers{"keep": "me", "x": 1.0}, Pins: map[string]string{"keep": "pin"}}
+	inputs := map[string]string{
+		"escaped strings":  `{"i":"\u0041\n\"\\\/\ud83c\udf89","s":"\u003c\u2028","a":{"\u00e9":"\ud800","k":["\t"]}}`,
+		"unicode":          `{"i":"ünï ✓ 世界 🎉","a":{"世界":"🎉"}}`,
+		"numbers":          `{"n":-0,"a":{"a":1e3,"b":-0,"c":12.5,"d":1E+2,"e":-1.5e-7,"f":0.0,"g":1e308}}`,
+		"whitespace":       " \t\n{ \"i\" : \"x\" ,\r\n \"a\" : { \"k\" : [ \"v\" , true , null , 1 ] } } \n",
+		"empty":            `{}`,
+		"empty maps":       `{"a":{},"p":{}}`,
+		"scalars":          `{"a":{"t":true,"f":false,"n":null,"s":"","l":[]}}`,
+		"duplicate answer": `{"a":{"k":"one","k":"two"}}`,
+		"duplicate field":  `{"i":"one","i":"two"}`,
+		"duplicate maps":   `{"a":{"x":"1"},"a":{"y":"2"}}`,
+		"unknown key":      `{"i":"x","z":[{"deep":1}]}`,
+		"uppercase key":    `{"I":"x","S":"y","A":{"k":"v"}}`,
+		"escaped key":      `{"\u0069":"x"}`,
+		"null fields":      `{"i":null,"n":null,"a":null,"p":null}`,
+		"null pin":         `{"p":{"k":null}}`,
+		"nested answer":    `{"a":{"o":{"x":1},"l":[["x"]],"m":[{"y":2}]}}`,
+		"int as float":     `{"n":1.0}`,
+		"int exponent":     `{"n":1e3}`,
+		"int overflow":     `{"n":99999999999999999999}`,
+		"int max":          `{"n":9223372036854775807}`,
+		"float overflow":   `{"a":{"x":1e400}}`,
+		"wrong types":      `{"i":1,"s":true,"n":"2","a":[],"p":{"k":1}}`,
+		"not an object":    `["i","x"]`,
+		"null":             `null`,
+		"trailing comma":   `{"i":"x",}`,
+		"trailing data":    `{"i":"x"} {}`,
+		"truncated":        `{"i":"x","a":{"k":`,
+		"control char":     "{\"i\":\"a\x01b\"}",
+		"bad escape":       `{"i":"\x"}`,
+		"invalid UTF-8":    "{\"i\":\"\xff\"}",
+		"leading zero":     `{"n":01}`,
+		"empty input":      ``,
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			decodeBoth(t, []byte(in), flowState{})
+			decodeBoth(t, []byte(in), full)
+		})
+	}
+	for name, st := range flowStates {
+		t.Run("encoded/"+name, func(t *testing.T) {
+			data := jsonOf(t, st)
+			decodeBoth(t, []byte(data), flowState{})
+			decodeBoth(t, []byte(data), full)
+			if name != "in-process types" { // its nested values take the slow path
+				var got flowState
+				assert.True(t, got.decodeFast([]byte(data)), "the fast path refused %s", data)
+			}
+		})
+	}
+}
+
+// TestFlowStateDecodeLeavesStateOnFailure checks that a fast decode that
+// gives up half way has written nothing, so json.Unmarshal starts clean.
+func TestFlowStateDecodeLeavesStateOnFailure(t *testing.T) {
+	st := flowState{ID: "old", Proven: Answers{"keep": "me"}}
+	assert.False(t, st.decodeFast([]byte(`{"i":"new","a":{"k":"v"},"z":1}`)))
+	assert.Equal(t, flowState{ID: "old", Proven: Answers{"keep": "me"}}, st)
+}
+
+// TestFlowStateThroughCodec checks that a flow state minted by the codec
+// verifies to an equal state, and that the token equals the one minted from
+// encoding/json's bytes of the same state.
+func TestFlowStateThroughCodec(t *testing.T) {
+	key := []byte(strings.Repeat("f", 32))
+	c := newRSCodec(t, key, ptr(""), fixedNow)
+	for name, st := range flowStates {
+		if name == "in-process types" {
+			continue // decodes to other types, by design
+		}
+		t.Run(name, func(t *testing.T) {
+			tok, err := c.Mint(st, "")
+			require.NoError(t, err)
+			viaJSON, err := c.Mint(json.RawMessage(jsonOf(t, st)), "")
+			require.NoError(t, err)
+			assert.Equal(t, viaJSON, tok)
+			ptrTok, err := c.Mint(&st, "")
+			require.NoError(t, err)
+			assert.Equal(t, tok, ptrTok, "a pointer mints the same token")
+
+			var got flowState
+			require.NoError(t, c.Verify(tok, "", &got))
+			var want flowState
+			require.NoError(t, json.Unmarshal([]byte(jsonOf(t, st)), &want))
+			assert.True(t, sameFlowState(want, got), "got %#v, want %#v", got, want)
+		})
+	}
+	t.Run("nil pointer", func(t *testing.T) {
+		tok, err := c.Mint((*flowState)(nil), "")
+		require.NoError(t, err)
+		var raw json.RawMessage
+		require.NoError(t, c.Verify(tok, "", &raw))
+		assert.Equal(t, "null", string(raw))
+		assert.ErrorContains(t, c.Verify(tok, "", (*flowState)(nil)), "non-nil pointer")
+	})
+	t.Run("payload that does not decode", func(t *testing.T) {
+		tok, err := c.Mint(map[string]any{"n": "two"}, "")
+		require.NoError(t, err)
+		var got flowState
+		err = c.Verify(tok, "", &got)
+		assert.ErrorIs(t, err, ErrMalformed)
+		var ute *json.UnmarshalTypeError
+		assert.ErrorAs(t, err, &ute)
+	})
+}
+
+// fixedNow is a clock for tests that only need one.
+var fixedNow = time.Unix(1_767_225_600, 0)
+
+// FuzzFlowState checks, for any input, that decodeJSON never panics and
+// agrees with json.Unmarshal, and that validJSON agrees with utf8.Valid and
+// json.Valid; and, for any state that decodes, that appendJSON writes
+// json.Marshal's bytes and that they decode back to the same state.
+func FuzzFlowState(f *testing.F) {
+	for _, st := range flowStates {
+		f.Add([]byte(jsonOf(f, st)))
+	}
+	for _, s := range []string{`{"a":{"x":[1,"y",null,true]}}`, `{"i":"\ud800"}`, `{"n":-0}`, `[`, `{"a":{"k":"one","k":"two"}}`, "{\"i\":\"\xff\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := validJSON(data), utf8.Valid(data) && json.Valid(data); got != want {
+			t.Fatalf("validJSON(%q) = %v, want %v", data, got, want)
+		}
+		st := decodeBoth(t, data, flowState{})
+		enc, err := st.appendJSON(nil)
+		want, wantErr := json.Marshal(st)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("%#v: appendJSON error %v, json.Marshal %v", st, err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		if string(enc) != string(want) {
+			t.Fatalf("%#v: appendJSON %s, json.Marshal %s", st, enc, want)
+		}
+		if again := decodeBoth(t, enc, flowState{}); !sameFlowState(again, omitEmpty(st)) {
+			t.Fatalf("%s: round trip gives %#v, want %#v", enc, again, st)
+		}
+	})
+}

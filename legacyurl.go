@@ -1,0 +1,127 @@
+package mcpform
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A client on 2025-11-25 answers a URL-mode request with consent only, and
+// learns that the page is done from notifications/elicitation/complete,
+// which names the request by its elicitationId. 2026-07-28 dropped both:
+// the client retries, and the server looks in its own state. LegacyRounds
+// bridges the two. It gives each URL-mode request an ID, stable across
+// the rounds of one link's run and step; once the person has consented, it
+// stops asking again and re-runs the handler, as a 2026-07-28 client would
+// retry, until the handler no longer asks for that page; then it tells the
+// client the elicitation is complete.
+
+// legacyPoll is how long a legacy call waits between re-runs of the
+// handler while a page it was consented to is still open.
+var legacyPoll = time.Second
+
+// urlElicitationID returns the elicitationId of a URL-mode request: for a
+// link to a [Flow.SecretPage], a digest of the run and step its token
+// names, which stay the same while the token is minted anew each round;
+// for another URL, a digest of the URL.
+func urlElicitationID(link string) string {
+	key := link
+	if u, err := url.Parse(link); err == nil {
+		if t := u.Query().Get("t"); strings.HasPrefix(t, requestStatePrefix) && strings.Count(t, ".") == 2 {
+			body := t[len(requestStatePrefix):strings.LastIndexByte(t, '.')]
+			var l secretLink
+			if b, err := base64.RawURLEncoding.DecodeString(body); err == nil && json.Unmarshal(b, &l) == nil && l.Run != "" {
+				key = BindTo(u.Scheme+"://"+u.Host+u.Path, l.Run, l.Step)
+			}
+		}
+	}
+	sum := sha256.Sum256([]byte(key))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
+}
+
+func isURLMode(p *mcp.ElicitParams) bool { return p.Mode == "url" || (p.Mode == "" && p.URL != "") }
+
+// pages is what one legacy call knows of its URL-mode requests: those the
+// person consented to, since when, and which were announced complete.
+type pages struct {
+	mu        sync.Mutex
+	consented map[string]time.Time // elicitationId → first consent
+	completed map[string]bool
+}
+
+func (p *pages) consent(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.consented == nil {
+		p.consented = map[string]time.Time{}
+	}
+	if _, ok := p.consented[id]; !ok {
+		p.consented[id] = time.Now()
+	}
+}
+
+// since returns when the person consented to id, if they have.
+func (p *pages) since(id string) (time.Time, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t, ok := p.consented[id]
+	return t, ok && !p.completed[id]
+}
+
+// complete tells the client that every consented page not in open is done,
+// once each.
+func (p *pages) complete(ctx context.Context, ss *mcp.ServerSession, open map[string]bool) error {
+	p.mu.Lock()
+	var done []string
+	for id := range p.consented {
+		if !open[id] && !p.completed[id] {
+			if p.completed == nil {
+				p.completed = map[string]bool{}
+			}
+			p.completed[id] = true
+			done = append(done, id)
+		}
+	}
+	p.mu.Unlock()
+	for _, id := range done {
+		if err := ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withID returns p as sent to a 2025-11-25 client: with an elicitationId.
+func withID(p *mcp.ElicitParams) *mcp.ElicitParams {
+	if p.ElicitationID != "" {
+		return p
+	}
+	q := *p
+	q.Mode, q.ElicitationID = "url", urlElicitationID(p.URL)
+	return &q
+}
+
+// waitPage answers a URL-mode request whose page the person already
+// consented to without asking again: it waits legacyPoll, so that the
+// handler's next run can find the page sent, and gives up after timeout.
+func waitPage(ctx context.Context, since time.Time, timeout time.Duration) (*mcp.ElicitResult, error) {
+	if time.Since(since) > timeout {
+		return nil, fmt.Errorf("mcpform: the page was not sent within %v: %w", timeout, context.DeadlineExceeded)
+	}
+	t := time.NewTimer(legacyPoll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+	}
+	return &mcp.ElicitResult{Action: "accept"}, nil
+}
