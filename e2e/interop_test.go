@@ -37,7 +37,10 @@ type tsPlan struct {
 	URL       string   `json:"url,omitempty"`
 	Pin       string   `json:"pin,omitempty"`
 	TimeoutMs int      `json:"timeoutMs,omitempty"`
-	Calls     []tsCall `json:"calls"`
+	// Capabilities replaces the client's capabilities, which declare form
+	// elicitation when it is nil.
+	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	Calls        []tsCall        `json:"calls"`
 }
 
 type tsStdio struct {

@@ -12,6 +12,7 @@
 //	  "stdio": {"command": "...", "args": ["-stdio"], "env": {"MCPFORM_STATE_KEY": "..."}},
 //	  "url": "http://127.0.0.1:PORT/mcp",       // instead of stdio
 //	  "pin": "2026-07-28",                      // omit for the default negotiation
+//	  "capabilities": {},                       // omit to declare form elicitation
 //	  "timeoutMs": 20000,                       // per request
 //	  "calls": [Call, ...]                      // run in order, on one connection
 //	}
@@ -39,17 +40,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 20000;
 
+const capabilities = plan.capabilities ?? { elicitation: { form: {} } };
 const client = new Client(
     { name: 'mcpform-interop', version: '0.0.0' },
     {
-        capabilities: { elicitation: { form: {} } },
+        capabilities,
         ...(plan.pin && { versionNegotiation: { mode: { pin: plan.pin } } })
     }
 );
 
 // The elicitation handler answers from the current automatic call's script.
 let current = null; // {answers, asked, seen: {key: count}}
-client.setRequestHandler('elicitation/create', async (request, ctx) => {
+// A client that declares no elicitation has no handler for it either.
+if (capabilities.elicitation) client.setRequestHandler('elicitation/create', async (request, ctx) => {
     const key = String(ctx.mcpReq.id);
     const { message, requestedSchema } = request.params;
     current.asked.push({ round: current.asked.length + 1, key, message, requestedSchema });
