@@ -122,33 +122,3 @@ func TestAnswersDecodeNonStruct(t *testing.T) {
 
 	assert.Error(t, Answers{"a": 1.0}.Decode(decodeTarget{}), "not a pointer")
 }
-
-// FuzzDecodeAccepted holds the compiled decoder to its claim: an answer a
-// form accepts always decodes, and Answers.Decode of the accepted values
-// gives the same struct.
-func FuzzDecodeAccepted(f *testing.F) {
-	form, err := NewForm[booking](bookingFields, nil)
-	require.NoError(f, err)
-	for _, seed := range []string{
-		`{"email":"ada@example.com","room":"babbage","seats":4,"day":"2026-08-03"}`,
-		`{"email":"a@b.c","room":"lovelace","seats":6.0,"day":"2024-02-29","at":"2026-08-03t23:59:60z","tags":["av"],"note":"","ok":false}`,
-		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"0000-02-29","at":"2026-08-03T10:00:00.1234567891234-23:59","tags":[]}`,
-	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var content map[string]any
-		if json.Unmarshal(data, &content) != nil {
-			return
-		}
-		r := form.Read(answer(DefaultInputKey, "accept", content))
-		if r.Status != ReplyAccepted {
-			return
-		}
-		var v booking
-		require.NoError(t, form.decode.into(&v, r.Answers))
-		var viaAnswers booking
-		require.NoError(t, r.Answers.Decode(&viaAnswers))
-		assert.Equal(t, r.Value, viaAnswers, "Answers.Decode differs from Form.Read")
-	})
-}

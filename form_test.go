@@ -287,8 +287,10 @@ func TestFormAgreement(t *testing.T) {
 }
 
 // FuzzFormRead checks the claim that decoding never fails on an accepted
-// answer: whatever JSON content a client sends, Read does not panic, and an
-// accepted answer's typed value holds exactly the accepted values.
+// answer: whatever JSON content a client sends, Read does not panic, an
+// accepted answer decodes without error and its typed value holds exactly
+// the accepted values, and Answers.Decode of those values gives the same
+// struct.
 func FuzzFormRead(f *testing.F) {
 	form, err := NewForm[booking](bookingFields, nil)
 	require.NoError(f, err)
@@ -297,6 +299,7 @@ func FuzzFormRead(f *testing.F) {
 		`{"email":"a@b.c","room":"lovelace","seats":6.0,"day":"2024-02-29","at":"2026-08-03t23:59:60z","tags":["av"],"note":"","ok":false}`,
 		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"2026-08-03","at":"2026-08-03T10:00:00.1234567891234-23:59"}`,
 		`{"seats":1e400,"tags":"av","day":"2026-02-30"}`,
+		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"0000-02-29","at":"2026-08-03T10:00:00.1234567891234-23:59","tags":[]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -309,6 +312,11 @@ func FuzzFormRead(f *testing.F) {
 		if r.Status != ReplyAccepted {
 			return
 		}
+		var v booking
+		require.NoError(t, form.decode.into(&v, r.Answers))
+		var viaAnswers booking
+		require.NoError(t, r.Answers.Decode(&viaAnswers))
+		assert.Equal(t, r.Value, viaAnswers, "Answers.Decode differs from Form.Read")
 		b, err := json.Marshal(r.Value)
 		require.NoError(t, err)
 		var back booking
