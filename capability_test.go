@@ -151,13 +151,7 @@ func TestCapabilityErrorGoSDK(t *testing.T) {
 					}
 				}
 				client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, opts)
-				st, ct := mcp.NewInMemoryTransports()
-				ss, err := server.Connect(ctx, st, nil)
-				require.NoError(t, err)
-				defer ss.Close()
-				cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-				require.NoError(t, err)
-				defer cs.Close()
+				cs := connectClient(t, server, client, version)
 				require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
 
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})

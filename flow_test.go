@@ -513,13 +513,7 @@ func TestFlowCapabilities(t *testing.T) {
 					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "pro"}}, nil
 				}
 			}
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := server.Connect(ctx, st, nil)
-			require.NoError(t, err)
-			defer ss.Close()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
-			require.NoError(t, err)
-			defer cs.Close()
+			cs := connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, opts), tt.version)
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup"})
 			if !tt.wantErr {
 				require.NoError(t, err)

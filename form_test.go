@@ -229,13 +229,7 @@ func TestFormGoSDKRoundTrip(t *testing.T) {
 						"at": "2026-08-03T10:00:00Z", "tags": []any{"av"}, "note": "hi"}}, nil
 				},
 			})
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := server.Connect(ctx, st, nil)
-			require.NoError(t, err)
-			defer ss.Close()
-			cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-			require.NoError(t, err)
-			defer cs.Close()
+			cs := connectClient(t, server, client, version)
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
 			require.NoError(t, err)
 			require.False(t, res.IsError, "%v", res.Content)

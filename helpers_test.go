@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +81,23 @@ func wireJSON(t testing.TB, schema any) string {
 	b, err := json.Marshal(schema)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// connectClient connects client to server in memory at protocol version
+// ("" negotiates the latest), closing both sessions when the test ends.
+func connectClient(t testing.TB, server *mcp.Server, client *mcp.Client, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := client.Connect(ctx, ct, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -133,13 +133,7 @@ func TestFormInputRequestGoSDKClient(t *testing.T) {
 					return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 				},
 			})
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := server.Connect(ctx, st, nil)
-			require.NoError(t, err)
-			defer ss.Close()
-			cs, err := client.Connect(ctx, ct, nil)
-			require.NoError(t, err)
-			defer cs.Close()
+			cs := connectClient(t, server, client, "")
 			require.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
 
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})

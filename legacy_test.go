@@ -44,7 +44,6 @@ func uncheckedClient(t *testing.T, server *mcp.Server, version string, elicit fu
 
 func connectOld(t testing.TB, server *mcp.Server, version string, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), unchecked bool) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: version < firstStatelessRevision},
 		ElicitationHandler: elicit,
@@ -59,13 +58,7 @@ func connectOld(t testing.TB, server *mcp.Server, version string, elicit func(co
 			}
 		})
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
+	cs := connectClient(t, server, client, version)
 	require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
 	return cs
 }

@@ -74,13 +74,7 @@ func TestLegacySecretFlow(t *testing.T) {
 		},
 	})
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	defer cs.Close()
+	cs := connectClient(t, server, client, "2025-11-25")
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "set_password"})
 	require.NoError(t, err)

@@ -871,13 +871,7 @@ func TestRequestStateHandlerPath(t *testing.T) {
 	})
 
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	defer cs.Close()
+	cs := connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v0"}, nil), "")
 
 	for _, tool := range []string{"typed", "raw"} {
 		t.Run(tool, func(t *testing.T) {

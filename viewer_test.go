@@ -114,14 +114,6 @@ func TestAttachViewer(t *testing.T) {
 // protocol, with the given client capabilities.
 func connect(t *testing.T, server *mcp.Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	cs, err := client.Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectClient(t, server, client, "")
 }
