@@ -1503,3 +1503,86 @@ func ExampleRequestStateLeeway() {
 	// <nil>
 	// true
 }
+
+func ExampleForm_InputRequest() {
+	res := signupForm.InputRequest("")
+	p := res.InputRequests[signupForm.Key()].(*mcp.ElicitParams)
+	b, _ := json.Marshal(p.RequestedSchema)
+	fmt.Println(p.Mode, p.Message)
+	fmt.Println(string(b))
+	// Output:
+	// form Create your account
+	// {"type":"object","properties":{"email":{"type":"string","title":"Email","format":"email"},"plan":{"type":"string","title":"Plan","oneOf":[{"title":"Free","const":"free"},{"title":"Pro ($12 a month)","const":"pro"}]},"seats":{"type":"integer","title":"Seats","default":1,"minimum":1,"maximum":50}},"required":["email","plan"]}
+}
+
+func ExampleForm_Fields() {
+	for _, f := range signupForm.Fields() {
+		fmt.Println(f.Name, f.Type, f.Required)
+	}
+	// Output:
+	// email email true
+	// plan  true
+	// seats integer false
+}
+
+func ExampleForm_Key() {
+	fmt.Println(signupForm.Key())
+	// Output:
+	// signup
+}
+
+func ExampleReplyStatus_String() {
+	fmt.Println(mcpform.ReplyAccepted, mcpform.ReplyInvalid)
+	// Output:
+	// accepted invalid
+}
+
+func ExampleMemorySecretStore_Put() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	expires := time.Now().Add(time.Minute)
+	fmt.Println(store.Put(ctx, "k", "v", expires))
+	err := store.Put(ctx, "k", "again", expires)
+	fmt.Println(errors.Is(err, mcpform.ErrSecretUsed))
+	// Output:
+	// <nil>
+	// true
+}
+
+func ExampleMemorySecretStore_Get() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	_, ok, _ := store.Get(ctx, "k")
+	fmt.Println(ok)
+	_ = store.Put(ctx, "k", "v", time.Now().Add(time.Minute))
+	v, ok, _ := store.Get(ctx, "k")
+	fmt.Println(v, ok)
+	// Output:
+	// false
+	// v true
+}
+
+func ExampleMemorySecretStore_Delete() {
+	store := mcpform.NewMemorySecretStore()
+	ctx := context.Background()
+	_ = store.Put(ctx, "k", "v", time.Now().Add(time.Minute))
+	_ = store.Delete(ctx, "k")
+	_, ok, _ := store.Get(ctx, "k")
+	fmt.Println(ok, errors.Is(store.Put(ctx, "k", "v", time.Now().Add(time.Minute)), mcpform.ErrSecretUsed))
+	// Output:
+	// false true
+}
+
+// A FieldError names the field and wraps the rule it breaks, for errors.Is
+// and errors.As alike.
+func ExampleFieldError() {
+	_, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{
+		{Name: "age", Type: mcpform.TypeInteger, Min: mcpform.Bound(18), Max: mcpform.Bound(1)},
+	}, nil)
+	var fe *mcpform.FieldError
+	fmt.Println(errors.As(err, &fe), fe.Field, errors.Is(err, mcpform.ErrBounds))
+	fmt.Println(err)
+	// Output:
+	// true age true
+	// mcpform: field "age": invalid bounds: min 18 is greater than max 1
+}
