@@ -25,6 +25,7 @@ const (
 	PathApps
 )
 
+// String returns the path's lower-case name: "none", "form" or "apps".
 func (p InputPath) String() string {
 	switch p {
 	case PathNone:

@@ -130,10 +130,12 @@ type FieldError struct {
 	Err   error
 }
 
+// Error returns "mcpform: field NAME: CAUSE", NAME quoted.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("mcpform: field %q: %v", e.Field, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *FieldError) Unwrap() error { return e.Err }
 
 // fieldErr builds a *FieldError whose cause wraps sentinel with detail.

@@ -229,6 +229,7 @@ const (
 	FlowInvalid
 )
 
+// String returns the status's lower-case name, such as "done".
 func (s FlowStatus) String() string {
 	switch s {
 	case FlowAsk:

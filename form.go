@@ -299,6 +299,7 @@ const (
 	ReplyInvalid
 )
 
+// String returns the status's lower-case name, such as "accepted".
 func (s ReplyStatus) String() string {
 	switch s {
 	case ReplyNone:
