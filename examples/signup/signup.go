@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -254,24 +255,26 @@ func (s *signup) finish(ctx context.Context, a Account, t Team, principal, idem 
 	if a.Plan == "team" {
 		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
-	created := outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}
-	exists := func() outcome {
+	o, err := s.store.finish(ctx, idem, func(tx *sql.Tx) (outcome, error) {
+		ok, err := s.store.createAccount(ctx, tx, idem, &acct)
+		if err != nil || ok {
+			return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}, err
+		}
 		o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
 			"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
 		o.IsError = true
-		return o
-	}
-	o, err := s.store.finish(ctx, idem, &acct, created, exists)
+		return o, nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	return o.result(), nil
 }
 
-// settle stores o, which creates nothing, as the outcome of the signup
-// idem, and returns the first outcome stored under idem.
+// settle stores o, which changes nothing, as the outcome of the run idem,
+// and returns the first outcome stored under idem.
 func (s *signup) settle(ctx context.Context, idem string, o outcome) (*mcp.CallToolResult, error) {
-	o, err := s.store.finish(ctx, idem, nil, o, nil)
+	o, err := s.store.finish(ctx, idem, func(*sql.Tx) (outcome, error) { return o, nil })
 	if err != nil {
 		return nil, err
 	}
