@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,9 +55,10 @@ func (Plan) Options() []mcpform.Option {
 	}
 }
 
-// A signup holds what the tool handler needs: the flow and the store.
+// A signup holds what the tool handlers need: the flows and the store.
 type signup struct {
-	flow      *mcpform.Flow
+	flow      *mcpform.Flow // signup's
+	password  *mcpform.Flow // set_password's (password.go)
 	store     *store
 	principal string                     // whom state is bound to without auth
 	ui        *mcpform.Form[signupInput] // the whole signup on one form
@@ -68,9 +70,10 @@ type signupInput struct {
 	Team
 }
 
-// newSignup returns the signup tool, signing its state with codec and
-// storing accounts in st. principal "" means localPrincipal.
-func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*signup, error) {
+// newSignup returns the signup and set_password tools, signing their state
+// with codec and storing accounts in st. principal "" means localPrincipal.
+// pageURL is where the server serves secretPage.
+func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL string) (*signup, error) {
 	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
 	if err != nil {
 		return nil, err
@@ -87,6 +90,10 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*
 		// handle refuses a call principalOf can't name before Next runs.
 		Principal: func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p },
 	})
+	if err != nil {
+		return nil, err
+	}
+	s.password, err = newPasswordFlow(codec, st, pageURL, func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p })
 	if err != nil {
 		return nil, err
 	}
@@ -126,11 +133,15 @@ func newServer(s *signup) *mcp.Server {
 		panic(err)
 	}
 	server.AddTool(tool, s.handle)
+	server.AddTool(passwordToolDef, s.handlePassword)
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end.
 	mcpform.AddLegacyRounds(server, nil)
 	return server
 }
+
+// secretPage is the page where set_password's person types the password.
+func (s *signup) secretPage() http.Handler { return s.password.SecretPage(nil) }
 
 // handle is the tool handler. It is written once and runs every round: the
 // first call, each retry carrying answers and request state, the

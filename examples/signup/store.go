@@ -140,7 +140,8 @@ type account struct {
 // resultData is the structured content of a final result, for programs
 // (and tests) that read it rather than the text.
 type resultData struct {
-	// Status is created, exists, declined, cancelled or invalid.
+	// Status is created, exists, declined, cancelled or invalid; for
+	// set_password, updated, unknown, declined, cancelled or invalid.
 	Status  string   `json:"status"`
 	Account *account `json:"account,omitempty"`
 }
