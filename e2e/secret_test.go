@@ -6,6 +6,7 @@ package e2e_test
 // and nothing else.
 
 import (
+	"bytes"
 	"context"
 	"crypto/pbkdf2"
 	"crypto/sha256"
@@ -17,6 +18,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -339,3 +342,86 @@ func jsonOf(t testing.TB, v any) string {
 
 // keysOf returns an input_required result's keys, sorted.
 func keysOf(m mcp.InputRequestMap) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestInteropTSSetPassword runs set_password with the official TypeScript
+// client over stdio, pinned to 2026-07-28 and declaring URL mode; a real
+// Chromium opens the link, types the password into the page and sends it
+// (interop/secret-client.mjs). The tool finishes, and the password is
+// nowhere on the MCP wire, in a request state, or in the server's log.
+func TestInteropTSSetPassword(t *testing.T) {
+	bin := signupBin(t)
+	node := testenv.Node(t)
+	browser := testenv.Chromium(t)
+	key, _ := tsStateKey(t)
+	db := filepath.Join(t.TempDir(), "signup.db")
+	plan, err := json.Marshal(map[string]any{
+		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
+		"pin":      tsModern,
+		"chromium": browser,
+		"email":    "ada@example.com",
+		"password": secret,
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "secret-client.mjs")
+	cmd.Dir = testenv.InteropDir(t)
+	cmd.Stdin = bytes.NewReader(plan)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr // the server's stderr is node's
+	cmd.WaitDelay = 5 * time.Second
+	require.NoError(t, cmd.Run(), "node secret-client.mjs; stderr:\n%s", stderr.String())
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("transcript:\n%s\nstderr:\n%s", stdout.Bytes(), stderr.Bytes())
+		}
+	})
+
+	var tr struct {
+		ProtocolVersion string           `json:"protocolVersion"`
+		Error           *tsError         `json:"error"`
+		Results         []map[string]any `json:"results"`
+		Asked           []struct{ Key, Mode, Message, URL string }
+		Pages           []struct {
+			Shown, Status int
+			Heading       string
+		}
+		Wire []json.RawMessage `json:"wire"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &tr))
+	require.Nil(t, tr.Error)
+	assert.Equal(t, tsModern, tr.ProtocolVersion)
+	require.Len(t, tr.Results, 2)
+	statusOf := func(r map[string]any) any { sc, _ := r["structuredContent"].(map[string]any); return sc["status"] }
+	assert.Equal(t, "created", statusOf(tr.Results[0]))
+	assert.Equal(t, "updated", statusOf(tr.Results[1]), "set_password's result: %v", tr.Results[1])
+
+	// set_password asked its form and its page, once each, in one round.
+	var modes []string
+	for _, a := range tr.Asked[1:] {
+		modes = append(modes, a.Key+" "+a.Mode)
+		if a.Mode == "url" {
+			assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+/secret\?t=v1\.`, a.URL)
+		}
+	}
+	assert.ElementsMatch(t, []string{passwordForm + " form", passwordPage + " url"}, modes)
+	require.Len(t, tr.Pages, 1)
+	assert.Equal(t, 200, tr.Pages[0].Shown)
+	assert.Equal(t, 200, tr.Pages[0].Status)
+	assert.Equal(t, "Done", tr.Pages[0].Heading)
+
+	// The capture saw the exchange (a URL-mode request, the echoed
+	// states), and no password in it.
+	var wire []string
+	for _, m := range tr.Wire {
+		var b bytes.Buffer
+		require.NoError(t, json.Compact(&b, m))
+		wire = append(wire, b.String())
+	}
+	all := strings.Join(wire, "\n")
+	assert.Contains(t, all, `"mode":"url"`)
+	assert.Contains(t, all, `"requestState"`)
+	assert.GreaterOrEqual(t, noSecret(t, "the MCP wire", wire...), 4, "request states and links checked")
+	noSecret(t, "the server's log", stderr.String())
+	checkHash(t, "sqlite", db, "ada@example.com", secret)
+}
