@@ -1,5 +1,7 @@
-// The signup example is an MCP server with one tool, signup, that asks a
-// person for their details in the middle of the tool call, with mcpform.
+// The signup example is an MCP server with two tools that ask a person for
+// input in the middle of the tool call, with mcpform: signup, which asks
+// for their details, and set_password (password.go), which asks for a
+// password without the client ever seeing it.
 //
 // Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]
 //
@@ -23,7 +25,18 @@
 // in the viewer resource the server registers. A client that declared
 // neither gets the -32021 capability error.
 //
-// -stdio serves the tool over stdin and stdout, for an MCP host. -http ADDR
+// set_password asks the account's email in the client's form and, in the
+// same round, links the person in URL mode to a page of the server's where
+// they type the password: the spec forbids asking for one in a form. The
+// page is served at /secret next to /mcp (-page-url gives its public URL
+// behind a proxy), and over stdio and in the demo on a loopback port of its
+// own. What it receives waits in the database until the flow takes it, so
+// replicas finish each other's runs; the password is stored only as a
+// salted PBKDF2 hash. -demo set_password runs a signup, then set_password,
+// and the demo plays the browser too: it shows the link and posts what is
+// typed to the page itself.
+//
+// -stdio serves the tools over stdin and stdout, for an MCP host. -http ADDR
 // serves streamable HTTP at http://ADDR/mcp for clients of every protocol
 // revision; a bare port or ":port" listens on 127.0.0.1 only, and port 0
 // picks a free one. The server prints the URL on stderr, on one line:
