@@ -86,14 +86,11 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &mcpform.FlowOptions{
-		// handle refuses a call principalOf can't name before Next runs.
-		Principal: func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p },
-	})
+	}, &mcpform.FlowOptions{Principal: s.flowPrincipal})
 	if err != nil {
 		return nil, err
 	}
-	s.password, err = newPasswordFlow(codec, st, pageURL, func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p })
+	s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +239,13 @@ func (s *signup) showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, 
 		SubmitLabel:    "Sign up",
 		SuccessMessage: "Sent",
 	})
+}
+
+// flowPrincipal is principalOf for a flow. The handlers refuse a call
+// principalOf can't name before the flow's Next runs.
+func (s *signup) flowPrincipal(req *mcp.CallToolRequest) string {
+	p, _ := s.principalOf(req)
+	return p
 }
 
 // principalOf returns whom the request state is bound to: the
