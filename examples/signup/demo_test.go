@@ -186,6 +186,13 @@ func TestDemoSetPassword(t *testing.T) {
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"",
 			"Password set for ada@example.com.",
 		}},
+		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", []string{
+			"→ left to your browser",
+			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (177 bytes)\n" +
+				`server ← input_required: url "password.secret"`,
+			"Please check: New password: the page for it is still waiting.",
+			"Password set for ada@example.com.",
+		}},
 		{"another's email is unknown", "ada@example.com\n\npro\nbob@example.com\n" + good + "\n", "unknown", []string{
 			"Password not set: you have no account bob@example.com. Nothing was changed.",
 		}},

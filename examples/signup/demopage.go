@@ -19,7 +19,9 @@ import (
 // page, asks for its fields in the terminal, and posts them to the page,
 // never to the client, until the page takes them. It returns what the
 // client sends back: the person's consent, or the decline or cancel typed
-// instead. The page's own checks speak, as the server's do for forms.
+// instead. The page's own checks speak, as the server's do for forms. An
+// empty answer leaves the page to the person's own browser: the client
+// consents and retries, and the server says if the page is still waiting.
 func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	fmt.Fprintln(p.out)
 	for _, line := range strings.Split(ep.Message, "\n") {
@@ -30,7 +32,8 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	}
 	fmt.Fprintf(p.out, "\n  Link: %s\n", ep.URL)
 	fmt.Fprintf(p.out, "  The demo plays your browser too: it opens the link, and what you type\n"+
-		"  next goes to that page, not to the client. A browser would not show it.\n")
+		"  next goes to that page, not to the client. A browser would not show it.\n"+
+		"  Or open the link in your own browser, send the page, and just press Enter.\n")
 	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil)
 	for err == nil {
 		if status != http.StatusOK && status != http.StatusUnprocessableEntity {
@@ -51,6 +54,10 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 			}
 			fmt.Fprintf(p.out, "  > ")
 			line := p.read(true)
+			if line == "" {
+				fmt.Fprintf(p.out, "\n  → left to your browser\n")
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}
 			if l := strings.ToLower(line); l == "decline" || l == "cancel" {
 				fmt.Fprintf(p.out, "\n  → %s\n", l)
 				return &mcp.ElicitResult{Action: l}, nil
