@@ -160,8 +160,8 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 // printCall prints a tools/call as it goes out.
 func printCall(out io.Writer, p *mcp.CallToolParams) {
 	fmt.Fprintf(out, "client → tools/call %s\n", p.Name)
-	for key, r := range p.InputResponses {
-		er := r.(*mcp.ElicitResult)
+	for _, key := range slices.Sorted(maps.Keys(p.InputResponses)) {
+		er := p.InputResponses[key].(*mcp.ElicitResult)
 		fmt.Fprintf(out, "         %s %q", er.Action, key)
 		if er.Content != nil {
 			b, _ := json.Marshal(er.Content)
