@@ -220,6 +220,15 @@ func TestSetPasswordNeedsURLMode(t *testing.T) {
 	}
 }
 
+// TestSetPasswordPageURL: behind a proxy, -page-url names the page's
+// public address, and the link leads there.
+func TestSetPasswordPageURL(t *testing.T) {
+	r := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db"), "-page-url", "https://accounts.example.com/mcp/secret")
+	res, err := setPassword(connectURL(t, r.url, modern, nil), "", nil)
+	require.NoError(t, err)
+	pageLink(t, res, "https://accounts.example.com/mcp")
+}
+
 // TestSetPasswordAcrossReplicas: two replicas on one database; the flow
 // starts on A, its page is posted to A, and it finishes on B, which also
 // asks again while the page waits. SQLite (a shared file) everywhere,
