@@ -310,3 +310,36 @@ func FuzzSecretPage(f *testing.F) {
 		}
 	})
 }
+
+// TestSameOrigin: a POST is the page's own when the browser says so, even
+// with the Origin "null" Chromium sends from a no-referrer page, or when
+// its Origin names this host; anything another site could send is not.
+func TestSameOrigin(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		site, origin string
+		want         bool
+	}{
+		{"Chromium, from the page", "same-origin", "null", true},
+		{"same origin, named", "same-origin", "http://page.example", true},
+		{"no browser headers", "", "", true},
+		{"an older browser, this host", "", "http://page.example", true},
+		{"an older browser, another host", "", "https://evil.example", false},
+		{"an older browser, opaque origin", "", "null", false},
+		{"another site", "cross-site", "null", false},
+		{"another site naming this host", "cross-site", "http://page.example", false},
+		{"a sibling subdomain", "same-site", "http://page.example", false},
+		{"typed into the address bar", "none", "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "http://page.example/secret", nil)
+			if tt.site != "" {
+				r.Header.Set("Sec-Fetch-Site", tt.site)
+			}
+			if tt.origin != "" {
+				r.Header.Set("Origin", tt.origin)
+			}
+			assert.Equal(t, tt.want, sameOrigin(r))
+		})
+	}
+}

@@ -2,8 +2,9 @@
 // once, runs the binary as a host, a client and an operator would, and
 // checks what reaches the wire and the database: whole signups for clients
 // of every protocol revision, hostile retries, replicas on one database,
-// abuse of the HTTP server, the official TypeScript client, and benchmarks
-// against a hand-built server.
+// abuse of the HTTP server, the official TypeScript client, set_password's
+// secret page in a real Chromium, and benchmarks against a hand-built
+// server.
 //
 // Tests that need Node, Chromium or PostgreSQL skip without them, and fail
 // under CI=true; see internal/testenv.

@@ -189,10 +189,18 @@ func TestViewer(t *testing.T) {
 
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)
-	require.Len(t, tools.Tools, 1)
-	ui, _ := tools.Tools[0].Meta["ui"].(map[string]any)
+	metas := map[string]mcp.Meta{}
+	for _, tool := range tools.Tools {
+		metas[tool.Name] = tool.Meta
+	}
+	require.Len(t, metas, 2)
+	require.Contains(t, metas, toolName)
+	// set_password asks natively only: its secret never goes into a UI form.
+	assert.Contains(t, metas, "set_password")
+	assert.Nil(t, metas["set_password"]["ui"], "set_password links to no viewer")
+	ui, _ := metas[toolName]["ui"].(map[string]any)
 	uri, _ := ui["resourceUri"].(string)
-	require.True(t, strings.HasPrefix(uri, "ui://"), "tool _meta: %v", tools.Tools[0].Meta)
+	require.True(t, strings.HasPrefix(uri, "ui://"), "tool _meta: %v", metas[toolName])
 
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	require.NoError(t, err)

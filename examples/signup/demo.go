@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -23,33 +26,52 @@ import (
 // 2026-07-28 that asks the person in the terminal: it reads answers from in
 // and writes the transcript to out. interactive says whether in is a
 // terminal, which echoes what is typed; otherwise each answer read is
-// echoed after its prompt, so the transcript reads the same.
-func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, interactive bool) error {
+// echoed after its prompt, so the transcript reads the same. tool is the
+// tool to demonstrate: signup, or set_password, which runs after a signup.
+func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, interactive bool, tool string) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
 	codec, err := newCodec(os.Getenv(keyEnv), io.Discard)
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, st, "")
+	// The secret page, on a loopback port of the demo's own.
+	ln, err := listenHTTP("127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	_, err = demo(ctx, newServer(s), in, out, interactive)
+	s, err := newSignup(codec, st, "", pageURLOf(ln))
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer servePage(ln, s.secretPage())()
+	tools := []string{toolName}
+	if tool == passwordTool {
+		tools = append(tools, passwordTool)
+	}
+	_, err = demo(ctx, newServer(s), in, out, interactive, tools...)
 	return err
 }
 
-// demo runs one signup against server and returns the final result.
+// demo calls tools, signup by default, one after the other against server,
+// and returns the last final result.
 //
 // The client answers the input requests itself, round by round, rather
 // than through go-sdk's loop, which would check each answer against the
 // schema first. This client checks nothing: what the person types goes to
 // the server, whose checks are the ones that count, and whose re-ask, with
 // the problems named, is what the person sees.
-func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, interactive bool) (*mcp.CallToolResult, error) {
+//
+// A URL-mode request links to the server's secret page. The person would
+// open it in a browser; here the demo plays the browser too (demopage.go).
+func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, interactive bool, tools ...string) (*mcp.CallToolResult, error) {
+	if len(tools) == 0 {
+		tools = []string{toolName}
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "signup-demo", Version: "v0.1.0"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{
-			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 		},
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	})
@@ -68,9 +90,26 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 	defer cs.Close()
 
 	p := &prompter{in: bufio.NewReader(in), out: out, echo: !interactive}
-	fmt.Fprintf(out, "mcpform signup demo: a go-sdk client on protocol %s calls the %q tool.\n", cs.InitializeResult().ProtocolVersion, toolName)
+	calls := fmt.Sprintf("the %q tool", tools[0])
+	if len(tools) > 1 {
+		calls = fmt.Sprintf("%q, then %q", tools[0], tools[1])
+	}
+	fmt.Fprintf(out, "mcpform signup demo: a go-sdk client on protocol %s calls %s.\n", cs.InitializeResult().ProtocolVersion, calls)
 	fmt.Fprintf(out, "Answer each question. An empty answer takes the default; \"decline\" or \"cancel\" stops.\n")
-	params := &mcp.CallToolParams{Name: toolName}
+	var res *mcp.CallToolResult
+	for _, tool := range tools {
+		if res, err = demoCall(ctx, cs, tool, p, forms); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// demoCall calls tool until it returns a final result, answering its input
+// requests in the terminal.
+func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompter, forms *formOrder) (*mcp.CallToolResult, error) {
+	out := p.out
+	params := &mcp.CallToolParams{Name: tool}
 	for round := 1; ; round++ {
 		fmt.Fprintf(out, "\n── round %d %s\n", round, strings.Repeat("─", 50))
 		printCall(out, params)
@@ -88,29 +127,41 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 			}
 			return res, nil
 		}
-		// Answer every input request, then retry the call with the
-		// answers and the state echoed as it came.
-		answers := mcp.InputResponseMap{}
-		for key, ir := range res.InputRequests {
-			fmt.Fprintf(out, "server ← input_required: form %q\n", key)
-			fmt.Fprintf(out, "         requestState signed by the server (%d bytes)\n", len(res.RequestState))
-			ep, ok := ir.(*mcp.ElicitParams)
-			if !ok {
-				return nil, fmt.Errorf("input request %q is %T, not a form", key, ir)
+		// Answer every input request, the form before the page, then
+		// retry the call with the answers and the state echoed as it came.
+		keys := slices.Sorted(maps.Keys(res.InputRequests))
+		for _, key := range keys {
+			mode := "form"
+			if ep, ok := res.InputRequests[key].(*mcp.ElicitParams); ok && ep.Mode == "url" {
+				mode = "url"
 			}
-			if answers[key], err = p.elicit(ep, forms.order(key)); err != nil {
+			fmt.Fprintf(out, "server ← input_required: %s %q\n", mode, key)
+		}
+		fmt.Fprintf(out, "         requestState signed by the server (%d bytes)\n", len(res.RequestState))
+		answers := mcp.InputResponseMap{}
+		for _, key := range keys {
+			ep, ok := res.InputRequests[key].(*mcp.ElicitParams)
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("input request %q is %T, not an elicitation", key, res.InputRequests[key])
+			case ep.Mode == "url":
+				answers[key], err = p.openPage(ctx, ep)
+			default:
+				answers[key], err = p.elicit(ep, forms.order(key))
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
-		params = &mcp.CallToolParams{Name: toolName, InputResponses: answers, RequestState: res.RequestState}
+		params = &mcp.CallToolParams{Name: tool, InputResponses: answers, RequestState: res.RequestState}
 	}
 }
 
 // printCall prints a tools/call as it goes out.
 func printCall(out io.Writer, p *mcp.CallToolParams) {
 	fmt.Fprintf(out, "client → tools/call %s\n", p.Name)
-	for key, r := range p.InputResponses {
-		er := r.(*mcp.ElicitResult)
+	for _, key := range slices.Sorted(maps.Keys(p.InputResponses)) {
+		er := p.InputResponses[key].(*mcp.ElicitResult)
 		fmt.Fprintf(out, "         %s %q", er.Action, key)
 		if er.Content != nil {
 			b, _ := json.Marshal(er.Content)
@@ -182,7 +233,10 @@ func (p *prompter) elicit(ep *mcp.ElicitParams, order []string) (*mcp.ElicitResu
 }
 
 // readLine reads one answer; "cancel" at the end of the input.
-func (p *prompter) readLine() string {
+func (p *prompter) readLine() string { return p.read(false) }
+
+// read reads one answer, echoing it masked if hide is set.
+func (p *prompter) read(hide bool) string {
 	if p.eof {
 		return "cancel"
 	}
@@ -196,7 +250,11 @@ func (p *prompter) readLine() string {
 	}
 	line = strings.TrimSpace(line)
 	if p.echo {
-		fmt.Fprintf(p.out, "%s\n", line)
+		shown := line
+		if hide {
+			shown = strings.Repeat("•", utf8.RuneCountInString(line))
+		}
+		fmt.Fprintf(p.out, "%s\n", shown)
 	}
 	return line
 }

@@ -166,6 +166,60 @@ func TestDemoShowsServerReask(t *testing.T) {
 	assert.Equal(t, []account{{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, storedAccounts(t, st))
 }
 
+// TestDemoSetPassword runs the demo of set_password after a signup: it
+// shows the link, plays the browser on the page, whose own check refuses a
+// short password, and never shows the password, nor stores it.
+func TestDemoSetPassword(t *testing.T) {
+	const good = "correct horse battery staple"
+	for _, tt := range []struct {
+		name, input, status string
+		shows               []string
+	}{
+		{"set after a refusal", "ada@example.com\n\npro\nada@example.com\nshort\n" + good + "\n", "updated", []string{
+			`input_required: url "password.secret"`,
+			"  Link: http://127.0.0.1:",
+			"The demo plays your browser too",
+			"browser → POST http://127.0.0.1:",
+			": 422 Unprocessable Entity\n\n  The page says: Shorter than 12 characters.",
+			"> " + strings.Repeat("•", len(good)) + "\n\nbrowser → POST",
+			": 200 OK",
+			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"",
+			"Password set for ada@example.com.",
+		}},
+		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", []string{
+			"→ left to your browser",
+			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (177 bytes)\n" +
+				`server ← input_required: url "password.secret"`,
+			"Please check: New password: the page for it is still waiting.",
+			"Password set for ada@example.com.",
+		}},
+		{"another's email is unknown", "ada@example.com\n\npro\nbob@example.com\n" + good + "\n", "unknown", []string{
+			"Password not set: you have no account bob@example.com. Nothing was changed.",
+		}},
+		{"cancel on the page", "ada@example.com\n\npro\nada@example.com\ncancel\n", "cancelled", []string{
+			`cancel "password.secret"`, "Password not set: it was cancelled.",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, st := newTestSignup(t)
+			var out bytes.Buffer
+			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, false, toolName, passwordTool)
+			require.NoError(t, err, "transcript:\n%s", out.String())
+			screen := out.String()
+			assert.Equal(t, tt.status, status(t, res), screen)
+			for _, want := range tt.shows {
+				assert.Contains(t, screen, want)
+			}
+			assert.NotContains(t, screen, good, "the password is never shown")
+			var n int
+			require.NoError(t, st.db.QueryRow(`SELECT COUNT(*) FROM secrets WHERE value IS NOT NULL`).Scan(&n))
+			assert.Zero(t, n, "no value is left in the secrets table")
+			require.NoError(t, st.db.QueryRow(`SELECT COUNT(*) FROM passwords`).Scan(&n))
+			assert.Equal(t, map[bool]int{true: 1, false: 0}[tt.status == "updated"], n, "passwords stored")
+		})
+	}
+}
+
 // TestDemoEchoesOnlyPipedInput checks that answers typed at a terminal,
 // which the terminal shows, are not printed a second time.
 func TestDemoEchoesOnlyPipedInput(t *testing.T) {
@@ -178,8 +232,8 @@ func TestDemoEchoesOnlyPipedInput(t *testing.T) {
 	}
 }
 
-// newTestSignup returns a signup tool on a store in memory, signing with a
-// fixed key, and its store.
+// newTestSignup returns the tools on a store in memory, signing with a
+// fixed key and serving the secret page on a loopback port, and the store.
 func newTestSignup(t *testing.T) (*signup, *store) {
 	t.Helper()
 	codec, err := newCodec(strings.Repeat("a1", 32), io.Discard)
@@ -187,8 +241,11 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
-	s, err := newSignup(codec, st, "")
+	ln, err := listenHTTP("127.0.0.1:0")
 	require.NoError(t, err)
+	s, err := newSignup(codec, st, "", pageURLOf(ln))
+	require.NoError(t, err)
+	t.Cleanup(servePage(ln, s.secretPage()))
 	return s, st
 }
 

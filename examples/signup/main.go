@@ -1,7 +1,9 @@
-// The signup example is an MCP server with one tool, signup, that asks a
-// person for their details in the middle of the tool call, with mcpform.
+// The signup example is an MCP server with two tools that ask a person for
+// input in the middle of the tool call, with mcpform: signup, which asks
+// for their details, and set_password (password.go), which asks for a
+// password without the client ever seeing it.
 //
-// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME]
+// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]
 //
 // With no flags it runs a self-contained demo (demo.go): the server and an
 // in-process go-sdk client on protocol revision 2026-07-28, which asks the
@@ -23,7 +25,18 @@
 // in the viewer resource the server registers. A client that declared
 // neither gets the -32021 capability error.
 //
-// -stdio serves the tool over stdin and stdout, for an MCP host. -http ADDR
+// set_password asks the account's email in the client's form and, in the
+// same round, links the person in URL mode to a page of the server's where
+// they type the password: the spec forbids asking for one in a form. The
+// page is served at /secret next to /mcp (-page-url gives its public URL
+// behind a proxy), and over stdio and in the demo on a loopback port of its
+// own. What it receives waits in the database until the flow takes it, so
+// replicas finish each other's runs; the password is stored only as a
+// salted PBKDF2 hash. -demo set_password runs a signup, then set_password,
+// and the demo plays the browser too: it shows the link and posts what is
+// typed to the page itself.
+//
+// -stdio serves the tools over stdin and stdout, for an MCP host. -http ADDR
 // serves streamable HTTP at http://ADDR/mcp for clients of every protocol
 // revision; a bare port or ":port" listens on 127.0.0.1 only, and port 0
 // picks a free one. The server prints the URL on stderr, on one line:
@@ -53,6 +66,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -75,11 +89,13 @@ var (
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
 	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
+	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
 )
 
 func usage() {
 	out := flag.CommandLine.Output()
-	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME]\n\n", os.Args[0])
+	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]\n\n", os.Args[0])
 	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
 	fmt.Fprintf(out, "Request state is signed with the hex keys in %s (comma-separated; the first signs).\n\n", keyEnv)
 	flag.PrintDefaults()
@@ -89,7 +105,7 @@ func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
 	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
-		*idleFlag <= 0 || *maxSessions <= 0 {
+		*idleFlag <= 0 || *maxSessions <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -109,7 +125,7 @@ func run() error {
 	if !*stdioFlag && *httpAddr == "" {
 		// No signal handling: the demo may be blocked reading the
 		// terminal, and Ctrl-C should simply end it.
-		return runDemo(context.Background(), st, os.Stdin, os.Stdout, isTerminal(os.Stdin))
+		return runDemo(context.Background(), st, os.Stdin, os.Stdout, isTerminal(os.Stdin), *demoFlag)
 	}
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -118,20 +134,23 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, st, *principalFlag)
+	// The secret page is served next to /mcp, or over stdio on a
+	// loopback port of its own.
+	ln, err := listenHTTP(cmp.Or(*httpAddr, "127.0.0.1:0"))
 	if err != nil {
+		return err
+	}
+	s, err := newSignup(codec, st, *principalFlag, cmp.Or(*pageURLFlag, pageURLOf(ln)))
+	if err != nil {
+		ln.Close()
 		return err
 	}
 	server := newServer(s)
 	if *stdioFlag {
-		return serveStdio(ctx, server)
-	}
-	ln, err := listenHTTP(*httpAddr)
-	if err != nil {
-		return err
+		return serveStdio(ctx, server, ln, s.secretPage())
 	}
 	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions}
-	return serveHTTP(ctx, ln, server, limits, os.Stderr)
+	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
 }
 
 // isTerminal reports whether f is a terminal rather than a pipe or file.

@@ -15,8 +15,11 @@ import (
 )
 
 // serveStdio serves server over stdin and stdout until the client goes away
-// or ctx is done. Nothing else may write to stdout.
-func serveStdio(ctx context.Context, server *mcp.Server) error {
+// or ctx is done, and the secret page on ln, a loopback port of its own,
+// since stdio has no HTTP server to mount it on. Nothing else may write to
+// stdout.
+func serveStdio(ctx context.Context, server *mcp.Server, ln net.Listener, page http.Handler) error {
+	defer servePage(ln, page)()
 	err := server.Run(ctx, &mcp.StdioTransport{})
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
@@ -163,21 +166,50 @@ func listenHTTP(addr string) (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort(host, port))
 }
 
-// serveHTTP serves server's streamable HTTP handler on ln, within limits, until ctx is done,
-// after printing the URL to log on one line.
-func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, limits httpLimits, log io.Writer) error {
-	mux := http.NewServeMux()
-	mux.Handle(mcpPath, newHTTPHandler(server, limits))
-	// No ReadTimeout or WriteTimeout: an older client's event stream, and
-	// a call waiting on a person, stay open for minutes. The headers, the
-	// body (readBody) and idle connections are bounded instead, so a slow
-	// or silent client can't hold a connection.
-	srv := &http.Server{
-		Handler:           mux,
+// newHTTPServer returns an HTTP server for h. It has no ReadTimeout or
+// WriteTimeout: an older client's event stream, and a call waiting on a
+// person, stay open for minutes. The headers, the body (readBody, and
+// bodyDeadline for the page) and idle connections are bounded instead, so
+// a slow or silent client can't hold a connection.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    maxBody,
 	}
+}
+
+// bodyDeadline gives h's request bodyTimeout to send its body; the secret
+// page bounds the body's size itself.
+func bodyDeadline(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// servePage serves the secret page alone on ln, at secretPath, and returns
+// the function that stops it.
+func servePage(ln net.Listener, page http.Handler) (stop func()) {
+	mux := http.NewServeMux()
+	mux.Handle(secretPath, bodyDeadline(page))
+	srv := newHTTPServer(mux)
+	go srv.Serve(ln)
+	return func() { srv.Close() }
+}
+
+// pageURLOf is the secret page's URL on ln.
+func pageURLOf(ln net.Listener) string { return "http://" + ln.Addr().String() + secretPath }
+
+// serveHTTP serves server's streamable HTTP handler on ln, within limits,
+// and the secret page next to it, until ctx is done, after printing the
+// URL to log on one line.
+func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, page http.Handler, limits httpLimits, log io.Writer) error {
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, newHTTPHandler(server, limits))
+	mux.Handle(secretPath, bodyDeadline(page))
+	srv := newHTTPServer(mux)
 
 	// On shutdown, end what would otherwise hold it up for its whole
 	// grace period: the event streams of older clients' sessions, and

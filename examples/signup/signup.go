@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,9 +55,10 @@ func (Plan) Options() []mcpform.Option {
 	}
 }
 
-// A signup holds what the tool handler needs: the flow and the store.
+// A signup holds what the tool handlers need: the flows and the store.
 type signup struct {
-	flow      *mcpform.Flow
+	flow      *mcpform.Flow // signup's
+	password  *mcpform.Flow // set_password's (password.go)
 	store     *store
 	principal string                     // whom state is bound to without auth
 	ui        *mcpform.Form[signupInput] // the whole signup on one form
@@ -67,9 +70,10 @@ type signupInput struct {
 	Team
 }
 
-// newSignup returns the signup tool, signing its state with codec and
-// storing accounts in st. principal "" means localPrincipal.
-func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*signup, error) {
+// newSignup returns the signup and set_password tools, signing their state
+// with codec and storing accounts in st. principal "" means localPrincipal.
+// pageURL is where the server serves secretPage.
+func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL string) (*signup, error) {
 	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
 	if err != nil {
 		return nil, err
@@ -82,10 +86,11 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal string) (*
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &mcpform.FlowOptions{
-		// handle refuses a call principalOf can't name before Next runs.
-		Principal: func(req *mcp.CallToolRequest) string { p, _ := s.principalOf(req); return p },
-	})
+	}, &mcpform.FlowOptions{Principal: s.flowPrincipal})
+	if err != nil {
+		return nil, err
+	}
+	s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +130,15 @@ func newServer(s *signup) *mcp.Server {
 		panic(err)
 	}
 	server.AddTool(tool, s.handle)
+	server.AddTool(passwordToolDef, s.handlePassword)
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end.
 	mcpform.AddLegacyRounds(server, nil)
 	return server
 }
+
+// secretPage is the page where set_password's person types the password.
+func (s *signup) secretPage() http.Handler { return s.password.SecretPage(nil) }
 
 // handle is the tool handler. It is written once and runs every round: the
 // first call, each retry carrying answers and request state, the
@@ -232,6 +241,13 @@ func (s *signup) showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, 
 	})
 }
 
+// flowPrincipal is principalOf for a flow. The handlers refuse a call
+// principalOf can't name before the flow's Next runs.
+func (s *signup) flowPrincipal(req *mcp.CallToolRequest) string {
+	p, _ := s.principalOf(req)
+	return p
+}
+
 // principalOf returns whom the request state is bound to: the
 // authenticated user when the transport has auth, else s.principal.
 func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
@@ -254,24 +270,26 @@ func (s *signup) finish(ctx context.Context, a Account, t Team, principal, idem 
 	if a.Plan == "team" {
 		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
-	created := outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}
-	exists := func() outcome {
+	o, err := s.store.finish(ctx, idem, func(tx *sql.Tx) (outcome, error) {
+		ok, err := s.store.createAccount(ctx, tx, idem, &acct)
+		if err != nil || ok {
+			return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}, err
+		}
 		o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
 			"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
 		o.IsError = true
-		return o
-	}
-	o, err := s.store.finish(ctx, idem, &acct, created, exists)
+		return o, nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	return o.result(), nil
 }
 
-// settle stores o, which creates nothing, as the outcome of the signup
-// idem, and returns the first outcome stored under idem.
+// settle stores o, which changes nothing, as the outcome of the run idem,
+// and returns the first outcome stored under idem.
 func (s *signup) settle(ctx context.Context, idem string, o outcome) (*mcp.CallToolResult, error) {
-	o, err := s.store.finish(ctx, idem, nil, o, nil)
+	o, err := s.store.finish(ctx, idem, func(*sql.Tx) (outcome, error) { return o, nil })
 	if err != nil {
 		return nil, err
 	}

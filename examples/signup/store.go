@@ -32,7 +32,9 @@ type store struct {
 }
 
 // schema creates the tables. Emails are stored lower-cased, so the primary
-// key is the unique constraint on the normalized address.
+// key is the unique constraint on the normalized address. passwords holds
+// salted hashes only (password.go); secrets holds what the secret page
+// received until set_password takes it (secrets.go).
 const schema = `
 CREATE TABLE IF NOT EXISTS signups (
 	idem_key   TEXT PRIMARY KEY,
@@ -49,6 +51,18 @@ CREATE TABLE IF NOT EXISTS accounts (
 	seats      INTEGER NOT NULL,
 	principal  TEXT NOT NULL,
 	created_at TIMESTAMP NOT NULL
+);
+CREATE TABLE IF NOT EXISTS passwords (
+	email      TEXT PRIMARY KEY,
+	salt       TEXT NOT NULL,
+	hash       TEXT NOT NULL,
+	iterations INTEGER NOT NULL,
+	updated_at TIMESTAMP NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secrets (
+	secret_key TEXT PRIMARY KEY,
+	value      TEXT,
+	expires_ms BIGINT NOT NULL
 )`
 
 // openStore opens the database named by dsn and creates its tables:
@@ -126,7 +140,8 @@ type account struct {
 // resultData is the structured content of a final result, for programs
 // (and tests) that read it rather than the text.
 type resultData struct {
-	// Status is created, exists, declined, cancelled or invalid.
+	// Status is created, exists, declined, cancelled or invalid; for
+	// set_password, updated, unknown, declined, cancelled or invalid.
 	Status  string   `json:"status"`
 	Account *account `json:"account,omitempty"`
 }
@@ -148,13 +163,13 @@ func (o outcome) result() *mcp.CallToolResult {
 // holds the key.
 var errReplay = errors.New("the idempotency key is taken")
 
-// finish stores the outcome of the signup named by idem, once. For a
-// created outcome, it first creates a, unless another signup holds its
-// email; then the outcome is exists, from exists(). If idem already has an
-// outcome, finish returns that one and changes nothing.
-func (s *store) finish(ctx context.Context, idem string, a *account, o outcome, exists func() outcome) (outcome, error) {
+// finish stores the outcome of the run named by idem, once. do runs inside
+// the transaction that claims idem: it makes the run's change, if any, and
+// returns the outcome to store. If idem already has an outcome, finish
+// returns that one, and do's changes are rolled back.
+func (s *store) finish(ctx context.Context, idem string, do func(*sql.Tx) (outcome, error)) (outcome, error) {
 	for range 3 {
-		got, err := s.finishOnce(ctx, idem, a, o, exists)
+		got, err := s.finishOnce(ctx, idem, do)
 		if errors.Is(err, errReplay) {
 			return s.outcome(ctx, idem)
 		}
@@ -165,34 +180,25 @@ func (s *store) finish(ctx context.Context, idem string, a *account, o outcome, 
 	return outcome{}, errors.New("signup store: too much contention")
 }
 
-func (s *store) finishOnce(ctx context.Context, idem string, a *account, o outcome, exists func() outcome) (outcome, error) {
+func (s *store) finishOnce(ctx context.Context, idem string, do func(*sql.Tx) (outcome, error)) (outcome, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return outcome{}, err
 	}
 	defer tx.Rollback()
-	now := time.Now().UTC()
-	// Claim the key first. A replica finishing the same signup at the
-	// same moment waits here on the unique key, then finds it taken.
+	// Claim the key first. A replica finishing the same run at the same
+	// moment waits here on the unique key, then finds it taken.
 	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO signups (idem_key, status, result, created_at)
-		VALUES (?, '', '', ?) ON CONFLICT (idem_key) DO NOTHING`), idem, now)
+		VALUES (?, '', '', ?) ON CONFLICT (idem_key) DO NOTHING`), idem, time.Now().UTC())
 	if err != nil {
 		return outcome{}, err
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return outcome{}, errReplay
 	}
-	if a != nil {
-		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO accounts
-			(email, idem_key, full_name, plan, team_name, seats, principal, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`),
-			normalize(a.Email), idem, a.FullName, a.Plan, a.TeamName, a.Seats, a.Principal, now)
-		if err != nil {
-			return outcome{}, err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			o = exists()
-		}
+	o, err := do(tx)
+	if err != nil {
+		return outcome{}, err
 	}
 	blob, err := json.Marshal(o)
 	if err != nil {
@@ -203,6 +209,20 @@ func (s *store) finishOnce(ctx context.Context, idem string, a *account, o outco
 		return outcome{}, err
 	}
 	return o, tx.Commit()
+}
+
+// createAccount creates a within tx, under the run idem, and reports
+// false when another account holds its email.
+func (s *store) createAccount(ctx context.Context, tx *sql.Tx, idem string, a *account) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO accounts
+		(email, idem_key, full_name, plan, team_name, seats, principal, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`),
+		normalize(a.Email), idem, a.FullName, a.Plan, a.TeamName, a.Seats, a.Principal, time.Now().UTC())
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // outcome returns the outcome stored under idem.

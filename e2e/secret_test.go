@@ -1,0 +1,436 @@
+package e2e_test
+
+// The secret tests run set_password, which asks the account's email in
+// the client's form and the new password on the server's own page, in URL
+// mode: the password must reach the page and the database's salted hash,
+// and nothing else.
+
+import (
+	"bytes"
+	"context"
+	"crypto/pbkdf2"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	passwordTool = "set_password"
+	// The step's form and, beside it, the URL-mode request for its page.
+	passwordForm = "password"
+	passwordPage = "password.secret"
+	// secret is the password the tests set; it must appear nowhere else.
+	secret = "Tr0ub4dor&3-correct-horse"
+)
+
+// connectURL returns a client session with the server at url that declares
+// form and URL-mode elicitation. With p nil, input_required results reach
+// the caller; otherwise p answers older clients' elicitation/create.
+func connectURL(t testing.TB, url, version string, p *pagePerson) *mcp.ClientSession {
+	t.Helper()
+	opts := &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+	}
+	if p != nil {
+		opts.ElicitationHandler = p.elicit
+		opts.ElicitationCompleteHandler = p.complete
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "secret-e2e", Version: "v0"}, opts)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// setPassword calls set_password once, with the given answers and state.
+func setPassword(cs *mcp.ClientSession, state string, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
+	return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: passwordTool, InputResponses: answers, RequestState: state})
+}
+
+// signUp creates the free account email through signup, round by round.
+func signUp(t *testing.T, cs *mcp.ClientSession, email string) {
+	t.Helper()
+	res, err := call(t, cs, "", nil)
+	require.NoError(t, err)
+	res, err = call(t, cs, res.RequestState, mcp.InputResponseMap{"account": accepted(map[string]any{"email": email, "plan": "free"})})
+	require.NoError(t, err)
+	require.Equal(t, "created", status(t, res), text(res))
+}
+
+// pageLink returns the link of res's URL-mode request, and checks that it
+// leads to the page at base.
+func pageLink(t *testing.T, res *mcp.CallToolResult, base string) string {
+	t.Helper()
+	ep, ok := res.InputRequests[passwordPage].(*mcp.ElicitParams)
+	require.True(t, ok, "no URL-mode request in %v", res.InputRequests)
+	assert.Equal(t, "url", ep.Mode)
+	assert.Nil(t, ep.RequestedSchema)
+	require.True(t, strings.HasPrefix(ep.URL, base+"/secret?t="), "link %s, want on %s", ep.URL, base)
+	return ep.URL
+}
+
+// postPage sends the page's form with password, as a browser on it would.
+func postPage(t testing.TB, link, password string) (int, string) {
+	t.Helper()
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	form := url.Values{"t": {u.Query().Get("t")}, "password": {password}}
+	req, err := http.NewRequest(http.MethodPost, link, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// baseOf is a replica's origin, from its /mcp URL.
+func baseOf(mcpURL string) string { return strings.TrimSuffix(mcpURL, "/mcp") }
+
+// checkHash checks that the database holds, for email, a salted PBKDF2
+// hash of password, and not the password, and that the page left no value
+// in its table.
+func checkHash(t *testing.T, driver, dsn, email, password string) {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	var salt, hash string
+	var iter int
+	require.NoError(t, db.QueryRow(`SELECT salt, hash, iterations FROM passwords WHERE email = '`+email+`'`).Scan(&salt, &hash, &iter))
+	s, err := hex.DecodeString(salt)
+	require.NoError(t, err)
+	assert.Len(t, s, 16, "salt")
+	want, err := pbkdf2.Key(sha256.New, password, s, iter, sha256.Size)
+	require.NoError(t, err)
+	assert.Equal(t, hex.EncodeToString(want), hash, "the hash is PBKDF2-HMAC-SHA256 of the password with its salt")
+	assert.GreaterOrEqual(t, iter, 600_000)
+	var left int
+	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM secrets WHERE value IS NOT NULL`).Scan(&left))
+	assert.Zero(t, left, "values left in the secrets table")
+}
+
+// noSecret checks that none of texts, nor the decoded body of any
+// request state or link token in them, holds the password. It returns the
+// number of tokens it decoded.
+func noSecret(t *testing.T, where string, texts ...string) (tokens int) {
+	t.Helper()
+	for _, s := range texts {
+		assert.NotContains(t, s, secret, "%s holds the password", where)
+		for _, tok := range tokenRe.FindAllString(s, -1) {
+			tokens++
+			body, err := jsonBody(strings.Split(tok, ".")[1])
+			if assert.NoError(t, err, "token %s", tok) {
+				assert.NotContains(t, body, secret, "%s: a token's body holds the password", where)
+			}
+		}
+	}
+	return tokens
+}
+
+// TestSetPasswordWaitsForThePage runs set_password by hand, round by round,
+// on a 2026-07-28 client that declared URL mode: a retry before the page
+// was posted asks for the page again, saying so; the link works once; the
+// retry after it finishes; a replay gets the same outcome.
+func TestSetPasswordWaitsForThePage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "signup.db")
+	r := startReplica(t, keyA, "-db", db)
+	base := baseOf(r.url)
+	cs := connectURL(t, r.url, modern, nil)
+	signUp(t, cs, "ada@example.com")
+
+	var wire []string // every result, as JSON, and the page's answers
+	first, err := setPassword(cs, "", nil)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{passwordForm, passwordPage}, keysOf(first.InputRequests))
+	link := pageLink(t, first, base)
+	answers := mcp.InputResponseMap{passwordForm: accepted(map[string]any{"email": "ada@example.com"}), passwordPage: &mcp.ElicitResult{Action: "accept"}}
+
+	waiting, err := setPassword(cs, first.RequestState, answers)
+	require.NoError(t, err)
+	require.Equal(t, []string{passwordPage}, keysOf(waiting.InputRequests), "only the page is asked again")
+	assert.Contains(t, waiting.InputRequests[passwordPage].(*mcp.ElicitParams).Message, "the page for it is still waiting")
+	pageLink(t, waiting, base)
+
+	code, page := postPage(t, link, "short")
+	assert.Equal(t, http.StatusUnprocessableEntity, code, page)
+	assert.Contains(t, page, "Shorter than 12 characters.")
+	code, page = postPage(t, link, secret)
+	require.Equal(t, http.StatusOK, code, page)
+	wire = append(wire, page)
+	code, page = postPage(t, link, "another password entirely")
+	assert.Equal(t, http.StatusGone, code, "a second use of the link")
+	wire = append(wire, page)
+
+	final := mcp.InputResponseMap{passwordPage: &mcp.ElicitResult{Action: "accept"}}
+	done, err := setPassword(cs, waiting.RequestState, final)
+	require.NoError(t, err)
+	require.Equal(t, "updated", status(t, done), text(done))
+	assert.Equal(t, "Password set for ada@example.com.", text(done))
+	again, err := setPassword(cs, waiting.RequestState, final)
+	require.NoError(t, err)
+	assert.Equal(t, text(done), text(again), "a replay gets the first outcome, and no new link")
+
+	checkHash(t, "sqlite", db, "ada@example.com", secret)
+	for _, res := range []*mcp.CallToolResult{first, waiting, done, again} {
+		wire = append(wire, jsonOf(t, res))
+	}
+	assert.GreaterOrEqual(t, noSecret(t, "the results and pages", wire...), 4, "request states and links checked")
+	noSecret(t, "the server's log", r.stderr())
+}
+
+// TestSetPasswordNeedsURLMode: a client that declared form elicitation
+// only is never asked for the password in a form; it gets the -32021
+// capability error, on either protocol generation.
+func TestSetPasswordNeedsURLMode(t *testing.T) {
+	url := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db")).url
+	for _, version := range []string{modern, legacy} {
+		t.Run(version, func(t *testing.T) {
+			cs := connectHTTP(t, url, version, false, newPerson(nil))
+			_, err := setPassword(cs, "", nil)
+			var werr *jsonrpc.Error
+			require.True(t, errors.As(err, &werr), "want a JSON-RPC error, got %T: %v", err, err)
+			assert.Equal(t, int64(-32021), werr.Code, werr.Message)
+		})
+	}
+}
+
+// TestSetPasswordPageURL: behind a proxy, -page-url names the page's
+// public address, and the link leads there.
+func TestSetPasswordPageURL(t *testing.T) {
+	r := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db"), "-page-url", "https://accounts.example.com/mcp/secret")
+	res, err := setPassword(connectURL(t, r.url, modern, nil), "", nil)
+	require.NoError(t, err)
+	pageLink(t, res, "https://accounts.example.com/mcp")
+}
+
+// TestSetPasswordAcrossReplicas: two replicas on one database; the flow
+// starts on A, its page is posted to A, and it finishes on B, which also
+// asks again while the page waits. SQLite (a shared file) everywhere,
+// PostgreSQL when there is one.
+func TestSetPasswordAcrossReplicas(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		testPasswordReplicas(t, "sqlite", filepath.Join(t.TempDir(), "shared.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		testPasswordReplicas(t, "pgx", freshPostgres(t))
+	})
+}
+
+func testPasswordReplicas(t *testing.T, driver, dsn string) {
+	ra, rb := startReplica(t, keyA, "-db", dsn), startReplica(t, keyA, "-db", dsn)
+	a, b := connectURL(t, ra.url, modern, nil), connectURL(t, rb.url, modern, nil)
+	signUp(t, a, "grace@example.com")
+
+	first, err := setPassword(a, "", nil)
+	require.NoError(t, err)
+	link := pageLink(t, first, baseOf(ra.url))
+	answers := mcp.InputResponseMap{passwordForm: accepted(map[string]any{"email": "grace@example.com"}), passwordPage: &mcp.ElicitResult{Action: "accept"}}
+	waiting, err := setPassword(b, first.RequestState, answers)
+	require.NoError(t, err)
+	require.Equal(t, []string{passwordPage}, keysOf(waiting.InputRequests), "B asks for the page again")
+
+	code, page := postPage(t, link, secret)
+	require.Equal(t, http.StatusOK, code, page)
+	done, err := setPassword(b, first.RequestState, answers)
+	require.NoError(t, err)
+	require.Equal(t, "updated", status(t, done), text(done))
+	again, err := setPassword(a, first.RequestState, answers)
+	require.NoError(t, err)
+	assert.Equal(t, text(done), text(again), "the replay to A gets B's outcome")
+	checkHash(t, driver, dsn, "grace@example.com", secret)
+	noSecret(t, "the results", jsonOf(t, first), jsonOf(t, waiting), jsonOf(t, done), jsonOf(t, again))
+	noSecret(t, "replica A's log", ra.stderr())
+	noSecret(t, "replica B's log", rb.stderr())
+}
+
+// TestSetPasswordLegacyClient: a go-sdk client on 2025-11-25, with its own
+// multi-round-trip loop off, is asked by elicitation/create: the form, then
+// the page by elicitationId. It consents, the person posts the page a
+// moment later, and the call finishes, announced by
+// notifications/elicitation/complete for that ID.
+func TestSetPasswordLegacyClient(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "signup.db")
+	r := startReplica(t, keyA, "-db", db)
+	p := &pagePerson{t: t, email: "ada@example.com", password: secret}
+	cs := connectURL(t, r.url, legacy, p)
+	require.Equal(t, legacy, cs.InitializeResult().ProtocolVersion)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName})
+	require.NoError(t, err)
+	require.Equal(t, "created", status(t, res), text(res))
+
+	res, err = setPassword(cs, "", nil)
+	require.NoError(t, err)
+	p.posted.Wait()
+	require.Equal(t, "updated", status(t, res), text(res))
+	require.Eventually(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return len(p.completed) > 0 },
+		5*time.Second, 20*time.Millisecond, "no notifications/elicitation/complete")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	require.Len(t, p.ids, 1, "the page is asked once, then waited for")
+	assert.NotEmpty(t, p.ids[0])
+	assert.Equal(t, p.ids, p.completed)
+	checkHash(t, "sqlite", db, "ada@example.com", secret)
+	noSecret(t, "the result", jsonOf(t, res))
+	noSecret(t, "the server's log", r.stderr())
+}
+
+// A pagePerson answers an older client's elicitation/create: forms with
+// its email (and the free plan, for signup), and a page by posting its
+// password to it a moment after consenting, as a person in a browser would.
+type pagePerson struct {
+	t               *testing.T
+	email, password string
+	posted          sync.WaitGroup
+	mu              sync.Mutex
+	ids, completed  []string // elicitationIds asked, and announced complete
+}
+
+func (p *pagePerson) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if req.Params.Mode != "url" {
+		content := map[string]any{"email": p.email}
+		if formOf(req.Params.RequestedSchema) == "account" && strings.Contains(jsonOf(p.t, req.Params.RequestedSchema), `"plan"`) {
+			content["plan"] = "free"
+		}
+		return accepted(content), nil
+	}
+	p.mu.Lock()
+	p.ids = append(p.ids, req.Params.ElicitationID)
+	p.mu.Unlock()
+	p.posted.Add(1)
+	go func() {
+		defer p.posted.Done()
+		time.Sleep(200 * time.Millisecond)
+		code, page := postPage(p.t, req.Params.URL, p.password)
+		assert.Equal(p.t, http.StatusOK, code, page)
+	}()
+	return &mcp.ElicitResult{Action: "accept"}, nil
+}
+
+func (p *pagePerson) complete(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.completed = append(p.completed, req.Params.ElicitationID)
+}
+
+// tokenRe matches a signed token (request state, or a page link's t) in text.
+var tokenRe = regexp.MustCompile(`v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+
+// jsonOf is v as JSON.
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// keysOf returns an input_required result's keys, sorted.
+func keysOf(m mcp.InputRequestMap) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestInteropTSSetPassword runs set_password with the official TypeScript
+// client over stdio, pinned to 2026-07-28 and declaring URL mode; a real
+// Chromium opens the link, types the password into the page and sends it
+// (interop/secret-client.mjs). The tool finishes, and the password is
+// nowhere on the MCP wire, in a request state, or in the server's log.
+func TestInteropTSSetPassword(t *testing.T) {
+	bin := signupBin(t)
+	node := testenv.Node(t)
+	browser := testenv.Chromium(t)
+	key, _ := tsStateKey(t)
+	db := filepath.Join(t.TempDir(), "signup.db")
+	plan, err := json.Marshal(map[string]any{
+		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
+		"pin":      tsModern,
+		"chromium": browser,
+		"email":    "ada@example.com",
+		"password": secret,
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "secret-client.mjs")
+	cmd.Dir = testenv.InteropDir(t)
+	cmd.Stdin = bytes.NewReader(plan)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr // the server's stderr is node's
+	cmd.WaitDelay = 5 * time.Second
+	require.NoError(t, cmd.Run(), "node secret-client.mjs; stderr:\n%s", stderr.String())
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("transcript:\n%s\nstderr:\n%s", stdout.Bytes(), stderr.Bytes())
+		}
+	})
+
+	var tr struct {
+		ProtocolVersion string           `json:"protocolVersion"`
+		Error           *tsError         `json:"error"`
+		Results         []map[string]any `json:"results"`
+		Asked           []struct{ Key, Mode, Message, URL string }
+		Pages           []struct {
+			Shown, Status int
+			Heading       string
+		}
+		Wire []json.RawMessage `json:"wire"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &tr))
+	require.Nil(t, tr.Error)
+	assert.Equal(t, tsModern, tr.ProtocolVersion)
+	require.Len(t, tr.Results, 2)
+	statusOf := func(r map[string]any) any { sc, _ := r["structuredContent"].(map[string]any); return sc["status"] }
+	assert.Equal(t, "created", statusOf(tr.Results[0]))
+	assert.Equal(t, "updated", statusOf(tr.Results[1]), "set_password's result: %v", tr.Results[1])
+
+	// set_password asked its form and its page, once each, in one round.
+	var modes []string
+	for _, a := range tr.Asked[1:] {
+		modes = append(modes, a.Key+" "+a.Mode)
+		if a.Mode == "url" {
+			assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+/secret\?t=v1\.`, a.URL)
+		}
+	}
+	assert.ElementsMatch(t, []string{passwordForm + " form", passwordPage + " url"}, modes)
+	require.Len(t, tr.Pages, 1)
+	assert.Equal(t, 200, tr.Pages[0].Shown)
+	assert.Equal(t, 200, tr.Pages[0].Status)
+	assert.Equal(t, "Done", tr.Pages[0].Heading)
+
+	// The capture saw the exchange (a URL-mode request, the echoed
+	// states), and no password in it.
+	var wire []string
+	for _, m := range tr.Wire {
+		var b bytes.Buffer
+		require.NoError(t, json.Compact(&b, m))
+		wire = append(wire, b.String())
+	}
+	all := strings.Join(wire, "\n")
+	assert.Contains(t, all, `"mode":"url"`)
+	assert.Contains(t, all, `"requestState"`)
+	assert.GreaterOrEqual(t, noSecret(t, "the MCP wire", wire...), 4, "request states and links checked")
+	noSecret(t, "the server's log", stderr.String())
+	checkHash(t, "sqlite", db, "ada@example.com", secret)
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// openPage answers a URL-mode request as a person with a browser would. It
+// shows the link; then, since the demo plays the browser too, it opens the
+// page, asks for its fields in the terminal, and posts them to the page,
+// never to the client, until the page takes them. It returns what the
+// client sends back: the person's consent, or the decline or cancel typed
+// instead. The page's own checks speak, as the server's do for forms. An
+// empty answer leaves the page to the person's own browser: the client
+// consents and retries, and the server says if the page is still waiting.
+func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	fmt.Fprintln(p.out)
+	for _, line := range strings.Split(ep.Message, "\n") {
+		if line != "" {
+			line = "  " + line
+		}
+		fmt.Fprintln(p.out, line)
+	}
+	fmt.Fprintf(p.out, "\n  Link: %s\n", ep.URL)
+	fmt.Fprintf(p.out, "  The demo plays your browser too: it opens the link, and what you type\n"+
+		"  next goes to that page, not to the client. A browser would not show it.\n"+
+		"  Or open the link in your own browser, send the page, and just press Enter.\n")
+	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil)
+	for err == nil {
+		if status != http.StatusOK && status != http.StatusUnprocessableEntity {
+			fmt.Fprintf(p.out, "\n  The page says: %s\n", pageText(page))
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		}
+		for _, m := range problemRe.FindAllStringSubmatch(page, -1) {
+			fmt.Fprintf(p.out, "\n  The page says: %s\n", html.UnescapeString(m[1]))
+		}
+		form := url.Values{}
+		if m := tokenRe.FindStringSubmatch(page); m != nil {
+			form.Set("t", html.UnescapeString(m[1]))
+		}
+		for _, f := range labelRe.FindAllStringSubmatch(page, -1) {
+			fmt.Fprintf(p.out, "\n  %s (on the page)\n", html.UnescapeString(f[2]))
+			if f[3] != "" {
+				fmt.Fprintf(p.out, "    %s\n", html.UnescapeString(f[3]))
+			}
+			fmt.Fprintf(p.out, "  > ")
+			line := p.read(true)
+			if line == "" {
+				fmt.Fprintf(p.out, "\n  → left to your browser\n")
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}
+			if l := strings.ToLower(line); l == "decline" || l == "cancel" {
+				fmt.Fprintf(p.out, "\n  → %s\n", l)
+				return &mcp.ElicitResult{Action: l}, nil
+			}
+			form.Set(html.UnescapeString(f[1]), line)
+		}
+		status, page, err = browse(ctx, http.MethodPost, ep.URL, form)
+		if err == nil {
+			fmt.Fprintf(p.out, "\nbrowser → POST %s: %d %s\n", strings.SplitN(ep.URL, "?", 2)[0], status, http.StatusText(status))
+		}
+		if status == http.StatusOK {
+			fmt.Fprintf(p.out, "  %s\n", pageText(page))
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}
+	}
+	return nil, err
+}
+
+// What openPage reads of the page's HTML (mcpform's secretpage.go).
+var (
+	labelRe   = regexp.MustCompile(`<label for="f-([^"]+)">([^<]*)</label>(?:<div class="help">([^<]*)</div>)?`)
+	tokenRe   = regexp.MustCompile(`name="t" value="([^"]*)"`)
+	problemRe = regexp.MustCompile(`role="alert">([^<]*)<`)
+	textRe    = regexp.MustCompile(`<p>([^<]*)</p>`)
+)
+
+// pageText is the page's message.
+func pageText(page string) string {
+	if m := textRe.FindStringSubmatch(page); m != nil {
+		return html.UnescapeString(m[1])
+	}
+	return "(nothing)"
+}
+
+// browse requests link as a browser on the page would, posting form if it
+// is not nil, and returns the status and the page.
+func browse(ctx context.Context, method, link string, form url.Values) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, link, body)
+	if err != nil {
+		return 0, "", err
+	}
+	if form != nil {
+		// A browser says where a form comes from; the page checks it.
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", req.URL.Scheme+"://"+req.URL.Host)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(b), err
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"crypto/pbkdf2"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// passwordTool is the second tool's name: it sets an account's password.
+const passwordTool = "set_password"
+
+// secretPath is where the server serves the page the password is typed on.
+const secretPath = "/secret"
+
+// A NewPassword is what set_password asks, in one round. The spec forbids
+// asking for a password in a form, so mcpform asks the email in the
+// client's own form and links the person, in URL mode, to the server's
+// page for the password (type=password): the client never sees it.
+type NewPassword struct {
+	Email    string `json:"email" mcpform:"label=Email,type=email" jsonschema:"The account whose password to set."`
+	Password string `json:"password" mcpform:"label=New password,type=password,min=12,max=128" jsonschema:"12 to 128 characters."`
+}
+
+// newPasswordFlow returns set_password's flow: one step, whose password
+// the page at pageURL puts into st's secrets table.
+func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string, principal func(*mcp.CallToolRequest) string) (*mcpform.Flow, error) {
+	form, err := mcpform.FormFor[NewPassword](&mcpform.FormOptions{Key: "password", Message: "Set your password"})
+	if err != nil {
+		return nil, err
+	}
+	return mcpform.NewFlow(codec, []mcpform.Step{{Form: form}}, &mcpform.FlowOptions{
+		Principal: principal,
+		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: st.secrets()},
+	})
+}
+
+// handlePassword is set_password's handler, written once like signup's.
+func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	principal, err := s.principalOf(req)
+	if err != nil {
+		return nil, err
+	}
+	round, err := s.password.Next(req)
+	if err != nil {
+		return nil, err
+	}
+	idem := "password:" + round.ID
+	switch round.Status {
+	case mcpform.FlowAsk:
+		// The finishing round took the password out of the store, so a
+		// replay of it would be asked for the page again: the run's first
+		// outcome answers it instead.
+		if req.Params.RequestState != "" {
+			o, err := s.store.outcome(ctx, idem)
+			if err == nil {
+				return o.result(), nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return nil, err
+			}
+		}
+		return round.Result, nil
+	case mcpform.FlowDone:
+		var in NewPassword
+		if err := round.Answers.Decode(&in); err != nil {
+			return nil, err
+		}
+		return s.setPassword(ctx, in, principal, idem)
+	case mcpform.FlowDeclined:
+		return s.settle(ctx, idem, notCompleted("declined", "Password not set: you declined. Nothing was changed."))
+	case mcpform.FlowCancelled:
+		return s.settle(ctx, idem, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."))
+	case mcpform.FlowInvalid:
+		o := notCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
+			round.Attempt, mcpform.ProblemMessage(s.password.Fields(round.Step), round.Problems)))
+		o.IsError = true
+		return s.settle(ctx, idem, o)
+	}
+	return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
+}
+
+// setPassword stores a salted hash of in.Password for the account in.Email,
+// if the principal created it, once per run idem.
+func (s *signup) setPassword(ctx context.Context, in NewPassword, principal, idem string) (*mcp.CallToolResult, error) {
+	// Hashed before the transaction: it takes a while, on purpose.
+	salt, hash := hashPassword(in.Password)
+	o, err := s.store.finish(ctx, idem, func(tx *sql.Tx) (outcome, error) {
+		ok, err := s.store.setPassword(ctx, tx, in.Email, principal, salt, hash)
+		if err != nil || ok {
+			return notCompleted("updated", fmt.Sprintf("Password set for %s.", in.Email)), err
+		}
+		// Another principal's account is as unknown as a missing one.
+		o := notCompleted("unknown", fmt.Sprintf("Password not set: you have no account %s. Nothing was changed.", in.Email))
+		o.IsError = true
+		return o, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o.result(), nil
+}
+
+// passwordIterations is the work factor of PBKDF2-HMAC-SHA256, OWASP's
+// figure: one SHA-256 per guess would let a stolen table be tried at
+// billions of guesses a second; this costs each guess 600,000.
+const passwordIterations = 600_000
+
+// hashPassword returns a random salt and the PBKDF2 hash of pw with it,
+// both hex. Only these are stored, never pw.
+func hashPassword(pw string) (salt, hash string) {
+	s := make([]byte, 16)
+	rand.Read(s) // never fails; see crypto/rand.Read
+	h, err := pbkdf2.Key(sha256.New, pw, s, passwordIterations, sha256.Size)
+	if err != nil {
+		panic(err) // only for a key length FIPS mode refuses; ours is fixed
+	}
+	return hex.EncodeToString(s), hex.EncodeToString(h)
+}
+
+// setPassword stores the hash as email's password within tx, and reports
+// false when principal has no account email.
+func (s *store) setPassword(ctx context.Context, tx *sql.Tx, email, principal, salt, hash string) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM accounts WHERE email = ? AND principal = ?`),
+		normalize(email), principal).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO passwords (email, salt, hash, iterations, updated_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO UPDATE SET
+		salt = excluded.salt, hash = excluded.hash, iterations = excluded.iterations, updated_at = excluded.updated_at`),
+		normalize(email), salt, hash, passwordIterations, time.Now().UTC())
+	return err == nil, err
+}
+
+// passwordToolDef is set_password as clients list it.
+var passwordToolDef = &mcp.Tool{
+	Name:  passwordTool,
+	Title: "Set password",
+	Description: "Set the password of an account you signed up. The tool asks for the email itself, " +
+		"and links the person to a page of the server's for the password; call it with no arguments.",
+	InputSchema: json.RawMessage(`{"type":"object"}`),
+}
