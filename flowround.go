@@ -250,8 +250,10 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	for i := range s.c.secrets {
 		titles[i] = s.c.secrets[i].title()
 	}
-	msg := "Enter your " + strings.Join(titles, " and ") +
-		" on the page this link opens. It goes straight to the server, never through this app."
+	// Titles are labels, written to stand alone: list them rather than
+	// build a sentence around them ("Enter your New password").
+	msg := "The page this link opens asks for: " + strings.Join(titles, ", ") +
+		". What you type there goes straight to the server, never through this app."
 	var secretProblems []*FieldError
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrSecretWaiting) {
