@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"go/build"
 	"os"
 	"regexp"
 	"strings"
@@ -35,4 +36,22 @@ func TestPackageDoc(t *testing.T) {
 	doc, err := os.ReadFile("doc.go")
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(doc), "// Package mcpform "), "doc.go must open with \"// Package mcpform …\"")
+}
+
+// TestLibraryImports keeps the library's dependencies to what the project
+// allows: the standard library, go-sdk and jsonschema-go. Database drivers
+// and the test-only judges are the example's and the tests' alone.
+func TestLibraryImports(t *testing.T) {
+	pkg, err := build.ImportDir(".", 0)
+	require.NoError(t, err)
+	require.NotEmpty(t, pkg.Imports)
+	for _, path := range pkg.Imports {
+		first, _, _ := strings.Cut(path, "/")
+		if !strings.Contains(first, ".") {
+			continue // the standard library
+		}
+		ok := strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
+			path == "github.com/google/jsonschema-go/jsonschema"
+		assert.True(t, ok, "the library imports %s", path)
+	}
 }
