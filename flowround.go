@@ -33,7 +33,7 @@ type round struct {
 // goes on into the next state or into FlowDone.
 func (r *round) run() (*FlowRound, error) {
 	valid := make(Answers, len(r.st.Proven))
-	pins := make(map[string]string, len(r.flow.steps))
+	pins := make(pinList, 0, len(r.flow.steps))
 	var secret []*flowStep // proven steps whose secrets are still to take
 	for i := range r.flow.steps {
 		s := &r.flow.steps[i]
@@ -41,7 +41,7 @@ func (r *round) run() (*FlowRound, error) {
 			continue
 		}
 		key := s.c.key
-		pin, proven := r.st.Pins[key]
+		pin, proven := r.st.Pins.get(key)
 		if key == r.st.Step && !proven {
 			r.st.Step = "" // the call answers one step at most
 			accepted, done, err := r.answer(s, valid, pins)
@@ -49,7 +49,7 @@ func (r *round) run() (*FlowRound, error) {
 				return done, err
 			}
 			merge(valid, accepted)
-			pins[key] = s.pin
+			pins = append(pins, stepPin{key, s.pin})
 			if len(s.c.secrets) > 0 {
 				secret = append(secret, s)
 			}
@@ -66,7 +66,7 @@ func (r *round) run() (*FlowRound, error) {
 			return r.ask(s, valid, pins, prefill(accepted, problems), problems, 0)
 		}
 		merge(valid, accepted)
-		pins[key] = pin
+		pins = append(pins, stepPin{key, pin})
 		if len(s.c.secrets) > 0 {
 			secret = append(secret, s)
 		}
@@ -81,7 +81,7 @@ const storeTimeout = 10 * time.Second
 // finish takes the secrets of the proven steps out of the store and ends
 // the flow; a step whose page has not been sent yet is asked again. Every
 // secret is read before any is deleted, so a missing one loses none.
-func (r *round) finish(valid Answers, pins map[string]string, secret []*flowStep) (*FlowRound, error) {
+func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRound, error) {
 	if len(secret) == 0 {
 		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 	}
@@ -114,7 +114,7 @@ func (r *round) finish(valid Answers, pins map[string]string, secret []*flowStep
 // waitPage is the round while s's page has not been sent: s's other fields
 // stay proven, and only the page is asked again, saying it is still
 // waiting, unless the person has now declined or dismissed it.
-func (r *round) waitPage(s *flowStep, valid Answers, pins map[string]string) (*FlowRound, error) {
+func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
 	switch u := InputResponse(r.req.Params.InputResponses, s.urlKey()); {
 	case u != nil && u.Action == "decline":
 		return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
@@ -177,7 +177,7 @@ func (r *round) link(s *flowStep) *secretLink {
 
 // answer judges the call's answer to s, the step the state asked. It
 // returns the accepted answers, or the round that ends the call.
-func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answers, *FlowRound, error) {
+func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
 	if len(s.c.fields) > 0 {
 		status, accepted, problems = s.c.judge(r.req.Params.InputResponses)
@@ -215,7 +215,7 @@ func (r *round) answer(s *flowStep, valid Answers, pins map[string]string) (Answ
 
 // ask returns the round that asks s, naming problems and pre-filling
 // accepted values, with the state of what is proven so far.
-func (r *round) ask(s *flowStep, valid Answers, pins map[string]string, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
+func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
 	if err := requireInput(r.req, len(s.c.fields) > 0, len(s.c.secrets) > 0); err != nil {
 		return nil, err
 	}

@@ -1,8 +1,10 @@
 package mcpform
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -18,11 +20,86 @@ import (
 // struct tags below are the format, and encoding/json reads and writes the
 // same JSON.
 type flowState struct {
-	ID      string            `json:"i"`           // the run ID, random at the start
-	Step    string            `json:"s"`           // key of the step being asked
-	Attempt int               `json:"n,omitempty"` // failed answers so far to Step
-	Proven  Answers           `json:"a,omitempty"` // merged accepted answers of the proven steps
-	Pins    map[string]string `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
+	ID      string  `json:"i"`           // the run ID, random at the start
+	Step    string  `json:"s"`           // key of the step being asked
+	Attempt int     `json:"n,omitempty"` // failed answers so far to Step
+	Proven  Answers `json:"a,omitempty"` // merged accepted answers of the proven steps
+	Pins    pinList `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
+}
+
+// A pinList holds the pins of a flow's proven steps, in step order: each
+// step's key and the digest of what it asked. It is a list, not a map,
+// because a flow has a few steps and every round decodes it, where a map
+// costs a few hundred bytes. In JSON it is an object, {"step": "pin"}, in
+// list order; a key given twice keeps its last pin.
+type pinList []stepPin
+
+type stepPin struct{ Step, Pin string }
+
+// get returns the pin of step, if it is proven.
+func (l pinList) get(step string) (string, bool) {
+	for _, p := range l {
+		if p.Step == step {
+			return p.Pin, true
+		}
+	}
+	return "", false
+}
+
+// set adds or replaces the pin of step.
+func (l pinList) set(step, pin string) pinList {
+	for i := range l {
+		if l[i].Step == step {
+			l[i].Pin = pin
+			return l
+		}
+	}
+	return append(l, stepPin{step, pin})
+}
+
+// MarshalJSON writes the list as an object, in order.
+func (l pinList) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("null"), nil
+	}
+	return l.appendJSON(nil), nil
+}
+
+func (l pinList) appendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	for i, p := range l {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(appendJSONString(dst, p.Step), ':')
+		dst = appendJSONString(dst, p.Pin)
+	}
+	return append(dst, '}')
+}
+
+// UnmarshalJSON reads an object of strings, or null, keeping the order.
+func (l *pinList) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil // as encoding/json leaves a map
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return &json.UnmarshalTypeError{Value: "non-object", Type: reflect.TypeFor[pinList]()}
+	}
+	out := pinList{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v string
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		out = out.set(k.(string), v)
+	}
+	*l = out
+	return nil
 }
 
 // appendJSON appends st as json.Marshal encodes it. A value of a type that
@@ -55,16 +132,7 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, '}')
 	}
 	if len(st.Pins) > 0 {
-		dst = append(dst, `,"p":{`...)
-		var keys [16]string
-		for i, k := range appendSortedKeys(keys[:0], st.Pins) {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(appendJSONString(dst, k), ':')
-			dst = appendJSONString(dst, st.Pins[k])
-		}
-		dst = append(dst, '}')
+		dst = st.Pins.appendJSON(append(dst, `,"p":`...))
 	}
 	return append(dst, '}'), nil
 }
@@ -251,7 +319,7 @@ func (st *flowState) decodeFast(data []byte) bool {
 		st.Proven = mergeInto(st.Proven, out.Proven)
 	}
 	if seen[4] {
-		st.Pins = mergeInto(st.Pins, out.Pins)
+		st.Pins = out.Pins // replaced, as UnmarshalJSON does
 	}
 	return true
 }
@@ -388,14 +456,15 @@ func (d *stateDecoder) answers(dst *Answers) bool {
 }
 
 // pins reads an object of strings.
-func (d *stateDecoder) pins(dst *map[string]string) bool {
-	m := map[string]string{}
+func (d *stateDecoder) pins(dst *pinList) bool {
+	var buf [4]stepPin // a flow's few steps: the list is allocated once
+	l := pinList(buf[:0])
 	ok := d.object(func(k string) bool {
 		v, ok := d.str()
-		m[k] = v
+		l = l.set(k, v)
 		return ok
 	})
-	*dst = m
+	*dst = append(make(pinList, 0, len(l)), l...)
 	return ok
 }
 

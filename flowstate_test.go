@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,7 @@ var flowStates = map[string]flowState{
 	"proven": {ID: "x", Step: "team", Attempt: 2, Proven: Answers{
 		"email": "ada@example.com", "seats": 5.0, "terms": true, "topics": []any{"billing", "security"},
 		"none": nil, "empty": []any{}, "names": []string{"a", "b"},
-	}, Pins: map[string]string{"account": "q3cKp0S0mZ8yW1vN4xT7uA", "b": ""}},
+	}, Pins: pinList{{"account", "q3cKp0S0mZ8yW1vN4xT7uA"}, {"b", ""}}},
 	"escapes": {ID: "\"\\/\b\f\n\r\t\x00\x1f\x7f", Step: "<script>&amp;</script>", Proven: Answers{
 		"\u2028key\u2029": "a\u2028b\u2029c", "é": "ünï ✓ 世界 🎉", "bad": "\xff\xfeok\xc3", "": "",
 	}},
@@ -32,7 +33,7 @@ var flowStates = map[string]flowState{
 	}},
 	"in-process types": {Proven: Answers{"int": 5, "uint8": uint8(7), "float32": float32(0.1), "map": map[string]int{"x": 1},
 		"nil list": []any(nil), "nil strings": []string(nil), "nested": []any{[]any{"x"}, map[string]any{"y": 1.0}}}},
-	"empty maps": {ID: "e", Step: "s", Proven: Answers{}, Pins: map[string]string{}},
+	"empty maps": {ID: "e", Step: "s", Proven: Answers{}, Pins: pinList{}},
 }
 
 // jsonOf is encoding/json's encoding of v, the reference.
@@ -105,7 +106,7 @@ func cloneFlowState(st flowState) flowState {
 		st.Proven = Answers(cloneMap(st.Proven))
 	}
 	if st.Pins != nil {
-		st.Pins = cloneMap(st.Pins)
+		st.Pins = slices.Clone(st.Pins)
 	}
 	return st
 }
@@ -122,7 +123,7 @@ func cloneMap[V any](m map[string]V) map[string]V {
 // json.Unmarshal gives, into a zero state and into one that holds values,
 // and that it takes the fast path for what it encodes itself.
 func TestFlowStateDecode(t *testing.T) {
-	full := flowState{ID: "old", Step: "old", Attempt: 9, Proven: Answers{"keep": "me", "x": 1.0}, Pins: map[string]string{"keep": "pin"}}
+	full := flowState{ID: "old", Step: "old", Attempt: 9, Proven: Answers{"keep": "me", "x": 1.0}, Pins: pinList{{"keep", "pin"}}}
 	inputs := map[string]string{
 		"escaped strings":  `{"i":"\u0041\n\"\\\/\ud83c\udf89","s":"\u003c\u2028","a":{"\u00e9":"\ud800","k":["\t"]}}`,
 		"unicode":          `{"i":"ünï ✓ 世界 🎉","a":{"世界":"🎉"}}`,
@@ -139,6 +140,11 @@ func TestFlowStateDecode(t *testing.T) {
 		"escaped key":      `{"\u0069":"x"}`,
 		"null fields":      `{"i":null,"n":null,"a":null,"p":null}`,
 		"null pin":         `{"p":{"k":null}}`,
+		"pins in order":    `{"p":{"team":"b","account":"a"}}`,
+		"duplicate pin":    `{"p":{"a":"1","b":"2","a":"3"}}`,
+		"duplicate pins":   `{"p":{"a":"1"},"p":{"b":"2"}}`,
+		"pins not object":  `{"p":"x"}`,
+		"pins array":       `{"p":[]}`,
 		"nested answer":    `{"a":{"o":{"x":1},"l":[["x"]],"m":[{"y":2}]}}`,
 		"int as float":     `{"n":1.0}`,
 		"int exponent":     `{"n":1e3}`,

@@ -1299,7 +1299,7 @@ func rsBenchFlowState() flowState {
 		ID:     "1LvqL-rz1rJit7imv_7q8g",
 		Step:   "team",
 		Proven: Answers{"email": "ada@example.com", "plan": "team"},
-		Pins:   map[string]string{"account": "q3cKp0S0mZ8yW1vN4xT7uA"},
+		Pins:   pinList{{"account", "q3cKp0S0mZ8yW1vN4xT7uA"}},
 	}
 }
 
