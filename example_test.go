@@ -1586,3 +1586,22 @@ func ExampleFieldError() {
 	// true age true
 	// mcpform: field "age": invalid bounds: min 18 is greater than max 1
 }
+
+// Sealing keeps the page's secrets out of the database in the clear: the
+// store underneath holds only ciphertext, and replicas that share the
+// codec's keys open each other's values.
+func ExampleSealSecrets() {
+	plain := mcpform.NewMemorySecretStore() // in a real server, a database table
+	sealed := mcpform.SealSecrets(plain, exampleCodec())
+	ctx := context.Background()
+	if err := sealed.Put(ctx, "run-1", "s3cret", time.Now().Add(time.Minute)); err != nil {
+		log.Fatal(err)
+	}
+	stored, _, _ := plain.Get(ctx, "run-1")
+	fmt.Println(strings.Contains(stored, "s3cret"))
+	v, ok, err := sealed.Get(ctx, "run-1")
+	fmt.Println(v, ok, err)
+	// Output:
+	// false
+	// s3cret true <nil>
+}

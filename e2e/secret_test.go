@@ -109,6 +109,27 @@ func postPage(t testing.TB, link, password string) (int, string) {
 	return res.StatusCode, string(body)
 }
 
+// sealedInTable checks that the page's value waits in the secrets table
+// sealed: one value, which does not hold the secret.
+func sealedInTable(t *testing.T, driver, dsn string) {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	var values []string
+	rows, err := db.Query(`SELECT value FROM secrets WHERE value IS NOT NULL`)
+	require.NoError(t, err)
+	defer rows.Close()
+	for rows.Next() {
+		var v string
+		require.NoError(t, rows.Scan(&v))
+		values = append(values, v)
+	}
+	require.NoError(t, rows.Err())
+	require.Len(t, values, 1, "the posted page's value")
+	noSecret(t, "the secrets table", values...)
+}
+
 // baseOf is a replica's origin, from its /mcp URL.
 func baseOf(mcpURL string) string { return strings.TrimSuffix(mcpURL, "/mcp") }
 
@@ -186,6 +207,7 @@ func TestSetPasswordWaitsForThePage(t *testing.T) {
 	code, page = postPage(t, link, "another password entirely")
 	assert.Equal(t, http.StatusGone, code, "a second use of the link")
 	wire = append(wire, page)
+	sealedInTable(t, "sqlite", db)
 
 	final := mcp.InputResponseMap{passwordPage: &mcp.ElicitResult{Action: "accept"}}
 	done, err := setPassword(cs, waiting.RequestState, final)

@@ -32,7 +32,8 @@ type NewPassword struct {
 }
 
 // newPasswordFlow returns set_password's flow: one step, whose password
-// the page at pageURL puts into st's secrets table.
+// the page at pageURL puts into st's secrets table, sealed with keys
+// derived from the codec's, so the table never holds it in the clear.
 func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string, principal func(*mcp.CallToolRequest) string) (*mcpform.Flow, error) {
 	form, err := mcpform.FormFor[NewPassword](&mcpform.FormOptions{Key: "password", Message: "Set your password"})
 	if err != nil {
@@ -40,7 +41,7 @@ func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string
 	}
 	return mcpform.NewFlow(codec, []mcpform.Step{{Form: form}}, &mcpform.FlowOptions{
 		Principal: principal,
-		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: st.secrets()},
+		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.secrets(), codec)},
 	})
 }
 

@@ -12,9 +12,10 @@ import (
 
 // dbSecrets is an mcpform.SecretStore on the example's database, so that a
 // secret page posted to one replica completes a flow retried on another.
-// The page's values wait in the secrets table, in the clear, until
-// set_password takes them, or for the link's lifetime at most: Get ignores
-// an expired value, and the next Put clears it.
+// The page's values wait in the secrets table, sealed by
+// mcpform.SealSecrets, until set_password takes them, or for the link's
+// lifetime at most: Get ignores an expired value, and the next Put clears
+// it.
 type dbSecrets struct{ s *store }
 
 // secrets returns the store's SecretStore.
