@@ -89,7 +89,8 @@
 // server's own, and what the person types there goes into a [SecretStore],
 // never through the client. The flow takes it, once, in the round that
 // finishes, so the secret is in FlowDone's answers and in no request state,
-// link, log or result. A client that did not declare URL-mode elicitation
+// link, log or result; [SealSecrets] keeps it out of the store's database
+// in the clear too. A client that did not declare URL-mode elicitation
 // gets the -32021 error, never a form; one on 2025-11-25 is served through
 // [LegacyRounds], with elicitationId and notifications/elicitation/complete.
 //
