@@ -194,36 +194,42 @@ func tsStdioServer(bin, key string) *tsStdio {
 // per call.
 func runTS(t *testing.T, plan tsPlan) tsTranscript {
 	t.Helper()
-	node := testenv.Node(t)
 	if plan.TimeoutMs == 0 {
 		plan.TimeoutMs = 20000
 	}
+	out, _ := runDriver(t, "signup-client.mjs", plan)
+	var tr tsTranscript
+	require.NoError(t, json.Unmarshal(out, &tr), "reading the transcript")
+	require.Nil(t, tr.Error, "the client could not connect")
+	require.Len(t, tr.Calls, len(plan.Calls))
+	return tr
+}
+
+// runDriver runs the node script in interop/ on plan, as JSON on its
+// stdin, and returns what it prints on stdout and on stderr, which a stdio
+// server the script spawns shares; the test logs both if it fails.
+func runDriver(t *testing.T, script string, plan any) (out, errOut []byte) {
+	t.Helper()
+	node := testenv.Node(t)
 	in, err := json.Marshal(plan)
 	require.NoError(t, err)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "signup-client.mjs")
+	cmd := exec.CommandContext(ctx, node, script)
 	cmd.Dir = testenv.InteropDir(t)
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// A stdio server spawned by node shares node's stderr; don't wait
-	// for it forever if node is killed.
+	// Don't wait for a spawned server forever if node is killed.
 	cmd.WaitDelay = 5 * time.Second
 	err = cmd.Run()
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("plan:\n%s\ntranscript:\n%s\nstderr (the driver's and a stdio server's):\n%s", in, stdout.Bytes(), stderr.Bytes())
+			t.Logf("plan:\n%s\noutput:\n%s\nstderr (the driver's and a stdio server's):\n%s", in, stdout.Bytes(), stderr.Bytes())
 		}
 	})
-	require.NoError(t, err, "node signup-client.mjs")
-
-	var tr tsTranscript
-	require.NoError(t, json.Unmarshal(stdout.Bytes(), &tr), "reading the transcript")
-	require.Nil(t, tr.Error, "the client could not connect")
-	require.Len(t, tr.Calls, len(plan.Calls))
-	return tr
+	require.NoError(t, err, "node %s", script)
+	return stdout.Bytes(), stderr.Bytes()
 }
 
 // A tsCase is a few calls of a plan, and what they must give.

@@ -18,7 +18,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -381,31 +380,15 @@ func keysOf(m mcp.InputRequestMap) []string { return slices.Sorted(maps.Keys(m))
 // nowhere on the MCP wire, in a request state, or in the server's log.
 func TestInteropTSSetPassword(t *testing.T) {
 	bin := signupBin(t)
-	node := testenv.Node(t)
 	browser := testenv.Chromium(t)
 	key, _ := tsStateKey(t)
 	db := filepath.Join(t.TempDir(), "signup.db")
-	plan, err := json.Marshal(map[string]any{
+	out, serverLog := runDriver(t, "secret-client.mjs", map[string]any{
 		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
 		"pin":      tsModern,
 		"chromium": browser,
 		"email":    "ada@example.com",
 		"password": secret,
-	})
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "secret-client.mjs")
-	cmd.Dir = testenv.InteropDir(t)
-	cmd.Stdin = bytes.NewReader(plan)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr // the server's stderr is node's
-	cmd.WaitDelay = 5 * time.Second
-	require.NoError(t, cmd.Run(), "node secret-client.mjs; stderr:\n%s", stderr.String())
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("transcript:\n%s\nstderr:\n%s", stdout.Bytes(), stderr.Bytes())
-		}
 	})
 
 	var tr struct {
@@ -419,7 +402,7 @@ func TestInteropTSSetPassword(t *testing.T) {
 		}
 		Wire []json.RawMessage `json:"wire"`
 	}
-	require.NoError(t, json.Unmarshal(stdout.Bytes(), &tr))
+	require.NoError(t, json.Unmarshal(out, &tr))
 	require.Nil(t, tr.Error)
 	assert.Equal(t, tsModern, tr.ProtocolVersion)
 	require.Len(t, tr.Results, 2)
@@ -453,6 +436,6 @@ func TestInteropTSSetPassword(t *testing.T) {
 	assert.Contains(t, all, `"mode":"url"`)
 	assert.Contains(t, all, `"requestState"`)
 	assert.GreaterOrEqual(t, noSecret(t, "the MCP wire", wire...), 4, "request states and links checked")
-	noSecret(t, "the server's log", stderr.String())
+	noSecret(t, "the server's log", string(serverLog))
 	checkHash(t, "sqlite", db, "ada@example.com", secret)
 }
