@@ -56,7 +56,8 @@
 // flow, so a replayed round gets the first result again.
 //
 // Over HTTP, the server bounds what a client can hold: request bodies of
-// 64 KiB, timeouts on reading a request and on idle connections, and at
+// 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
+// idle connections, and at
 // most -max-sessions sessions of older clients, each closed after
 // -session-timeout without a request.
 //
@@ -89,6 +90,7 @@ var (
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
 	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
 	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
 )
@@ -105,7 +107,7 @@ func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
 	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
-		*idleFlag <= 0 || *maxSessions <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
+		*idleFlag <= 0 || *maxSessions <= 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -147,9 +149,9 @@ func run() error {
 	}
 	server := newServer(s)
 	if *stdioFlag {
-		return serveStdio(ctx, server, ln, s.secretPage())
+		return serveStdio(ctx, server, ln, s.secretPage(), *bodyTimeout)
 	}
-	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions}
+	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions, BodyTimeout: *bodyTimeout}
 	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
 }
 
