@@ -50,7 +50,8 @@
 //
 // Accounts are stored through database/sql: by default in a SQLite
 // database in memory, gone when the process ends; -db names a SQLite file,
-// which replicas on one machine may share, or a postgres:// URL. A signup
+// which replicas on one machine may share (created 0600: it holds password
+// hashes), or a postgres:// URL. A signup
 // creates at most one account, on whichever replica its rounds land: the
 // database holds one account per email, and one outcome per run of the
 // flow, so a replayed round gets the first result again.
@@ -119,6 +120,9 @@ func main() {
 }
 
 func run() error {
+	if err := createPrivate(*dbFlag); err != nil {
+		return err
+	}
 	st, err := openStore(context.Background(), *dbFlag)
 	if err != nil {
 		return err
