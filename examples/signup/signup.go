@@ -3,15 +3,19 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
+	"os"
 
 	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,6 +66,7 @@ type signup struct {
 	store     *store
 	principal string                     // whom state is bound to without auth
 	ui        *mcpform.Form[signupInput] // the whole signup on one form
+	log       *log.Logger                // the server's log, for what clients must not read
 }
 
 // signupInput is a finished signup's answers.
@@ -82,7 +87,8 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	if err != nil {
 		return nil, err
 	}
-	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal)}
+	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal),
+		log: log.New(os.Stderr, "mcpform signup: ", log.LstdFlags)}
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
@@ -129,12 +135,37 @@ func newServer(s *signup) *mcp.Server {
 	if err := mcpform.AddViewer(server, &mcpform.ViewerOptions{Title: "Sign up"}); err != nil {
 		panic(err)
 	}
-	server.AddTool(tool, s.handle)
-	server.AddTool(passwordToolDef, s.handlePassword)
+	server.AddTool(tool, s.guard("Signup not completed", s.handle))
+	server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end.
 	mcpform.AddLegacyRounds(server, nil)
 	return server
+}
+
+// guard returns h, whose errors other than JSON-RPC ones become a generic
+// error result, beginning with what, and go to the server's log in full.
+// Those errors come from the database: its own words can quote what a
+// client sent (PostgreSQL: invalid byte sequence for encoding "UTF8":
+// 0x00) or name the schema, and reach the client as JSON-RPC code 0. The
+// JSON-RPC errors of mcpform.Flow.Next (-32602, -32021) are the protocol's,
+// and pass as they are.
+func (s *signup) guard(what string, h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		var rpcErr *jsonrpc.Error
+		if err == nil || errors.As(err, &rpcErr) {
+			return res, err
+		}
+		// A reference pairs what the person reports with the log line.
+		ref := make([]byte, 4)
+		rand.Read(ref) // never fails; see crypto/rand.Read
+		s.log.Printf("%s: reference %x: %v", req.Params.Name, ref, err)
+		o := notCompleted("error", fmt.Sprintf("%s: the server failed to finish it. Try again in a while; "+
+			"if it keeps failing, tell the operator the reference %x.", what, ref))
+		o.IsError = true
+		return o.result(), nil
+	}
 }
 
 // secretPage is the page where set_password's person types the password.
