@@ -30,7 +30,9 @@
 // they type the password: the spec forbids asking for one in a form. The
 // page is served at /secret next to /mcp (-page-url gives its public URL
 // behind a proxy), and over stdio and in the demo on a loopback port of its
-// own. What it receives waits in the database until the flow takes it, so
+// own. The example has no login to bind the page to the person, so it
+// offers set_password only when the page is on loopback, and says so on
+// stderr otherwise. What it receives waits in the database until the flow takes it, so
 // replicas finish each other's runs; the password is stored only as a
 // salted PBKDF2 hash. -demo set_password runs a signup, then set_password,
 // and the demo plays the browser too: it shows the link and posts what is
@@ -146,7 +148,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, st, *principalFlag, cmp.Or(*pageURLFlag, pageURLOf(ln)))
+	pageURL := cmp.Or(*pageURLFlag, pageURLOf(ln))
+	if !onLoopback(ln, pageURL) {
+		fmt.Fprintf(os.Stderr, "mcpform signup: set_password is off: its page, %s, is reachable beyond this machine, "+
+			"and the example has no login to check the person on it against\n", pageURL)
+		pageURL = ""
+	}
+	s, err := newSignup(codec, st, *principalFlag, pageURL)
 	if err != nil {
 		ln.Close()
 		return err

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -217,6 +218,22 @@ func servePage(ln net.Listener, page http.Handler, timeout time.Duration) (stop 
 	srv := newHTTPServer(mux)
 	go srv.Serve(ln)
 	return func() { srv.Close() }
+}
+
+// onLoopback reports whether the secret page answers this machine alone:
+// ln listens on a loopback address, and pageURL, which the person's
+// browser opens, names a loopback host.
+func onLoopback(ln net.Listener, pageURL string) bool {
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	u, err := url.Parse(pageURL)
+	if !ok || !tcp.IP.IsLoopback() || err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // pageURLOf is the secret page's URL on ln.

@@ -62,7 +62,8 @@ func (Plan) Options() []mcpform.Option {
 // A signup holds what the tool handlers need: the flows and the store.
 type signup struct {
 	flow      *mcpform.Flow // signup's
-	password  *mcpform.Flow // set_password's (password.go)
+	password  *mcpform.Flow // set_password's (password.go); nil without it
+	page      http.Handler  // set_password's secret page
 	store     *store
 	principal string                     // whom state is bound to without auth
 	ui        *mcpform.Form[signupInput] // the whole signup on one form
@@ -77,7 +78,8 @@ type signupInput struct {
 
 // newSignup returns the signup and set_password tools, signing their state
 // with codec and storing accounts in st. principal "" means localPrincipal.
-// pageURL is where the server serves secretPage.
+// pageURL is where the server serves secretPage; "" leaves set_password
+// out.
 func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL string) (*signup, error) {
 	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
 	if err != nil {
@@ -96,9 +98,13 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	if err != nil {
 		return nil, err
 	}
-	s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal)
-	if err != nil {
-		return nil, err
+	if pageURL != "" {
+		if s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal); err != nil {
+			return nil, err
+		}
+		if s.page, err = passwordPage(s.password); err != nil {
+			return nil, err
+		}
 	}
 	// A form in the browser can't branch between rounds, so the UI path
 	// asks both steps' fields at once, the team questions optional there
@@ -136,7 +142,9 @@ func newServer(s *signup) *mcp.Server {
 		panic(err)
 	}
 	server.AddTool(tool, s.guard("Signup not completed", s.handle))
-	server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
+	if s.password != nil {
+		server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
+	}
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end.
 	mcpform.AddLegacyRounds(server, nil)
@@ -168,8 +176,14 @@ func (s *signup) guard(what string, h mcp.ToolHandler) mcp.ToolHandler {
 	}
 }
 
-// secretPage is the page where set_password's person types the password.
-func (s *signup) secretPage() http.Handler { return s.password.SecretPage(nil) }
+// secretPage is the page where set_password's person types the password,
+// or a 404 without set_password.
+func (s *signup) secretPage() http.Handler {
+	if s.page == nil {
+		return http.NotFoundHandler()
+	}
+	return s.page
+}
 
 // handle is the tool handler. It is written once and runs every round: the
 // first call, each retry carrying answers and request state, the
