@@ -517,30 +517,7 @@ func keysOf(m mcp.InputRequestMap) []string { return slices.Sorted(maps.Keys(m))
 // (interop/secret-client.mjs). The tool finishes, and the password is
 // nowhere on the MCP wire, in a request state, or in the server's log.
 func TestInteropTSSetPassword(t *testing.T) {
-	bin := signupBin(t)
-	browser := testenv.Chromium(t)
-	key, _ := tsStateKey(t)
-	db := filepath.Join(t.TempDir(), "signup.db")
-	out, serverLog := runDriver(t, "secret-client.mjs", map[string]any{
-		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
-		"pin":      tsModern,
-		"chromium": browser,
-		"email":    "ada@example.com",
-		"password": secret,
-	})
-
-	var tr struct {
-		ProtocolVersion string           `json:"protocolVersion"`
-		Error           *tsError         `json:"error"`
-		Results         []map[string]any `json:"results"`
-		Asked           []struct{ Key, Mode, Message, URL string }
-		Pages           []struct {
-			Shown, Status int
-			Heading       string
-		}
-		Wire []json.RawMessage `json:"wire"`
-	}
-	require.NoError(t, json.Unmarshal(out, &tr))
+	tr, db, serverLog := runTSSetPassword(t, false)
 	require.Nil(t, tr.Error)
 	assert.Equal(t, tsModern, tr.ProtocolVersion)
 	require.Len(t, tr.Results, 2)
@@ -576,4 +553,70 @@ func TestInteropTSSetPassword(t *testing.T) {
 	assert.GreaterOrEqual(t, noSecret(t, "the MCP wire", wire...), 4, "request states and links checked")
 	noSecret(t, "the server's log", string(serverLog))
 	checkHash(t, "sqlite", db, "ada@example.com", secret)
+}
+
+// A tsSecretTranscript is what interop/secret-client.mjs reports.
+type tsSecretTranscript struct {
+	ProtocolVersion string           `json:"protocolVersion"`
+	Error           *tsError         `json:"error"`
+	Results         []map[string]any `json:"results"`
+	Asked           []struct{ Key, Mode, Message, URL string }
+	Pages           []struct {
+		Shown, Status int
+		Heading       string
+		Intruder      *struct {
+			Status        int
+			Heading, Text string
+		}
+	}
+	Wire []json.RawMessage `json:"wire"`
+}
+
+// runTSSetPassword runs the TypeScript client and Chromium through a
+// signup and set_password over stdio, with someone else's Chromium on the
+// link too if intruder, and returns the transcript, the database and the
+// server's log.
+func runTSSetPassword(t *testing.T, intruder bool) (tr tsSecretTranscript, db string, serverLog []byte) {
+	t.Helper()
+	bin := signupBin(t)
+	browser := testenv.Chromium(t)
+	key, _ := tsStateKey(t)
+	db = filepath.Join(t.TempDir(), "signup.db")
+	out, serverLog := runDriver(t, "secret-client.mjs", map[string]any{
+		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
+		"pin":      tsModern,
+		"chromium": browser,
+		"email":    "ada@example.com",
+		"password": secret,
+		"intruder": intruder,
+	})
+	require.NoError(t, json.Unmarshal(out, &tr))
+	return tr, db, serverLog
+}
+
+// TestInteropTSSetPasswordIntruder: while the person has the page open in
+// Chromium, someone else opens the same link in a Chromium of their own.
+// They see the page saying it was already opened, not the form; the
+// person's send is refused too, the tool reports the refusal to the
+// TypeScript client, and no password is stored.
+func TestInteropTSSetPasswordIntruder(t *testing.T) {
+	tr, db, serverLog := runTSSetPassword(t, true)
+	require.Nil(t, tr.Error)
+	require.Len(t, tr.Results, 2)
+	statusOf := func(r map[string]any) any { sc, _ := r["structuredContent"].(map[string]any); return sc["status"] }
+	assert.Equal(t, "created", statusOf(tr.Results[0]))
+	assert.Equal(t, "refused", statusOf(tr.Results[1]), "set_password's result: %v", tr.Results[1])
+	assert.Equal(t, true, tr.Results[1]["isError"])
+
+	require.Len(t, tr.Pages, 1)
+	p := tr.Pages[0]
+	assert.Equal(t, 200, p.Shown, "the person opens the link first")
+	require.NotNil(t, p.Intruder)
+	assert.Equal(t, 409, p.Intruder.Status)
+	assert.Contains(t, p.Intruder.Text, "This link was already opened")
+	assert.Equal(t, 409, p.Status, "the person's send, once the link was refused")
+	assert.Equal(t, "Conflict", p.Heading)
+
+	noPassword(t, db, "ada@example.com")
+	noSecret(t, "the server's log", string(serverLog))
 }
