@@ -68,7 +68,7 @@ const maxSecretPageBody = 64 << 10
 //     link opens it too.
 //   - Any other use of a claimed link, a GET or POST without the proof, a
 //     POST from another site or one Authorize refuses, refuses the link for
-//     good, with 409 Conflict and a page that says what to do: go back to
+//     good, with 409 Conflict (403 for the last two) and a page that says what to do: go back to
 //     the app for a new link. The flow then takes nothing from the link,
 //     not even a secret the person sent before, and ends with
 //     [FlowInvalid] and [ErrSecretRefused], so the tool changes nothing
