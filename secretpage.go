@@ -68,12 +68,12 @@ const maxSecretPageBody = 64 << 10
 //     link opens it too.
 //   - Any other use of a claimed link, a GET or POST without the proof, a
 //     POST from another site or one Authorize refuses, refuses the link for
-//     good, with 409 Conflict (403 for the last two) and a page that says what to do: go back to
-//     the app for a new link. The flow then takes nothing from the link,
-//     not even a secret the person sent before, and ends with
-//     [FlowInvalid] and [ErrSecretRefused], so the tool changes nothing
-//     and can say why. Claims and refusals live in the store, so every
-//     replica sharing it agrees.
+//     good, with 409 Conflict (403 for the last two) and a page that says
+//     what to do: go back to the app for a new link. The flow then takes
+//     nothing from the link, not even a secret the person sent before, and
+//     ends with [FlowInvalid] and [ErrSecretRefused], so the tool changes
+//     nothing and can say why. Claims and refusals live in the store, so
+//     every replica sharing it agrees.
 //
 // A server that must bind the page to the person's own login sets
 // SecretPageOptions.Authorize, as the spec requires binding elicitation to
