@@ -102,9 +102,10 @@ type LegacyOptions struct {
 //     handler returned once it is sent; the package's functions build
 //     them anew for every call, and so must a handler that builds its own.
 //
-// Its errors are JSON-RPC errors, code -32603, that say which bound was
-// reached. It needs a session that can send requests to the client: over
-// streamable HTTP, a stateful handler.
+// Its own errors are JSON-RPC errors, code -32603, that say which bound
+// was reached or what failed; the handler's errors pass as they are. It
+// needs a session that can send requests to the client: over streamable
+// HTTP, a stateful handler.
 func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
 	mw := legacyRounds(opts)
 	server.AddReceivingMiddleware(mw)
