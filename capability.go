@@ -17,7 +17,7 @@ const (
 	// [CapabilityError] rather than an input request it cannot read.
 	PathNone InputPath = iota
 	// PathForm: form-mode elicitation. Return an input_required form; for
-	// a client older than 2026-07-28, go-sdk's bridge (and [LegacyRounds])
+	// a client older than 2026-07-28, go-sdk's bridge (and [AddLegacyRounds])
 	// sends it as elicitation/create.
 	PathForm
 	// PathApps: an MCP Apps host. Return the prefab UI form of

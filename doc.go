@@ -38,8 +38,8 @@
 // there is none, and finish when there is one. For clients older than
 // 2026-07-28, go-sdk fulfils the request itself with elicitation/create and
 // calls the handler again, so the same handler serves them too; add
-// the middleware of [LegacyRounds] with [AddLegacyRounds] when a call may
-// take more than one round.
+// the middleware of [AddLegacyRounds] when a call may take more than one
+// round.
 //
 // Ask only a client that can answer: [PathFor] picks the UI or the form
 // from what the client declared, and [CapabilityError] is the -32021 error
@@ -96,7 +96,8 @@
 // link, and the flow ends with [ErrSecretRefused], taking nothing. A
 // client that did not declare URL-mode elicitation
 // gets the -32021 error, never a form; one on 2025-11-25 is served through
-// [LegacyRounds], with elicitationId and notifications/elicitation/complete.
+// [AddLegacyRounds], with elicitationId and
+// notifications/elicitation/complete.
 //
 // # UI path
 //

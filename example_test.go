@@ -839,60 +839,6 @@ func ExampleClientSupportsApps() {
 	// true
 }
 
-// A client older than 2026-07-28 answers a question asked in two rounds.
-func ExampleLegacyRounds() {
-	name := []mcpform.AutoFormField{{Name: "name", Required: true}}
-	color := []mcpform.AutoFormField{{Name: "color", Required: true}}
-	// The state carries the first answer between rounds; a real server
-	// signs it with a RequestStateCodec.
-	greet := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if a, ok := mcpform.AcceptedFormInput(req.Params.InputResponses, "color", color); ok {
-			msg := fmt.Sprintf("%s likes %s", req.Params.RequestState, a["color"])
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
-		}
-		if a, ok := mcpform.AcceptedFormInput(req.Params.InputResponses, "name", name); ok {
-			return mcpform.FormInputRequest(color, &mcpform.InputRequestOptions{
-				Key: "color", Message: "Favourite color?", RequestState: a["name"].(string),
-			})
-		}
-		return mcpform.FormInputRequest(name, &mcpform.InputRequestOptions{Key: "name", Message: "Your name?"})
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)}, greet)
-	// Both sides: the sending side also governs go-sdk's first round.
-	server.AddReceivingMiddleware(mcpform.LegacyRounds)
-	server.AddSendingMiddleware(mcpform.LegacyRounds)
-
-	answers := map[string]map[string]any{"Your name?": {"name": "Ada"}, "Favourite color?": {"color": "green"}}
-	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
-		// An old client has no input_required loop of its own.
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			fmt.Println("elicitation/create:", req.Params.Message)
-			return &mcp.ElicitResult{Action: "accept", Content: answers[req.Params.Message]}, nil
-		},
-	})
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, st, nil); err != nil {
-		log.Fatal(err)
-	}
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
-	// Output:
-	// elicitation/create: Your name?
-	// elicitation/create: Favourite color?
-	// Ada likes green
-}
-
 // A booking is the typed answer of the examples below; FormFor derives its
 // form from the struct tags.
 type booking struct {
@@ -1250,71 +1196,6 @@ func ExampleCapabilityError() {
 	// Output:
 	// -32021 Missing required client capabilities
 	// {"requiredCapabilities":{"elicitation":{"form":{}}}}
-}
-
-// A client on 2025-06-18, whose revision predates titled choices, is shown
-// the labels as enumNames, and its answer decodes as on any revision.
-func ExampleNewLegacyRounds() {
-	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{
-		Name: "room", Required: true, Options: []mcpform.Option{
-			{Value: "babbage", Label: "Babbage (6 seats)"}, {Value: "lovelace", Label: "Lovelace (12 seats)"},
-		},
-	}}, &mcpform.FormOptions{Message: "Which room?"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "rooms", Version: "v1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			reply := form.Read(req.Params.InputResponses)
-			switch reply.Status {
-			case mcpform.ReplyNone:
-				return form.InputRequest(""), nil
-			case mcpform.ReplyInvalid:
-				return form.Reask(reply, ""), nil
-			}
-			msg := fmt.Sprintf("%s: %v", reply.Status, reply.Value["room"])
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
-		})
-	legacy := mcpform.NewLegacyRounds(&mcpform.LegacyOptions{Timeout: 2 * time.Minute, MaxRounds: 5})
-	server.AddReceivingMiddleware(legacy)
-	server.AddSendingMiddleware(legacy)
-
-	client := mcp.NewClient(&mcp.Implementation{Name: "old-host", Version: "v1"}, &mcp.ClientOptions{
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			b, _ := json.Marshal(req.Params.RequestedSchema)
-			var s struct {
-				Properties map[string]struct {
-					Enum      []string `json:"enum"`
-					EnumNames []string `json:"enumNames"`
-				} `json:"properties"`
-			}
-			if err := json.Unmarshal(b, &s); err != nil {
-				return nil, err
-			}
-			fmt.Println(s.Properties["room"].Enum, s.Properties["room"].EnumNames)
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"room": "lovelace"}}, nil
-		},
-	})
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, st, nil); err != nil {
-		log.Fatal(err)
-	}
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
-	// Output:
-	// [babbage lovelace] [Babbage (6 seats) Lovelace (12 seats)]
-	// accepted: lovelace
 }
 
 // The README's handler serves a client older than 2026-07-28 unchanged,

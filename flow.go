@@ -283,7 +283,7 @@ type FlowRound struct {
 // or request.
 //
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
-// fulfils one round only; install [LegacyRounds] with [AddLegacyRounds] so
+// fulfils one round only; install the middleware of [AddLegacyRounds] so
 // that such a client can answer every round of the flow.
 func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {

@@ -1,14 +1,16 @@
 package mcpform
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,59 +23,57 @@ const (
 	firstTitledRevision = "2025-11-25"
 )
 
-// maxLegacyRounds is the default bound on the times one call asks, as
-// go-sdk's client bounds its own retry loop.
-const maxLegacyRounds = 10
+// Defaults of [LegacyOptions].
+const (
+	// maxLegacyRounds bounds the times one call asks, as go-sdk's client
+	// bounds its own retry loop.
+	maxLegacyRounds = 10
+	// maxLegacyCallsPerSession bounds the calls of one session that may
+	// wait on the client at once: a person answers one form at a time.
+	maxLegacyCallsPerSession = 4
+	// maxLegacyCalls bounds them across sessions. Measured on the
+	// example, a waiting call holds about 50 KB and two goroutines.
+	maxLegacyCalls = 1000
+)
 
-// LegacyOptions configures [NewLegacyRounds]. A nil *LegacyOptions and zero
-// fields mean the defaults.
+// LegacyOptions configures [AddLegacyRounds]. A nil *LegacyOptions and
+// zero or negative fields mean the defaults.
 type LegacyOptions struct {
-	// Timeout bounds each elicitation/create sent to the client, re-asks
-	// included: a client that has not answered by then ends the call with
-	// an error wrapping context.DeadlineExceeded, and everything the call
-	// held is freed. Zero or negative means 10 minutes, the default TTL of
-	// a [RequestStateCodec]. Keep it no longer than your codec's TTL: a
-	// state minted when the question went out has expired by then anyway.
+	// Timeout bounds each wait of a call: for an answer to an
+	// elicitation/create, re-asks included, and for a page the person
+	// consented to open. A client that has not answered by then ends the
+	// call with an error, and everything the call held is freed. Zero
+	// means 10 minutes, the default TTL of a [RequestStateCodec].
+	//
+	// Behind streamable HTTP with a SessionTimeout, set Timeout to that
+	// session timeout: go-sdk closes an idle session only once its calls
+	// in flight have returned, and tells them nothing, so a call waiting
+	// on a client that walked away holds its session, and any cap on
+	// sessions, until its wait ends. With Timeout no longer than the
+	// session timeout, closing a session never waits past it. Over a
+	// stream (stdio, in memory), a client that goes away ends the waits
+	// at once.
 	Timeout time.Duration
-	// MaxRounds bounds the times one tool call asks the client, re-asks of
-	// an answer that does not match its schema included; the call then ends
-	// with an error. Zero or negative means 10, the bound of go-sdk's own
-	// client loop.
+	// MaxRounds bounds the times one tool call asks the client; the call
+	// then ends with an error. It guards against a handler that never
+	// stops asking: a [Flow] ends first, after [FlowOptions].MaxReasks.
+	// Zero means 10, the bound of go-sdk's own client loop.
 	MaxRounds int
+	// MaxCallsPerSession bounds the tool calls of one session that wait
+	// on the client at once, from their first elicitation/create to
+	// their end; a call beyond it ends instead of asking, with a JSON-RPC
+	// error, code -32603. Zero means 4.
+	MaxCallsPerSession int
+	// MaxCalls bounds them across all sessions, refused the same way.
+	// Zero means 1000.
+	MaxCalls int
 }
 
-// AddLegacyRounds installs [NewLegacyRounds](opts) on both sides of
-// server, as it must be: the receiving side asks every round, the sending
-// side bounds, relabels and re-asks each elicitation/create. Call it once,
-// after creating the server. A nil opts means the defaults.
-func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
-	mw := NewLegacyRounds(opts)
-	server.AddReceivingMiddleware(mw)
-	server.AddSendingMiddleware(mw)
-}
-
-// LegacyRounds is [NewLegacyRounds](nil): middleware that lets a client
-// older than protocol revision 2026-07-28 answer a tool call that asks for
-// input, in as many rounds as it takes. Install it on both sides of the
-// server, or let [AddLegacyRounds] do so:
-//
-//	server.AddReceivingMiddleware(mcpform.LegacyRounds)
-//	server.AddSendingMiddleware(mcpform.LegacyRounds)
-func LegacyRounds(next mcp.MethodHandler) mcp.MethodHandler {
-	return defaultLegacyRounds(next)
-}
-
-var defaultLegacyRounds = NewLegacyRounds(nil)
-
-// NewLegacyRounds returns go-sdk middleware that lets a client older than
-// protocol revision 2026-07-28 answer a tool call that asks for input in
-// several rounds, such as a [Flow] with two steps or a form asked again. A
-// nil opts means the defaults of [LegacyOptions]. Install the one value on
-// both sides of the server, after creating it:
-//
-//	legacy := mcpform.NewLegacyRounds(nil)
-//	server.AddReceivingMiddleware(legacy)
-//	server.AddSendingMiddleware(legacy)
+// AddLegacyRounds installs middleware on both sides of server that lets a
+// client older than protocol revision 2026-07-28 answer a tool call that
+// asks for input in several rounds, such as a [Flow] with two steps or a
+// form asked again. Call it once, after creating the server. A nil opts
+// means the defaults of [LegacyOptions].
 //
 // Such a client knows nothing of input_required. go-sdk bridges for it: it
 // sends each input request as elicitation/create and calls the handler
@@ -91,29 +91,55 @@ var defaultLegacyRounds = NewLegacyRounds(nil)
 //   - a client older than 2025-11-25 gets titled choices as enum plus
 //     enumNames, the labels its revision can show (a multiple choice, which
 //     its revision lacks, stays an array, without labels);
-//   - an accepted answer that does not match the schema, which go-sdk would
-//     refuse and end the call with, is asked again at once, with a message
-//     that names each refused field and with the good values as defaults.
+//   - the answer reaches the handler as the client sent it, as on
+//     2026-07-28, so that the handler's own checker judges it: a refused
+//     answer is asked again by the handler's re-ask, naming every problem,
+//     and a [Flow] ends with [FlowInvalid] after the same
+//     [FlowOptions].MaxReasks on every revision. (ServerSession.Elicit
+//     would judge it again with the schema alone, blind to formats, and
+//     end the call on a mismatch with an error of JSON-RPC code 0.) To do
+//     so it clears the RequestedSchema of the *mcp.ElicitParams the
+//     handler returned once it is sent; the package's functions build
+//     them anew for every call, and so must a handler that builds its own.
 //
-// Installed on the receiving side only, it still asks every round, but
-// none of the three above applies. It needs a session that can send
-// requests to the client: over streamable HTTP, a stateful handler.
-func NewLegacyRounds(opts *LegacyOptions) mcp.Middleware {
-	l := &legacy{timeout: defaultRequestStateTTL, max: maxLegacyRounds}
+// Its own errors are JSON-RPC errors, code -32603, that say which bound
+// was reached or what failed; the handler's errors pass as they are. It
+// needs a session that can send requests to the client: over streamable
+// HTTP, a stateful handler.
+func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
+	mw := legacyRounds(opts)
+	server.AddReceivingMiddleware(mw)
+	server.AddSendingMiddleware(mw)
+}
+
+// legacyRounds returns the middleware of [AddLegacyRounds], one value for
+// both sides.
+func legacyRounds(opts *LegacyOptions) mcp.Middleware {
+	l := &legacy{
+		timeout:    defaultRequestStateTTL,
+		max:        maxLegacyRounds,
+		perSession: maxLegacyCallsPerSession,
+		total:      maxLegacyCalls,
+		sessions:   map[*mcp.ServerSession]int{},
+	}
 	if opts != nil {
-		if opts.Timeout > 0 {
-			l.timeout = opts.Timeout
-		}
-		if opts.MaxRounds > 0 {
-			l.max = opts.MaxRounds
-		}
+		l.timeout = cmp.Or(max(opts.Timeout, 0), l.timeout)
+		l.max = cmp.Or(max(opts.MaxRounds, 0), l.max)
+		l.perSession = cmp.Or(max(opts.MaxCallsPerSession, 0), l.perSession)
+		l.total = cmp.Or(max(opts.MaxCalls, 0), l.total)
 	}
 	return l.middleware
 }
 
 type legacy struct {
-	timeout time.Duration
-	max     int
+	timeout    time.Duration
+	max        int
+	perSession int
+	total      int
+
+	mu       sync.Mutex
+	calls    int                        // legacy calls that asked
+	sessions map[*mcp.ServerSession]int // of them, per session that has any
 }
 
 // legacyCallKey keys the *legacyCall of a tool call in its context.
@@ -124,6 +150,10 @@ type legacyCallKey struct{}
 type legacyCall struct {
 	asked atomic.Int32 // elicitation/create requests sent
 	pages pages        // its URL-mode requests
+
+	mu       sync.Mutex
+	admitted bool  // counted in the bounds of LegacyOptions
+	refused  error // or refused by them
 }
 
 func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -142,6 +172,80 @@ func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// admit counts call c of session ss in the bounds when it first asks the
+// client, or refuses it beyond them. Each call held may wait on its client
+// for Timeout: unbounded, a client that never answers would hold memory
+// and goroutines without limit. Calls that never ask are not counted.
+func (l *legacy) admit(ss *mcp.ServerSession, c *legacyCall) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.admitted && c.refused == nil {
+		c.refused = l.count(ss)
+		c.admitted = c.refused == nil
+	}
+	return c.refused
+}
+
+// release uncounts call c of session ss, if it was counted.
+func (l *legacy) release(ss *mcp.ServerSession, c *legacyCall) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.admitted {
+		l.leave(ss)
+		c.admitted = false
+	}
+}
+
+func (l *legacy) count(ss *mcp.ServerSession) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sessions[ss] >= l.perSession {
+		return legacyErr(nil, "mcpform: this session has %d calls waiting for input already, the most it may; answer or cancel one first", l.perSession)
+	}
+	if l.calls >= l.total {
+		return legacyErr(nil, "mcpform: the server has %d calls waiting for input, the most it serves at once; try again later", l.total)
+	}
+	l.calls++
+	l.sessions[ss]++
+	return nil
+}
+
+func (l *legacy) leave(ss *mcp.ServerSession) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls--
+	if l.sessions[ss]--; l.sessions[ss] == 0 {
+		delete(l.sessions, ss) // memory follows the sessions with calls
+	}
+}
+
+// A legacyError is an error of a legacy call: go-sdk sends the JSON-RPC
+// error it wraps, code and all, with its message, and errors.Is still
+// finds its cause.
+type legacyError struct {
+	rpc   *jsonrpc.Error
+	cause error
+}
+
+// legacyErr returns a legacyError of code -32603 whose message is format
+// applied to args, and cause, if not nil, appended after a colon.
+func legacyErr(cause error, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	return &legacyError{rpc: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}, cause: cause}
+}
+
+func (e *legacyError) Error() string { return e.rpc.Message }
+
+func (e *legacyError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.rpc}
+	}
+	return []error{e.rpc, e.cause}
+}
+
 // isLegacy reports whether go-sdk's bridge serves the session's calls: it
 // decides by the version the client asked for at initialize, and takes a
 // session without one (stateless HTTP) to be on the latest.
@@ -157,30 +261,30 @@ func isLegacy(ss *mcp.ServerSession) bool {
 //
 // go-sdk's own bridge is the innermost receiving middleware (NewServer
 // installs it before any other can be added), so it fulfils the handler's
-// first input request before this middleware sees the result, and
-// ServerSession.Elicit checks the client's answer against the schema and
-// fails the call on a mismatch. No receiving middleware can reach that
-// round. Every elicitation, the bridge's and ours, goes through the
-// server's sending middleware, though, with a context derived from the
-// call's: so rounds marks the context, and [legacy.elicit], on the sending
-// side, bounds, downgrades and re-asks each marked elicitation before
-// Elicit judges the answer.
+// first input request before this middleware sees the result, through
+// ServerSession.Elicit, which judges the client's answer against the
+// schema. No receiving middleware can reach that round. Every
+// elicitation, the bridge's and ours, goes through the server's sending
+// middleware, though, with a context derived from the call's: so rounds
+// marks the context, and [legacy.elicit], on the sending side, bounds and
+// downgrades each marked elicitation, and keeps Elicit from judging it.
 func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) (mcp.Result, error) {
 	c := &legacyCall{}
+	defer l.release(call.Session, c)
 	ctx = context.WithValue(ctx, legacyCallKey{}, c)
 	for {
 		res, err := next(ctx, "tools/call", call)
+		if err != nil {
+			return nil, ours(err)
+		}
 		r, ok := res.(*mcp.CallToolResult)
-		if err != nil || !ok || r == nil || len(r.InputRequests) == 0 {
-			if err == nil {
-				err = c.pages.complete(ctx, call.Session, nil)
-			}
-			return res, err
+		if !ok || r == nil || len(r.InputRequests) == 0 {
+			return res, c.pages.complete(ctx, call.Session, nil)
 		}
 		// Rounds that only wait for a page ask nothing; waitPage bounds
 		// them in time.
 		if int(c.asked.Load()) >= l.max {
-			return nil, fmt.Errorf("mcpform: the tool call asked for input more than %d times", l.max)
+			return nil, l.tooMany()
 		}
 		keys := make([]string, 0, len(r.InputRequests))
 		for k := range r.InputRequests {
@@ -194,18 +298,19 @@ func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.C
 			if !ok {
 				return res, nil // sampling or roots: not ours to bridge
 			}
-			if isURLMode(p) {
-				p = withID(p)
-				open[p.ElicitationID] = true
+			q := *p // elicit clears the schema of what Elicit holds
+			if isURLMode(&q) {
+				q = *withID(&q)
+				open[q.ElicitationID] = true
 			}
-			a, err := call.Session.Elicit(ctx, p)
+			a, err := call.Session.Elicit(ctx, &q)
 			if err != nil {
-				return nil, fmt.Errorf("mcpform: asking for input %q: %w", key, err)
+				return nil, wrapLegacy(err, "mcpform: asking for input %q", key)
 			}
 			answers[key] = a
 		}
 		if err := c.pages.complete(ctx, call.Session, open); err != nil {
-			return nil, err
+			return nil, legacyErr(err, "mcpform: telling the client a page is done")
 		}
 		retry := *call.Params
 		retry.InputResponses, retry.RequestState = answers, r.RequestState
@@ -213,15 +318,45 @@ func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.C
 	}
 }
 
-// elicit sends one elicitation/create of a legacy call, and sends it again
-// while the client accepts with content that does not match the schema.
-// It judges the answer as ServerSession.Elicit will, with jsonschema-go
-// against the schema as sent by the handler, so an answer it lets through
-// is never refused there.
+// ours returns the legacyError in err's chain, if there is one, rather than
+// err: go-sdk's bridge wraps what elicit returns in words of its own, and
+// the client is better told the bound it hit, once. Other errors, the
+// handler's own, pass as they are.
+func ours(err error) error {
+	var le *legacyError
+	if errors.As(err, &le) {
+		return le
+	}
+	return err
+}
+
+// wrapLegacy returns err if it is a legacyError already, and otherwise a
+// legacyError of format and args caused by err.
+func wrapLegacy(err error, format string, args ...any) error {
+	var le *legacyError
+	if errors.As(err, &le) {
+		return le
+	}
+	return legacyErr(err, format, args...)
+}
+
+func (l *legacy) tooMany() error {
+	return legacyErr(nil, "mcpform: the tool call asked for input more than %d times", l.max)
+}
+
+// elicit sends one elicitation/create of a legacy call, under the call's
+// bounds and in the words of the client's revision. The answer goes to the
+// handler as the client sent it: elicit clears the schema that
+// ServerSession.Elicit, its caller, would judge it with, once it has been
+// sent, so that the handler's checker, the one a 2026-07-28 answer meets,
+// is the only judge.
 func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Request, c *legacyCall) (mcp.Result, error) {
 	p, ok := req.GetParams().(*mcp.ElicitParams)
 	ss, ok2 := req.GetSession().(*mcp.ServerSession)
-	if ok && ok2 && p != nil && isURLMode(p) {
+	if !ok || !ok2 || p == nil {
+		return l.send(ctx, next, req, c)
+	}
+	if isURLMode(p) {
 		q := withID(p)
 		if since, waiting := c.pages.since(q.ElicitationID); waiting {
 			// Consented already: the person is on the page, and the
@@ -234,62 +369,38 @@ func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		}
 		return res, err
 	}
-	if !ok || !ok2 || p == nil || (p.Mode != "" && p.Mode != "form") {
-		return l.send(ctx, next, req, c)
-	}
-	schema, resolved := elicitSchema(p.RequestedSchema)
-	if schema == nil {
-		return l.send(ctx, next, req, c)
-	}
-	version := ""
-	if ip := ss.InitializeParams(); ip != nil {
-		version = ip.ProtocolVersion
-	}
 	out := req
-	if version < firstTitledRevision {
-		if u := untitled(schema); u != schema {
-			out = withSchema(ss, p, p.Message, u)
+	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion < firstTitledRevision {
+		if schema := elicitSchema(p.RequestedSchema); schema != nil {
+			if u := untitled(schema); u != schema {
+				q := *p
+				q.RequestedSchema = u
+				out = &mcp.ServerRequest[mcp.Params]{Session: ss, Params: &q}
+			}
 		}
 	}
-	for {
-		res, err := l.send(ctx, next, out, c)
-		if err != nil {
-			return res, err
-		}
-		a, ok := res.(*mcp.ElicitResult)
-		if !ok || a.Action != "accept" || a.Content == nil || resolved.Validate(a.Content) == nil {
-			return res, err
-		}
-		problem, good := legacyProblems(schema, a.Content)
-		if int(c.asked.Load()) >= l.max {
-			return nil, fmt.Errorf("mcpform: asked %d times without an answer that matches the schema: %s", l.max, problem)
-		}
-		again := withDefaults(schema, good)
-		if version < firstTitledRevision {
-			again = untitled(again)
-		}
-		out = withSchema(ss, p, p.Message+"\n\n"+problem, again)
-	}
+	res, err := l.send(ctx, next, out, c)
+	p.RequestedSchema = nil
+	return res, err
 }
 
 // send sends one elicitation/create under the call's deadline for it.
 func (l *legacy) send(ctx context.Context, next mcp.MethodHandler, req mcp.Request, c *legacyCall) (mcp.Result, error) {
 	if int(c.asked.Add(1)) > l.max {
-		return nil, fmt.Errorf("mcpform: the tool call asked for input more than %d times", l.max)
+		return nil, l.tooMany()
+	}
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	if err := l.admit(ss, c); err != nil {
+		return nil, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	res, err := next(sctx, "elicitation/create", req)
 	if err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("mcpform: the client did not answer within %v: %w", l.timeout, context.DeadlineExceeded)
+		return nil, legacyErr(context.DeadlineExceeded, "mcpform: the client did not answer within %v", l.timeout)
 	}
-	return res, err
-}
-
-// withSchema returns a request to send p with another message and schema,
-// leaving p, which the handler owns, as it is.
-func withSchema(ss *mcp.ServerSession, p *mcp.ElicitParams, message string, schema *jsonschema.Schema) mcp.Request {
-	q := *p
-	q.Message, q.RequestedSchema = message, schema
-	return &mcp.ServerRequest[mcp.Params]{Session: ss, Params: &q}
+	if err != nil {
+		return nil, wrapLegacy(err, "mcpform: asking the client for input")
+	}
+	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"strings"
 	"sync"
@@ -16,15 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// installLegacy adds m to the server as the docs say: on both sides, or,
-// as mcpform documented it before, on the receiving side only.
-func installLegacy(server *mcp.Server, m mcp.Middleware, sending bool) {
-	server.AddReceivingMiddleware(m)
-	if sending {
-		server.AddSendingMiddleware(m)
-	}
-}
 
 // oldClient connects a go-sdk client at version with its own
 // input_required loop off below 2026-07-28, as a real old client has none.
@@ -64,8 +56,8 @@ func connectOld(t testing.TB, server *mcp.Server, version string, elicit func(co
 }
 
 // wireSchemas records the schema of each elicitation/create the server
-// sends, as it goes on the wire. Add it before LegacyRounds, so that it is
-// the inner sending middleware and sees what LegacyRounds sends.
+// sends, as it goes on the wire. Add it before AddLegacyRounds, so that it
+// is the inner sending middleware and sees what the legacy rounds send.
 func wireSchemas(t *testing.T, server *mcp.Server) *[][]byte {
 	var mu sync.Mutex
 	var out [][]byte
@@ -145,30 +137,29 @@ func twoSteps(t testing.TB) mcp.ToolHandler {
 
 // TestLegacyRounds runs a two-round call for a client on 2025-11-25, which
 // knows nothing of input_required: go-sdk's bridge alone asks one round,
-// and LegacyRounds asks them all, installed either way.
+// and AddLegacyRounds asks them all.
 func TestLegacyRounds(t *testing.T) {
 	handler := twoSteps(t)
 	const done = `done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`
 	both := []string{"Create your account", "Set up your team"}
 	for _, tt := range []struct {
-		name       string
-		middleware mcp.Middleware
-		sending    bool
-		version    string
-		wantAsked  []string
-		wantText   string
+		name      string
+		install   bool
+		opts      *LegacyOptions
+		version   string
+		wantAsked []string
+		wantText  string
 	}{
-		{"bridge alone asks one round", nil, false, "2025-11-25", []string{"Create your account"}, ""},
-		{"LegacyRounds on the receiving side only", LegacyRounds, false, "2025-11-25", both, done},
-		{"LegacyRounds on both sides", LegacyRounds, true, "2025-11-25", both, done},
-		{"NewLegacyRounds on both sides", NewLegacyRounds(&LegacyOptions{Timeout: time.Minute, MaxRounds: 2}), true, "2025-11-25", both, done},
-		{"a 2026-07-28 client passes through", LegacyRounds, true, "2026-07-28", both, done},
+		{"bridge alone asks one round", false, nil, "2025-11-25", []string{"Create your account"}, ""},
+		{"AddLegacyRounds", true, nil, "2025-11-25", both, done},
+		{"AddLegacyRounds with options", true, &LegacyOptions{Timeout: time.Minute, MaxRounds: 2, MaxCallsPerSession: 1, MaxCalls: 1}, "2025-11-25", both, done},
+		{"a 2026-07-28 client passes through", true, nil, "2026-07-28", both, done},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
-			if tt.middleware != nil {
-				installLegacy(server, tt.middleware, tt.sending)
+			if tt.install {
+				AddLegacyRounds(server, tt.opts)
 			}
 			var asked []string
 			cs := oldClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -182,12 +173,23 @@ func TestLegacyRounds(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantAsked, asked)
 			if tt.wantText == "" {
-				assert.NotEmpty(t, res.InputRequests, "without LegacyRounds the old client is left with a request it cannot read")
+				assert.NotEmpty(t, res.InputRequests, "without AddLegacyRounds the old client is left with a request it cannot read")
 				return
 			}
 			assert.Equal(t, tt.wantText, text(t, res))
 		})
 	}
+}
+
+// requireLegacyError checks that err is a JSON-RPC error with code -32603
+// that contains want and says "mcpform:" once.
+func requireLegacyError(t *testing.T, err error, want string) {
+	t.Helper()
+	var jerr *jsonrpc.Error
+	require.True(t, errors.As(err, &jerr), "want a JSON-RPC error, got %v", err)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), jerr.Code, "code of %q", jerr.Message)
+	assert.Contains(t, jerr.Message, want)
+	assert.Equal(t, 1, strings.Count(jerr.Message, "mcpform:"), "one prefix in %q", jerr.Message)
 }
 
 // TestLegacyMaxRounds: a handler that never stops asking ends with an error
@@ -203,112 +205,157 @@ func TestLegacyMaxRounds(t *testing.T) {
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return FormInputRequest(fields, nil)
 				})
-			installLegacy(server, NewLegacyRounds(&LegacyOptions{MaxRounds: tt.max}), true)
+			AddLegacyRounds(server, &LegacyOptions{MaxRounds: tt.max})
 			asked := 0
 			cs := oldClient(t, server, "2025-11-25", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				asked++
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 1}}, nil
 			})
 			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "loop"})
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), fmt.Sprintf("more than %d times", tt.wantAsked))
+			requireLegacyError(t, err, fmt.Sprintf("asked for input more than %d times", tt.wantAsked))
 			assert.Equal(t, tt.wantAsked, asked)
 		})
 	}
 }
 
-// TestLegacyReask: a legacy client that does not check its own answers
-// sends a value the schema refuses. go-sdk's Elicit would end the call with
-// JSON-RPC code 0; LegacyRounds asks again, naming the problem, with the
-// good values pre-filled, in every round, the bridge's first included.
-func TestLegacyReask(t *testing.T) {
-	handler := twoSteps(t)
-	// Each answer in turn; the first of each step is off-schema.
-	answers := []map[string]any{
-		{"email": "ada@example.com", "plan": "gold"},
-		{"email": "ada@example.com", "plan": "team"},
-		{"team_name": "Analytical", "seats": 500},
-		{"team_name": "Analytical", "seats": 5},
+// schemaDefaults returns the defaults of a requested schema's properties,
+// as JSON.
+func schemaDefaults(t *testing.T, schema any) map[string]string {
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
 	}
+	b, err := json.Marshal(schema)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &s))
+	defaults := map[string]string{}
+	for name, p := range s.Properties {
+		if p.Default != nil {
+			defaults[name] = string(p.Default)
+		}
+	}
+	return defaults
+}
+
+// TestLegacyReask: a legacy client that does not check its own answers
+// sends values the form refuses. go-sdk's Elicit would end the call with
+// JSON-RPC code 0, or, blind to formats, let a bad email through; here the
+// handler's own checker judges every answer, the bridge's first round
+// included, and its re-ask names every problem, formats too, with only the
+// good values pre-filled.
+func TestLegacyReask(t *testing.T) {
 	type ask struct {
 		Message  string
 		Defaults map[string]string
 	}
 	for _, tt := range []struct {
 		name    string
-		sending bool
+		answers []map[string]any // each answer in turn
 		want    []ask
-		wantErr string
 	}{
-		{"receiving side only: the call ends", false, []ask{{"Create your account", map[string]string{}}},
-			"elicitation result content does not match requested schema"},
-		{"both sides: asked again", true, []ask{
+		{"off the schema", []map[string]any{
+			{"email": "ada@example.com", "plan": "gold"},
+			{"email": "ada@example.com", "plan": "team"},
+			{"team_name": "Analytical", "seats": 500},
+			{"team_name": "Analytical", "seats": 5},
+		}, []ask{
 			{"Create your account", map[string]string{}},
 			{"Create your account\n\nPlease check: Plan: not one of the options.", map[string]string{"email": `"ada@example.com"`}},
 			{"Set up your team", map[string]string{}},
 			{"Set up your team\n\nPlease check: Seats: greater than the maximum 50.", map[string]string{"team_name": `"Analytical"`}},
-		}, ""},
+		}},
+		{"a bad email and a bad plan, both named", []map[string]any{
+			{"email": "ada.example.com", "plan": "gold"},
+			{"email": "ada@example.com", "plan": "team"},
+			{"team_name": "Analytical", "seats": 5},
+		}, []ask{
+			{"Create your account", map[string]string{}},
+			{"Create your account\n\nPlease check: Email: not a valid email address; Plan: not one of the options.", map[string]string{}},
+			{"Set up your team", map[string]string{}},
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
-			installLegacy(server, LegacyRounds, tt.sending)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, twoSteps(t))
+			AddLegacyRounds(server, nil)
 			var asked []ask
 			cs := uncheckedClient(t, server, "2025-11-25", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				var s struct {
-					Properties map[string]struct {
-						Default json.RawMessage `json:"default"`
-					} `json:"properties"`
+				asked = append(asked, ask{req.Params.Message, schemaDefaults(t, req.Params.RequestedSchema)})
+				if len(asked) > len(tt.answers) {
+					return &mcp.ElicitResult{Action: "cancel"}, nil
 				}
-				b, _ := json.Marshal(req.Params.RequestedSchema)
-				require.NoError(t, json.Unmarshal(b, &s))
-				defaults := map[string]string{}
-				for name, p := range s.Properties {
-					if p.Default != nil {
-						defaults[name] = string(p.Default)
-					}
-				}
-				asked = append(asked, ask{req.Params.Message, defaults})
-				return &mcp.ElicitResult{Action: "accept", Content: answers[len(asked)-1]}, nil
+				return &mcp.ElicitResult{Action: "accept", Content: tt.answers[len(asked)-1]}, nil
 			})
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup"})
-			assert.Equal(t, tt.want, asked)
-			if tt.wantErr != "" {
-				var jerr *jsonrpc.Error
-				require.True(t, errors.As(err, &jerr), "want a JSON-RPC error, got %v", err)
-				assert.Equal(t, int64(0), jerr.Code)
-				assert.Contains(t, jerr.Message, tt.wantErr)
-				return
-			}
 			require.NoError(t, err)
+			assert.Equal(t, tt.want, asked)
 			assert.Equal(t, `done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`, text(t, res))
 		})
 	}
 }
 
-// TestLegacyReaskGivesUp: a client that keeps sending the refused value is
-// asked MaxRounds times in all, then the call ends with an error that
-// names the problem.
-func TestLegacyReaskGivesUp(t *testing.T) {
-	fields := []AutoFormField{{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}}}
-	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	server.AddTool(&mcp.Tool{Name: "pick", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if a, ok := AcceptedFormInput(req.Params.InputResponses, DefaultInputKey, fields); ok {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a["plan"].(string)}}}, nil
+// TestLegacyEnding: a client that keeps sending an answer the form
+// refuses, a bad email and a plan off the schema, gets the same outcome on
+// 2025-11-25 as on 2026-07-28: the flow asks MaxReasks times again and
+// then ends with its own FlowInvalid result, not with a JSON-RPC error.
+func TestLegacyEnding(t *testing.T) {
+	const maxReasks = 2
+	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{MaxReasks: maxReasks})
+	require.NoError(t, err)
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := flow.Next(req)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == FlowAsk {
+			return r.Result, nil
+		}
+		msg := fmt.Sprintf("%s %s after %d: %s", r.Status, r.Step, r.Attempt, ProblemMessage(flow.Fields(r.Step), r.Problems))
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+	}
+	bad := map[string]any{"email": "ada.example.com", "plan": "gold"}
+	const want = "invalid account after 3: Please check: Email: not a valid email address; Plan: not one of the options."
+
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
+			AddLegacyRounds(server, nil)
+			asked := 0
+			elicit := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				return &mcp.ElicitResult{Action: "accept", Content: bad}, nil
 			}
-			return FormInputRequest(fields, nil)
+			// A 2026-07-28 client retries by itself, as TypeScript's does,
+			// without checking the answer against the schema: by hand here,
+			// since go-sdk's own loop checks it.
+			var cs *mcp.ClientSession
+			if version >= firstStatelessRevision {
+				cs = connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: "new", Version: "v0"}, &mcp.ClientOptions{
+					MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: elicit,
+				}), version)
+			} else {
+				cs = uncheckedClient(t, server, version, elicit)
+			}
+			params := &mcp.CallToolParams{Name: "signup"}
+			res, err := cs.CallTool(context.Background(), params)
+			for rounds := 0; err == nil && len(res.InputRequests) > 0 && rounds < 10; rounds++ {
+				asked++
+				params.InputResponses = mcp.InputResponseMap{}
+				for key := range res.InputRequests {
+					params.InputResponses[key] = &mcp.ElicitResult{Action: "accept", Content: bad}
+				}
+				params.RequestState = res.RequestState
+				res, err = cs.CallTool(context.Background(), params)
+			}
+			require.NoError(t, err)
+			assert.Equal(t, maxReasks+1, asked, "times asked")
+			assert.Equal(t, want, text(t, res))
 		})
-	installLegacy(server, NewLegacyRounds(&LegacyOptions{MaxRounds: 3}), true)
-	asked := 0
-	cs := uncheckedClient(t, server, "2025-11-25", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		asked++
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"plan": "gold"}}, nil
-	})
-	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pick"})
-	require.Error(t, err)
-	assert.Equal(t, 3, asked)
-	assert.Contains(t, err.Error(), "Plan: not one of the options")
+	}
 }
 
 // labelledFields have a single and a multiple choice whose labels differ
@@ -361,7 +408,7 @@ func TestLegacySchema(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 			server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
 			wire := wireSchemas(t, server)
-			installLegacy(server, LegacyRounds, true)
+			AddLegacyRounds(server, nil)
 			var schemas []map[string]json.RawMessage
 			cs := oldClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				b, err := json.Marshal(req.Params.RequestedSchema)
@@ -404,7 +451,7 @@ func TestLegacyReaskKeepsOrderAndLabels(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%+v", reply.Value)}}}, nil
 		})
 	wire := wireSchemas(t, server)
-	installLegacy(server, LegacyRounds, true)
+	AddLegacyRounds(server, nil)
 	var messages, rooms []string
 	cs := uncheckedClient(t, server, "2025-06-18", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		b, err := json.Marshal(req.Params.RequestedSchema)
@@ -435,15 +482,19 @@ func TestLegacyReaskKeepsOrderAndLabels(t *testing.T) {
 
 // rawClient is a client on 2025-11-25 that speaks JSON-RPC over a
 // connection by hand and never answers the server's requests: a client
-// that walked away, or a transport that drops them.
+// that walked away, or a transport that drops them. It keeps the replies
+// it gets, or, for many calls, only counts them by code and message.
 type rawClient struct {
 	conn    mcp.Connection
+	keep    bool
 	mu      sync.Mutex
 	replies map[string]*jsonrpc.Response
+	errs    map[string]int // "code message" → replies
+	n       int            // replies
 	asked   int
 }
 
-func newRawClient(t *testing.T, server *mcp.Server) *rawClient {
+func newRawClient(t *testing.T, server *mcp.Server, keep bool) *rawClient {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -453,7 +504,7 @@ func newRawClient(t *testing.T, server *mcp.Server) *rawClient {
 	conn, err := ct.Connect(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
-	c := &rawClient{conn: conn, replies: map[string]*jsonrpc.Response{}}
+	c := &rawClient{conn: conn, keep: keep, replies: map[string]*jsonrpc.Response{}, errs: map[string]int{}}
 	go func() {
 		for {
 			msg, err := conn.Read(ctx)
@@ -463,7 +514,14 @@ func newRawClient(t *testing.T, server *mcp.Server) *rawClient {
 			c.mu.Lock()
 			switch m := msg.(type) {
 			case *jsonrpc.Response:
-				c.replies[fmt.Sprint(m.ID.Raw())] = m
+				c.n++
+				if id := fmt.Sprint(m.ID.Raw()); c.keep || id == "init" {
+					c.replies[id] = m
+				}
+				var jerr *jsonrpc.Error
+				if errors.As(m.Error, &jerr) {
+					c.errs[fmt.Sprint(jerr.Code, " ", jerr.Message)]++
+				}
 			case *jsonrpc.Request:
 				if m.Method == "elicitation/create" {
 					c.asked++ // and never answered
@@ -478,11 +536,18 @@ func newRawClient(t *testing.T, server *mcp.Server) *rawClient {
 	return c
 }
 
-func (c *rawClient) send(t *testing.T, id, method, params string) {
+func (c *rawClient) send(t testing.TB, id, method, params string) {
 	t.Helper()
 	rid, err := jsonrpc.MakeID(id)
 	require.NoError(t, err)
 	require.NoError(t, c.conn.Write(context.Background(), &jsonrpc.Request{ID: rid, Method: method, Params: json.RawMessage(params)}))
+}
+
+// call sends n tools/call requests of the tool "ask", with IDs prefix0 on.
+func (c *rawClient) call(t testing.TB, prefix string, n int) {
+	for i := range n {
+		c.send(t, fmt.Sprint(prefix, i), "tools/call", `{"name":"ask","arguments":{}}`)
+	}
 }
 
 func (c *rawClient) reply(id string) *jsonrpc.Response {
@@ -491,116 +556,166 @@ func (c *rawClient) reply(id string) *jsonrpc.Response {
 	return c.replies[id]
 }
 
+// counts returns the elicitations the client was sent and the replies it
+// got, initialize's included.
 func (c *rawClient) counts() (asked, replies int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.asked, len(c.replies)
+	return c.asked, c.n
+}
+
+// errors returns the error replies by "code message".
+func (c *rawClient) errors() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.errs)
+}
+
+// askServer returns a server whose tool "ask" asks a form on every call,
+// with the legacy rounds of opts.
+func askServer(t testing.TB, opts *LegacyOptions) *mcp.Server {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "name", Required: true}}, nil)
+	require.NoError(t, err)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return form.InputRequest(""), nil
+		})
+	AddLegacyRounds(server, opts)
+	return server
+}
+
+// settledGoroutines returns the goroutine count once it has stopped
+// falling to at most want, or after 5 s. It polls by hand: assert.Eventually
+// counts goroutines of its own.
+func settledGoroutines(want int) int {
+	now := runtime.NumGoroutine()
+	for end := time.Now().Add(5 * time.Second); now > want && time.Now().Before(end); now = runtime.NumGoroutine() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return now
+}
+
+func stacks() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
 }
 
 // TestLegacyAbandoned: calls whose client never answers the elicitation
-// end at the deadline, and leave the goroutine count where it was. With
-// LegacyRounds on the receiving side only, go-sdk's bridge waits for good.
+// end at the deadline with a JSON-RPC error, and leave the goroutine count
+// where it was.
 func TestLegacyAbandoned(t *testing.T) {
-	const n = 20
-	const timeout = 100 * time.Millisecond
-	fields := []AutoFormField{{Name: "name", Required: true}}
-	for _, tt := range []struct {
-		name    string
-		sending bool
-	}{{"both sides: freed", true}, {"receiving side only: held", false}} {
-		t.Run(tt.name, func(t *testing.T) {
-			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-			server.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
-				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					return FormInputRequest(fields, nil)
-				})
-			installLegacy(server, NewLegacyRounds(&LegacyOptions{Timeout: timeout}), tt.sending)
-			c := newRawClient(t, server)
-			time.Sleep(10 * time.Millisecond) // let the session's goroutines settle
-			before := runtime.NumGoroutine()
+	const n = 4
+	c := newRawClient(t, askServer(t, &LegacyOptions{Timeout: 100 * time.Millisecond, MaxCallsPerSession: n}), true)
+	time.Sleep(10 * time.Millisecond) // let the session's goroutines settle
+	before := runtime.NumGoroutine()
 
-			for i := range n {
-				c.send(t, fmt.Sprint(i), "tools/call", `{"name":"ask","arguments":{}}`)
-			}
-			require.Eventually(t, func() bool { asked, _ := c.counts(); return asked == n }, 5*time.Second, time.Millisecond)
-			assert.GreaterOrEqual(t, runtime.NumGoroutine(), before+n, "each waiting call holds goroutines")
-
-			if !tt.sending {
-				time.Sleep(5 * timeout)
-				_, replies := c.counts()
-				assert.Equal(t, 1, replies, "only initialize is answered: the calls wait for good")
-				return // the cleanup closes the session, which frees them
-			}
-			require.Eventually(t, func() bool { _, replies := c.counts(); return replies == n+1 }, 5*time.Second, time.Millisecond)
-			for i := range n {
-				r := c.reply(fmt.Sprint(i))
-				var jerr *jsonrpc.Error
-				require.True(t, errors.As(r.Error, &jerr), "call %d: want a JSON-RPC error, got %v", i, r.Error)
-				assert.Contains(t, jerr.Message, "did not answer within 100ms")
-			}
-			// Polled here, not with assert.Eventually, which counts
-			// goroutines of its own.
-			now := runtime.NumGoroutine()
-			for end := time.Now().Add(5 * time.Second); now > before && time.Now().Before(end); now = runtime.NumGoroutine() {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if now > before {
-				buf := make([]byte, 1<<20)
-				t.Errorf("goroutines: %d before the calls, %d after:\n%s", before, now, buf[:runtime.Stack(buf, true)])
-			}
-		})
+	c.call(t, "", n)
+	require.Eventually(t, func() bool { asked, _ := c.counts(); return asked == n }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { _, replies := c.counts(); return replies == n+1 }, 5*time.Second, time.Millisecond)
+	for i := range n {
+		requireLegacyError(t, c.reply(fmt.Sprint(i)).Error, "did not answer within 100ms")
+	}
+	if now := settledGoroutines(before); now > before {
+		t.Errorf("goroutines: %d before the calls, %d after:\n%s", before, now, stacks())
 	}
 }
 
-func TestLegacyProblems(t *testing.T) {
-	const schema = `{"type":"object","properties":{
-		"email":{"type":"string","title":"Email","format":"email"},
-		"plan":{"type":"string","title":"Plan","oneOf":[{"const":"pro","title":"Pro"},{"const":"team","title":"Team"}]},
-		"seats":{"type":"integer","minimum":1,"maximum":50},
-		"tags":{"type":"array","title":"Tags","items":{"type":"string","enum":["a","b"]},"maxItems":1},
-		"code":{"type":"string","title":"Code","pattern":"^[A-Z]+$"},
-		"ok":{"type":"boolean","title":"OK"}
-	},"required":["email","seats"]}`
-	for _, tt := range []struct {
-		name     string
-		content  string
-		want     string
-		wantGood map[string]any
-	}{
-		{"choice", `{"email":"a@b.c","seats":2,"plan":"gold"}`, "Please check: Plan: not one of the options.",
-			map[string]any{"email": "a@b.c", "seats": 2.0}},
-		{"missing and out of range", `{"seats":51}`, "Please check: Email: missing required value; Seats: greater than the maximum 50.",
-			map[string]any{}},
-		{"wrong types", `{"email":"a@b.c","seats":"2","ok":"yes"}`, "Please check: Seats: not a number; OK: not a boolean.",
-			map[string]any{"email": "a@b.c"}},
-		{"a multiple choice", `{"email":"a@b.c","seats":1,"tags":["a","b"]}`, "Please check: Tags: more than 1 choices.",
-			map[string]any{"email": "a@b.c", "seats": 1.0}},
-		{"a keyword mcpform fields lack", `{"email":"a@b.c","seats":1,"code":"abc"}`, "Please check: Code: not a valid answer.",
-			map[string]any{"email": "a@b.c", "seats": 1.0}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			s, r := elicitSchema(json.RawMessage(schema))
-			require.NotNil(t, s)
-			var content map[string]any
-			require.NoError(t, json.Unmarshal([]byte(tt.content), &content))
-			require.Error(t, r.Validate(content), "the case must be one go-sdk refuses")
-			got, good := legacyProblems(s, content)
-			assert.Equal(t, tt.want, got)
-			assert.Equal(t, tt.wantGood, good)
-		})
+// TestLegacyAbandonedCalls sends 2,000 calls on one session of a client
+// on 2025-11-25 that never answers: the calls beyond the session's bound
+// are refused at once, so goroutines and memory stay bounded whatever the
+// client sends, and closing the session ends the waits of those it holds,
+// long before their Timeout. Without a bound each call held two goroutines
+// and about 50 KB until Timeout, 10 minutes by default. (e2e's
+// TestAbandonedCalls sends 20,000 to the example's binary.)
+func TestLegacyAbandonedCalls(t *testing.T) {
+	const (
+		n     = 2000
+		batch = 250
+	)
+	c := newRawClient(t, askServer(t, &LegacyOptions{Timeout: time.Hour}), false)
+	time.Sleep(10 * time.Millisecond) // let the session's goroutines settle
+	runtime.GC()
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	heapBefore, before := mem.HeapAlloc, runtime.NumGoroutine()
+	// Each waiting call holds a few goroutines; the refused, none.
+	bound := before + 4*maxLegacyCallsPerSession + 16
+	peak := before
+	for sent := 0; sent < n; sent += batch {
+		c.call(t, fmt.Sprint("b", sent, "-"), batch)
+		// Each call is either asked or answered: wait for all of them.
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); {
+			if asked, replies := c.counts(); asked+replies-1 >= sent+batch {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		peak = max(peak, runtime.NumGoroutine())
+		if peak > bound {
+			asked, replies := c.counts()
+			t.Fatalf("after %d calls: %d goroutines, over %d (%d before); %d asked, %d answered",
+				sent+batch, peak, bound, before, asked, replies-1)
+		}
 	}
+	asked, replies := c.counts()
+	assert.Equal(t, maxLegacyCallsPerSession, asked, "calls asked")
+	assert.Equal(t, map[string]int{
+		"-32603 mcpform: this session has 4 calls waiting for input already, the most it may; answer or cancel one first": n - maxLegacyCallsPerSession,
+	}, c.errors(), "the refused calls")
+	assert.Equal(t, n-maxLegacyCallsPerSession, replies-1, "calls answered")
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	grown := int64(mem.HeapAlloc) - int64(heapBefore)
+	assert.Less(t, grown, int64(16<<20), "heap grew by %d bytes", grown)
+	t.Logf("%d calls: at most %d goroutines (%d before), heap grew by %d KB", n, peak, before, grown>>10)
 
-	// Refused as a whole, with every property fine on its own.
-	s, r := elicitSchema(json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`))
-	content := map[string]any{"a": "x", "b": "y"}
-	require.Error(t, r.Validate(content))
-	got, _ := legacyProblems(s, content)
-	assert.Equal(t, "Please check: the answer does not match the form.", got)
+	// The client goes away: the waits end with the session, not at
+	// their Timeout an hour from now.
+	start := time.Now()
+	require.NoError(t, c.conn.Close())
+	if now := settledGoroutines(before); now > before {
+		t.Errorf("goroutines: %d before the calls, %d after the session closed:\n%s", before, now, stacks())
+	}
+	t.Logf("the waits ended %v after the session closed", time.Since(start))
+}
+
+// TestLegacyCallBounds: a session may hold MaxCallsPerSession calls, and
+// all sessions together MaxCalls; beyond, a call is refused at once, and a
+// call that ends makes room.
+func TestLegacyCallBounds(t *testing.T) {
+	server := askServer(t, &LegacyOptions{Timeout: time.Hour, MaxCallsPerSession: 2, MaxCalls: 3})
+	a, b := newRawClient(t, server, true), newRawClient(t, server, true)
+	waitCounts := func(c *rawClient, asked, replies int) {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			gotAsked, gotReplies := c.counts()
+			return gotAsked == asked && gotReplies == replies+1
+		}, 5*time.Second, time.Millisecond)
+	}
+	a.call(t, "a", 3)
+	waitCounts(a, 2, 1)
+	assert.Equal(t, map[string]int{
+		"-32603 mcpform: this session has 2 calls waiting for input already, the most it may; answer or cancel one first": 1,
+	}, a.errors())
+	b.call(t, "b", 2)
+	waitCounts(b, 1, 1)
+	assert.Equal(t, map[string]int{
+		"-32603 mcpform: the server has 3 calls waiting for input, the most it serves at once; try again later": 1,
+	}, b.errors())
+
+	require.NoError(t, a.conn.Close()) // a's two calls end with it
+	require.Eventually(t, func() bool {
+		b.call(t, fmt.Sprint("retry", time.Now().UnixNano()), 1)
+		time.Sleep(10 * time.Millisecond)
+		asked, _ := b.counts()
+		return asked == 2
+	}, 5*time.Second, 20*time.Millisecond, "a call is served once others end")
 }
 
 // BenchmarkLegacyCall is a whole one-round tool call from a 2025-11-25
 // client over go-sdk in memory, with go-sdk's bridge alone and with
-// LegacyRounds on both sides, whose sending side reads, checks and bounds
+// AddLegacyRounds, whose sending side reads, downgrades and bounds
 // the elicitation: the cost of that, against the bridge in the same run.
 func BenchmarkLegacyCall(b *testing.B) {
 	form, err := NewForm[Answers](labelledFields, nil)
@@ -608,7 +723,7 @@ func BenchmarkLegacyCall(b *testing.B) {
 	for _, bb := range []struct {
 		name   string
 		legacy bool
-	}{{"bridge", false}, {"LegacyRounds", true}} {
+	}{{"bridge", false}, {"AddLegacyRounds", true}} {
 		b.Run(bb.name, func(b *testing.B) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 			server.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -619,7 +734,7 @@ func BenchmarkLegacyCall(b *testing.B) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 				})
 			if bb.legacy {
-				installLegacy(server, LegacyRounds, true)
+				AddLegacyRounds(server, nil)
 			}
 			cs := connectOld(b, server, "2025-11-25", func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"room": "lovelace", "seats": 3}}, nil

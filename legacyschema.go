@@ -3,35 +3,30 @@ package mcpform
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// The schema work of [NewLegacyRounds]'s sending side: reading the schema a
-// handler asked with, adapting it to the client's revision, and saying
-// what is wrong with an answer go-sdk would refuse.
+// The schema work of [AddLegacyRounds]'s sending side: reading the schema
+// a handler asked with and adapting it to the client's revision. Judging
+// the answer is the handler's: see [legacy.elicit].
 
 // elicitSchema decodes a requested schema, which may be a
 // *jsonschema.Schema, raw JSON or a map, as go-sdk's Elicit does, into a
-// copy of our own, and resolves it. It returns nils for no schema, and for
-// one go-sdk would refuse anyway.
-func elicitSchema(wire any) (*jsonschema.Schema, *jsonschema.Resolved) {
+// copy of our own. It returns nil for no schema, and for one that does not
+// decode.
+func elicitSchema(wire any) *jsonschema.Schema {
 	if wire == nil {
-		return nil, nil
+		return nil
 	}
 	b, err := json.Marshal(wire)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	var s *jsonschema.Schema
 	if json.Unmarshal(b, &s) != nil || s == nil {
-		return nil, nil
-	}
-	r, err := s.Resolve(nil)
-	if err != nil {
-		return nil, nil
+		return nil
 	}
 	s.PropertyOrder = propertyOrder(b)
 	var rest []string
@@ -42,7 +37,7 @@ func elicitSchema(wire any) (*jsonschema.Schema, *jsonschema.Resolved) {
 	}
 	slices.Sort(rest)
 	s.PropertyOrder = append(s.PropertyOrder, rest...)
-	return s, r
+	return s
 }
 
 // cloneSchema returns a deep copy of a schema decoded from JSON, property
@@ -121,120 +116,6 @@ func titledChoices(choices []*jsonschema.Schema) (values, titles []any, ok bool)
 		values, titles = append(values, v), append(titles, title)
 	}
 	return values, titles, true
-}
-
-// withDefaults returns a copy of s whose properties named in good default
-// to their values there, so that a client that pre-fills defaults shows
-// the good part of an answer again.
-func withDefaults(s *jsonschema.Schema, good map[string]any) *jsonschema.Schema {
-	c := cloneSchema(s)
-	for name, v := range good {
-		p := c.Properties[name]
-		if p == nil {
-			continue
-		}
-		if raw, err := json.Marshal(v); err == nil {
-			p.Default = raw
-		}
-	}
-	return c
-}
-
-// legacyProblems says, for a person, why content does not match s, naming
-// each refused or missing property by its title as [ProblemMessage] does,
-// and returns the values that do match. Each property is judged on its
-// own with jsonschema-go, the judge ServerSession.Elicit uses; the reason
-// is the one mcpform's own check gives for a field of the same shape.
-func legacyProblems(s *jsonschema.Schema, content map[string]any) (string, map[string]any) {
-	var (
-		fields   []AutoFormField
-		problems []*FieldError
-		good     = map[string]any{}
-	)
-	for _, name := range s.PropertyOrder {
-		p := s.Properties[name]
-		if p == nil {
-			continue
-		}
-		f := fieldFromProperty(name, p)
-		v, ok := content[name]
-		if !ok {
-			if slices.Contains(s.Required, name) {
-				fields = append(fields, f)
-				problems = append(problems, &FieldError{Field: name, Err: ErrMissing})
-			}
-			continue
-		}
-		if r, err := p.Resolve(nil); err == nil && r.Validate(v) == nil {
-			good[name] = v
-			continue
-		}
-		reason := f.checkValue(v)
-		if reason == "" {
-			reason = "not a valid answer"
-		}
-		fields = append(fields, f)
-		problems = append(problems, &FieldError{Field: name, Err: fmt.Errorf("%w: %s", ErrInvalidValue, reason)})
-	}
-	if msg := ProblemMessage(fields, problems); msg != "" {
-		return msg, good
-	}
-	return "Please check: the answer does not match the form.", good
-}
-
-// fieldFromProperty returns the field whose property schema p is, as far
-// as the restricted elicitation schema goes, so that a refused value is
-// explained in mcpform's words.
-func fieldFromProperty(name string, p *jsonschema.Schema) AutoFormField {
-	f := AutoFormField{Name: name, Label: p.Title}
-	switch p.Type {
-	case "boolean":
-		f.Type = TypeBoolean
-	case "number", "integer":
-		f.Type = FieldType(p.Type)
-		f.Min, f.Max = cloneBound(p.Minimum), cloneBound(p.Maximum)
-	case "array":
-		f.Multiple = true
-		if p.Items != nil {
-			f.Options = options(p.Items.Enum, p.Items.AnyOf)
-		}
-		f.Min, f.Max = floatBound(p.MinItems), floatBound(p.MaxItems)
-	default:
-		f.Options = options(p.Enum, p.OneOf)
-		switch p.Format {
-		case "email":
-			f.Type = TypeEmail
-		case "uri":
-			f.Type = TypeURI
-		case "date":
-			f.Type = TypeDate
-		case "date-time":
-			f.Type = TypeDatetime
-		}
-		f.Min, f.Max = floatBound(p.MinLength), floatBound(p.MaxLength)
-	}
-	return f
-}
-
-// options returns the choices of an enum or of titled choices.
-func options(enum []any, titled []*jsonschema.Schema) []Option {
-	if values, _, ok := titledChoices(titled); ok {
-		enum = values
-	}
-	var out []Option
-	for _, v := range enum {
-		if s, ok := v.(string); ok {
-			out = append(out, Option{Value: s})
-		}
-	}
-	return out
-}
-
-func floatBound(n *int) *float64 {
-	if n == nil {
-		return nil
-	}
-	return Bound(float64(*n))
 }
 
 // propertyOrder returns the keys of the "properties" object of the schema

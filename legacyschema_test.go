@@ -26,7 +26,7 @@ func TestUntitled(t *testing.T) {
 			`{"type":"object","properties":{"p":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, _ := elicitSchema(json.RawMessage(tt.in))
+			s := elicitSchema(json.RawMessage(tt.in))
 			require.NotNil(t, s)
 			before, err := json.Marshal(s)
 			require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -17,7 +16,7 @@ import (
 // A client on 2025-11-25 answers a URL-mode request with consent only, and
 // learns that the page is done from notifications/elicitation/complete,
 // which names the request by its elicitationId. 2026-07-28 dropped both:
-// the client retries, and the server looks in its own state. LegacyRounds
+// the client retries, and the server looks in its own state. AddLegacyRounds
 // bridges the two. It gives each URL-mode request an ID, stable across
 // the rounds of one link's run and step; once the person has consented, it
 // stops asking again and re-runs the handler, as a 2026-07-28 client would
@@ -114,7 +113,7 @@ func withID(p *mcp.ElicitParams) *mcp.ElicitParams {
 // handler's next run can find the page sent, and gives up after timeout.
 func waitPage(ctx context.Context, since time.Time, timeout time.Duration) (*mcp.ElicitResult, error) {
 	if time.Since(since) > timeout {
-		return nil, fmt.Errorf("mcpform: the page was not sent within %v: %w", timeout, context.DeadlineExceeded)
+		return nil, legacyErr(context.DeadlineExceeded, "mcpform: the page was not sent within %v", timeout)
 	}
 	t := time.NewTimer(legacyPoll)
 	defer t.Stop()

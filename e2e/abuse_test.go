@@ -3,11 +3,15 @@ package e2e_test
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -195,4 +199,195 @@ func TestLargeBodies(t *testing.T) {
 			assert.Equal(t, tt.chunked, req.ContentLength == 0, "the body's length was hidden")
 		})
 	}
+}
+
+// openSession initializes an older client's session and returns its ID.
+func openSession(t *testing.T, client *http.Client, u string) string {
+	t.Helper()
+	code, sid := post(t, client, u, "", initialize)
+	require.Equal(t, http.StatusOK, code, "initialize")
+	require.NotEmpty(t, sid)
+	code, _ = post(t, client, u, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	require.Equal(t, http.StatusAccepted, code, "notifications/initialized")
+	return sid
+}
+
+// callAndWalkAway posts a tools/call of signup with id on session sid and
+// reads its event stream until the server either asks the person
+// (elicitation/create) or answers the call; then it closes the stream, as
+// a client that walked away. It returns "asked", or the answer's JSON-RPC
+// error as "code message".
+func callAndWalkAway(t *testing.T, client *http.Client, u, sid string, id int) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, toolName)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", legacy)
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "tools/call %d", id)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data:")
+		if !ok {
+			continue
+		}
+		var msg struct {
+			Method string          `json:"method"`
+			ID     json.RawMessage `json:"id"`
+			Error  *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+			Result json.RawMessage `json:"result"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(data), &msg), "event %s", data)
+		switch {
+		case msg.Method == "elicitation/create":
+			return "asked"
+		case string(msg.ID) == fmt.Sprint(id) && msg.Error != nil:
+			return fmt.Sprint(msg.Error.Code, " ", msg.Error.Message)
+		case string(msg.ID) == fmt.Sprint(id):
+			return "result " + string(msg.Result)
+		}
+	}
+	t.Fatalf("tools/call %d: the stream ended without an answer: %v", id, sc.Err())
+	return ""
+}
+
+// peakRSS returns the peak resident memory of process pid, in bytes, from
+// /proc (Linux only).
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc status for the server (%v): peak memory is measured on Linux only", err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			require.NoError(t, err, line)
+			return kb << 10
+		}
+	}
+	t.Fatalf("no VmHWM in /proc/%d/status", pid)
+	return 0
+}
+
+// TestAbandonedCalls sends 20,000 calls on one older client's session,
+// each abandoned once the server asks the person: the server asks at most
+// four of them (LegacyOptions' default per session) and refuses the rest
+// at once, so its memory stays bounded. Unbounded, the calls took the
+// server to about 950 MB and 40,000 goroutines for 10 minutes.
+func TestAbandonedCalls(t *testing.T) {
+	const (
+		n       = 20000
+		workers = 8
+		perCall = 4 // LegacyOptions.MaxCallsPerSession's default
+		// 20,000 calls held would take about 1 GB.
+		maxGrowth = 64 << 20
+	)
+	// A session timeout longer than the test: no call ends by its
+	// deadline and makes room for another while the test runs.
+	r := startReplica(t, keyA, "-session-timeout", "2m")
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	defer client.CloseIdleConnections()
+	sid := openSession(t, client, r.url)
+	base := peakRSS(t, r.pid)
+
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for id := range work {
+				out := callAndWalkAway(t, client, r.url, sid, id)
+				mu.Lock()
+				outcomes[out]++
+				mu.Unlock()
+			}
+		})
+	}
+	start := time.Now()
+	sent := 0
+	for ; sent < n; sent++ {
+		if sent%1000 == 0 && peakRSS(t, r.pid)-base > maxGrowth {
+			break // the bound is broken already: stop rather than swap
+		}
+		work <- sent + 10 // past initialize's IDs
+	}
+	close(work)
+	wg.Wait()
+	grown := peakRSS(t, r.pid) - base
+	t.Logf("%d calls in %v; peak memory %d MB, grown by %d MB; outcomes %v",
+		sent, time.Since(start).Round(time.Millisecond), (base+grown)>>20, grown>>20, outcomes)
+	assert.Equal(t, map[string]int{
+		"asked": perCall,
+		"-32603 mcpform: this session has 4 calls waiting for input already, the most it may; answer or cancel one first": n - perCall,
+	}, outcomes)
+	assert.Less(t, grown, int64(maxGrowth), "the server's peak memory grew by %d MB", grown>>20)
+}
+
+// TestAbandonedCallsFreeSessions fills -max-sessions with older clients'
+// sessions, each holding a call abandoned once the server asked the
+// person. A new older client is refused with 503 while they hold the cap,
+// and served within the session timeout and a few seconds: closing a
+// session waits for its calls, and the example bounds their waits by
+// -session-timeout. Unbounded, they held the cap for 10 minutes.
+func TestAbandonedCallsFreeSessions(t *testing.T) {
+	// The sessions must all be open before the first of them times out:
+	// 200 take about a second here.
+	const (
+		n       = 200
+		timeout = 5 * time.Second
+		slack   = 5 * time.Second
+	)
+	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	defer client.CloseIdleConnections()
+
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 8 {
+		wg.Go(func() {
+			for i := range work {
+				sid := openSession(t, client, r.url)
+				assert.Equal(t, "asked", callAndWalkAway(t, client, r.url, sid, i))
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	abandoned := time.Now()
+
+	code, _ := post(t, client, r.url, "", initialize)
+	require.Equal(t, http.StatusServiceUnavailable, code, "the sessions of the abandoned calls fill the cap")
+	for {
+		code, _ = post(t, client, r.url, "", initialize)
+		if code == http.StatusOK {
+			break
+		}
+		require.Equal(t, http.StatusServiceUnavailable, code)
+		if waited := time.Since(abandoned); waited > timeout+slack {
+			t.Fatalf("a new older client still refused %v after the calls were abandoned, with -session-timeout %v", waited.Round(time.Millisecond), timeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	served := time.Since(abandoned)
+	// And it is asked, as a person would be: the cap on calls is free too.
+	sid := openSession(t, client, r.url)
+	assert.Equal(t, "asked", callAndWalkAway(t, client, r.url, sid, 1))
+	t.Logf("a new older client was served %v after %d calls were abandoned, with -session-timeout %v",
+		served.Round(time.Millisecond), n, timeout)
 }

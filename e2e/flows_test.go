@@ -70,7 +70,7 @@ func TestSignupFlows(t *testing.T) {
 		{"2026-07-28 over HTTP", modern, true, true},
 		// With its loop off, an older go-sdk client is what a client
 		// that only knows elicitation/create sees: go-sdk's bridge and
-		// mcpform.LegacyRounds must do everything.
+		// mcpform.AddLegacyRounds must do everything.
 		{"2025-11-25 over stdio", legacy, false, false},
 		{"2025-11-25 over HTTP", legacy, false, true},
 		{"2025-06-18 over HTTP", "2025-06-18", false, true},

@@ -358,7 +358,7 @@ func TestInteropTSSignup(t *testing.T) {
 
 // TestInteropTSLegacy runs signup with the TypeScript client's default
 // negotiation, which ends at 2025-11-25: go-sdk asks with elicitation/create
-// itself, and mcpform.LegacyRounds middleware carries the second
+// itself, and the middleware of mcpform.AddLegacyRounds carries the second
 // round of a team signup.
 func TestInteropTSLegacy(t *testing.T) {
 	bin := signupBin(t)

@@ -133,6 +133,7 @@ func runBin(t *testing.T, env []string, stdin string, args ...string) (code int,
 // A replica is a server process started by startReplica.
 type replica struct {
 	url    string
+	pid    int
 	stderr func() string // its stderr so far
 	// stop interrupts it, waits for it to exit and returns how long that
 	// took; it is called when the test ends, if not before.
@@ -154,7 +155,7 @@ func startReplica(t testing.TB, key string, args ...string) replica {
 
 	var mu sync.Mutex
 	var log strings.Builder
-	r := replica{stderr: func() string {
+	r := replica{pid: cmd.Process.Pid, stderr: func() string {
 		mu.Lock()
 		defer mu.Unlock()
 		return log.String()

@@ -146,8 +146,9 @@ func newServer(s *signup) *mcp.Server {
 		server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
 	}
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
-	// would ask them only the first, and wait on them without end.
-	mcpform.AddLegacyRounds(server, nil)
+	// would ask them only the first, and wait on them without end. A
+	// closing session waits for its calls: no wait outlasts its timeout.
+	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: *idleFlag})
 	return server
 }
 
