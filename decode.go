@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"strings"
 	"time"
 )
 
@@ -170,8 +169,9 @@ func boolFloat(b bool) float64 {
 }
 
 // into stores accepted answers a in *v. Every value was accepted by its
-// field, which fitType matched to its Go field, so it returns no error;
-// FuzzDecodeAccepted holds it to that.
+// field, which fitType matched to its Go field, so it should return no
+// error; FuzzFormRead holds it to that, and [Form.Read] surfaces one that
+// comes all the same.
 func (d *decoder) into(v any, a Answers) error {
 	rv := reflect.ValueOf(v).Elem()
 	for i := range d.fields {
@@ -310,47 +310,19 @@ func jsonKind(x any) string {
 
 // parseDate reads a date isDate accepted, at midnight in loc.
 func parseDate(s string, loc *time.Location) time.Time {
-	y, _ := digits(s[0:4])
-	m, _ := digits(s[5:7])
-	d, _ := digits(s[8:10])
+	y, m, d, _ := readDate(s)
 	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
 }
 
-// parseDateTime reads a date-time isDateTime accepted, with its offset. It
-// takes what time.Parse refuses but RFC 3339 allows: a lower-case 't' or
-// 'z', any number of fraction digits, and a leap second, read as the first
-// instant of the next minute.
+// parseDateTime reads a date-time isDateTime accepted, with its offset, as
+// time.Parse with time.RFC3339 does. It also takes what time.Parse refuses
+// but RFC 3339 allows: a lower-case 't' or 'z', and a leap second, read as
+// the first instant of the next minute, which is all a time.Time can hold.
 func parseDateTime(s string) time.Time {
-	h, _ := digits(s[11:13])
-	mi, _ := digits(s[14:16])
-	sec, _ := digits(s[17:19])
-	rest := s[19:]
-	nsec := 0
-	if strings.HasPrefix(rest, ".") {
-		n := 1
-		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
-			n++
-		}
-		frac := rest[1:n]
-		if len(frac) > 9 {
-			frac = frac[:9]
-		}
-		nsec, _ = digits(frac)
-		for range 9 - len(frac) {
-			nsec *= 10
-		}
-		rest = rest[n:]
-	}
+	dt, _ := readDateTime(s)
 	loc := time.UTC
-	if rest != "z" && rest != "Z" {
-		zh, _ := digits(rest[1:3])
-		zm, _ := digits(rest[4:6])
-		off := (zh*60 + zm) * 60
-		if rest[0] == '-' {
-			off = -off
-		}
-		loc = time.FixedZone("", off)
+	if !dt.zulu {
+		loc = time.FixedZone("", dt.offset)
 	}
-	d := parseDate(s[:10], loc)
-	return time.Date(d.Year(), d.Month(), d.Day(), h, mi, sec, nsec, loc)
+	return time.Date(dt.year, time.Month(dt.month), dt.day, dt.hour, dt.min, dt.sec, dt.nsec, loc)
 }

@@ -88,6 +88,13 @@ type AutoFormField struct {
 	// the right type that no valid answer could have, such as one outside
 	// the bounds or not among the options, is an error.
 	Default any `json:"default,omitempty"`
+	// AllowBidi lets a text answer hold the bidirectional embeddings,
+	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, for a
+	// field whose answers mix scripts written in both directions. By
+	// default they are refused: they make text display in an order other
+	// than the one it is stored in, so what a person reads back is not
+	// what was kept. The TypeScript package has no such key and ignores it.
+	AllowBidi bool `json:"allowBidi,omitempty"`
 }
 
 // Secret reports whether the field holds a secret, such as a password,
