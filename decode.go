@@ -30,8 +30,9 @@ type decoder struct {
 }
 
 type target struct {
-	index []int        // the struct field, for reflect.Value.FieldByIndex
-	typ   reflect.Type // its type; a pointer means optional
+	index  []int        // the struct field, for reflect.Value.FieldByIndex
+	typ    reflect.Type // its type; a pointer means optional
+	goName string       // its Go name, for errors
 }
 
 // newDecoder returns the decoder of T for fields, or nil when T is
@@ -54,12 +55,12 @@ func newDecoder[T any](fields []AutoFormField) (*decoder, error) {
 			return nil, fieldErr(f.Name, ErrName, "no field of %s has this json name", t)
 		}
 		if throughPointer(t, sf.Index) {
-			return nil, fieldErr(f.Name, ErrType, "its field is promoted through an embedded pointer")
+			return nil, inGoField(fieldErr(f.Name, ErrType, "its field is promoted through an embedded pointer"), sf.Name)
 		}
 		if err := fitType(f, sf.Type); err != nil {
-			return nil, err
+			return nil, inGoField(err, sf.Name)
 		}
-		d.targets[i] = target{index: sf.Index, typ: sf.Type}
+		d.targets[i] = target{index: sf.Index, typ: sf.Type, goName: sf.Name}
 	}
 	return d, nil
 }
@@ -180,7 +181,7 @@ func (d *decoder) into(v any, a Answers) error {
 			continue // unanswered: stays zero or nil
 		}
 		if err := store(rv.FieldByIndex(d.targets[i].index), d.fields[i].Name, x); err != nil {
-			return err
+			return inGoField(err, d.targets[i].goName)
 		}
 	}
 	return nil
