@@ -9,7 +9,8 @@ import (
 
 // The format checks below implement the semantics of the format assertions
 // of github.com/santhosh-tekuri/jsonschema/v6, which the tests use as the
-// reference judge, without its per-call cost of a full schema evaluation.
+// reference judge, without its per-call cost of a full schema evaluation;
+// where they are stricter, doc.go's list of differences says so.
 
 // isEmail reports whether s is an email address: an unquoted local part of
 // at most 64 bytes of atext and single dots (or a quoted one of RFC 5321's
@@ -178,8 +179,9 @@ func isPlainURL(s string) bool {
 // specials, with dots), and the characters isPlainURL lets through.
 var atext, plainURLByte = byteSet(".!#$%&'*+-/=?^_`{|}~"), byteSet("-._~!$&'()*+,;=:@/?#")
 
-// qtext is RFC 5321's qtextSMTP: printable ASCII and space, less '"' and
-// '\\'. No control character, CR and LF included, and no byte outside ASCII.
+// qtext is RFC 5321's qtextSMTP: printable ASCII and space, less the
+// double quote and the backslash. No control character, CR and LF
+// included, and no byte outside ASCII.
 var qtext = func() (set [256]bool) {
 	for c := ' '; c <= '~'; c++ {
 		set[c] = c != '"' && c != '\\'
