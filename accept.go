@@ -59,16 +59,16 @@ func (a Answers) Decode(v any) error {
 		}
 		fv, err := fieldAlloc(rv, sf.Index)
 		if err != nil {
-			return fieldErr(name, ErrType, "%v", err)
+			return inGoField(fieldErr(name, ErrType, "%v", err), sf.Name)
 		}
 		if !storable(sf.Type) {
 			if err := decodeJSON(x, fv.Addr().Interface()); err != nil {
-				return &FieldError{Field: name, Err: fmt.Errorf("%w: %w", ErrType, err)}
+				return &FieldError{Field: name, GoField: sf.Name, Err: fmt.Errorf("%w: %w", ErrType, err)}
 			}
 			continue
 		}
 		if err := store(fv, name, x); err != nil {
-			return err
+			return inGoField(err, sf.Name)
 		}
 	}
 	return nil

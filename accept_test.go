@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -256,6 +257,11 @@ func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
 		"2026-07-28T09:30:00Z", "2026-07-28t09:30:00z", "2026-07-28T09:30:00.123+02:00", "2026-07-28T09:30:00", "2026-07-28 09:30:00Z",
 		"2026-07-28T24:00:00Z", "2026-07-28T23:59:60Z", "2026-07-28T22:59:60-01:00", "2026-07-28T12:59:60Z", "2026-07-28T09:30:00.Z",
 		"2026-07-28T09:30:00+2:00", "2026-07-28T09:30:00+24:00", "2026-07-28T+9:30:00Z", "2026-07-28T09:30:00+01:60",
+		"2026-07-28T09:30:00+-0:00", "2026-07-28T09:-0:00Z",
+		// Control and bidi characters, in text and in a quoted local part.
+		"a\tb", "a\nb", "a\r\nb", "a\x1bb", "\u202eabc", "a\u2066b\u2069", "a\u200eb", "a\x7fb",
+		"\"a\r\nBcc: x@evil.test\"@example.com", "\"a\x00b\"@example.com", "\"a\tb\"@example.com", "\"é\"@example.com",
+		"\"\u202e\"@example.com", "\"a b!#~\"@example.com", `""@example.com`,
 	)
 	for i := range fields {
 		f := &fields[i]
@@ -278,7 +284,7 @@ func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
 	}
 	// Random strings from an alphabet rich in the characters that decide
 	// formats, so the formats' odd corners get visited too.
-	const alphabet = "aZ09@.-_:/[]\"\\+% T:tz😀é"
+	const alphabet = "aZ09@.-_:/[]\"\\+% T:tz😀é\x00\n\t\u202e"
 	runes := []rune(alphabet)
 	for range 300 {
 		var b strings.Builder
@@ -310,6 +316,7 @@ func TestAgreement(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	forms := loadForms(t)
 	pairs := 0
+	var agree agreement
 	for _, name := range slices.Sorted(maps.Keys(forms)) {
 		fields := forms[name]
 		s, err := FormSchema(fields)
@@ -323,10 +330,7 @@ func TestAgreement(t *testing.T) {
 					pairs++
 					refErr := ref.Validate(v)
 					_, problems := checkContent(map[string]any{f.Name: v}, []AutoFormField{*f})
-					kept := len(problems) == 0
-					if kept != (refErr == nil) {
-						t.Errorf("field %q value %#v: kept=%v, reference validator: %v", f.Name, v, kept, refErr)
-					}
+					agree.check(t, f, v, len(problems) == 0, refErr)
 				}
 			}
 			// Whole answers: random subsets of fields, values from the
@@ -370,6 +374,7 @@ func TestAgreement(t *testing.T) {
 			}
 		})
 	}
+	agree.exercised(t)
 	t.Logf("%d (field, value) pairs checked against the reference validator", pairs)
 	if pairs < 10000 {
 		t.Errorf("only %d (field, value) pairs; the suite promises at least 10000", pairs)
@@ -400,14 +405,17 @@ func FuzzAcceptedFormInput(f *testing.F) {
 		`{"email":"\"x\"@b","site":"https://[::1]/","nick":"😀😀","ratio":0.5}`,
 		`{"email":1,"seats":"3","tags":"a","plan":["pro"],"__proto__":{"x":1}}`,
 		`{"email":"a@b","seats":42.0,"tags":["a","a"],"nick":"e\u0301e\u0301"}`,
+		`{"email":"\"a\r\nBcc: x@evil.test\"@b","nick":"a\u0000\u202e","at":"2026-08-03T+1:00:00Z"}`,
 	} {
 		f.Add([]byte(seed))
 	}
 	s, err := FormSchema(fuzzFields)
 	require.NoError(f, err)
 	refs := map[string]*santhosh.Schema{}
-	for _, fd := range fuzzFields {
+	fields := map[string]*AutoFormField{}
+	for i, fd := range fuzzFields {
 		refs[fd.Name] = compileProperty(f, s.Properties[fd.Name])
+		fields[fd.Name] = &fuzzFields[i]
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var content map[string]any
@@ -431,7 +439,7 @@ func FuzzAcceptedFormInput(f *testing.F) {
 			if refErr != nil && !dropped[name] {
 				t.Errorf("kept %q=%#v, which the reference validator rejects: %v", name, v, refErr)
 			}
-			if refErr == nil && dropped[name] {
+			if refErr == nil && dropped[name] && declaredStricter(fields[name], v) == "" {
 				t.Errorf("dropped %q=%#v, which the reference validator accepts", name, v)
 			}
 		}
@@ -577,6 +585,186 @@ func TestProblemMessage(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, ProblemMessage(fields, tt.problems))
+		})
+	}
+}
+
+// A stricterChoice is one declared exception to the agreement suite: a
+// value the reference validator accepts and mcpform refuses on purpose.
+// Each is an entry of doc.go's list of differences, which must contain
+// doc (TestStricterChoicesDocumented). The agreement tests hold every
+// disagreement to one of these, by name, and fail on any other; a value
+// mcpform keeps and the reference refuses is never excused. applies is
+// written from the rule's words, not from the checker's code.
+type stricterChoice struct {
+	name    string
+	doc     string
+	applies func(f *AutoFormField, s string) bool
+}
+
+var stricterChoices = []stricterChoice{
+	{"control character", "C0 control character", func(f *AutoFormField, s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool {
+			return r < 0x20 && r != '\t' && !(f.Type == TypeTextarea && (r == '\n' || r == '\r'))
+		})
+	}},
+	{"bidi control", "U+202A to U+202E", func(f *AutoFormField, s string) bool {
+		return !f.AllowBidi && strings.ContainsFunc(s, func(r rune) bool {
+			return 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
+		})
+	}},
+	{"quoted local part", "qtextSMTP", func(f *AutoFormField, s string) bool {
+		local, _, ok := strings.Cut(s, "@")
+		if f.Type != TypeEmail || !ok || len(local) < 2 || local[0] != '"' || local[len(local)-1] != '"' {
+			return false
+		}
+		return strings.ContainsFunc(local[1:len(local)-1], func(r rune) bool { return r < ' ' || r > '~' })
+	}},
+	{"signed time field", "a sign in a field", func(f *AutoFormField, s string) bool {
+		if f.Type != TypeDatetime && f.Type != TypeDatetimeLocal || len(s) < 20 {
+			return false
+		}
+		// The time's fields, and the offset's after its own sign.
+		return strings.ContainsAny(s[11:19], "+-") || strings.ContainsAny(s[len(s)-5:], "+-")
+	}},
+}
+
+// declaredStricter returns the name of the declared stricter choice that
+// excuses refusing v for f, or "".
+func declaredStricter(f *AutoFormField, v any) string {
+	s, ok := v.(string)
+	if !ok || f.kind() != kindString {
+		return ""
+	}
+	for _, c := range stricterChoices {
+		if c.applies(f, s) {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// agreement is the agreement suite's verdict on many (field, value) pairs:
+// it fails a test on any disagreement with the reference validator that no
+// stricter choice excuses, and counts the ones that are.
+type agreement struct {
+	excused map[string]int
+}
+
+func (a *agreement) check(t *testing.T, f *AutoFormField, v any, kept bool, refErr error) {
+	t.Helper()
+	if kept == (refErr == nil) {
+		return
+	}
+	if !kept {
+		if name := declaredStricter(f, v); name != "" {
+			if a.excused == nil {
+				a.excused = map[string]int{}
+			}
+			a.excused[name]++
+			return
+		}
+	}
+	t.Errorf("field %q value %#v: kept=%v, reference validator: %v", f.Name, v, kept, refErr)
+}
+
+// exercised fails t for each stricter choice no value in the suite
+// exercised: an exception that never applies is not a tested one.
+func (a *agreement) exercised(t *testing.T) {
+	t.Helper()
+	for _, c := range stricterChoices {
+		if a.excused[c.name] == 0 {
+			t.Errorf("no value exercised the stricter choice %q", c.name)
+		}
+	}
+	t.Logf("refused on purpose, against the reference: %v", a.excused)
+}
+
+// TestStricterChoicesDocumented holds each stricter choice to its entry in
+// doc.go's list of differences.
+func TestStricterChoicesDocumented(t *testing.T) {
+	b, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	_, list, ok := strings.Cut(string(b), "# Where mcpform differs from the TypeScript helpers")
+	require.True(t, ok, "doc.go has no list of differences")
+	list = strings.Join(strings.Fields(strings.ReplaceAll(list, "//", "")), " ")
+	for _, c := range stricterChoices {
+		assert.Contains(t, list, c.doc, "stricter choice %q", c.name)
+	}
+}
+
+// TestStricterChoicesRefused checks that each kind of value the issue
+// names is refused in every path that judges a value: a name with NUL,
+// CR LF or a bidi override, a quoted email local part with CR LF or NUL,
+// as an answer, as a submitted argument and as a default.
+func TestStricterChoicesRefused(t *testing.T) {
+	name := AutoFormField{Name: "full_name", Required: true}
+	bio := AutoFormField{Name: "bio", Type: TypeTextarea}
+	mixed := AutoFormField{Name: "mixed", AllowBidi: true}
+	email := AutoFormField{Name: "email", Type: TypeEmail, Required: true}
+	for _, tt := range []struct {
+		name  string
+		field AutoFormField
+		v     string
+		want  string // "" means kept
+	}{
+		{"NUL", name, "Ada\x00Lovelace", "a control character"},
+		{"ESC", name, "Ada\x1b[2J", "a control character"},
+		{"CR LF", name, "Ada\r\nLovelace", "a line break, which only a multi-line field takes"},
+		{"LF", name, "Ada\nLovelace", "a line break, which only a multi-line field takes"},
+		{"tab", name, "Ada\tLovelace", ""},
+		{"DEL is no C0 control", name, "Ada\x7f", ""},
+		{"RLO", name, "Ada \u202egnirts", "a bidirectional control character"},
+		{"LRE", name, "\u202aAda", "a bidirectional control character"},
+		{"PDI", name, "Ada\u2069", "a bidirectional control character"},
+		{"RLI", name, "\u2067Ada", "a bidirectional control character"},
+		{"LRM is no override", name, "Ada\u200e", ""},
+		{"U+2065 is unassigned, not bidi", name, "Ada\u2065", ""},
+		{"U+202F is a space", name, "Ada\u202fL", ""},
+		{"textarea CR LF", bio, "line one\r\nline two", ""},
+		{"textarea NUL", bio, "line\x00", "a control character"},
+		{"textarea RLO", bio, "\u202e", "a bidirectional control character"},
+		{"allowed bidi", mixed, "\u2067שלום\u2069 Ada", ""},
+		{"allowed bidi, not NUL", mixed, "\u2067\x00", "a control character"},
+		{"quoted email", email, `"ada lovelace"@example.com`, ""},
+		{"quoted email CR LF", email, "\"a\r\nBcc: victim@evil.test\"@example.com", "a line break, which only a multi-line field takes"},
+		{"quoted email NUL", email, "\"a\x00b\"@example.com", "a control character"},
+		{"quoted email tab", email, "\"a\tb\"@example.com", "not a valid email address"},
+		{"quoted email DEL", email, "\"a\x7fb\"@example.com", "not a valid email address"},
+		{"quoted email non-ASCII", email, `"adé"@example.com`, "not a valid email address"},
+		{"quoted email RLO", email, "\"\u202e\"@example.com", "a bidirectional control character"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := tt.field
+			assert.Equal(t, tt.want, f.checkValue(tt.v), "checkValue")
+
+			fields := []AutoFormField{f}
+			_, problems := CheckFormInput(accepted(map[string]any{f.Name: tt.v}), "form", fields)
+			args, err := json.Marshal(map[string]any{f.Name: tt.v})
+			require.NoError(t, err)
+			_, argProblems := CheckFormArguments(args, fields)
+			form, err := NewForm[Answers](fields, &FormOptions{Key: "form"})
+			require.NoError(t, err)
+			read := form.Read(accepted(map[string]any{f.Name: tt.v}))
+			withDefault := f
+			withDefault.Default = tt.v
+			_, defErr := NewForm[Answers]([]AutoFormField{withDefault}, nil)
+			if tt.want == "" {
+				assert.Empty(t, problems, "CheckFormInput")
+				assert.Empty(t, argProblems, "CheckFormArguments")
+				assert.Equal(t, ReplyAccepted, read.Status, "Form.Read")
+				assert.NoError(t, defErr, "default")
+				return
+			}
+			for what, ps := range map[string][]*FieldError{"CheckFormInput": problems, "CheckFormArguments": argProblems, "Form.Read": read.Problems} {
+				if assert.Len(t, ps, 1, what) {
+					assert.Equal(t, f.Name, ps[0].Field, what)
+					assert.ErrorIs(t, ps[0], ErrInvalidValue, what)
+					assert.ErrorContains(t, ps[0], tt.want, what)
+				}
+			}
+			assert.Equal(t, ReplyInvalid, read.Status, "Form.Read")
+			assert.ErrorIs(t, defErr, ErrDefault, "default")
 		})
 	}
 }

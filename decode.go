@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"strings"
 	"time"
 )
 
@@ -31,8 +30,9 @@ type decoder struct {
 }
 
 type target struct {
-	index []int        // the struct field, for reflect.Value.FieldByIndex
-	typ   reflect.Type // its type; a pointer means optional
+	index  []int        // the struct field, for reflect.Value.FieldByIndex
+	typ    reflect.Type // its type; a pointer means optional
+	goName string       // its Go name, for errors
 }
 
 // newDecoder returns the decoder of T for fields, or nil when T is
@@ -55,12 +55,12 @@ func newDecoder[T any](fields []AutoFormField) (*decoder, error) {
 			return nil, fieldErr(f.Name, ErrName, "no field of %s has this json name", t)
 		}
 		if throughPointer(t, sf.Index) {
-			return nil, fieldErr(f.Name, ErrType, "its field is promoted through an embedded pointer")
+			return nil, inGoField(fieldErr(f.Name, ErrType, "its field is promoted through an embedded pointer"), sf.Name)
 		}
 		if err := fitType(f, sf.Type); err != nil {
-			return nil, err
+			return nil, inGoField(err, sf.Name)
 		}
-		d.targets[i] = target{index: sf.Index, typ: sf.Type}
+		d.targets[i] = target{index: sf.Index, typ: sf.Type, goName: sf.Name}
 	}
 	return d, nil
 }
@@ -170,8 +170,9 @@ func boolFloat(b bool) float64 {
 }
 
 // into stores accepted answers a in *v. Every value was accepted by its
-// field, which fitType matched to its Go field, so it returns no error;
-// FuzzDecodeAccepted holds it to that.
+// field, which fitType matched to its Go field, so it should return no
+// error; FuzzFormRead holds it to that, and [Form.Read] surfaces one that
+// comes all the same.
 func (d *decoder) into(v any, a Answers) error {
 	rv := reflect.ValueOf(v).Elem()
 	for i := range d.fields {
@@ -180,7 +181,7 @@ func (d *decoder) into(v any, a Answers) error {
 			continue // unanswered: stays zero or nil
 		}
 		if err := store(rv.FieldByIndex(d.targets[i].index), d.fields[i].Name, x); err != nil {
-			return err
+			return inGoField(err, d.targets[i].goName)
 		}
 	}
 	return nil
@@ -310,47 +311,19 @@ func jsonKind(x any) string {
 
 // parseDate reads a date isDate accepted, at midnight in loc.
 func parseDate(s string, loc *time.Location) time.Time {
-	y, _ := digits(s[0:4])
-	m, _ := digits(s[5:7])
-	d, _ := digits(s[8:10])
+	y, m, d, _ := readDate(s)
 	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
 }
 
-// parseDateTime reads a date-time isDateTime accepted, with its offset. It
-// takes what time.Parse refuses but RFC 3339 allows: a lower-case 't' or
-// 'z', any number of fraction digits, and a leap second, read as the first
-// instant of the next minute.
+// parseDateTime reads a date-time isDateTime accepted, with its offset, as
+// time.Parse with time.RFC3339 does. It also takes what time.Parse refuses
+// but RFC 3339 allows: a lower-case 't' or 'z', and a leap second, read as
+// the first instant of the next minute, which is all a time.Time can hold.
 func parseDateTime(s string) time.Time {
-	h, _ := digits(s[11:13])
-	mi, _ := digits(s[14:16])
-	sec, _ := digits(s[17:19])
-	rest := s[19:]
-	nsec := 0
-	if strings.HasPrefix(rest, ".") {
-		n := 1
-		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
-			n++
-		}
-		frac := rest[1:n]
-		if len(frac) > 9 {
-			frac = frac[:9]
-		}
-		nsec, _ = digits(frac)
-		for range 9 - len(frac) {
-			nsec *= 10
-		}
-		rest = rest[n:]
-	}
+	dt, _ := readDateTime(s)
 	loc := time.UTC
-	if rest != "z" && rest != "Z" {
-		zh, _ := digits(rest[1:3])
-		zm, _ := digits(rest[4:6])
-		off := (zh*60 + zm) * 60
-		if rest[0] == '-' {
-			off = -off
-		}
-		loc = time.FixedZone("", off)
+	if !dt.zulu {
+		loc = time.FixedZone("", dt.offset)
 	}
-	d := parseDate(s[:10], loc)
-	return time.Date(d.Year(), d.Month(), d.Day(), h, mi, sec, nsec, loc)
+	return time.Date(dt.year, time.Month(dt.month), dt.day, dt.hour, dt.min, dt.sec, dt.nsec, loc)
 }

@@ -51,7 +51,8 @@
 // The answer arrives in the retried call's inputResponses and is untrusted:
 // go-sdk checks nothing in it. [AcceptedFormInput] keeps a value only when it
 // satisfies its field's property schema exactly as a JSON Schema 2020-12
-// validator asserting formats would judge it; [CheckFormInput] also says why
+// validator asserting formats would judge it, refusing the few texts listed
+// at the end besides; [CheckFormInput] also says why
 // each value was dropped, for asking again. [InputResponse] returns the raw
 // answer, to tell a decline or cancel from a first pass. [Answers.Decode]
 // fills a struct. Form.Read applies the same check.
@@ -154,6 +155,20 @@
 //   - Answers are checked fully. acceptedFormInput checks neither formats
 //     (email, uri, date, date-time) nor item counts; mcpform keeps a value
 //     only when a JSON Schema 2020-12 validator asserting formats would.
+//   - Text is checked beyond JSON Schema, whose formats allow what no
+//     person means to type. A text answer holds no C0 control character
+//     but tab, and CR or LF only in a textarea: they do not show on
+//     screen, PostgreSQL's text refuses NUL, and CR LF adds lines to a
+//     mail header or a log. It holds no bidirectional embedding, override
+//     or isolate, U+202A to U+202E and U+2066 to U+2069, which make text
+//     read in another order than it is kept, unless the field sets
+//     [AutoFormField].AllowBidi. A quoted local part of an email holds
+//     RFC 5321's qtextSMTP only, printable ASCII but '"' and '\'; the
+//     format allows any other byte there and refuses RFC 5321's quoted
+//     pairs. A date-time is refused for a sign in a field, as in
+//     "2026-08-03T+1:00:00Z": RFC 3339's fields are digits, and the
+//     format's reference validator reads them as signed numbers. The
+//     agreement tests hold each of these to this list.
 //   - String lengths count Unicode code points, as JSON Schema does, not
 //     UTF-16 units: an emoji is one character, not two.
 //   - Broken definitions, such as a default outside the bounds or duplicate

@@ -1365,7 +1365,7 @@ func ExampleAnswers_Decode_typed() {
 	fmt.Println(mcpform.Answers{"seats": 300.0}.Decode(&wrong))
 	// Output:
 	// 2026-08-03 00:00:00 +0000 UTC | 2026-08-03 10:00:00 +0200 +0200 | [av] 4
-	// mcpform: field "seats": invalid type: a number does not decode into int8
+	// mcpform: field "seats" (Go field Seats): invalid type: a number does not decode into int8
 }
 
 func ExampleRequestStateLeeway() {

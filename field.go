@@ -88,6 +88,13 @@ type AutoFormField struct {
 	// the right type that no valid answer could have, such as one outside
 	// the bounds or not among the options, is an error.
 	Default any `json:"default,omitempty"`
+	// AllowBidi lets a text answer hold the bidirectional embeddings,
+	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, for a
+	// field whose answers mix scripts written in both directions. By
+	// default they are refused: they make text display in an order other
+	// than the one it is stored in, so what a person reads back is not
+	// what was kept. The TypeScript package has no such key and ignores it.
+	AllowBidi bool `json:"allowBidi,omitempty"`
 }
 
 // Secret reports whether the field holds a secret, such as a password,
@@ -125,14 +132,38 @@ var (
 // A FieldError records a problem with one field: a broken definition, or a
 // value in an answer that was dropped. Err is one of the package's Err…
 // values, possibly wrapped with detail, so errors.Is works on a FieldError.
+//
+// A field derived from a Go struct field ([FormFor], or the struct a
+// [Form] or [Answers.Decode] fills) is named both ways: Field is its JSON
+// name and GoField the struct field's Go name. A struct tag that does not
+// parse leaves Field empty: the JSON name is in the tag.
 type FieldError struct {
-	Field string // the field's Name
-	Err   error
+	Field   string // the field's Name, its JSON name; "" when unknown
+	GoField string // the Go struct field's name, when there is one; else ""
+	Err     error
 }
 
-// Error returns "mcpform: field NAME: CAUSE", NAME quoted.
+// Error returns "mcpform: field NAME: CAUSE", NAME quoted, with
+// " (Go field GONAME)" after NAME when GoField is set; "mcpform: Go
+// field GONAME: CAUSE" when Field is empty.
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("mcpform: field %q: %v", e.Field, e.Err)
+	switch {
+	case e.GoField == "":
+		return fmt.Sprintf("mcpform: field %q: %v", e.Field, e.Err)
+	case e.Field == "":
+		return fmt.Sprintf("mcpform: Go field %s: %v", e.GoField, e.Err)
+	}
+	return fmt.Sprintf("mcpform: field %q (Go field %s): %v", e.Field, e.GoField, e.Err)
+}
+
+// inGoField records in a *FieldError err, if it names no Go field yet,
+// the Go struct field goName, and returns err.
+func inGoField(err error, goName string) error {
+	var fe *FieldError
+	if errors.As(err, &fe) && fe.GoField == "" {
+		fe.GoField = goName
+	}
+	return err
 }
 
 // Unwrap returns the cause, for errors.Is and errors.As.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -196,8 +197,30 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 	status, answers, problems := f.c.judge(responses)
 	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
 	if status == ReplyAccepted {
-		reply.Value = f.decodeAnswers(answers)
+		v, err := f.decodeAnswers(answers)
+		if err != nil {
+			return undecodable(reply, err)
+		}
+		reply.Value = v
 	}
+	return reply
+}
+
+// undecodable turns an accepted reply whose answers did not decode into
+// an invalid one that names the field. It cannot happen: compiling matched
+// every field to its Go field, and FuzzFormRead holds the decoding to an
+// independent parse of every accepted value. Should it happen all the
+// same, the person is asked again rather than the handler handed a zero
+// value as if it were the answer.
+func undecodable[T any](reply Reply[T], err error) Reply[T] {
+	p := &FieldError{Err: fmt.Errorf("%w: it does not fit the Go field it decodes into", ErrInvalidValue)}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		p.Field = fe.Field
+		reply.Answers = maps.Clone(reply.Answers)
+		delete(reply.Answers, fe.Field) // not pre-filled on the re-ask
+	}
+	reply.Status, reply.Problems = ReplyInvalid, append(reply.Problems, p)
 	return reply
 }
 
@@ -270,7 +293,7 @@ func hasInvalid(problems []*FieldError) bool {
 	return false
 }
 
-func (f *Form[T]) decodeAnswers(a Answers) T {
+func (f *Form[T]) decodeAnswers(a Answers) (T, error) {
 	var v T
 	if f.decode == nil {
 		switch m := any(&v).(type) {
@@ -279,10 +302,10 @@ func (f *Form[T]) decodeAnswers(a Answers) T {
 		case *map[string]any:
 			*m = a
 		}
-		return v
+		return v, nil
 	}
-	f.decode.into(&v, a)
-	return v
+	err := f.decode.into(&v, a)
+	return v, err
 }
 
 // A ReplyStatus says what a client answered to a [Form].

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -249,6 +251,7 @@ func TestFormAgreement(t *testing.T) {
 	forms := loadForms(t)
 	forms["booking"] = bookingFields
 	pairs := 0
+	var agree agreement
 	for name, fields := range forms {
 		form, err := NewForm[Answers](fields, nil)
 		require.NoError(t, err)
@@ -267,24 +270,48 @@ func TestFormAgreement(t *testing.T) {
 				for _, v := range pool {
 					pairs++
 					r := one.Read(answer(DefaultInputKey, "accept", map[string]any{f.Name: v}))
-					kept := len(r.Problems) == 0
-					if refErr := ref.Validate(v); kept != (refErr == nil) {
-						t.Errorf("field %q value %#v: kept=%v, reference validator: %v", f.Name, v, kept, refErr)
-					}
+					agree.check(t, &f, v, len(r.Problems) == 0, ref.Validate(v))
 				}
 			}
 		})
 	}
+	agree.exercised(t)
 	if pairs < 10000 {
 		t.Errorf("only %d pairs checked", pairs)
 	}
 }
 
-// FuzzFormRead checks the claim that decoding never fails on an accepted
-// answer: whatever JSON content a client sends, Read does not panic, an
-// accepted answer decodes without error and its typed value holds exactly
-// the accepted values, and Answers.Decode of those values gives the same
-// struct.
+// TestFormReadSurfacesDecodeError checks that Read drops no error: an
+// accepted answer that does not decode, which compiling should make
+// impossible, is invalid and names its field, never a zero Value.
+func TestFormReadSurfacesDecodeError(t *testing.T) {
+	form, err := NewForm[booking](bookingFields, nil)
+	require.NoError(t, err)
+	// Break the compiled decoder by hand: the email goes to Seats, an int.
+	broken := *form
+	dec := *form.decode
+	dec.targets = slices.Clone(dec.targets)
+	dec.targets[0].index = dec.targets[2].index
+	broken.decode = &dec
+	content := map[string]any{"email": "ada@example.com", "room": "babbage", "seats": 2.0, "day": "2026-08-03"}
+	require.Equal(t, ReplyAccepted, form.Read(answer(DefaultInputKey, "accept", content)).Status)
+
+	r := broken.Read(answer(DefaultInputKey, "accept", content))
+	assert.Equal(t, ReplyInvalid, r.Status)
+	assert.Zero(t, r.Value)
+	if assert.Len(t, r.Problems, 1) {
+		assert.Equal(t, "email", r.Problems[0].Field)
+		assert.ErrorIs(t, r.Problems[0], ErrInvalidValue)
+	}
+	assert.NotContains(t, r.Answers, "email", "an undecodable value is pre-filled on the re-ask")
+	assert.Contains(t, content, "email", "the client's content was changed")
+}
+
+// FuzzFormRead checks the claim that an accepted answer decodes to what it
+// says: whatever JSON content a client sends, Read does not panic, and an
+// accepted answer's typed value holds each value as an independent parse
+// reads it (time.Parse for dates and times, strconv for the number),
+// not only without error; Answers.Decode gives the same struct.
 func FuzzFormRead(f *testing.F) {
 	form, err := NewForm[booking](bookingFields, nil)
 	require.NoError(f, err)
@@ -294,6 +321,9 @@ func FuzzFormRead(f *testing.F) {
 		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"2026-08-03","at":"2026-08-03T10:00:00.1234567891234-23:59"}`,
 		`{"seats":1e400,"tags":"av","day":"2026-02-30"}`,
 		`{"email":"a@b.c","room":"babbage","seats":1e0,"day":"0000-02-29","at":"2026-08-03T10:00:00.1234567891234-23:59","tags":[]}`,
+		// A signed hour, once accepted and decoded as 00:00.
+		`{"email":"a@b.c","room":"babbage","seats":1,"day":"2026-08-03","at":"2026-08-03T+1:00:00Z"}`,
+		`{"email":"a@b.c","room":"babbage","seats":1,"day":"2026-08-03","at":"2026-08-03T01:00:00+-0:00","note":"x"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -306,25 +336,71 @@ func FuzzFormRead(f *testing.F) {
 		if r.Status != ReplyAccepted {
 			return
 		}
-		var v booking
-		require.NoError(t, form.decode.into(&v, r.Answers))
 		var viaAnswers booking
 		require.NoError(t, r.Answers.Decode(&viaAnswers))
 		assert.Equal(t, r.Value, viaAnswers, "Answers.Decode differs from Form.Read")
-		b, err := json.Marshal(r.Value)
-		require.NoError(t, err)
-		var back booking
-		require.NoError(t, json.Unmarshal(b, &back))
-		assert.Equal(t, r.Answers["email"], back.Email)
-		assert.Equal(t, r.Answers["seats"], float64(back.Seats))
-		if s, ok := r.Answers["day"].(string); ok {
-			assert.Equal(t, s, back.Day.Format(time.DateOnly))
-		}
-		if s, ok := r.Answers["at"].(string); ok {
-			_, err := time.Parse(time.RFC3339Nano, back.At.Format(time.RFC3339Nano))
-			assert.NoError(t, err, "date-time %q", s)
-		}
+		var raw map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(data, &raw))
+		assertDecodedAsParsed(t, r.Value, r.Answers, raw)
 	})
+}
+
+// assertDecodedAsParsed checks each value of v against an independent
+// parse of what the client sent: a, the accepted answers, and raw, the
+// same content as JSON text.
+func assertDecodedAsParsed(t *testing.T, v booking, a Answers, raw map[string]json.RawMessage) {
+	t.Helper()
+	assert.Equal(t, a["email"], v.Email)
+	assert.Equal(t, a["room"], v.Room)
+	seats, err := strconv.ParseFloat(string(raw["seats"]), 64)
+	require.NoError(t, err, "seats %s", raw["seats"])
+	assert.Equal(t, seats, float64(v.Seats), "seats %s", raw["seats"])
+	day, err := time.Parse(time.DateOnly, a["day"].(string))
+	require.NoError(t, err, "day %q", a["day"])
+	assert.True(t, day.Equal(v.Day) && v.Day.Location() == time.UTC, "day %q decoded as %v", a["day"], v.Day)
+	if s, ok := a["at"].(string); ok {
+		want, err := time.Parse(time.RFC3339, rfc3339ForGo(s))
+		require.NoError(t, err, "time.Parse refuses the accepted date-time %q", s)
+		if s[17:19] == "60" {
+			want = want.Add(time.Second) // a leap second reads as the next minute
+		}
+		_, gotOff := v.At.Zone()
+		_, wantOff := want.Zone()
+		assert.True(t, want.Equal(v.At) && gotOff == wantOff, "date-time %q decoded as %v, time.Parse gives %v", s, v.At, want)
+	} else {
+		assert.True(t, v.At.IsZero())
+	}
+	if tags, ok := a["tags"]; ok {
+		want := make([]string, 0)
+		for _, x := range tags.([]any) {
+			want = append(want, x.(string))
+		}
+		assert.Equal(t, want, v.Tags)
+	}
+	if note, ok := a["note"]; ok {
+		require.NotNil(t, v.Note)
+		assert.Equal(t, note, *v.Note)
+	} else {
+		assert.Nil(t, v.Note)
+	}
+	assert.Equal(t, a["ok"] == true, v.Ok)
+}
+
+// rfc3339ForGo spells an RFC 3339 date-time the way time.Parse takes it:
+// upper-case 'T' and 'Z', and a leap second as second 59.
+func rfc3339ForGo(s string) string {
+	b := []byte(s)
+	if len(b) > 19 {
+		b[10] = 'T'
+		if b[len(b)-1] == 'z' {
+			b[len(b)-1] = 'Z'
+		}
+		if string(b[17:19]) == "60" {
+			b[18] = '9'
+			b[17] = '5'
+		}
+	}
+	return string(b)
 }
 
 // The benchmarks below use the 8-field signup answer of the core

@@ -9,12 +9,19 @@ import (
 
 // The format checks below implement the semantics of the format assertions
 // of github.com/santhosh-tekuri/jsonschema/v6, which the tests use as the
-// reference judge, without its per-call cost of a full schema evaluation.
+// reference judge, without its per-call cost of a full schema evaluation;
+// where they are stricter, doc.go's list of differences says so.
 
 // isEmail reports whether s is an email address: an unquoted local part of
-// at most 64 bytes of atext and single dots (or a quoted one without
-// backslash or quote), an '@', and a hostname or a bracketed IP literal;
-// at most 254 bytes in all.
+// at most 64 bytes of atext and single dots (or a quoted one of RFC 5321's
+// qtextSMTP), an '@', and a hostname or a bracketed IP literal; at most
+// 254 bytes in all.
+//
+// RFC 5321 also allows quoted pairs in a quoted local part, but the
+// reference judge refuses every backslash there, and a value is never kept
+// that the advertised schema's validator would refuse; the reference
+// allows any other byte, controls included, and mcpform does not: doc.go
+// lists the difference.
 func isEmail(s string) bool {
 	if len(s) > 254 {
 		return false
@@ -28,8 +35,10 @@ func isEmail(s string) bool {
 		return false
 	}
 	if len(local) > 1 && local[0] == '"' && local[len(local)-1] == '"' {
-		if strings.ContainsAny(local[1:len(local)-1], `\"`) {
-			return false
+		for i := 1; i < len(local)-1; i++ {
+			if !qtext[local[i]] {
+				return false
+			}
 		}
 	} else {
 		if strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
@@ -170,6 +179,16 @@ func isPlainURL(s string) bool {
 // specials, with dots), and the characters isPlainURL lets through.
 var atext, plainURLByte = byteSet(".!#$%&'*+-/=?^_`{|}~"), byteSet("-._~!$&'()*+,;=:@/?#")
 
+// qtext is RFC 5321's qtextSMTP: printable ASCII and space, less the
+// double quote and the backslash. No control character, CR and LF
+// included, and no byte outside ASCII.
+var qtext = func() (set [256]bool) {
+	for c := ' '; c <= '~'; c++ {
+		set[c] = c != '"' && c != '\\'
+	}
+	return set
+}()
+
 // byteSet is the set of ASCII letters and digits and the bytes of extra.
 func byteSet(extra string) (set [256]bool) {
 	for c := range set {
@@ -178,20 +197,26 @@ func byteSet(extra string) (set [256]bool) {
 	return set
 }
 
-// isDate reports whether s is a full-date, YYYY-MM-DD, that exists in the
-// proleptic Gregorian calendar: what time.Parse with time.DateOnly accepts,
-// without its cost.
+// isDate reports whether s is an RFC 3339 full-date, YYYY-MM-DD, that
+// exists in the proleptic Gregorian calendar.
 func isDate(s string) bool {
+	_, _, _, ok := readDate(s)
+	return ok
+}
+
+// readDate reads an RFC 3339 full-date: what time.Parse with
+// time.DateOnly accepts, without its cost.
+func readDate(s string) (y, m, d int, ok bool) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return false
+		return 0, 0, 0, false
 	}
 	y, ok1 := digits(s[0:4])
 	m, ok2 := digits(s[5:7])
 	d, ok3 := digits(s[8:10])
-	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
-		return false
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, 0, 0, false
 	}
-	return d <= daysIn(y, m)
+	return y, m, d, true
 }
 
 // daysIn is the number of days of month m of year y in the proleptic
@@ -209,7 +234,8 @@ func daysIn(y, m int) int {
 	return 31
 }
 
-// digits parses a run of ASCII digits, and nothing else.
+// digits parses a run of ASCII digits, and nothing else: no sign, no
+// space. RFC 3339's fields are DIGITs.
 func digits(s string) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -221,67 +247,70 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
-// isDateTime reports whether s is an RFC 3339 date-time: a full date, 't'
-// or 'T', and a full time with a 'z'/'Z' or ±hh:mm offset. A leap second
-// is allowed only at 23:59 UTC.
+// isDateTime reports whether s is an RFC 3339 date-time.
 func isDateTime(s string) bool {
-	if len(s) < 20 || (s[10] != 't' && s[10] != 'T') {
-		return false
-	}
-	return isDate(s[:10]) && isTime(s[11:])
+	_, ok := readDateTime(s)
+	return ok
 }
 
-func isTime(s string) bool {
-	if len(s) < 9 || s[2] != ':' || s[5] != ':' {
-		return false
+// A dateTime is an RFC 3339 date-time as written, with its offset in
+// seconds east of UTC.
+type dateTime struct {
+	year, month, day, hour, min, sec, nsec, offset int
+	zulu                                           bool // 'Z' or 'z', not a numeric offset
+}
+
+// readDateTime reads an RFC 3339 date-time: a full date, 't' or 'T', and a
+// full time with any number of fraction digits and a 'z'/'Z' or ±hh:mm
+// offset; every field is digits. A leap second is allowed only at 23:59
+// UTC. It is the one reader of date-times: the check and the decoding
+// both use it, so what is accepted is what is decoded.
+func readDateTime(s string) (dt dateTime, ok bool) {
+	if len(s) < 20 || (s[10] != 't' && s[10] != 'T') || s[13] != ':' || s[16] != ':' {
+		return dt, false
 	}
-	h, ok1 := atoi(s[0:2])
-	m, ok2 := atoi(s[3:5])
-	sec, ok3 := atoi(s[6:8])
+	if dt.year, dt.month, dt.day, ok = readDate(s[:10]); !ok {
+		return dt, false
+	}
+	h, ok1 := digits(s[11:13])
+	m, ok2 := digits(s[14:16])
+	sec, ok3 := digits(s[17:19])
 	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 60 {
-		return false
+		return dt, false
 	}
-	s = s[8:]
-	if rest, ok := strings.CutPrefix(s, "."); ok {
+	dt.hour, dt.min, dt.sec = h, m, sec
+	rest := s[19:]
+	if frac, ok := strings.CutPrefix(rest, "."); ok {
 		n := 0
-		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+		for n < len(frac) && '0' <= frac[n] && frac[n] <= '9' {
 			n++
 		}
 		if n == 0 {
-			return false
+			return dt, false
 		}
-		s = rest[n:]
+		ns, _ := digits(frac[:min(n, 9)]) // beyond 9 digits, truncated
+		for range 9 - min(n, 9) {
+			ns *= 10
+		}
+		dt.nsec, rest = ns, frac[n:]
 	}
-	if s != "z" && s != "Z" {
-		if len(s) != 6 || s[3] != ':' {
-			return false
+	if dt.zulu = rest == "z" || rest == "Z"; !dt.zulu {
+		if len(rest) != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' {
+			return dt, false
 		}
-		var sign int
-		switch s[0] {
-		case '+':
-			sign = -1
-		case '-':
-			sign = +1
-		default:
-			return false
-		}
-		zh, ok1 := atoi(s[1:3])
-		zm, ok2 := atoi(s[4:6])
+		zh, ok1 := digits(rest[1:3])
+		zm, ok2 := digits(rest[4:6])
 		if !ok1 || !ok2 || zh > 23 || zm > 59 {
-			return false
+			return dt, false
 		}
-		hm := h*60 + m + sign*(zh*60+zm)
-		if hm < 0 {
-			hm += 24 * 60
+		dt.offset = (zh*60 + zm) * 60
+		if rest[0] == '-' {
+			dt.offset = -dt.offset
 		}
-		h, m = hm/60, hm%60
 	}
-	return sec < 60 || (h == 23 && m == 59)
-}
-
-// atoi parses a field of a time the way strconv.Atoi does, which accepts a
-// sign ("+1", "-0"); the reference judge does too, so this must.
-func atoi(s string) (int, bool) {
-	n, err := strconv.Atoi(s)
-	return n, err == nil && n >= 0
+	// A leap second is 23:59:60 UTC, whatever the offset says.
+	if utc := ((h*60+m-dt.offset/60)%1440 + 1440) % 1440; sec == 60 && utc != 23*60+59 {
+		return dt, false
+	}
+	return dt, true
 }

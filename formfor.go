@@ -44,20 +44,48 @@ var enumType = reflect.TypeFor[Enum]()
 //	                   for a multiple choice, values separated by '|'
 //	placeholder=Text   hint text for the UI path
 //	options=a|b:Label  the options, '|'-separated, each value or value:Label
+//	bidi=true          the answer may hold bidirectional overrides
+//	                   ([AutoFormField].AllowBidi)
 //
-// A backslash makes the next character literal, so a label may hold a
-// comma, a '|' or a ':' as "\,", "\|" or "\:" (and a backslash as "\\"):
-// `mcpform:"options=s:Small\, 2 seats|l:Large"`. A string type that
-// implements [Enum] supplies its options itself; a tag's options replace
-// them.
+// A backslash makes the next character literal, so a value or label may
+// hold a comma, a '|' or a ':' as "\,", "\|" or "\:" (and a backslash as
+// "\\"); an option with two unescaped colons is an error. The tag is a Go
+// string literal, so in source each backslash is written twice:
+//
+//	Size string `mcpform:"options=s:Small\\, 2 seats|l:Large"`
+//	Slot string `mcpform:"options=09\\:00:Morning|14\\:00:Afternoon"`
+//
+// A string type that implements [Enum] supplies its options itself; a
+// tag's options replace them.
 //
 // FormFor refuses a field of any other Go type (a struct, a map, another
-// slice, an interface) with a [*FieldError] wrapping [ErrType], and a tag
-// that does not parse with one wrapping [ErrTag], each naming the Go field.
+// slice, an interface) with a [*FieldError] wrapping [ErrType], and a
+// struct tag that reflect.StructTag cannot parse, or an mcpform tag
+// FormFor cannot read, with one wrapping [ErrTag]. Its errors name each
+// field by its Go name and its JSON name, as [FieldError] says.
 func FormFor[T any](opts *FormOptions) (*Form[T], error) {
 	t := reflect.TypeFor[T]()
+	fields, err := deriveFields(t)
+	if err != nil {
+		return nil, err
+	}
+	form, err := NewForm[T](fields, opts)
+	var fe *FieldError
+	if errors.As(err, &fe) && fe.Field != "" && fe.GoField == "" {
+		if sf, ok := structFields(t).exact[fe.Field]; ok {
+			fe.GoField = sf.Name
+		}
+	}
+	return form, err
+}
+
+// deriveFields is the field list FormFor derives from the struct type t.
+func deriveFields(t reflect.Type) ([]AutoFormField, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("mcpform: FormFor needs a struct type, not %s", t)
+	}
+	if err := checkStructTags(t, map[reflect.Type]bool{}); err != nil {
+		return nil, err
 	}
 	var fields []AutoFormField
 	set := structFields(t)
@@ -68,11 +96,73 @@ func FormFor[T any](opts *FormOptions) (*Form[T], error) {
 		}
 		fields = append(fields, f)
 	}
-	return NewForm[T](fields, opts)
+	return fields, nil
 }
 
-// ErrTag reports an mcpform struct tag that does not parse.
-var ErrTag = errors.New("invalid mcpform tag")
+// ErrTag reports a struct tag that does not parse, or an mcpform tag item
+// [FormFor] cannot read.
+var ErrTag = errors.New("invalid struct tag")
+
+// checkStructTags refuses a field of the struct type t, or of a struct
+// embedded in it, whose tag reflect.StructTag cannot parse: Lookup then
+// misses every key from the fault on, so a json or mcpform key would be
+// silently ignored.
+func checkStructTags(t reflect.Type, seen map[reflect.Type]bool) error {
+	seen[t] = true
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if err := parseStructTag(string(sf.Tag)); err != nil {
+			return &FieldError{GoField: sf.Name, Err: fmt.Errorf("%w: %v", ErrTag, err)}
+		}
+		et := sf.Type
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		if sf.Anonymous && et.Kind() == reflect.Struct && !seen[et] {
+			if err := checkStructTags(et, seen); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parseStructTag reports why tag is not the conventional space-separated
+// list of key:"value" pairs that reflect.StructTag.Lookup reads, with the
+// rules of go vet's structtag check.
+func parseStructTag(tag string) error {
+	for n := 0; ; n++ {
+		rest := strings.TrimLeft(tag, " ")
+		if rest == "" {
+			return nil
+		}
+		if n > 0 && rest == tag {
+			return fmt.Errorf("pairs not separated by spaces at %q", tag)
+		}
+		i := 0
+		for i < len(rest) && rest[i] > ' ' && rest[i] != ':' && rest[i] != '"' && rest[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(rest) || rest[i] != ':' || rest[i+1] != '"' {
+			return fmt.Errorf("bad syntax for a key:\"value\" pair at %q", rest)
+		}
+		key, quoted := rest[:i], rest[i+1:]
+		j := 1
+		for j < len(quoted) && quoted[j] != '"' {
+			if quoted[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(quoted) {
+			return fmt.Errorf("key %q: the value has no closing quote", key)
+		}
+		if _, err := strconv.Unquote(quoted[:j+1]); err != nil {
+			return fmt.Errorf("key %q: the value %s is not a Go string literal", key, quoted[:j+1])
+		}
+		tag = quoted[j+1:]
+	}
+}
 
 // deriveField is the form field of struct field sf, named name.
 func deriveField(sf reflect.StructField, name string) (AutoFormField, error) {
@@ -85,7 +175,7 @@ func deriveField(sf reflect.StructField, name string) (AutoFormField, error) {
 	}
 	f.Required = !optional
 	bad := func(sentinel error, format string, args ...any) (AutoFormField, error) {
-		return AutoFormField{}, fieldErr(sf.Name, sentinel, format, args...)
+		return AutoFormField{}, inGoField(fieldErr(name, sentinel, format, args...), sf.Name)
 	}
 	elem := t
 	switch {
@@ -119,7 +209,7 @@ func deriveField(sf reflect.StructField, name string) (AutoFormField, error) {
 			return bad(ErrTag, "item %q is not key=value", unescape(item))
 		}
 		if err := f.setTag(key, value, t); err != nil {
-			return bad(ErrTag, "%s: %v", key, err)
+			return bad(ErrTag, "%q: %v", key, err)
 		}
 	}
 	if f.Multiple && len(f.Options) == 0 {
@@ -159,8 +249,20 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 		f.Options = f.Options[:0:0]
 		for _, p := range parts {
 			v, label, _ := cutUnescaped(p, ':')
+			if _, _, again := cutUnescaped(label, ':'); again {
+				return fmt.Errorf("option %q has two unescaped colons: write a ':' of its value or label as \\:", p)
+			}
 			f.Options = append(f.Options, Option{Value: unescape(v), Label: unescape(label)})
 		}
+	case "bidi":
+		if t.Kind() != reflect.String {
+			return fmt.Errorf("only a string takes bidi")
+		}
+		allow, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", value)
+		}
+		f.AllowBidi = allow
 	case "default":
 		d, err := parseDefault(unescape(value), t)
 		if err != nil {

@@ -3,7 +3,9 @@ package mcpform
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -58,79 +60,123 @@ func TestFormForDerives(t *testing.T) {
 
 func TestFormForRefuses(t *testing.T) {
 	for _, tt := range []struct {
-		name   string
-		derive func() error
-		field  string
-		target error
+		name    string
+		derive  func() error
+		field   string // the JSON name the error gives
+		goField string // the Go name
+		target  error
+		msg     string // in the error's text
 	}{
 		{"a struct", func() error {
 			_, err := FormFor[struct{ S struct{ A int } }](nil)
 			return err
-		}, "S", ErrType},
+		}, "S", "S", ErrType, `field "S" (Go field S): invalid type`},
 		{"a map", func() error {
 			_, err := FormFor[struct{ M map[string]string }](nil)
 			return err
-		}, "M", ErrType},
+		}, "M", "M", ErrType, ""},
 		{"a slice of ints", func() error {
 			_, err := FormFor[struct{ L []int }](nil)
 			return err
-		}, "L", ErrType},
+		}, "L", "L", ErrType, ""},
 		{"an interface", func() error {
 			_, err := FormFor[struct{ I any }](nil)
 			return err
-		}, "I", ErrType},
+		}, "I", "I", ErrType, ""},
 		{"no key=value", func() error {
 			_, err := FormFor[struct {
 				A string `mcpform:"label"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, `item "label" is not key=value`},
 		{"unknown key", func() error {
 			_, err := FormFor[struct {
 				A string `mcpform:"colour=red"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, `"colour": unknown key`},
+		{"a key with a space, quoted", func() error {
+			_, err := FormFor[struct {
+				A int `json:"a" mcpform:"max=5, min=1"`
+			}](nil)
+			return err
+		}, "a", "A", ErrTag, `field "a" (Go field A): invalid struct tag: " min": unknown key`},
 		{"min not a number", func() error {
 			_, err := FormFor[struct {
 				A int `mcpform:"min=two"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, `"min": "two" is not a number`},
 		{"default not an integer", func() error {
 			_, err := FormFor[struct {
 				A int `mcpform:"default=1.5"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, `"default": "1.5" is not an integer`},
 		{"type on an int", func() error {
 			_, err := FormFor[struct {
 				A int `mcpform:"type=email"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, ""},
 		{"a time as email", func() error {
 			_, err := FormFor[struct {
 				A time.Time `mcpform:"type=email"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, ""},
 		{"a multiple choice without options", func() error {
 			_, err := FormFor[struct{ A []string }](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, ""},
 		{"a trailing backslash", func() error {
 			_, err := FormFor[struct {
 				A string `mcpform:"label=x\\"`
 			}](nil)
 			return err
-		}, "A", ErrTag},
+		}, "A", "A", ErrTag, ""},
+		{"an option with two colons", func() error {
+			_, err := FormFor[struct {
+				Slot string `json:"slot" mcpform:"options=09:00:Morning|14\\:00:Afternoon"`
+			}](nil)
+			return err
+		}, "slot", "Slot", ErrTag, `option "09:00:Morning" has two unescaped colons`},
+		{"bidi on an int", func() error {
+			_, err := FormFor[struct {
+				A int `mcpform:"bidi=true"`
+			}](nil)
+			return err
+		}, "A", "A", ErrTag, `"bidi": only a string takes bidi`},
+		{"bidi not a boolean", func() error {
+			_, err := FormFor[struct {
+				A string `mcpform:"bidi=yes please"`
+			}](nil)
+			return err
+		}, "A", "A", ErrTag, `"yes please" is not true or false`},
 		{"a default outside the bounds", func() error {
 			_, err := FormFor[struct {
 				A int `json:"a" mcpform:"max=3,default=5"`
 			}](nil)
 			return err
-		}, "a", ErrDefault},
+		}, "a", "A", ErrDefault, `field "a" (Go field A): invalid default`},
+		{"a duplicate option", func() error {
+			_, err := FormFor[struct {
+				Size string `json:"size" mcpform:"options=s|s"`
+			}](nil)
+			return err
+		}, "size", "Size", ErrOptions, `field "size" (Go field Size)`},
+		{"a default the format refuses", func() error {
+			_, err := FormFor[struct {
+				Mail string `json:"mail" mcpform:"type=email,default=x"`
+			}](nil)
+			return err
+		}, "mail", "Mail", ErrDefault, `field "mail" (Go field Mail): invalid default: not a valid email address`},
+		{"a bound the Go type cannot hold", func() error {
+			_, err := FormFor[struct {
+				Level int8 `json:"level" mcpform:"max=1000"`
+			}](nil)
+			return err
+		}, "level", "Level", ErrBounds, `field "level" (Go field Level): invalid bounds: bound 1000 does not fit int8`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.derive()
@@ -138,8 +184,92 @@ func TestFormForRefuses(t *testing.T) {
 			var fe *FieldError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.field, fe.Field)
+			assert.Equal(t, tt.goField, fe.GoField)
+			assert.ErrorContains(t, err, tt.msg)
 		})
 	}
+}
+
+// TestFormForRefusesBadStructTags covers tags that reflect.StructTag
+// cannot parse, which go vet refuses in source: the types are built with
+// reflect.StructOf, and go through deriveFields, FormFor's first step. The
+// JSON name is unknown, so the error names the Go field only.
+func TestFormForRefusesBadStructTags(t *testing.T) {
+	for _, tt := range []struct {
+		name, tag, msg string
+	}{
+		{"an mcpform value with a bad escape", `json:"size" mcpform:"options=s:Small\, 2 seats|l:Large"`,
+			`Go field Size: invalid struct tag: key "mcpform": the value "options=s:Small\, 2 seats|l:Large" is not a Go string literal`},
+		{"a json value with no closing quote", `json:"size`, `key "json": the value has no closing quote`},
+		{"pairs not separated by spaces", `json:"size",mcpform:"label=Size"`, `pairs not separated by spaces at ",mcpform:\"label=Size\""`},
+		{"a key with no value", `json:"size" mcpform`, `bad syntax for a key:"value" pair at "mcpform"`},
+		{"a key with an unquoted value", `json:size`, `bad syntax`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			typ := reflect.StructOf([]reflect.StructField{
+				{Name: "Name", Type: reflect.TypeFor[string](), Tag: `json:"name"`},
+				{Name: "Size", Type: reflect.TypeFor[string](), Tag: reflect.StructTag(tt.tag)},
+			})
+			_, err := deriveFields(typ)
+			require.ErrorIs(t, err, ErrTag)
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, "Size", fe.GoField)
+			assert.Empty(t, fe.Field)
+			assert.ErrorContains(t, err, tt.msg)
+		})
+	}
+	// Inside an embedded struct too, whose fields FormFor asks.
+	inner := reflect.StructOf([]reflect.StructField{{Name: "Size", Type: reflect.TypeFor[string](), Tag: `json:"size`}})
+	outer := reflect.StructOf([]reflect.StructField{{Name: "Inner", Type: inner, Anonymous: true}})
+	_, err := deriveFields(outer)
+	assert.ErrorIs(t, err, ErrTag, "embedded")
+}
+
+// docTags is the two tags FormFor's doc shows for its escape rule, written
+// here in source so that go vet checks them, and read back from the doc by
+// TestFormForDocTags.
+type docTags struct {
+	Size string `mcpform:"options=s:Small\\, 2 seats|l:Large"`
+	Slot string `mcpform:"options=09\\:00:Morning|14\\:00:Afternoon"`
+}
+
+// TestFormForDocTags checks that FormFor's doc shows tags that parse, the
+// ones of docTags, and that they mean what the doc says.
+func TestFormForDocTags(t *testing.T) {
+	doc, err := os.ReadFile("formfor.go")
+	require.NoError(t, err)
+	src, err := os.ReadFile("formfor_test.go")
+	require.NoError(t, err)
+	for _, line := range []string{
+		"Size string `mcpform:\"options=s:Small\\\\, 2 seats|l:Large\"`",
+		"Slot string `mcpform:\"options=09\\\\:00:Morning|14\\\\:00:Afternoon\"`",
+	} {
+		assert.Contains(t, string(doc), "//\t"+line, "FormFor's doc")
+		assert.Contains(t, string(src), "\t"+line, "docTags")
+	}
+	form, err := FormFor[docTags](nil)
+	require.NoError(t, err)
+	assert.Equal(t, []Option{{Value: "s", Label: "Small, 2 seats"}, {Value: "l", Label: "Large"}}, form.Fields()[0].Options)
+	assert.Equal(t, []Option{{Value: "09:00", Label: "Morning"}, {Value: "14:00", Label: "Afternoon"}}, form.Fields()[1].Options)
+}
+
+// TestFormForBidi checks the bidi key: it sets AllowBidi, and the
+// answers it lets through.
+func TestFormForBidi(t *testing.T) {
+	form, err := FormFor[struct {
+		Name  string `json:"name" mcpform:"bidi=true"`
+		Email string `json:"email"`
+	}](nil)
+	require.NoError(t, err)
+	assert.True(t, form.Fields()[0].AllowBidi)
+	assert.False(t, form.Fields()[1].AllowBidi)
+	r := form.Read(answer(DefaultInputKey, "accept", map[string]any{"name": "\u2067שלום\u2069", "email": "\u202e"}))
+	assert.Equal(t, ReplyInvalid, r.Status)
+	if assert.Len(t, r.Problems, 1) {
+		assert.Equal(t, "email", r.Problems[0].Field)
+	}
+	assert.Equal(t, "\u2067שלום\u2069", r.Answers["name"])
 }
 
 // The structs below are the sources of the derived goldens in

@@ -65,6 +65,9 @@ func (f *AutoFormField) checkValue(v any) string {
 		if !ok {
 			return "not a string"
 		}
+		if reason := f.checkText(s); reason != "" {
+			return reason
+		}
 		// JSON Schema counts characters as code points; the
 		// TypeScript helper counts UTF-16 units, so an emoji counts
 		// twice there.
@@ -97,6 +100,36 @@ func (f *AutoFormField) checkValue(v any) string {
 		}
 	}
 	return ""
+}
+
+// checkText returns why s is refused as a text answer of any format, or
+// "". A text answer holds no C0 control character but tab, and no CR or
+// LF outside a textarea: they are invisible on screen, NUL is refused by
+// PostgreSQL's text type, and CR LF turns a value into more lines of a
+// mail header or a log. Nor does it hold a bidirectional embedding,
+// override or isolate, unless the field allows them (AllowBidi). JSON
+// Schema's formats allow all of these: doc.go lists the difference.
+func (f *AutoFormField) checkText(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			if f.Type != TypeTextarea {
+				return "a line break, which only a multi-line field takes"
+			}
+		case c < 0x20 && c != '\t':
+			return "a control character"
+		case c == 0xE2 && !f.AllowBidi && i+2 < len(s) && isBidiControl(s[i+1], s[i+2]):
+			return "a bidirectional control character"
+		}
+	}
+	return ""
+}
+
+// isBidiControl reports whether b1 b2 are the last two bytes of the UTF-8
+// encoding, after 0xE2, of U+202A to U+202E (E2 80 AA to AE) or U+2066 to
+// U+2069 (E2 81 A6 to A9).
+func isBidiControl(b1, b2 byte) bool {
+	return b1 == 0x80 && 0xAA <= b2 && b2 <= 0xAE || b1 == 0x81 && 0xA6 <= b2 && b2 <= 0xA9
 }
 
 // allOptions reports whether every item of the list v, a []any or a
