@@ -244,7 +244,9 @@ var fixedNow = time.Unix(1_767_225_600, 0)
 // FuzzFlowState checks, for any input, that decodeJSON never panics and
 // agrees with json.Unmarshal, and that validJSON agrees with utf8.Valid and
 // json.Valid; and, for any state that decodes, that appendJSON writes
-// json.Marshal's bytes and that they decode back to the same state.
+// json.Marshal's bytes and that they decode back to the same state; and
+// that the state, sealed as a flow seals it, opens to the same state, is no
+// longer than signed, and does not show its encoding.
 func FuzzFlowState(f *testing.F) {
 	for _, st := range flowStates {
 		f.Add([]byte(jsonOf(f, st)))
@@ -252,6 +254,9 @@ func FuzzFlowState(f *testing.F) {
 	for _, s := range []string{`{"a":{"x":[1,"y",null,true]}}`, `{"i":"\ud800"}`, `{"n":-0}`, `[`, `{"a":{"k":"one","k":"two"}}`, "{\"i\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
+	flow, _ := sealFlow(f, false, sealKeyA)
+	signing := flow.codec
+	const bind = "3:bob6:signup"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := validJSON(data), utf8.Valid(data) && json.Valid(data); got != want {
 			t.Fatalf("validJSON(%q) = %v, want %v", data, got, want)
@@ -271,6 +276,7 @@ func FuzzFlowState(f *testing.F) {
 		if again := decodeBoth(t, enc, flowState{}); !sameFlowState(again, omitEmpty(st)) {
 			t.Fatalf("%s: round trip gives %#v, want %#v", enc, again, st)
 		}
+		checkSealedFlowState(t, flow, signing, st, enc, bind)
 	})
 }
 
@@ -394,4 +400,29 @@ func TestFlowStateSealedRotation(t *testing.T) {
 	r, err = after.Next(call("signup", fresh, team))
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status, "the new key seals")
+}
+
+// checkSealedFlowState is FuzzFlowState's check of st sealed by flow.
+func checkSealedFlowState(t *testing.T, flow *Flow, signing *RequestStateCodec, st flowState, enc []byte, bind string) {
+	sealed, err := flow.mintState(&st, bind)
+	if err != nil {
+		t.Fatalf("%s: sealing: %v", enc, err)
+	}
+	signed, err := signing.Mint(&st, bind)
+	if err != nil {
+		t.Fatalf("%s: signing: %v", enc, err)
+	}
+	if len(sealed) > len(signed) {
+		t.Fatalf("%s: sealed %d bytes, signed %d", enc, len(sealed), len(signed))
+	}
+	if b64 := base64.RawURLEncoding.EncodeToString(enc); len(enc) >= 12 && strings.Contains(sealed, b64[4:len(b64)-4]) {
+		t.Fatalf("%s: the sealed state shows its encoding", enc)
+	}
+	var got flowState
+	if err := flow.verifyState(sealed, bind, &got); err != nil {
+		t.Fatalf("%s: opening: %v", enc, err)
+	}
+	if want := decodeBoth(t, enc, flowState{}); !sameFlowState(got, want) {
+		t.Fatalf("%s: sealed round trip gives %#v, want %#v", enc, got, want)
+	}
 }

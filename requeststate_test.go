@@ -1117,6 +1117,8 @@ func TestRequestStateInteropTS(t *testing.T) {
 // a body, to reach the body checks, and requires that Verify names the
 // same outcome as the independent decoding for every body. The seeds
 // include tokens signed with the vectors' key that cover each exp rule.
+// Sealing codecs get the same input as a token and sealed as a body (see
+// checkSealed).
 func FuzzVerify(f *testing.F) {
 	vf := loadRSVectors(f)[0]
 	for _, v := range vf.Vectors {
@@ -1141,11 +1143,17 @@ func FuzzVerify(f *testing.F) {
 		f.Add(b.body, "")
 		f.Add(rsSign(vf.key, b.body), "")
 	}
+	for _, body := range []string{fmt.Sprintf(`{"p":{"i":"x","s":"team"},"exp":%d}`, exp), `{"p":1}`} {
+		f.Add(sealIndependently(vf.key, []byte(body), false, ""), "")
+		f.Add(sealIndependently(vf.key, []byte(body), true, "b"), "b")
+	}
 	key, now := vf.key, vf.now()
 	unbound := newRSCodec(f, key, nil, now)
 	bound := newRSCodec(f, key, ptr(""), now)
 	rotated, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("r", 32)), key}, Bind: true, Now: fixedClock(now)})
 	require.NoError(f, err)
+	sealedUnbound := sealingCodec(f, false, fixedClock(now), key)
+	sealedBound := sealingCodec(f, true, fixedClock(now), []byte(strings.Repeat("r", 32)), key)
 
 	mac := func(data string) []byte {
 		h := hmac.New(sha256.New, key)
@@ -1197,6 +1205,7 @@ func FuzzVerify(f *testing.F) {
 		check("unbound", unbound, "", false)
 		check("bound", bound, bind, true)
 		check("rotated", rotated, bind, true)
+		checkSealed(t, token, bind, key, now, sealedUnbound, sealedBound)
 
 		// The input as a body, under a valid MAC.
 		signed := "v1." + base64.RawURLEncoding.EncodeToString([]byte(token))
@@ -1221,6 +1230,54 @@ func FuzzVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkSealed is FuzzVerify's check of sealing codecs: on token, which
+// they accept only if it opens under the key, independently of the codec,
+// to a body the oracle takes; and on the token as a body sealed under the
+// key, for which Verify must name the oracle's outcome, a bind tag being
+// malformed in a sealed body.
+func checkSealed(t *testing.T, token, bind string, key []byte, now time.Time, unbound, bound *RequestStateCodec) {
+	for _, tc := range []struct {
+		name  string
+		c     *RequestStateCodec
+		bind  string
+		binds bool
+	}{{"sealed unbound", unbound, "", false}, {"sealed bound", bound, bind, true}} {
+		err := tc.c.Verify(token, tc.bind, nil)
+		if s := rsSentinel(err); strings.HasPrefix(s, "other") {
+			t.Fatalf("%s: %s", tc.name, s)
+		}
+		if err == nil {
+			body, ok := openIndependently(key, token, tc.binds, tc.bind)
+			if !ok {
+				t.Fatalf("%s accepted %q, which does not open", tc.name, token)
+			}
+			if got := sealedOracle(body, now); got != "ok" {
+				t.Fatalf("%s accepted %q, whose body %q is %s", tc.name, token, body, got)
+			}
+		}
+
+		sealed := sealIndependently(key, []byte(token), tc.binds, tc.bind)
+		err = tc.c.Verify(sealed, tc.bind, nil)
+		if got, want := rsSentinel(err), sealedOracle([]byte(token), now); got != want {
+			t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, token, got, want)
+		}
+		if err == nil {
+			checkFlowStatePayload(t, tc.c, sealed, tc.bind)
+		}
+	}
+}
+
+// sealedOracle is rsOracle for the body of a sealed token, whose binding
+// the seal checked, and which must carry no bind tag.
+func sealedOracle(body []byte, now time.Time) string {
+	switch got := rsOracle([]byte(base64.RawURLEncoding.EncodeToString(body)), nil, "", false, now); got {
+	case "bind":
+		return "malformed"
+	default:
+		return got
+	}
 }
 
 // checkFlowStatePayload requires that Verify into a flow state, which
