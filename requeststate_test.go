@@ -1396,6 +1396,16 @@ func rsBenchSetup(b *testing.B, bind bool, payload any) (c *RequestStateCodec, t
 	return c, token, bindStr
 }
 
+// rsBenchSealedSetup returns a sealing codec and a bound, sealed token of
+// the flow state of rsBenchFlowState, under rsBenchSetup's key and clock.
+func rsBenchSealedSetup(b *testing.B) (c *RequestStateCodec, token, bind string) {
+	c = sealingCodec(b, true, fixedClock(time.Unix(1_700_000_000, 0)), []byte(strings.Repeat("b", 32)))
+	bind = BindTo("user-1234567890", "signup")
+	token, err := c.Mint(rsBenchFlowState(), bind)
+	require.NoError(b, err)
+	return c, token, bind
+}
+
 // BenchmarkMint mints a bound token of a flow's state, which encodes
 // itself, and of a struct, which encoding/json encodes.
 func BenchmarkMint(b *testing.B) {
@@ -1456,6 +1466,30 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		}
 	})
+	// A sealed token, opened into a flow's state and alone: the ones to
+	// hold against BenchmarkHMACBaseline/sealed-*, which MACs the same
+	// token.
+	b.Run("sealed-flowstate", func(b *testing.B) {
+		c, tok, bind := rsBenchSealedSetup(b)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var st flowState
+			if err := c.Verify(tok, bind, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sealed-nil", func(b *testing.B) {
+		c, tok, bind := rsBenchSealedSetup(b)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Verify(tok, bind, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("unbound-nil", func(b *testing.B) {
 		c, tok, _ := rsBenchSetup(b, false, rsBenchFlowState())
 		b.SetBytes(int64(len(tok)))
@@ -1471,29 +1505,36 @@ func BenchmarkVerify(b *testing.B) {
 // BenchmarkHMACBaseline is a bare HMAC-SHA256 of the bytes Verify MACs
 // ("v1." and the body of the bound flow-state token): "new" as code without
 // the codec computes it, a new HMAC per call; "reset" reuses one HMAC, as
-// the codec's pooled state does.
+// the codec's pooled state does. The sealed-* variants MAC the whole token
+// of BenchmarkVerify/sealed-*, the bytes that opening it reads.
 func BenchmarkHMACBaseline(b *testing.B) {
 	_, tok, _ := rsBenchSetup(b, true, rsBenchFlowState())
+	_, sealed, _ := rsBenchSealedSetup(b)
 	key := []byte(strings.Repeat("b", 32))
-	signed := []byte(tok[:strings.LastIndexByte(tok, '.')])
-	b.Run("new", func(b *testing.B) {
-		b.SetBytes(int64(len(tok)))
-		b.ReportAllocs()
-		for b.Loop() {
+	for _, bc := range []struct{ name, tok, data string }{
+		{"", tok, tok[:strings.LastIndexByte(tok, '.')]},
+		{"sealed-", sealed, sealed},
+	} {
+		data := []byte(bc.data)
+		b.Run(bc.name+"new", func(b *testing.B) {
+			b.SetBytes(int64(len(bc.tok)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h := hmac.New(sha256.New, key)
+				h.Write(data)
+				_ = h.Sum(nil)
+			}
+		})
+		b.Run(bc.name+"reset", func(b *testing.B) {
 			h := hmac.New(sha256.New, key)
-			h.Write(signed)
-			_ = h.Sum(nil)
-		}
-	})
-	b.Run("reset", func(b *testing.B) {
-		h := hmac.New(sha256.New, key)
-		var sum [sha256.Size]byte
-		b.SetBytes(int64(len(tok)))
-		b.ReportAllocs()
-		for b.Loop() {
-			h.Reset()
-			h.Write(signed)
-			_ = h.Sum(sum[:0])
-		}
-	})
+			var sum [sha256.Size]byte
+			b.SetBytes(int64(len(bc.tok)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Reset()
+				h.Write(data)
+				_ = h.Sum(sum[:0])
+			}
+		})
+	}
 }
