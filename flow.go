@@ -88,9 +88,8 @@ type FlowOptions struct {
 //     returns the -32021 error of [CapabilityError].
 //
 // Proven answers travel in the state, sealed (see Sealed state below).
-// Secret fields never do: a step with one (see
-// [AutoFormField.Secret]) asks its other fields in form mode and, in the
-// same round, links the person to the flow's [Flow.SecretPage] in URL
+// Secret fields never do: a step with one (see [AutoFormField.Secret])
+// asks its other fields in form mode and, in the same round, links the person to the flow's [Flow.SecretPage] in URL
 // mode, which only a client that declared URL-mode elicitation is sent.
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
@@ -292,7 +291,7 @@ type FlowRound struct {
 	// Attempt counts the failed answers Step has had, from 0.
 	Attempt int
 	// ID identifies this run of the flow: random when the flow starts,
-	// then carried in its signed state, so every round of one run, and any
+	// then carried in its sealed state, so every round of one run, and any
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
