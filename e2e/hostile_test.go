@@ -162,14 +162,13 @@ var hostiles = []hostile{
 	{
 		name: "tampered state",
 		state: func(t *testing.T, _, team string) string {
-			// Swap the proven plan in the body, keep the MAC.
-			parts := strings.Split(team, ".")
-			require.Len(t, parts, 3)
-			body, err := jsonBody(parts[1])
+			// The state is sealed: flip one bit of its ciphertext.
+			require.True(t, strings.HasPrefix(team, "s1."), team)
+			raw, err := jsonBody(team[len("s1."):])
 			require.NoError(t, err)
-			require.Contains(t, body, `"plan":"team"`)
-			parts[1] = rawURL(strings.Replace(body, `"plan":"team"`, `"plan":"free"`, 1))
-			return strings.Join(parts, ".")
+			b := []byte(raw)
+			b[len(b)/2] ^= 1
+			return "s1." + rawURL(string(b))
 		},
 		answers:  mcp.InputResponseMap{"team": accepted(engines)},
 		badState: true,
