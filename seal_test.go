@@ -300,6 +300,9 @@ func TestSealedAcrossFormats(t *testing.T) {
 		{"not a token", sealing, "s1.", ErrMalformed},
 		{"too short for a nonce and tag", sealing, sealedPrefix + base64.RawURLEncoding.EncodeToString(make([]byte, 27)), ErrMalformed},
 		{"padded", sealing, sealed + strings.Repeat("=", (4-(len(sealed)-3)%4)%4), ErrMalformed},
+		{"a line break inserted", sealing, sealed[:20] + "\n" + sealed[20:], ErrMalformed},
+		{"a carriage return inserted", sealing, sealed[:20] + "\r" + sealed[20:], ErrMalformed},
+		{"standard base64's alphabet", sealing, sealed[:20] + "+" + sealed[21:], ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.codec.Verify(tc.token, bind, nil)
