@@ -681,45 +681,54 @@ func TestRequestStateRotation(t *testing.T) {
 // the race detector sees the pooled scratch state, and checks no goroutine
 // reads another's token or payload.
 func TestRequestStateConcurrent(t *testing.T) {
-	c, err := NewRequestStateCodec(RequestStateOptions{
-		Keys: [][]byte{[]byte(strings.Repeat("1", 32)), []byte(strings.Repeat("2", 32))},
-		Bind: true,
-	})
-	require.NoError(t, err)
-	other, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("2", 32))}, Bind: true})
-	require.NoError(t, err)
-	errs := make(chan error, 8)
-	for g := range 8 {
-		go func() {
-			errs <- func() error {
-				for i := range 200 {
-					bind := BindTo(fmt.Sprint(g), "tool")
-					want := strings.Repeat(fmt.Sprint(i), i%50)
-					tok, err := c.Mint(want, bind)
-					if g%2 == 1 { // a token of the second key
-						tok, err = other.Mint(want, bind)
-					}
-					if err != nil {
-						return err
-					}
-					var got string
-					if err := c.Verify(tok, bind, &got); err != nil {
-						return err
-					}
-					if got != want {
-						return fmt.Errorf("goroutine %d: payload %q, want %q", g, got, want)
-					}
-					if err := c.Verify(tok, BindTo(fmt.Sprint(g+1), "tool"), nil); !errors.Is(err, ErrBind) {
-						return fmt.Errorf("goroutine %d: other bind: %v", g, err)
-					}
-				}
-				return nil
-			}()
-		}()
+	for _, tc := range []struct {
+		name      string
+		seal      bool
+		otherBind error // what a token gives under another bind string
+	}{{"signed", false, ErrBind}, {"sealed", true, ErrMAC}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewRequestStateCodec(RequestStateOptions{
+				Keys: [][]byte{[]byte(strings.Repeat("1", 32)), []byte(strings.Repeat("2", 32))},
+				Bind: true, Seal: tc.seal,
+			})
+			require.NoError(t, err)
+			other, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("2", 32))}, Bind: true, Seal: tc.seal})
+			require.NoError(t, err)
+			errs := make(chan error, 8)
+			for g := range 8 {
+				go func() { errs <- concurrentRounds(c, other, g, tc.otherBind) }()
+			}
+			for range 8 {
+				assert.NoError(t, <-errs)
+			}
+		})
 	}
-	for range 8 {
-		assert.NoError(t, <-errs)
+}
+
+// concurrentRounds is goroutine g of TestRequestStateConcurrent.
+func concurrentRounds(c, other *RequestStateCodec, g int, otherBind error) error {
+	for i := range 200 {
+		bind := BindTo(fmt.Sprint(g), "tool")
+		want := strings.Repeat(fmt.Sprint(i), i%50)
+		tok, err := c.Mint(want, bind)
+		if g%2 == 1 { // a token of the second key
+			tok, err = other.Mint(want, bind)
+		}
+		if err != nil {
+			return err
+		}
+		var got string
+		if err := c.Verify(tok, bind, &got); err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("goroutine %d: payload %q, want %q", g, got, want)
+		}
+		if err := c.Verify(tok, BindTo(fmt.Sprint(g+1), "tool"), nil); !errors.Is(err, otherBind) {
+			return fmt.Errorf("goroutine %d: other bind: %v", g, err)
+		}
 	}
+	return nil
 }
 
 // TestRequestStateMisuse checks that programming errors are reported, and
