@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"hash"
@@ -70,7 +71,10 @@ var (
 	// ErrMalformed means the token is not "v1." body "." MAC, a part is not
 	// canonical unpadded base64url, the MAC-checked body is not a UTF-8
 	// JSON object with an "exp" of whole seconds (digits only, at most
-	// 2^53-1), or its payload does not decode.
+	// 2^53-1), or its payload does not decode. For a sealed token (see
+	// [RequestStateOptions.Seal]): it is not "s1." and canonical base64url
+	// of room for a nonce and tag, what it seals has no exp up to 2^53-1,
+	// or its payload does not decode.
 	ErrMalformed = errors.New("mcpform: malformed requestState")
 	// ErrMAC means no key in [RequestStateOptions.Keys] made the token's MAC:
 	// it was altered, or minted under another key. A sealed token (see
@@ -315,22 +319,16 @@ func (c *RequestStateCodec) mint(payload any, bind string, sealed bool) (string,
 	}
 	s := c.scratch()
 	defer c.release(s)
+	exp := c.now().Unix() + c.ttl
+	if sealed {
+		return c.mintSealed(s, payload, bind, exp)
+	}
 	env, err := appendPayload(append(s.buf[:0], `{"p":`...), payload)
 	if err != nil {
-		return "", &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
+		return "", marshalError(err)
 	}
 	env = append(env, `,"exp":`...)
-	env = strconv.AppendInt(env, c.now().Unix()+c.ttl, 10)
-	if sealed {
-		s.buf = append(env, '}')
-		s.tag = c.appendSealAD(s.tag[:0], bind)
-		tok, raw, err := c.sealer.seal(s.body[:0], s.raw, s.buf, s.tag)
-		s.body, s.raw = tok, raw
-		if err != nil {
-			return "", err
-		}
-		return string(tok), nil
-	}
+	env = strconv.AppendInt(env, exp, 10)
 	if c.bind {
 		env = append(env, `,"b":"`...)
 		env = s.appendBindTag(env, c.keys, 0, bind)
@@ -347,6 +345,10 @@ func (c *RequestStateCodec) mint(payload any, bind string, sealed bool) (string,
 	tok = enc.AppendEncode(tok, mac)
 	s.body = tok
 	return string(tok), nil
+}
+
+func marshalError(err error) error {
+	return &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
 }
 
 // appendPayload appends payload as json.Marshal encodes it. A flow's state
@@ -379,8 +381,8 @@ func appendPayload(dst []byte, payload any) ([]byte, error) {
 // with [RequestStateOptions.Seal] checks a sealed token in the same order,
 // but the seal stands for both the MAC and the binding: the "s1." prefix
 // and canonical base64url ([ErrMalformed]); that it opens, under each key
-// in turn, for this bind string ([ErrMAC]); the body, which must have no
-// bind tag ([ErrMalformed]); and the expiry ([ErrExpired]).
+// in turn, for this bind string ([ErrMAC]); an expiry of whole seconds up
+// to 2^53-1 ([ErrMalformed]); and the expiry ([ErrExpired]).
 //
 // Verify decodes the payload last, only from a token that passed every
 // check; if that decoding fails, the error wraps ErrMalformed and payload
@@ -467,8 +469,16 @@ func (c *RequestStateCodec) openSigned(s *requestStateScratch, token, bind strin
 	return c.checkBody(s, body, key, bind)
 }
 
-// requestStateSealLabel is the HKDF label of sealed tokens' keys.
-const requestStateSealLabel = "mcpform requestState v1"
+// A sealed token seals its expiry and payload, binary, in mcpform's own
+// format, which needs no JSON envelope to scan on every open:
+//
+//	exp (8 bytes, big-endian unsigned whole seconds) || payload (JSON)
+//
+// under the additional data of appendSealAD, as sealed text (seal.go).
+const (
+	requestStateSealLabel = "mcpform requestState v1" // HKDF label of the keys
+	sealedExpSize         = 8
+)
 
 // appendSealAD appends a sealed token's additional data: whether the codec
 // binds and, if it does, the bind string. A binding codec and one that
@@ -480,8 +490,24 @@ func (c *RequestStateCodec) appendSealAD(dst []byte, bind string) []byte {
 	return append(append(dst, 1), bind...)
 }
 
-// openSealed runs Verify's checks of a sealed token and returns its
-// envelope.
+// mintSealed is mint of a sealed token expiring at exp.
+func (c *RequestStateCodec) mintSealed(s *requestStateScratch, payload any, bind string, exp int64) (string, error) {
+	plain, err := appendPayload(binary.BigEndian.AppendUint64(s.buf[:0], uint64(exp)), payload)
+	if err != nil {
+		return "", marshalError(err)
+	}
+	s.buf = plain
+	s.tag = c.appendSealAD(s.tag[:0], bind)
+	tok, raw, err := c.sealer.seal(s.body[:0], s.raw, plain, s.tag)
+	s.body, s.raw = tok, raw
+	if err != nil {
+		return "", err
+	}
+	return string(tok), nil
+}
+
+// openSealed runs Verify's checks of a sealed token and returns an
+// envelope of its payload.
 func (c *RequestStateCodec) openSealed(s *requestStateScratch, token, bind string) (envelope, error) {
 	s.buf = append(s.buf[:0], token...)
 	s.tag = c.appendSealAD(s.tag[:0], bind)
@@ -490,13 +516,32 @@ func (c *RequestStateCodec) openSealed(s *requestStateScratch, token, bind strin
 	if err != nil {
 		return envelope{}, err
 	}
-	return c.checkBody(s, body, -1, bind)
+	if len(body) < sealedExpSize {
+		return envelope{}, ErrMalformed
+	}
+	exp := binary.BigEndian.Uint64(body)
+	if exp > maxRequestStateExp {
+		return envelope{}, ErrMalformed
+	}
+	if err := c.checkExp(int64(exp)); err != nil {
+		return envelope{}, err
+	}
+	return envelope{p: body[sealedExpSize:], hasP: true}, nil
 }
 
-// checkBody runs Verify's checks of an authenticated body, 3 to 5, and
-// returns its envelope. key is the key that made a signed token's MAC,
-// which also made its bind tag; -1 is for a sealed token, whose binding
-// the seal has checked, and which has no tag.
+// checkExp is Verify's check 4: expiry, with leeway for clocks apart
+// either way.
+func (c *RequestStateCodec) checkExp(exp int64) error {
+	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
+	if exp < now-leeway || exp > now+c.ttl+leeway {
+		return ErrExpired
+	}
+	return nil
+}
+
+// checkBody runs Verify's checks of a signed token's MAC-checked body, 3
+// to 5, with keys[key], the key that made the MAC, and returns its
+// envelope.
 func (c *RequestStateCodec) checkBody(s *requestStateScratch, body []byte, key int, bind string) (envelope, error) {
 	// 3. The body: a UTF-8 JSON object with a whole exp. It was made by a
 	// key holder, but not necessarily by a codec, so expect any shape.
@@ -509,19 +554,12 @@ func (c *RequestStateCodec) checkBody(s *requestStateScratch, body []byte, key i
 		return env, ErrMalformed
 	}
 
-	// 4. Expiry, with leeway for clocks apart either way.
-	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
-	if exp < now-leeway || exp > now+c.ttl+leeway {
-		return env, ErrExpired
+	if err := c.checkExp(exp); err != nil { // 4.
+		return env, err
 	}
 
 	// 5. Binding, in both directions.
-	switch {
-	case key < 0 && env.hasB:
-		return env, ErrMalformed
-	case key < 0:
-		return env, nil
-	case !c.bind:
+	if !c.bind {
 		if env.hasB {
 			return env, ErrBind
 		}

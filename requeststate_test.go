@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -1152,9 +1153,10 @@ func FuzzVerify(f *testing.F) {
 		f.Add(b.body, "")
 		f.Add(rsSign(vf.key, b.body), "")
 	}
-	for _, body := range []string{fmt.Sprintf(`{"p":{"i":"x","s":"team"},"exp":%d}`, exp), `{"p":1}`} {
-		f.Add(sealIndependently(vf.key, []byte(body), false, ""), "")
-		f.Add(sealIndependently(vf.key, []byte(body), true, "b"), "b")
+	for _, body := range [][]byte{sealedBody(exp, `{"i":"x","s":"team"}`), sealedBody(exp, "{"), {1}} {
+		f.Add(sealIndependently(vf.key, body, false, ""), "")
+		f.Add(sealIndependently(vf.key, body, true, "b"), "b")
+		f.Add(string(body), "")
 	}
 	key, now := vf.key, vf.now()
 	unbound := newRSCodec(f, key, nil, now)
@@ -1243,9 +1245,9 @@ func FuzzVerify(f *testing.F) {
 
 // checkSealed is FuzzVerify's check of sealing codecs: on token, which
 // they accept only if it opens under the key, independently of the codec,
-// to a body the oracle takes; and on the token as a body sealed under the
-// key, for which Verify must name the oracle's outcome, a bind tag being
-// malformed in a sealed body.
+// to a body the oracle takes; and on the token sealed under the key as a
+// body, and as a payload after a valid exp, for which Verify must name the
+// oracle's outcome and decode a flow state as encoding/json does.
 func checkSealed(t *testing.T, token, bind string, key []byte, now time.Time, unbound, bound *RequestStateCodec) {
 	for _, tc := range []struct {
 		name  string
@@ -1267,26 +1269,36 @@ func checkSealed(t *testing.T, token, bind string, key []byte, now time.Time, un
 			}
 		}
 
-		sealed := sealIndependently(key, []byte(token), tc.binds, tc.bind)
-		err = tc.c.Verify(sealed, tc.bind, nil)
-		if got, want := rsSentinel(err), sealedOracle([]byte(token), now); got != want {
-			t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, token, got, want)
-		}
-		if err == nil {
-			checkFlowStatePayload(t, tc.c, sealed, tc.bind)
+		// The input as a body, and as a payload after a valid exp.
+		for _, body := range [][]byte{[]byte(token), sealedBody(now.Unix(), token)} {
+			sealed := sealIndependently(key, body, tc.binds, tc.bind)
+			err = tc.c.Verify(sealed, tc.bind, nil)
+			if got, want := rsSentinel(err), sealedOracle(body, now); got != want {
+				t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, body, got, want)
+			}
+			if err == nil {
+				checkFlowStatePayload(t, tc.c, sealed, tc.bind)
+			}
 		}
 	}
 }
 
-// sealedOracle is rsOracle for the body of a sealed token, whose binding
-// the seal checked, and which must carry no bind tag.
+// sealedOracle is the outcome Verify without a payload should give for
+// the body of a sealed token, whose binding the seal checked: an 8-byte
+// big-endian exp up to 2^53-1 within the TTL and leeway of now, and any
+// payload, which Verify reads only when it decodes it.
 func sealedOracle(body []byte, now time.Time) string {
-	switch got := rsOracle([]byte(base64.RawURLEncoding.EncodeToString(body)), nil, "", false, now); got {
-	case "bind":
+	if len(body) < 8 {
 		return "malformed"
-	default:
-		return got
 	}
+	exp := binary.BigEndian.Uint64(body)
+	switch {
+	case exp > 1<<53-1:
+		return "malformed"
+	case int64(exp) < now.Unix()-rsLeeway || int64(exp) > now.Unix()+600+rsLeeway:
+		return "expired"
+	}
+	return "ok"
 }
 
 // checkFlowStatePayload requires that Verify into a flow state, which
@@ -1294,10 +1306,15 @@ func sealedOracle(body []byte, now time.Time) string {
 func checkFlowStatePayload(t *testing.T, c *RequestStateCodec, token, bind string) {
 	t.Helper()
 	var raw json.RawMessage
-	if err := c.Verify(token, bind, &raw); err != nil {
-		t.Fatalf("%q into RawMessage: %v", token, err)
-	}
 	var got, want flowState
+	if err := c.Verify(token, bind, &raw); err != nil {
+		// Only a sealed token's payload is read no sooner than decoded;
+		// then it is not JSON, and no flow state either.
+		if !strings.HasPrefix(token, "s1.") || !errors.Is(err, ErrMalformed) || !errors.Is(c.Verify(token, bind, &got), ErrMalformed) {
+			t.Fatalf("%q into RawMessage: %v", token, err)
+		}
+		return
+	}
 	err := c.Verify(token, bind, &got)
 	wantErr := json.Unmarshal(raw, &want)
 	if (err == nil) != (wantErr == nil) || !sameFlowState(got, want) {
