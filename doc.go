@@ -60,10 +60,11 @@
 // # Request state
 //
 // A result may carry requestState, which the client echoes on the retry.
-// It comes back attacker-controlled. A [RequestStateCodec] seals it with an
+// It comes back attacker-controlled. A [RequestStateCodec] signs it with an
 // HMAC, binds it to a principal and tool, and expires it, in the token
 // format of the TypeScript SDK's createRequestStateCodec, so Go and
-// TypeScript servers can share a key. A token that fails to verify is
+// TypeScript servers can share a key; with [RequestStateOptions].Seal it
+// encrypts the payload too, in a format of mcpform's own. A token that fails to verify is
 // answered with the JSON-RPC error clients expect, from
 // [RequestStateError].
 //
@@ -74,10 +75,12 @@
 // [Step]s, each asked under its own key. [Flow.Next] takes one round's
 // request and returns the next input request, the merged answers, or the
 // JSON-RPC error for a bad state. Earlier answers come back only from the
-// flow's signed state, never again from the client; the state is bound to
-// the principal, the tool and the call's arguments; and every round checks
-// the proven answers again against the steps as they are now, so a deploy
-// between rounds cannot let a refused value through. Key what
+// flow's state, never again from the client. The state is sealed, so
+// that the client, proxies and logs cannot read them
+// ([FlowOptions].ReadableState leaves it readable, for debugging); it is
+// bound to the principal, the tool and the call's arguments; and every
+// round checks the proven answers again against the steps as they are
+// now, so a deploy between rounds cannot let a refused value through. Key what
 // [FlowDone] triggers on [FlowRound.ID]: the first outcome stored under it
 // wins.
 //

@@ -410,6 +410,36 @@ func ExampleRequestStateCodec_Mint() {
 	// 43 characters of MAC
 }
 
+// A sealing codec encrypts the payload too: whoever holds the token reads
+// nothing of it. A token bound elsewhere does not open, and fails as an
+// altered one does.
+func ExampleRequestStateOptions_seal() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{exampleKey},
+		Bind: true,
+		Seal: true,
+		Now:  exampleClock,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	alice := mcpform.BindTo("alice", "signup")
+	token, err := codec.Mint(map[string]any{"step": 2, "name": "Ada"}, alice)
+	if err != nil {
+		log.Fatal(err)
+	}
+	body, _ := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "s1."))
+	fmt.Println(strings.HasPrefix(token, "s1."), bytes.Contains(body, []byte("Ada")))
+
+	var state struct{ Name string }
+	fmt.Println(codec.Verify(token, alice, &state), state.Name)
+	fmt.Println(errors.Is(codec.Verify(token, mcpform.BindTo("bob", "signup"), nil), mcpform.ErrMAC))
+	// Output:
+	// true false
+	// <nil> Ada
+	// true
+}
+
 func ExampleRequestStateCodec_Verify() {
 	now := exampleClock()
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{

@@ -57,10 +57,16 @@ type FlowOptions struct {
 	// in URL mode, on a page of the server's. Nil means the flow has none;
 	// NewFlow refuses a step with a secret field then.
 	Secrets *SecretOptions
+	// ReadableState signs the flow's state without sealing it, so that
+	// clients, proxies and logs can read the answers it carries: for
+	// debugging only. States minted with it and without it do not verify
+	// across, so changing it ends the runs in flight. False seals the
+	// state (see Flow), whatever [RequestStateOptions.Seal] says.
+	ReadableState bool
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
-// proved in signed request state, so that a tool handler can gate a side
+// proved in sealed request state, so that a tool handler can gate a side
 // effect on the result. Use one when a form must branch on earlier answers.
 //
 // Each round, the tool handler calls [Flow.Next] and acts on the
@@ -81,16 +87,34 @@ type FlowOptions struct {
 //   - A client that did not declare form elicitation is not asked: Next
 //     returns the -32021 error of [CapabilityError].
 //
-// Proven answers travel in the state readable by the client: signed, not
-// encrypted. Secret fields never do: a step with one (see
-// [AutoFormField.Secret]) asks its other fields in form mode and, in the
-// same round, links the person to the flow's [Flow.SecretPage] in URL
-// mode, which only a client that declared URL-mode elicitation is sent.
+// Proven answers travel in the state, sealed (see Sealed state below).
+// Secret fields never do: a step with one (see [AutoFormField.Secret])
+// asks its other fields in form mode and, in the same round, links the
+// person to the flow's [Flow.SecretPage] in URL mode, which only a client
+// that declared URL-mode elicitation is sent.
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was
 // sent asks again, saying the page is still waiting; a replay after the
 // flow finished finds nothing to take.
+//
+// # Sealed state
+//
+// A flow's state is sealed with AES-256-GCM, as [RequestStateOptions.Seal]
+// seals, whether or not its codec seals other tokens. Clients, proxies,
+// logs and traces, and a model whose host puts the state in its context,
+// see an opaque token: not the proven answers, the step, the attempt or
+// the run ID, only the token's length. Its binding and expiry hold as for
+// a signed state, and a state that does not open is refused as one whose
+// MAC fails. Sealing does not stop a replay of the state, unchanged,
+// until it expires: the run ID and a store do (see Idempotency below).
+//
+// To rotate, give the codec a new first key and keep the old ones after
+// it: the first key seals, and every key opens. Drop an old key once its
+// states have expired, after the codec's TTL. Replicas that share the
+// keys open each other's states. For debugging,
+// [FlowOptions].ReadableState signs the state without sealing it, so that
+// it can be read.
 //
 // # Idempotency
 //
@@ -104,6 +128,7 @@ type FlowOptions struct {
 // A Flow is immutable and safe for concurrent use.
 type Flow struct {
 	codec     *RequestStateCodec
+	readable  bool // the state is signed, not sealed
 	steps     []flowStep
 	maxReasks int
 	principal func(*mcp.CallToolRequest) string
@@ -119,8 +144,8 @@ type flowStep struct {
 	pin   string // a digest of what the step asks, recorded with its answers
 }
 
-// NewFlow returns a flow of steps, asked in order, whose state codec signs
-// and binds. It refuses a nil or non-binding codec, an empty list, an empty
+// NewFlow returns a flow of steps, asked in order, whose state codec
+// seals and binds. It refuses a nil or non-binding codec, an empty list, an empty
 // or repeated step key, a field name used twice across steps, and any
 // broken field definition, with an error naming the step.
 func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, error) {
@@ -142,6 +167,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			f.maxReasks = opts.MaxReasks
 		}
 		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+		f.readable = opts.ReadableState
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -267,7 +293,7 @@ type FlowRound struct {
 	// Attempt counts the failed answers Step has had, from 0.
 	Attempt int
 	// ID identifies this run of the flow: random when the flow starts,
-	// then carried in its signed state, so every round of one run, and any
+	// then carried in its sealed state, so every round of one run, and any
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
@@ -303,7 +329,7 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.codec.Verify(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+	} else if err := f.verifyState(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 		if err == nil {
 			err = ErrMalformed
 		}

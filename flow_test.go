@@ -346,14 +346,28 @@ func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolReque
 	return flow, codec, req
 }
 
+// BenchmarkFlowRound runs round 2 with the state sealed, as flows mint it,
+// and signed (FlowOptions.ReadableState), its peer.
 func BenchmarkFlowRound(b *testing.B) {
-	flow, _, req := benchFlowRound(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := flow.Next(req)
-		if err != nil || r.Status != FlowAsk {
-			b.Fatal(err, r)
-		}
+	for _, bc := range []struct {
+		name     string
+		readable bool
+	}{{"sealed", false}, {"signed", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			_, codec, _ := newFlowFixture(b)
+			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: bc.readable})
+			require.NoError(b, err)
+			r, err := flow.Next(call("signup", "", nil))
+			require.NoError(b, err)
+			req := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := flow.Next(req)
+				if err != nil || r.Status != FlowAsk {
+					b.Fatal(err, r)
+				}
+			}
+		})
 	}
 }
 

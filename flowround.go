@@ -144,7 +144,7 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	}
 	problems := secretProblems(s, ErrSecretWaiting)
 	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
-	token, err := r.flow.codec.Mint(&st, r.bind)
+	token, err := r.flow.mintState(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 		return nil, err
 	}
 	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
-	token, err := r.flow.codec.Mint(&st, r.bind)
+	token, err := r.flow.mintState(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,9 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 // pageRequest returns the URL-mode request that links the person to s's
 // secret page. The link carries a signed token, never a secret.
 func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
-	token, err := r.flow.codec.Mint(r.link(s), BindTo(secretLinkBind))
+	// Signed, never sealed: the link carries no answer, and LegacyRounds
+	// reads its run and step (see urlElicitationID).
+	token, err := r.flow.codec.mint(r.link(s), BindTo(secretLinkBind), false)
 	if err != nil {
 		return nil, err
 	}

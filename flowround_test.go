@@ -100,14 +100,14 @@ func TestFlowRechecksProvenAnswers(t *testing.T) {
 	assert.NotContains(t, schema, `"default":"team"`)
 }
 
-// TestFlowStateWithoutProof: a state signed at a later step with nothing
+// TestFlowStateWithoutProof: a state sealed at a later step with nothing
 // proven (from an older version, or a minting bug) starts at step one
 // rather than finishing with empty answers.
 func TestFlowStateWithoutProof(t *testing.T) {
 	flow, codec, _ := newFlowFixture(t)
 	digest, err := argumentsDigest(nil)
 	require.NoError(t, err)
-	token, err := codec.Mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest))
+	token, err := codec.mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest), true)
 	require.NoError(t, err)
 	r, err := flow.Next(call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
 	require.NoError(t, err)

@@ -27,6 +27,17 @@ type flowState struct {
 	Pins    pinList `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
 }
 
+// mintState mints f's state: sealed, unless f has ReadableState.
+func (f *Flow) mintState(st *flowState, bind string) (string, error) {
+	return f.codec.mint(st, bind, !f.readable)
+}
+
+// verifyState verifies f's state into st: sealed, unless f has
+// ReadableState.
+func (f *Flow) verifyState(token, bind string, st *flowState) error {
+	return f.codec.verify(token, bind, st, !f.readable)
+}
+
 // A pinList holds the pins of a flow's proven steps, in step order: each
 // step's key and the digest of what it asked. It is a list, not a map,
 // because a flow has a few steps and every round decodes it, where a map

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -242,7 +244,9 @@ var fixedNow = time.Unix(1_767_225_600, 0)
 // FuzzFlowState checks, for any input, that decodeJSON never panics and
 // agrees with json.Unmarshal, and that validJSON agrees with utf8.Valid and
 // json.Valid; and, for any state that decodes, that appendJSON writes
-// json.Marshal's bytes and that they decode back to the same state.
+// json.Marshal's bytes and that they decode back to the same state; and
+// that the state, sealed as a flow seals it, opens to the same state, is no
+// longer than signed, and does not show its encoding.
 func FuzzFlowState(f *testing.F) {
 	for _, st := range flowStates {
 		f.Add([]byte(jsonOf(f, st)))
@@ -250,6 +254,9 @@ func FuzzFlowState(f *testing.F) {
 	for _, s := range []string{`{"a":{"x":[1,"y",null,true]}}`, `{"i":"\ud800"}`, `{"n":-0}`, `[`, `{"a":{"k":"one","k":"two"}}`, "{\"i\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
+	flow, _ := sealFlow(f, false, sealKeyA)
+	signing := flow.codec
+	const bind = "3:bob6:signup"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := validJSON(data), utf8.Valid(data) && json.Valid(data); got != want {
 			t.Fatalf("validJSON(%q) = %v, want %v", data, got, want)
@@ -269,5 +276,153 @@ func FuzzFlowState(f *testing.F) {
 		if again := decodeBoth(t, enc, flowState{}); !sameFlowState(again, omitEmpty(st)) {
 			t.Fatalf("%s: round trip gives %#v, want %#v", enc, again, st)
 		}
+		checkSealedFlowState(t, flow, signing, st, enc, bind)
 	})
+}
+
+// sealFlow returns the signup flow of newFlowFixture over a codec of keys
+// that does not seal (a flow seals whatever its codec does), readable or
+// not, with its clock.
+func sealFlow(t testing.TB, readable bool, keys ...[]byte) (*Flow, *flowClock) {
+	t.Helper()
+	clock := &flowClock{t: sealNow}
+	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: keys, Bind: true, Now: clock.now})
+	require.NoError(t, err)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: readable})
+	require.NoError(t, err)
+	return flow, clock
+}
+
+var sealAnswers = map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}}
+
+// teamState returns the state a flow mints to ask the team step, after
+// the account step proved sealAnswers.
+func teamState(t *testing.T, flow *Flow) (state, id string) {
+	t.Helper()
+	r, err := flow.Next(call("signup", "", nil))
+	require.NoError(t, err)
+	r, err = flow.Next(call("signup", r.Result.RequestState, sealAnswers))
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	return r.Result.RequestState, r.ID
+}
+
+// TestFlowStateSealed: a flow's state is sealed though its codec signs:
+// neither the answers nor the run ID show in it, decoded or not, and the
+// flow finishes from it with the answers and ID it proved. ReadableState
+// mints states the client can read.
+func TestFlowStateSealed(t *testing.T) {
+	flow, _ := sealFlow(t, false, sealKeyA)
+	state, id := teamState(t, flow)
+	require.True(t, strings.HasPrefix(state, sealedPrefix), state)
+	raw, err := base64.RawURLEncoding.DecodeString(state[len(sealedPrefix):])
+	require.NoError(t, err)
+	for _, v := range []string{"ada@example.com", "team", "account", id} {
+		assert.NotContains(t, state, v)
+		assert.NotContains(t, string(raw), v)
+	}
+	done, err := flow.Next(call("signup", state, map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, done.Status)
+	assert.Equal(t, id, done.ID, "the run ID is kept in the sealed state")
+	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team", "team_name": "Engines", "seats": 5.0}, done.Answers)
+
+	t.Run("ReadableState", func(t *testing.T) {
+		flow, _ := sealFlow(t, true, sealKeyA)
+		state, _ := teamState(t, flow)
+		require.True(t, strings.HasPrefix(state, requestStatePrefix), state)
+		body, err := base64.RawURLEncoding.DecodeString(strings.Split(state, ".")[1])
+		require.NoError(t, err)
+		assert.Contains(t, string(body), "ada@example.com")
+	})
+}
+
+// TestFlowStateSealedRefusals: every state a sealed flow must refuse gets
+// the -32602 error of RequestStateError: moved to another principal, tool
+// or set of arguments; expired; tampered; sealed under other keys; signed
+// where sealed is expected, and the reverse.
+func TestFlowStateSealedRefusals(t *testing.T) {
+	flow, clock := sealFlow(t, false, sealKeyA)
+	readable, _ := sealFlow(t, true, sealKeyA)
+	otherKeys, _ := sealFlow(t, false, sealKeyB)
+	state, _ := teamState(t, flow)
+	signed, _ := teamState(t, readable)
+	team := map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}
+	withArgs := call("signup", state, team)
+	withArgs.Params.Arguments = json.RawMessage(`{"plan":"pro"}`)
+	flipped := []byte(state)
+	flipped[len(flipped)/2] ^= 1
+
+	for _, tc := range []struct {
+		name string
+		flow *Flow
+		req  *mcp.CallToolRequest
+		at   time.Time
+	}{
+		{"another principal", flow, callAs("mallory", "signup", state, team), sealNow},
+		{"another tool", flow, call("delete_account", state, team), sealNow},
+		{"other arguments", flow, withArgs, sealNow},
+		{"expired", flow, call("signup", state, team), sealNow.Add(10*time.Minute + RequestStateLeeway + time.Second)},
+		{"tampered", flow, call("signup", string(flipped), team), sealNow},
+		{"sealed under other keys", otherKeys, call("signup", state, team), sealNow},
+		{"signed where sealed is expected", flow, call("signup", signed, team), sealNow},
+		{"sealed where signed is expected", readable, call("signup", state, team), sealNow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock.t = tc.at
+			defer func() { clock.t = sealNow }()
+			r, err := tc.flow.Next(tc.req)
+			assert.Nil(t, r)
+			assert.Equal(t, RequestStateError(ErrMAC), err)
+		})
+	}
+	r, err := flow.Next(call("signup", state, team))
+	require.NoError(t, err, "the control")
+	assert.Equal(t, FlowDone, r.Status)
+}
+
+// TestFlowStateSealedRotation: a flow whose codec has a new first key
+// finishes the runs sealed under the old one; once the old key is dropped,
+// they get -32602.
+func TestFlowStateSealedRotation(t *testing.T) {
+	before, _ := sealFlow(t, false, sealKeyA)
+	during, _ := sealFlow(t, false, sealKeyB, sealKeyA)
+	after, _ := sealFlow(t, false, sealKeyB)
+	team := map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}
+	old, _ := teamState(t, before)
+	r, err := during.Next(call("signup", old, team))
+	require.NoError(t, err)
+	assert.Equal(t, FlowDone, r.Status)
+	_, err = after.Next(call("signup", old, team))
+	assert.Equal(t, RequestStateError(ErrMAC), err)
+
+	fresh, _ := teamState(t, during)
+	r, err = after.Next(call("signup", fresh, team))
+	require.NoError(t, err)
+	assert.Equal(t, FlowDone, r.Status, "the new key seals")
+}
+
+// checkSealedFlowState is FuzzFlowState's check of st sealed by flow.
+func checkSealedFlowState(t *testing.T, flow *Flow, signing *RequestStateCodec, st flowState, enc []byte, bind string) {
+	sealed, err := flow.mintState(&st, bind)
+	if err != nil {
+		t.Fatalf("%s: sealing: %v", enc, err)
+	}
+	signed, err := signing.Mint(&st, bind)
+	if err != nil {
+		t.Fatalf("%s: signing: %v", enc, err)
+	}
+	if len(sealed) > len(signed) {
+		t.Fatalf("%s: sealed %d bytes, signed %d", enc, len(sealed), len(signed))
+	}
+	if b64 := base64.RawURLEncoding.EncodeToString(enc); len(enc) >= 12 && strings.Contains(sealed, b64[4:len(b64)-4]) {
+		t.Fatalf("%s: the sealed state shows its encoding", enc)
+	}
+	var got flowState
+	if err := flow.verifyState(sealed, bind, &got); err != nil {
+		t.Fatalf("%s: opening: %v", enc, err)
+	}
+	if want := decodeBoth(t, enc, flowState{}); !sameFlowState(got, want) {
+		t.Fatalf("%s: sealed round trip gives %#v, want %#v", enc, got, want)
+	}
 }

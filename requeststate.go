@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"hash"
@@ -70,17 +71,22 @@ var (
 	// ErrMalformed means the token is not "v1." body "." MAC, a part is not
 	// canonical unpadded base64url, the MAC-checked body is not a UTF-8
 	// JSON object with an "exp" of whole seconds (digits only, at most
-	// 2^53-1), or its payload does not decode.
+	// 2^53-1), or its payload does not decode. For a sealed token (see
+	// [RequestStateOptions.Seal]): it is not "s1." and canonical base64url
+	// of room for a nonce and tag, what it seals has no exp up to 2^53-1,
+	// or its payload does not decode.
 	ErrMalformed = errors.New("mcpform: malformed requestState")
 	// ErrMAC means no key in [RequestStateOptions.Keys] made the token's MAC:
-	// it was altered, or minted under another key.
+	// it was altered, or minted under another key. A sealed token (see
+	// [RequestStateOptions.Seal]) that opens under no key is ErrMAC too,
+	// a wrong binding included: its binding is sealed with it.
 	ErrMAC = errors.New("mcpform: requestState MAC mismatch")
 	// ErrExpired means the token's expiry has passed, or lies further ahead
 	// than the codec's TTL allows, each by more than [RequestStateLeeway].
 	ErrExpired = errors.New("mcpform: requestState expired")
-	// ErrBind means the token is bound to another bind string, or its binding
-	// does not match the codec's: a binding codec got a token without a bind
-	// tag, or a non-binding codec got one with a tag.
+	// ErrBind means the signed token is bound to another bind string, or
+	// its binding does not match the codec's: a binding codec got a token
+	// without a bind tag, or a non-binding codec got one with a tag.
 	ErrBind = errors.New("mcpform: requestState bound elsewhere")
 )
 
@@ -148,13 +154,27 @@ type RequestStateOptions struct {
 	Bind bool
 	// Now is the clock for minting and expiry. Nil means time.Now.
 	Now func() time.Time
+	// Seal makes Mint seal tokens, not only sign them: the payload is
+	// encrypted and authenticated with AES-256-GCM, so that clients,
+	// proxies and logs that see a token read nothing of it but its length.
+	// The sealing keys are derived from Keys with HKDF-SHA256, apart from
+	// the MAC keys, so rotation works as for signed tokens: Keys[0] seals
+	// and every key opens. The bind string is authenticated with the token
+	// rather than tagged in it; expiry, RequestStateLeeway and the maximum
+	// lifetime hold as for signed tokens. A sealing codec verifies only
+	// sealed tokens, and a signing one only signed tokens. Sealed tokens are
+	// mcpform's own format: TypeScript's createRequestStateCodec neither
+	// reads nor mints them. False signs, in the TypeScript format. A
+	// [Flow] seals its state whatever Seal says; see [Flow].
+	Seal bool
 }
 
 // A RequestStateCodec mints and verifies requestState tokens for
 // multi-round-trip tool calls. requestState travels through the client, so
 // it comes back attacker-controlled; the codec MACs it so that a handler can
-// trust what it put there. The payload is signed, not encrypted: the client
-// can read it, so keep secrets out of it.
+// trust what it put there. By default the payload is signed, not
+// encrypted: the client can read it. [RequestStateOptions.Seal] encrypts it
+// too.
 //
 // Tokens interoperate with createRequestStateCodec of the TypeScript SDK
 // (@modelcontextprotocol/server 2.4.0) given the same key, TTL and bind
@@ -177,11 +197,13 @@ type RequestStateOptions struct {
 // A RequestStateCodec is safe for concurrent use. Its zero value and nil
 // are not usable: their methods return an error.
 type RequestStateCodec struct {
-	keys [][]byte
-	ttl  int64 // seconds
-	bind bool
-	now  func() time.Time
-	pool sync.Pool // *requestStateScratch
+	keys   [][]byte
+	ttl    int64 // seconds
+	bind   bool
+	seal   bool    // Mint and Verify seal
+	sealer *sealer // the keys for sealed tokens, whether or not seal is set
+	now    func() time.Time
+	pool   sync.Pool // *requestStateScratch
 }
 
 // requestStateScratch is per-goroutine working memory, pooled so that Mint
@@ -190,7 +212,8 @@ type requestStateScratch struct {
 	macs []hash.Hash // macs[i] is HMAC-SHA256 under keys[i], made on first use
 	buf  []byte      // the token or envelope
 	body []byte      // the decoded body, or the token Mint builds
-	tag  []byte      // the bind tag's HMAC input
+	tag  []byte      // the bind tag's HMAC input, or a sealed token's additional data
+	raw  []byte      // a sealed token's nonce, ciphertext and tag
 	sum  [sha256.Size]byte
 }
 
@@ -219,7 +242,8 @@ func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) 
 	if now == nil {
 		now = time.Now
 	}
-	return &RequestStateCodec{keys: keys, ttl: int64(ttl / time.Second), bind: opts.Bind, now: now}, nil
+	return &RequestStateCodec{keys: keys, ttl: int64(ttl / time.Second), bind: opts.Bind, now: now,
+		seal: opts.Seal, sealer: newSealer(keys, requestStateSealLabel)}, nil
 }
 
 // check reports misuse common to Mint and Verify.
@@ -250,6 +274,9 @@ func (c *RequestStateCodec) release(s *requestStateScratch) {
 	if cap(s.tag) > maxPooledRequestState {
 		s.tag = nil
 	}
+	if cap(s.raw) > maxPooledRequestState {
+		s.raw = nil
+	}
 	c.pool.Put(s)
 }
 
@@ -275,21 +302,33 @@ func (s *requestStateScratch) appendBindTag(dst []byte, keys [][]byte, i int, bi
 }
 
 // Mint returns a token carrying payload, marshalled with encoding/json, that
-// expires TTL after now. With [RequestStateOptions.Bind] set, the token is
-// bound to bind (see BindTo); otherwise bind must be "". A nil payload mints
-// JSON null.
+// expires TTL after now: signed, or sealed with [RequestStateOptions.Seal].
+// With [RequestStateOptions.Bind] set, the token is bound to bind (see
+// BindTo); otherwise bind must be "". A nil payload mints JSON null.
 func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
+	if c == nil {
+		return "", errNoCodec
+	}
+	return c.mint(payload, bind, c.seal)
+}
+
+// mint is Mint, sealing or signing as sealed says.
+func (c *RequestStateCodec) mint(payload any, bind string, sealed bool) (string, error) {
 	if err := c.check(bind); err != nil {
 		return "", err
 	}
 	s := c.scratch()
 	defer c.release(s)
+	exp := c.now().Unix() + c.ttl
+	if sealed {
+		return c.mintSealed(s, payload, bind, exp)
+	}
 	env, err := appendPayload(append(s.buf[:0], `{"p":`...), payload)
 	if err != nil {
-		return "", &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
+		return "", marshalError(err)
 	}
 	env = append(env, `,"exp":`...)
-	env = strconv.AppendInt(env, c.now().Unix()+c.ttl, 10)
+	env = strconv.AppendInt(env, exp, 10)
 	if c.bind {
 		env = append(env, `,"b":"`...)
 		env = s.appendBindTag(env, c.keys, 0, bind)
@@ -306,6 +345,10 @@ func (c *RequestStateCodec) Mint(payload any, bind string) (string, error) {
 	tok = enc.AppendEncode(tok, mac)
 	s.body = tok
 	return string(tok), nil
+}
+
+func marshalError(err error) error {
+	return &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
 }
 
 // appendPayload appends payload as json.Marshal encodes it. A flow's state
@@ -328,45 +371,76 @@ func appendPayload(dst []byte, payload any) ([]byte, error) {
 // set, bind must be the string the token was minted with; otherwise it must
 // be "".
 //
-// Verify checks, in this order, stopping at the first failure: the "v1."
-// prefix and the structure ([ErrMalformed]); the MAC under each key in
-// turn, compared with [hmac.Equal] ([ErrMAC]); that the body is canonical
-// base64url of a UTF-8 JSON object whose "exp" is whole seconds
-// ([ErrMalformed]); the expiry, valid through its second and
+// Verify checks a signed token in this order, stopping at the first
+// failure: the "v1." prefix and the structure ([ErrMalformed]); the MAC
+// under each key in turn, compared with [hmac.Equal] ([ErrMAC]); that the
+// body is canonical base64url of a UTF-8 JSON object whose "exp" is whole
+// seconds ([ErrMalformed]); the expiry, valid through its second and
 // [RequestStateLeeway] after, and no further ahead than the TTL and
-// RequestStateLeeway ([ErrExpired]); and the binding ([ErrBind]). It
-// decodes the payload last, only from a token that passed every check; if
-// that decoding fails, the error wraps ErrMalformed and payload may be
-// partly written. Misuse (a nil codec, a bind string without Bind, a
-// payload that is not a pointer) gives errors that wrap none of the four.
+// RequestStateLeeway ([ErrExpired]); and the binding ([ErrBind]). A codec
+// with [RequestStateOptions.Seal] checks a sealed token in the same order,
+// but the seal stands for both the MAC and the binding: the "s1." prefix
+// and canonical base64url ([ErrMalformed]); that it opens, under each key
+// in turn, for this bind string ([ErrMAC]); an expiry of whole seconds up
+// to 2^53-1 ([ErrMalformed]); and the expiry ([ErrExpired]).
+//
+// Verify decodes the payload last, only from a token that passed every
+// check; if that decoding fails, the error wraps ErrMalformed and payload
+// may be partly written. Misuse (a nil codec, a bind string without Bind,
+// a payload that is not a pointer) gives errors that wrap none of the four.
 func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
+	if c == nil {
+		return errNoCodec
+	}
+	return c.verify(token, bind, payload, c.seal)
+}
+
+// verify is Verify, of a sealed or a signed token as sealed says.
+func (c *RequestStateCodec) verify(token, bind string, payload any, sealed bool) error {
 	if err := c.check(bind); err != nil {
 		return err
 	}
 	if err := checkPayloadPointer(payload); err != nil {
 		return err
 	}
+	s := c.scratch()
+	defer c.release(s)
+	var (
+		env envelope
+		err error
+	)
+	if sealed {
+		env, err = c.openSealed(s, token, bind)
+	} else {
+		env, err = c.openSigned(s, token, bind)
+	}
+	if err != nil || payload == nil {
+		return err
+	}
+	return decodePayload(env, payload)
+}
 
+// openSigned runs Verify's checks of a signed token and returns its
+// envelope.
+func (c *RequestStateCodec) openSigned(s *requestStateScratch, token, bind string) (envelope, error) {
 	// 1. Structure. Split at the last dot as the TypeScript codec does; a
 	// dot inside the body then fails the MAC or the body decoding.
 	dot := strings.LastIndexByte(token, '.')
 	if !strings.HasPrefix(token, requestStatePrefix) || dot <= len(requestStatePrefix) {
-		return ErrMalformed
+		return envelope{}, ErrMalformed
 	}
 	if !canonicalBase64URL(token[dot+1:]) {
-		return ErrMalformed
+		return envelope{}, ErrMalformed
 	}
 	if len(token)-dot-1 != requestStateMACText {
-		return ErrMAC // canonical, but can't be a SHA-256 MAC
+		return envelope{}, ErrMAC // canonical, but can't be a SHA-256 MAC
 	}
 
-	s := c.scratch()
-	defer c.release(s)
 	s.buf = append(s.buf[:0], token...)
 	signed, macText := s.buf[:dot], s.buf[dot+1:]
 	var mac [sha256.Size]byte
 	if _, err := strictBase64URL.Decode(mac[:], macText); err != nil {
-		return ErrMalformed // unreachable after canonicalBase64URL
+		return envelope{}, ErrMalformed // unreachable after canonicalBase64URL
 	}
 
 	// 2. The MAC, under each key; the one that matches also made the bind tag.
@@ -378,23 +452,12 @@ func (c *RequestStateCodec) Verify(token, bind string, payload any) error {
 		}
 	}
 	if key < 0 {
-		return ErrMAC
+		return envelope{}, ErrMAC
 	}
 
-	env, err := c.checkBody(s, signed[len(requestStatePrefix):], key, bind)
-	if err != nil || payload == nil {
-		return err
-	}
-	return decodePayload(env, payload)
-}
-
-// checkBody runs Verify's checks of the MAC-checked body text, 3 to 5,
-// with keys[key], the key that made the MAC, and returns its envelope.
-func (c *RequestStateCodec) checkBody(s *requestStateScratch, bodyText []byte, key int, bind string) (envelope, error) {
-	// 3. The body: canonical base64url of a UTF-8 JSON object with a whole
-	// exp. The body was made by a key holder, but not necessarily by a
-	// codec, so expect any shape. The strict decoder refuses every
+	// 3. The body is canonical base64url. The strict decoder refuses every
 	// non-canonical spelling but line breaks, which it skips.
+	bodyText := signed[len(requestStatePrefix):]
 	if bytes.IndexByte(bodyText, '\n') >= 0 || bytes.IndexByte(bodyText, '\r') >= 0 {
 		return envelope{}, ErrMalformed
 	}
@@ -403,6 +466,85 @@ func (c *RequestStateCodec) checkBody(s *requestStateScratch, bodyText []byte, k
 	if err != nil {
 		return envelope{}, ErrMalformed
 	}
+	return c.checkBody(s, body, key, bind)
+}
+
+// A sealed token seals its expiry and payload, binary, in mcpform's own
+// format, which needs no JSON envelope to scan on every open:
+//
+//	exp (8 bytes, big-endian unsigned whole seconds) || payload (JSON)
+//
+// under the additional data of appendSealAD, as sealed text (seal.go).
+const (
+	requestStateSealLabel = "mcpform requestState v1" // HKDF label of the keys
+	sealedExpSize         = 8
+)
+
+// appendSealAD appends a sealed token's additional data: whether the codec
+// binds and, if it does, the bind string. A binding codec and one that
+// does not never open each other's tokens, as with signed tokens.
+func (c *RequestStateCodec) appendSealAD(dst []byte, bind string) []byte {
+	if !c.bind {
+		return append(dst, 0)
+	}
+	return append(append(dst, 1), bind...)
+}
+
+// mintSealed is mint of a sealed token expiring at exp.
+func (c *RequestStateCodec) mintSealed(s *requestStateScratch, payload any, bind string, exp int64) (string, error) {
+	plain, err := appendPayload(binary.BigEndian.AppendUint64(s.buf[:0], uint64(exp)), payload)
+	if err != nil {
+		return "", marshalError(err)
+	}
+	s.buf = plain
+	s.tag = c.appendSealAD(s.tag[:0], bind)
+	tok, raw, err := c.sealer.seal(s.body[:0], s.raw, plain, s.tag)
+	s.body, s.raw = tok, raw
+	if err != nil {
+		return "", err
+	}
+	return string(tok), nil
+}
+
+// openSealed runs Verify's checks of a sealed token and returns an
+// envelope of its payload.
+func (c *RequestStateCodec) openSealed(s *requestStateScratch, token, bind string) (envelope, error) {
+	s.buf = append(s.buf[:0], token...)
+	s.tag = c.appendSealAD(s.tag[:0], bind)
+	body, raw, err := c.sealer.open(s.body[:0], s.raw, s.buf, s.tag)
+	s.body, s.raw = body, raw
+	if err != nil {
+		return envelope{}, err
+	}
+	if len(body) < sealedExpSize {
+		return envelope{}, ErrMalformed
+	}
+	exp := binary.BigEndian.Uint64(body)
+	if exp > maxRequestStateExp {
+		return envelope{}, ErrMalformed
+	}
+	if err := c.checkExp(int64(exp)); err != nil {
+		return envelope{}, err
+	}
+	return envelope{p: body[sealedExpSize:], hasP: true}, nil
+}
+
+// checkExp is Verify's check 4: expiry, with leeway for clocks apart
+// either way.
+func (c *RequestStateCodec) checkExp(exp int64) error {
+	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
+	if exp < now-leeway || exp > now+c.ttl+leeway {
+		return ErrExpired
+	}
+	return nil
+}
+
+// checkBody runs Verify's checks of a signed token's MAC-checked body, 3
+// to 5, with keys[key], the key that made the MAC, and returns its
+// envelope.
+func (c *RequestStateCodec) checkBody(s *requestStateScratch, body []byte, key int, bind string) (envelope, error) {
+	// 3. The body: a UTF-8 JSON object with a whole exp. It was made by a
+	// key holder, but not necessarily by a codec, so expect any shape.
 	env, ok := readEnvelope(body)
 	if !ok || !env.object || !env.hasExp {
 		return env, ErrMalformed
@@ -412,10 +554,8 @@ func (c *RequestStateCodec) checkBody(s *requestStateScratch, bodyText []byte, k
 		return env, ErrMalformed
 	}
 
-	// 4. Expiry, with leeway for clocks apart either way.
-	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
-	if exp < now-leeway || exp > now+c.ttl+leeway {
-		return env, ErrExpired
+	if err := c.checkExp(exp); err != nil { // 4.
+		return env, err
 	}
 
 	// 5. Binding, in both directions.

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -681,45 +682,54 @@ func TestRequestStateRotation(t *testing.T) {
 // the race detector sees the pooled scratch state, and checks no goroutine
 // reads another's token or payload.
 func TestRequestStateConcurrent(t *testing.T) {
-	c, err := NewRequestStateCodec(RequestStateOptions{
-		Keys: [][]byte{[]byte(strings.Repeat("1", 32)), []byte(strings.Repeat("2", 32))},
-		Bind: true,
-	})
-	require.NoError(t, err)
-	other, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("2", 32))}, Bind: true})
-	require.NoError(t, err)
-	errs := make(chan error, 8)
-	for g := range 8 {
-		go func() {
-			errs <- func() error {
-				for i := range 200 {
-					bind := BindTo(fmt.Sprint(g), "tool")
-					want := strings.Repeat(fmt.Sprint(i), i%50)
-					tok, err := c.Mint(want, bind)
-					if g%2 == 1 { // a token of the second key
-						tok, err = other.Mint(want, bind)
-					}
-					if err != nil {
-						return err
-					}
-					var got string
-					if err := c.Verify(tok, bind, &got); err != nil {
-						return err
-					}
-					if got != want {
-						return fmt.Errorf("goroutine %d: payload %q, want %q", g, got, want)
-					}
-					if err := c.Verify(tok, BindTo(fmt.Sprint(g+1), "tool"), nil); !errors.Is(err, ErrBind) {
-						return fmt.Errorf("goroutine %d: other bind: %v", g, err)
-					}
-				}
-				return nil
-			}()
-		}()
+	for _, tc := range []struct {
+		name      string
+		seal      bool
+		otherBind error // what a token gives under another bind string
+	}{{"signed", false, ErrBind}, {"sealed", true, ErrMAC}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewRequestStateCodec(RequestStateOptions{
+				Keys: [][]byte{[]byte(strings.Repeat("1", 32)), []byte(strings.Repeat("2", 32))},
+				Bind: true, Seal: tc.seal,
+			})
+			require.NoError(t, err)
+			other, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("2", 32))}, Bind: true, Seal: tc.seal})
+			require.NoError(t, err)
+			errs := make(chan error, 8)
+			for g := range 8 {
+				go func() { errs <- concurrentRounds(c, other, g, tc.otherBind) }()
+			}
+			for range 8 {
+				assert.NoError(t, <-errs)
+			}
+		})
 	}
-	for range 8 {
-		assert.NoError(t, <-errs)
+}
+
+// concurrentRounds is goroutine g of TestRequestStateConcurrent.
+func concurrentRounds(c, other *RequestStateCodec, g int, otherBind error) error {
+	for i := range 200 {
+		bind := BindTo(fmt.Sprint(g), "tool")
+		want := strings.Repeat(fmt.Sprint(i), i%50)
+		tok, err := c.Mint(want, bind)
+		if g%2 == 1 { // a token of the second key
+			tok, err = other.Mint(want, bind)
+		}
+		if err != nil {
+			return err
+		}
+		var got string
+		if err := c.Verify(tok, bind, &got); err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("goroutine %d: payload %q, want %q", g, got, want)
+		}
+		if err := c.Verify(tok, BindTo(fmt.Sprint(g+1), "tool"), nil); !errors.Is(err, otherBind) {
+			return fmt.Errorf("goroutine %d: other bind: %v", g, err)
+		}
 	}
+	return nil
 }
 
 // TestRequestStateMisuse checks that programming errors are reported, and
@@ -1117,6 +1127,8 @@ func TestRequestStateInteropTS(t *testing.T) {
 // a body, to reach the body checks, and requires that Verify names the
 // same outcome as the independent decoding for every body. The seeds
 // include tokens signed with the vectors' key that cover each exp rule.
+// Sealing codecs get the same input as a token and sealed as a body (see
+// checkSealed).
 func FuzzVerify(f *testing.F) {
 	vf := loadRSVectors(f)[0]
 	for _, v := range vf.Vectors {
@@ -1141,11 +1153,18 @@ func FuzzVerify(f *testing.F) {
 		f.Add(b.body, "")
 		f.Add(rsSign(vf.key, b.body), "")
 	}
+	for _, body := range [][]byte{sealedBody(exp, `{"i":"x","s":"team"}`), sealedBody(exp, "{"), {1}} {
+		f.Add(sealIndependently(vf.key, body, false, ""), "")
+		f.Add(sealIndependently(vf.key, body, true, "b"), "b")
+		f.Add(string(body), "")
+	}
 	key, now := vf.key, vf.now()
 	unbound := newRSCodec(f, key, nil, now)
 	bound := newRSCodec(f, key, ptr(""), now)
 	rotated, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("r", 32)), key}, Bind: true, Now: fixedClock(now)})
 	require.NoError(f, err)
+	sealedUnbound := sealingCodec(f, false, fixedClock(now), key)
+	sealedBound := sealingCodec(f, true, fixedClock(now), []byte(strings.Repeat("r", 32)), key)
 
 	mac := func(data string) []byte {
 		h := hmac.New(sha256.New, key)
@@ -1197,6 +1216,7 @@ func FuzzVerify(f *testing.F) {
 		check("unbound", unbound, "", false)
 		check("bound", bound, bind, true)
 		check("rotated", rotated, bind, true)
+		checkSealed(t, token, bind, key, now, sealedUnbound, sealedBound)
 
 		// The input as a body, under a valid MAC.
 		signed := "v1." + base64.RawURLEncoding.EncodeToString([]byte(token))
@@ -1223,15 +1243,78 @@ func FuzzVerify(f *testing.F) {
 	})
 }
 
+// checkSealed is FuzzVerify's check of sealing codecs: on token, which
+// they accept only if it opens under the key, independently of the codec,
+// to a body the oracle takes; and on the token sealed under the key as a
+// body, and as a payload after a valid exp, for which Verify must name the
+// oracle's outcome and decode a flow state as encoding/json does.
+func checkSealed(t *testing.T, token, bind string, key []byte, now time.Time, unbound, bound *RequestStateCodec) {
+	for _, tc := range []struct {
+		name  string
+		c     *RequestStateCodec
+		bind  string
+		binds bool
+	}{{"sealed unbound", unbound, "", false}, {"sealed bound", bound, bind, true}} {
+		err := tc.c.Verify(token, tc.bind, nil)
+		if s := rsSentinel(err); strings.HasPrefix(s, "other") {
+			t.Fatalf("%s: %s", tc.name, s)
+		}
+		if err == nil {
+			body, ok := openIndependently(key, token, tc.binds, tc.bind)
+			if !ok {
+				t.Fatalf("%s accepted %q, which does not open", tc.name, token)
+			}
+			if got := sealedOracle(body, now); got != "ok" {
+				t.Fatalf("%s accepted %q, whose body %q is %s", tc.name, token, body, got)
+			}
+		}
+
+		// The input as a body, and as a payload after a valid exp.
+		for _, body := range [][]byte{[]byte(token), sealedBody(now.Unix(), token)} {
+			sealed := sealIndependently(key, body, tc.binds, tc.bind)
+			err = tc.c.Verify(sealed, tc.bind, nil)
+			if got, want := rsSentinel(err), sealedOracle(body, now); got != want {
+				t.Fatalf("%s: body %q: Verify says %s, the oracle %s", tc.name, body, got, want)
+			}
+			if err == nil {
+				checkFlowStatePayload(t, tc.c, sealed, tc.bind)
+			}
+		}
+	}
+}
+
+// sealedOracle is the outcome Verify without a payload should give for
+// the body of a sealed token, whose binding the seal checked: an 8-byte
+// big-endian exp up to 2^53-1 within the TTL and leeway of now, and any
+// payload, which Verify reads only when it decodes it.
+func sealedOracle(body []byte, now time.Time) string {
+	if len(body) < 8 {
+		return "malformed"
+	}
+	exp := binary.BigEndian.Uint64(body)
+	switch {
+	case exp > 1<<53-1:
+		return "malformed"
+	case int64(exp) < now.Unix()-rsLeeway || int64(exp) > now.Unix()+600+rsLeeway:
+		return "expired"
+	}
+	return "ok"
+}
+
 // checkFlowStatePayload requires that Verify into a flow state, which
 // decodes itself, gives what json.Unmarshal gives from the payload's bytes.
 func checkFlowStatePayload(t *testing.T, c *RequestStateCodec, token, bind string) {
 	t.Helper()
 	var raw json.RawMessage
-	if err := c.Verify(token, bind, &raw); err != nil {
-		t.Fatalf("%q into RawMessage: %v", token, err)
-	}
 	var got, want flowState
+	if err := c.Verify(token, bind, &raw); err != nil {
+		// Only a sealed token's payload is read no sooner than decoded;
+		// then it is not JSON, and no flow state either.
+		if !strings.HasPrefix(token, "s1.") || !errors.Is(err, ErrMalformed) || !errors.Is(c.Verify(token, bind, &got), ErrMalformed) {
+			t.Fatalf("%q into RawMessage: %v", token, err)
+		}
+		return
+	}
 	err := c.Verify(token, bind, &got)
 	wantErr := json.Unmarshal(raw, &want)
 	if (err == nil) != (wantErr == nil) || !sameFlowState(got, want) {
@@ -1339,6 +1422,16 @@ func rsBenchSetup(b *testing.B, bind bool, payload any) (c *RequestStateCodec, t
 	return c, token, bindStr
 }
 
+// rsBenchSealedSetup returns a sealing codec and a bound, sealed token of
+// the flow state of rsBenchFlowState, under rsBenchSetup's key and clock.
+func rsBenchSealedSetup(b *testing.B) (c *RequestStateCodec, token, bind string) {
+	c = sealingCodec(b, true, fixedClock(time.Unix(1_700_000_000, 0)), []byte(strings.Repeat("b", 32)))
+	bind = BindTo("user-1234567890", "signup")
+	token, err := c.Mint(rsBenchFlowState(), bind)
+	require.NoError(b, err)
+	return c, token, bind
+}
+
 // BenchmarkMint mints a bound token of a flow's state, which encodes
 // itself, and of a struct, which encoding/json encodes.
 func BenchmarkMint(b *testing.B) {
@@ -1399,6 +1492,30 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		}
 	})
+	// A sealed token, opened into a flow's state and alone: the ones to
+	// hold against BenchmarkHMACBaseline/sealed-*, which MACs the same
+	// token.
+	b.Run("sealed-flowstate", func(b *testing.B) {
+		c, tok, bind := rsBenchSealedSetup(b)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var st flowState
+			if err := c.Verify(tok, bind, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sealed-nil", func(b *testing.B) {
+		c, tok, bind := rsBenchSealedSetup(b)
+		b.SetBytes(int64(len(tok)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Verify(tok, bind, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("unbound-nil", func(b *testing.B) {
 		c, tok, _ := rsBenchSetup(b, false, rsBenchFlowState())
 		b.SetBytes(int64(len(tok)))
@@ -1414,29 +1531,36 @@ func BenchmarkVerify(b *testing.B) {
 // BenchmarkHMACBaseline is a bare HMAC-SHA256 of the bytes Verify MACs
 // ("v1." and the body of the bound flow-state token): "new" as code without
 // the codec computes it, a new HMAC per call; "reset" reuses one HMAC, as
-// the codec's pooled state does.
+// the codec's pooled state does. The sealed-* variants MAC the whole token
+// of BenchmarkVerify/sealed-*, the bytes that opening it reads.
 func BenchmarkHMACBaseline(b *testing.B) {
 	_, tok, _ := rsBenchSetup(b, true, rsBenchFlowState())
+	_, sealed, _ := rsBenchSealedSetup(b)
 	key := []byte(strings.Repeat("b", 32))
-	signed := []byte(tok[:strings.LastIndexByte(tok, '.')])
-	b.Run("new", func(b *testing.B) {
-		b.SetBytes(int64(len(tok)))
-		b.ReportAllocs()
-		for b.Loop() {
+	for _, bc := range []struct{ name, tok, data string }{
+		{"", tok, tok[:strings.LastIndexByte(tok, '.')]},
+		{"sealed-", sealed, sealed},
+	} {
+		data := []byte(bc.data)
+		b.Run(bc.name+"new", func(b *testing.B) {
+			b.SetBytes(int64(len(bc.tok)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h := hmac.New(sha256.New, key)
+				h.Write(data)
+				_ = h.Sum(nil)
+			}
+		})
+		b.Run(bc.name+"reset", func(b *testing.B) {
 			h := hmac.New(sha256.New, key)
-			h.Write(signed)
-			_ = h.Sum(nil)
-		}
-	})
-	b.Run("reset", func(b *testing.B) {
-		h := hmac.New(sha256.New, key)
-		var sum [sha256.Size]byte
-		b.SetBytes(int64(len(tok)))
-		b.ReportAllocs()
-		for b.Loop() {
-			h.Reset()
-			h.Write(signed)
-			_ = h.Sum(sum[:0])
-		}
-	})
+			var sum [sha256.Size]byte
+			b.SetBytes(int64(len(bc.tok)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Reset()
+				h.Write(data)
+				_ = h.Sum(sum[:0])
+			}
+		})
+	}
 }

@@ -142,7 +142,7 @@ func (p *secretPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // open verifies a link token and finds its step.
 func (p *secretPage) open(r *http.Request, token string) (*secretLink, *flowStep, int) {
 	var link secretLink
-	if token == "" || p.flow.codec.Verify(token, BindTo(secretLinkBind), &link) != nil {
+	if token == "" || p.flow.codec.verify(token, BindTo(secretLinkBind), &link, false) != nil {
 		return nil, nil, http.StatusNotFound
 	}
 	i := p.flow.index(link.Step)

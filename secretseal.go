@@ -2,14 +2,7 @@ package mcpform
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -17,8 +10,9 @@ import (
 // keys: written by another deployment, or damaged.
 var errUnsealed = errors.New("mcpform: a sealed secret opens under none of the codec's keys")
 
-// sealedPrefix marks a sealed value and the version of its format.
-const sealedPrefix = "s1."
+// secretSealLabel is the HKDF label of the secret store's keys, which
+// differ from the request state's: neither opens what the other sealed.
+const secretSealLabel = "mcpform secret store v1"
 
 // SealSecrets returns a [SecretStore] that keeps its values in store sealed
 // with AES-256-GCM, so that a database holding them, its logs and its
@@ -35,37 +29,21 @@ func SealSecrets(store SecretStore, codec *RequestStateCodec) SecretStore {
 	if store == nil || codec == nil || len(codec.keys) == 0 {
 		panic("mcpform: SealSecrets needs a store and a codec")
 	}
-	s := &sealedStore{store: store}
-	for _, k := range codec.keys {
-		mac := hmac.New(sha256.New, k)
-		mac.Write([]byte("mcpform secret store v1"))
-		block, err := aes.NewCipher(mac.Sum(nil))
-		if err != nil {
-			panic(err) // a 32-byte key always makes a cipher
-		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			panic(err)
-		}
-		s.aeads = append(s.aeads, aead)
-	}
-	return s
+	return &sealedStore{store: store, sealer: newSealer(codec.keys, secretSealLabel)}
 }
 
 type sealedStore struct {
-	store SecretStore
-	aeads []cipher.AEAD // aeads[0] seals
+	store  SecretStore
+	sealer *sealer
 }
 
 // Put seals value and stores it under key.
 func (s *sealedStore) Put(ctx context.Context, key, value string, expires time.Time) error {
-	a := s.aeads[0]
-	nonce := make([]byte, a.NonceSize(), a.NonceSize()+len(value)+a.Overhead())
-	if _, err := rand.Read(nonce); err != nil {
+	sealed, _, err := s.sealer.seal(nil, nil, []byte(value), []byte(key))
+	if err != nil {
 		return err
 	}
-	sealed := a.Seal(nonce, nonce, []byte(value), []byte(key))
-	return s.store.Put(ctx, key, sealedPrefix+base64.RawURLEncoding.EncodeToString(sealed), expires)
+	return s.store.Put(ctx, key, string(sealed), expires)
 }
 
 // Get returns the value under key, opened.
@@ -74,20 +52,11 @@ func (s *sealedStore) Get(ctx context.Context, key string) (string, bool, error)
 	if err != nil || !ok {
 		return "", ok, err
 	}
-	raw, found := strings.CutPrefix(v, sealedPrefix)
-	sealed, err := base64.RawURLEncoding.DecodeString(raw)
-	if !found || err != nil {
+	plain, _, err := s.sealer.open(nil, nil, []byte(v), []byte(key))
+	if err != nil {
 		return "", false, errUnsealed
 	}
-	for _, a := range s.aeads {
-		if len(sealed) < a.NonceSize() {
-			break
-		}
-		if plain, err := a.Open(nil, sealed[:a.NonceSize()], sealed[a.NonceSize():], []byte(key)); err == nil {
-			return string(plain), true, nil
-		}
-	}
-	return "", false, errUnsealed
+	return string(plain), true, nil
 }
 
 // Delete removes the value under key.

@@ -162,14 +162,13 @@ var hostiles = []hostile{
 	{
 		name: "tampered state",
 		state: func(t *testing.T, _, team string) string {
-			// Swap the proven plan in the body, keep the MAC.
-			parts := strings.Split(team, ".")
-			require.Len(t, parts, 3)
-			body, err := jsonBody(parts[1])
+			// The state is sealed: flip one bit of its ciphertext.
+			require.True(t, strings.HasPrefix(team, "s1."), team)
+			raw, err := jsonBody(team[len("s1."):])
 			require.NoError(t, err)
-			require.Contains(t, body, `"plan":"team"`)
-			parts[1] = rawURL(strings.Replace(body, `"plan":"team"`, `"plan":"free"`, 1))
-			return strings.Join(parts, ".")
+			b := []byte(raw)
+			b[len(b)/2] ^= 1
+			return "s1." + rawURL(string(b))
 		},
 		answers:  mcp.InputResponseMap{"team": accepted(engines)},
 		badState: true,
@@ -249,7 +248,7 @@ func TestHostileRawHTTP(t *testing.T) {
 		data   string
 		reask  bool // ...or the account step asked again
 	}{
-		{"tampered state", `{"requestState":"` + state[:len(state)-2] + `AA","inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`,
+		{"tampered state", `{"requestState":"` + flipChar(state, len(state)/2) + `","inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`,
 			-32602, `{"reason":"invalid_request_state"}`, false},
 		// Params that don't decode never reach the tool: go-sdk refuses
 		// them (today with -32020, as it reads the tool name for the
@@ -352,4 +351,16 @@ func rawCall(t *testing.T, url string, caps map[string]any, extra string) rawRes
 	var r rawResponse
 	require.NoError(t, json.Unmarshal(data, &r), "status %d, body %q", resp.StatusCode, data)
 	return r
+}
+
+// flipChar changes the base64url character at i of token to another one.
+// Inside the text each character carries six whole bits, so the bytes
+// change; the last ones may carry padding bits, which a tamper there can
+// miss (once in a thousand runs, for "AA" in place of the last two).
+func flipChar(token string, i int) string {
+	c := byte('A')
+	if token[i] == 'A' {
+		c = 'B'
+	}
+	return token[:i] + string(c) + token[i+1:]
 }

@@ -53,8 +53,9 @@ type tsStdio struct {
 // input requests itself: the n-th time a key is asked gets its n-th answer
 // ("*" answers any key). With Manual it sends InputResponses and a request
 // state (RequestState, or the state returned by call StateFrom, where a
-// negative StateFrom counts back from this call; Tamper rewrites that
-// state's body to claim email mallory@example.com) as they are.
+// negative StateFrom counts back from this call; Tamper alters that
+// state: a sealed state gets a bit flipped, a signed one a body claiming
+// email mallory@example.com) as they are.
 type tsCall struct {
 	Answers        map[string][]any `json:"answers,omitempty"`
 	Manual         bool             `json:"manual,omitempty"`

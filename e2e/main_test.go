@@ -369,15 +369,15 @@ var noArguments = func() string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }()
 
-// mintState mints a flow state as the signup tool would, for the given
-// principal and tool and a call without arguments, under key (hex) and
-// clock.
+// mintState mints a flow state as the signup tool would, sealed, for the
+// given principal and tool and a call without arguments, under key (hex)
+// and clock.
 func mintState(t testing.TB, key, principal, tool string, now time.Time, payload any) string {
 	t.Helper()
 	k, err := hex.DecodeString(key)
 	require.NoError(t, err)
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-		Keys: [][]byte{k}, Bind: true, Now: func() time.Time { return now },
+		Keys: [][]byte{k}, Bind: true, Now: func() time.Time { return now }, Seal: true,
 	})
 	require.NoError(t, err)
 	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool, noArguments))

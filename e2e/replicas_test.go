@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -45,6 +46,7 @@ func testSharedDatabase(t *testing.T, dsn string, stored func(*testing.T) map[st
 		require.NoError(t, err)
 		require.Equal(t, "team", asks(t, res))
 		final := res.RequestState
+		require.True(t, strings.HasPrefix(final, "s1."), "the state is sealed: %s", final)
 		answers := mcp.InputResponseMap{"team": accepted(engines)}
 
 		first, err := call(t, b, final, answers)

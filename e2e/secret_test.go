@@ -205,8 +205,8 @@ func valuesLeft(t *testing.T, driver, dsn string) int {
 }
 
 // noSecret checks that none of texts, nor the decoded body of any
-// request state or link token in them, holds the password. It returns the
-// number of tokens it decoded.
+// request state or link token in them (signed or sealed), holds the
+// password. It returns the number of tokens it decoded.
 func noSecret(t *testing.T, where string, texts ...string) (tokens int) {
 	t.Helper()
 	for _, s := range texts {
@@ -497,8 +497,9 @@ func (p *pagePerson) complete(_ context.Context, req *mcp.ElicitationCompleteNot
 	p.completed = append(p.completed, req.Params.ElicitationID)
 }
 
-// tokenRe matches a signed token (request state, or a page link's t) in text.
-var tokenRe = regexp.MustCompile(`v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+// tokenRe matches a signed token (request state, or a page link's t) or a
+// sealed one (a flow's request state) in text.
+var tokenRe = regexp.MustCompile(`v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|\bs1\.[A-Za-z0-9_-]+`)
 
 // jsonOf is v as JSON.
 func jsonOf(t testing.TB, v any) string {

@@ -26,13 +26,16 @@
 // "tamper": true}, which sends one tools/call as it is written and returns
 // the input_required result as it comes. stateFrom takes requestState from
 // the result of call i (a negative i counts back from this call: -1 is the
-// one before); tamper then rewrites the state's body ("a" member
-// email set to mallory@example.com) and keeps its MAC.
+// one before); tamper then rewrites a signed state's body ("a" member
+// email set to mallory@example.com) and keeps its MAC, or flips a bit in
+// the middle of a sealed state.
 //
 // The transcript is {"protocolVersion": "...", "calls": [Step, ...]}, where
 // each Step has "asked" (automatic calls: [{round, key, message,
 // requestedSchema}]) and either "result" (the tool's result, or the
-// input_required value of a manual call) or "error" ({code, message, data}).
+// input_required value of a manual call) or "error" ({code, message, data});
+// and "wire": [{dir: "out"|"in", message}], every JSON-RPC message the
+// client sent or received.
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -65,17 +68,51 @@ const transport = plan.url
     ? new StreamableHTTPClientTransport(new URL(plan.url))
     : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' });
 
-// tamper re-encodes a state's body with a changed payload, keeping its MAC.
+// tamper re-encodes a signed state's body with a changed payload, keeping
+// its MAC; a sealed state ("s1." and one part) has a bit of its ciphertext
+// flipped.
 function tamper(state) {
+    if (state.startsWith('s1.')) {
+        const raw = Buffer.from(state.slice(3), 'base64url');
+        raw[raw.length >> 1] ^= 1;
+        return 's1.' + raw.toString('base64url');
+    }
     const [v, body, mac] = state.split('.');
     const env = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     env.p = { ...env.p, a: { ...env.p?.a, email: 'mallory@example.com' } };
     return [v, Buffer.from(JSON.stringify(env)).toString('base64url'), mac].join('.');
 }
 
-const transcript = { calls: [] };
+const transcript = { calls: [], wire: [] };
+
+// tap records every message through transport, both ways.
+function tap(transport) {
+    return new Proxy(transport, {
+        set(target, prop, value) {
+            if (prop === 'onmessage' && typeof value === 'function') {
+                const deliver = value;
+                value = (message, ...rest) => {
+                    transcript.wire.push({ dir: 'in', message });
+                    return deliver(message, ...rest);
+                };
+            }
+            target[prop] = value;
+            return true;
+        },
+        get(target, prop) {
+            if (prop === 'send') {
+                return (message, ...rest) => {
+                    transcript.wire.push({ dir: 'out', message });
+                    return target.send(message, ...rest);
+                };
+            }
+            const v = target[prop];
+            return typeof v === 'function' ? v.bind(target) : v;
+        },
+    });
+}
 try {
-    await client.connect(transport, { timeout });
+    await client.connect(tap(transport), { timeout });
     transcript.protocolVersion = client.getNegotiatedProtocolVersion();
     for (const call of plan.calls) {
         const step = { asked: [] };

@@ -188,7 +188,7 @@ func TestDemoSetPassword(t *testing.T) {
 		}},
 		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", []string{
 			"→ left to your browser",
-			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (177 bytes)\n" +
+			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (111 bytes)\n" +
 				`server ← input_required: url "password.secret"`,
 			"Please check: New password: the page for it is still waiting.",
 			"Password set for ada@example.com.",
