@@ -57,6 +57,11 @@ type FlowOptions struct {
 	// in URL mode, on a page of the server's. Nil means the flow has none;
 	// NewFlow refuses a step with a secret field then.
 	Secrets *SecretOptions
+	// Outcomes keeps the first outcome of each run, for
+	// [FlowRound.Once]. With it, a duplicate of a finishing round that
+	// took secrets waits for that round's outcome rather than asking for
+	// the page again. Nil means Once fails: the handler dedups itself.
+	Outcomes Outcomes
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -109,6 +114,7 @@ type Flow struct {
 	principal func(*mcp.CallToolRequest) string
 	unbound   bool
 	secrets   *SecretOptions
+	outcomes  Outcomes
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -142,6 +148,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			f.maxReasks = opts.MaxReasks
 		}
 		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+		f.outcomes = opts.Outcomes
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -270,6 +277,11 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
+
+	flow       *Flow
+	secretKeys []string            // taken from the store, deleted by Once
+	replay     bool                // the secrets are gone: Once only waits
+	first      *mcp.CallToolResult // the run's outcome, already stored
 }
 
 // Next runs one round of the flow for the tool call req.
@@ -309,7 +321,11 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 		return nil, RequestStateError(err)
 	}
 	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
-	return r.run()
+	res, err := r.run()
+	if res != nil {
+		res.flow = f // for Once
+	}
+	return res, err
 }
 
 func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
