@@ -18,8 +18,8 @@ import (
 // its rounds land on. It is safe for concurrent use. The library imports
 // no driver: the program does, and opens the *sql.DB.
 //
-// The tables are created, if they do not exist, the first time each is
-// used. They are, with the default names:
+// The tables are created, if they do not exist, by [SQLStore.Create] or
+// the first time each is used. They are, with the default names:
 //
 //	CREATE TABLE mcpform_outcomes (
 //		run_key    TEXT PRIMARY KEY, -- the run ID
@@ -141,6 +141,17 @@ func sqlIdentifier(name string) bool {
 		}
 	}
 	return true
+}
+
+// Create creates the store's tables where they do not exist yet. Calling it
+// is optional, since each table is created the first time it is used: a
+// server calls it at startup so that a database it cannot write to fails
+// there rather than at the first finishing round.
+func (s *SQLStore) Create(ctx context.Context) error {
+	if err := s.ensure(ctx, s.outcomeTable, outcomeColumns); err != nil {
+		return err
+	}
+	return s.ensure(ctx, s.secTable, secretColumns)
 }
 
 // ensure creates table with the columns cols, once per store.

@@ -240,7 +240,7 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 	require.NoError(t, err)
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.db.Close() })
 	ln, err := listenHTTP("127.0.0.1:0")
 	require.NoError(t, err)
 	s, err := newSignup(codec, st, "", pageURLOf(ln))

@@ -121,7 +121,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer st.db.Close()
 	if !*stdioFlag && *httpAddr == "" {
 		// No signal handling: the demo may be blocked reading the
 		// terminal, and Ctrl-C should simply end it.
