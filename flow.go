@@ -94,17 +94,22 @@ type FlowOptions struct {
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was
-// sent asks again, saying the page is still waiting; a replay after the
+// sent asks again, saying the page is still waiting. With
+// [FlowOptions].Outcomes, the secrets stay in the store until
+// [FlowRound.Once] has stored the run's outcome, and a duplicate or replay
+// of the finishing round gets that outcome; without, a replay after the
 // flow finished finds nothing to take.
 //
 // # Idempotency
 //
 // A state can be replayed, unchanged, until it expires, and each replay of
 // the last round finishes the flow again, possibly with other answers to
-// that round. Key whatever FlowDone triggers on [FlowRound.ID]: the first
-// outcome stored under a run ID wins, and a later FlowDone with the same ID
-// returns that stored outcome and does nothing, whatever its answers. The
-// Example of Flow shows the pattern.
+// that round. Gate whatever the run triggers with [FlowRound.Once], on the
+// [Outcomes] of [FlowOptions], such as a [SQLStore]: the first outcome
+// stored under the run's [FlowRound.ID] wins, a later round of the run on
+// any replica returns it and triggers nothing, whatever its answers, and a
+// duplicate that arrives while the first is still running waits for its
+// outcome. The Example of FlowRound.Once shows the pattern.
 //
 // A Flow is immutable and safe for concurrent use.
 type Flow struct {
