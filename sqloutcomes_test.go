@@ -2,12 +2,20 @@ package mcpform
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -204,4 +212,84 @@ func TestSQLStoreStatements(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"INSERT outcomes", "SELECT outcomes"}, log.take(), "a replay: the claim fails, then read")
 	})
+}
+
+// BenchmarkSQLStoreOnce measures a first finish, a claim and a stored
+// outcome, against its peer BenchmarkSQLStoreOnceByHand, the transaction
+// examples/signup used before SQLStore (BEGIN, claim, store, COMMIT), on
+// the same database in the same run.
+func BenchmarkSQLStoreOnce(b *testing.B) {
+	benchDBs(b, func(b *testing.B, db *sql.DB, table string) {
+		s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: table, SecretTable: table + "_s"})
+		require.NoError(b, err)
+		ctx := context.Background()
+		res := outcome("created")
+		do := func(context.Context) (*mcp.CallToolResult, error) { return res, nil }
+		for i := 0; b.Loop(); i++ {
+			if _, err := s.Once(ctx, fmt.Sprintf("run-%d", i), do); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkSQLStoreOnceByHand(b *testing.B) {
+	benchDBs(b, func(b *testing.B, db *sql.DB, table string) {
+		_, err := db.Exec("CREATE TABLE " + table + " (idem_key TEXT PRIMARY KEY, status TEXT NOT NULL, result TEXT NOT NULL, created_at TIMESTAMP NOT NULL)")
+		require.NoError(b, err)
+		ctx := context.Background()
+		res := outcome("created")
+		for i := 0; b.Loop(); i++ {
+			err := func() error {
+				tx, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					return err
+				}
+				defer tx.Rollback()
+				idem := fmt.Sprintf("run-%d", i)
+				if _, err := tx.ExecContext(ctx, "INSERT INTO "+table+" (idem_key, status, result, created_at) VALUES ($1, '', '', $2) ON CONFLICT (idem_key) DO NOTHING",
+					idem, time.Now().UTC()); err != nil {
+					return err
+				}
+				blob, err := json.Marshal(res)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, "UPDATE "+table+" SET status = $1, result = $2 WHERE idem_key = $3", "created", string(blob), idem); err != nil {
+					return err
+				}
+				return tx.Commit()
+			}()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchDBs runs f on a SQLite file in WAL mode and, when there is one, the
+// PostgreSQL server of testenv.PostgresEnv, each with a fresh table name.
+func benchDBs(b *testing.B, f func(b *testing.B, db *sql.DB, table string)) {
+	dsns := map[string]string{"sqlite": "file:" + filepath.Join(b.TempDir(), "bench.db") +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"}
+	if pg := os.Getenv(testenv.PostgresEnv); pg != "" {
+		dsns["pgx"] = pg
+	}
+	for _, driver := range []string{"sqlite", "pgx"} {
+		dsn, ok := dsns[driver]
+		if !ok {
+			continue
+		}
+		b.Run(driver, func(b *testing.B) {
+			db, err := sql.Open(driver, dsn)
+			require.NoError(b, err)
+			defer db.Close()
+			var r [6]byte
+			rand.Read(r[:])
+			table := "bench_" + hex.EncodeToString(r[:])
+			defer db.Exec("DROP TABLE IF EXISTS " + table)
+			defer db.Exec("DROP TABLE IF EXISTS " + table + "_s")
+			f(b, db, table)
+		})
+	}
 }
