@@ -16,7 +16,8 @@ import (
 // secret page receives, as a [SecretStore]. Replicas that open the same
 // database share both, so a run finishes exactly once whichever replicas
 // its rounds land on. It is safe for concurrent use. The library imports
-// no driver: the program does, and opens the *sql.DB.
+// no driver: the program does, and opens the *sql.DB. Its zero value is
+// not usable; make one with [NewSQLStore].
 //
 // The tables are created, if they do not exist, by [SQLStore.Create] or
 // the first time each is used. They are, with the default names:
@@ -35,7 +36,9 @@ import (
 //	)
 //
 // A finishing round costs one statement to claim its run and one to store
-// the outcome; a duplicate reads the row until the outcome is there.
+// the outcome, each its own commit, so that replicas see the claim before
+// the side effect runs and no transaction is held open across it; a
+// duplicate reads the row until the outcome is there.
 // Times are the replicas' clocks, so they should agree to well within
 // [SQLStoreOptions].Lease.
 //
@@ -48,8 +51,9 @@ import (
 //   - Placeholders: PostgreSQL reads only $1, $2, …; SQLite reads ? and
 //     also $1, which modernc.org/sqlite binds by position. SQLStore
 //     writes $1.
-//   - Upserts: both take INSERT … ON CONFLICT (key) DO NOTHING and
-//     DO UPDATE … WHERE (SQLite from 3.24), and SQLStore's claim is one.
+//   - Upserts: both take INSERT … ON CONFLICT (key) DO NOTHING (SQLite
+//     from 3.24, PostgreSQL from 9.5). A claim is one, and the rows it
+//     affected say whether it took the key.
 //   - Locking: SQLStore issues single statements outside transactions,
 //     so SQLite's deferred transactions never have to upgrade a read lock
 //     (the reason for BEGIN IMMEDIATE elsewhere), and PostgreSQL's READ
@@ -93,9 +97,9 @@ type SQLStoreOptions struct {
 	Keep time.Duration
 }
 
-// NewSQLStore returns a store on db. It refuses a nil db, a table name
-// that is not a plain identifier, and a negative duration; it does not
-// touch the database.
+// NewSQLStore returns a store on db; a nil opts means the defaults. It
+// refuses a nil db, a table name that is not a plain identifier, and a
+// negative duration, and it does not touch the database.
 func NewSQLStore(db *sql.DB, opts *SQLStoreOptions) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("mcpform: NewSQLStore needs a database")
