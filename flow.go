@@ -58,9 +58,11 @@ type FlowOptions struct {
 	// NewFlow refuses a step with a secret field then.
 	Secrets *SecretOptions
 	// Outcomes keeps the first outcome of each run, for
-	// [FlowRound.Once]. With it, a duplicate of a finishing round that
-	// took secrets waits for that round's outcome rather than asking for
-	// the page again. Nil means Once fails: the handler dedups itself.
+	// [FlowRound.Once]. With it, a finishing round leaves its secrets in
+	// the store until Once has stored the outcome, so a duplicate of the
+	// round waits for that outcome rather than asking for the page
+	// again: call Once for every status but FlowAsk. Nil means Once
+	// fails, and the secrets are deleted as the round finishes.
 	Outcomes Outcomes
 }
 
