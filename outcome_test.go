@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -121,11 +120,11 @@ func TestFlowOnceSecretDuplicate(t *testing.T) {
 			require.NoError(t, err)
 			flows, logs = append(flows, f), append(logs, log)
 		}
-		handler = flows[1].SecretPage(nil)
+		handler = anyonePage(t, flows[1])
 
 		r, err := flows[0].Next(secretCall("", nil))
 		require.NoError(t, err)
-		status, _ := post(t, pageLink(t, r), url.Values{"password": {"correct horse battery"}}, nil)
+		status := send(t, pageLink(t, r), "correct horse battery")
 		require.Equal(t, http.StatusOK, status)
 		final := secretCall(r.Result.RequestState, map[string]any{
 			"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"})
@@ -207,10 +206,10 @@ func TestFlowOnceSecretRetry(t *testing.T) {
 		f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: s,
 			Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
 		require.NoError(t, err)
-		handler = f.SecretPage(nil)
+		handler = anyonePage(t, f)
 		r, err := f.Next(secretCall("", nil))
 		require.NoError(t, err)
-		status, _ := post(t, pageLink(t, r), url.Values{"password": {"correct horse battery"}}, nil)
+		status := send(t, pageLink(t, r), "correct horse battery")
 		require.Equal(t, http.StatusOK, status)
 		final := secretCall(r.Result.RequestState, map[string]any{
 			"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"})
@@ -249,17 +248,19 @@ func TestFlowFinishStatements(t *testing.T) {
 			outcomes Outcomes
 			want     []string
 		}{
-			{"without outcomes", nil, []string{"SELECT secrets", "UPDATE secrets"}},
-			{"with outcomes", s, []string{"SELECT secrets", "INSERT outcomes", "UPDATE outcomes", "UPDATE secrets"}},
+			// The page's marker of a refused link, the secret, and its
+			// deletion; with outcomes, the claim and the outcome between.
+			{"without outcomes", nil, []string{"SELECT secrets", "SELECT secrets", "UPDATE secrets"}},
+			{"with outcomes", s, []string{"SELECT secrets", "SELECT secrets", "INSERT outcomes", "UPDATE outcomes", "UPDATE secrets"}},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: tt.outcomes,
 					Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
 				require.NoError(t, err)
-				handler = f.SecretPage(nil)
+				handler = anyonePage(t, f)
 				r, err := f.Next(secretCall("", nil))
 				require.NoError(t, err)
-				status, _ := post(t, pageLink(t, r), url.Values{"password": {"correct horse battery"}}, nil)
+				status := send(t, pageLink(t, r), "correct horse battery")
 				require.Equal(t, http.StatusOK, status)
 				log.take()
 				done, err := f.Next(secretCall(r.Result.RequestState, map[string]any{
@@ -274,4 +275,11 @@ func TestFlowFinishStatements(t *testing.T) {
 			})
 		}
 	})
+}
+
+// anyonePage returns f's secret page, for whoever holds a link.
+func anyonePage(t *testing.T, f *Flow) http.Handler {
+	h, err := f.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	return h
 }

@@ -240,12 +240,12 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 	require.NoError(t, err)
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
-	t.Cleanup(func() { st.db.Close() })
+	t.Cleanup(func() { st.Close() })
 	ln, err := listenHTTP("127.0.0.1:0")
 	require.NoError(t, err)
 	s, err := newSignup(codec, st, "", pageURLOf(ln))
 	require.NoError(t, err)
-	t.Cleanup(servePage(ln, s.secretPage()))
+	t.Cleanup(servePage(ln, s.secretPage(), 0))
 	return s, st
 }
 

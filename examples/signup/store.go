@@ -21,8 +21,7 @@ type store struct {
 
 const schema = `CREATE TABLE IF NOT EXISTS accounts (email TEXT PRIMARY KEY, idem_key TEXT NOT NULL UNIQUE, full_name TEXT NOT NULL,
 	plan TEXT NOT NULL, team_name TEXT NOT NULL, seats INTEGER NOT NULL, principal TEXT NOT NULL, created_at TIMESTAMP NOT NULL);
-CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL, hash TEXT NOT NULL, iterations INTEGER NOT NULL,
-	updated_at TIMESTAMP NOT NULL)`
+CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL, hash TEXT NOT NULL, iterations INTEGER NOT NULL, updated_at TIMESTAMP NOT NULL)`
 
 // openStore opens a postgres:// URL, a SQLite file that replicas may share (see
 // mcpform.SQLStore), or for "" SQLite in memory, on one connection: each is its own.
@@ -47,10 +46,11 @@ func openStore(ctx context.Context, dsn string) (*store, error) {
 	return &store{db, runs}, runs.Create(ctx)
 }
 
-// createAccount creates a for run, or reports false when another run holds its
-// email. The run's own account is found again on a retry after a crash.
+func (s *store) Close() error { return s.db.Close() }
+
+// createAccount creates a for run, or reports false when another run holds its email.
 func (s *store) createAccount(ctx context.Context, run string, a *account) (bool, error) {
-	var owner string
+	var owner string // a retry after a crash finds its run's own account
 	err := s.db.QueryRowContext(ctx, `INSERT INTO accounts VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (email) DO UPDATE SET email = excluded.email RETURNING idem_key`,
 		normalize(a.Email), run, a.FullName, a.Plan, a.TeamName, a.Seats, a.Principal, time.Now().UTC()).Scan(&owner)
