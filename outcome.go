@@ -52,7 +52,9 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // do must return a final result, not an input request. An error from do
 // is returned and stores nothing, so a retry calls do again. A flow with
 // secrets takes them out of its [SecretStore] only once the outcome is
-// stored, so the retry still has them. Once fails on a round of status
+// stored, so the retry still has them; a FlowDone round that finds them
+// already taken by another round of its run carries none in its Answers,
+// and its Once never calls do: it waits for that round's outcome. Once fails on a round of status
 // FlowAsk, whose Result is the answer, and on a flow without Outcomes.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	switch {
