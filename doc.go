@@ -80,9 +80,20 @@
 // ([FlowOptions].ReadableState leaves it readable, for debugging); it is
 // bound to the principal, the tool and the call's arguments; and every
 // round checks the proven answers again against the steps as they are
-// now, so a deploy between rounds cannot let a refused value through. Key what
-// [FlowDone] triggers on [FlowRound.ID]: the first outcome stored under it
-// wins.
+// now, so a deploy between rounds cannot let a refused value through. Gate
+// what a run triggers with [FlowRound.Once]: the first outcome stored under
+// the run's ID wins, on every replica.
+//
+// # Stores
+//
+// A flow stores two things, behind two interfaces: the first outcome of
+// each run ([Outcomes], set as [FlowOptions].Outcomes), and what its
+// secret page receives ([SecretStore]). [SQLStore] is both, on
+// database/sql, tested on SQLite and PostgreSQL; its documentation names
+// where the two differ. The program imports the driver and opens the
+// database; the tables are created on first use, or by [SQLStore.Create].
+// Seal the secrets with [SealSecrets]. [NewMemorySecretStore] keeps
+// secrets in one process.
 //
 // # Secrets
 //

@@ -3,6 +3,7 @@ package mcpform_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "modernc.org/sqlite" // the examples' database: the library imports no driver
 )
 
 // signupFields is the field list the examples share.
@@ -1019,47 +1021,59 @@ func ExampleFlow_Fields() {
 	// Please check: Email: already has an account.
 }
 
-// Whatever FlowDone triggers is keyed on the run ID, and the first outcome
-// stored under it wins: a state replayed with other answers finishes the
-// flow again, but creates nothing and reports the first outcome. A real
-// server keeps the outcomes in a database shared by its replicas (see
-// examples/signup), with a unique constraint on the run ID.
-func ExampleFlow_idempotency() {
-	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
+// A handler gates what a finished run triggers with round.Once: the first
+// outcome of the run wins, and a state replayed with other answers, on any
+// replica sharing the store, gets it and creates nothing. The store here is
+// SQLite in memory; replicas share a file or a PostgreSQL database.
+func ExampleFlowRound_Once() {
+	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		log.Fatal(err)
 	}
-	outcomes := map[string]string{} // run ID → outcome
+	defer db.Close()
+	db.SetMaxOpenConns(1) // each connection to :memory: is a database of its own
+	store, err := mcpform.NewSQLStore(db, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}},
+		&mcpform.FlowOptions{Outcomes: store})
+	if err != nil {
+		log.Fatal(err)
+	}
 	created := 0
-	handle := func(req *mcp.CallToolRequest) string {
-		r, err := flow.Next(req)
+	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		round, err := flow.Next(req)
+		if err != nil || round.Status == mcpform.FlowAsk {
+			return round.Result, err
+		}
+		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			if round.Status != mcpform.FlowDone {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: round.Status.String()}}}, nil
+			}
+			created++ // create the account: once per run
+			text := "created " + round.Answers["email"].(string)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+	}
+	ctx := context.Background()
+	first, err := handle(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer := func(email string) string {
+		res, err := handle(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+			Name: "signup", Meta: exampleFormClient, RequestState: first.RequestState,
+			InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"email": email, "plan": "free"}}},
+		}})
 		if err != nil {
 			log.Fatal(err)
 		}
-		if r.Status != mcpform.FlowDone {
-			return r.Status.String()
-		}
-		if first, ok := outcomes[r.ID]; ok {
-			return first // a replay: report the first outcome, create nothing
-		}
-		created++
-		outcomes[r.ID] = "created " + r.Answers["email"].(string)
-		return outcomes[r.ID]
+		return res.Content[0].(*mcp.TextContent).Text
 	}
-	first := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}}
-	r, err := flow.Next(first)
-	if err != nil {
-		log.Fatal(err)
-	}
-	answer := func(email string) *mcp.CallToolRequest {
-		return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
-			Name: "signup", Meta: exampleFormClient, RequestState: r.Result.RequestState,
-			InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept",
-				Content: map[string]any{"email": email, "plan": "free"}}},
-		}}
-	}
-	fmt.Println(handle(answer("ada@example.com")))
-	fmt.Println(handle(answer("mallory@example.com"))) // the same state, replayed
+	fmt.Println(answer("ada@example.com"))
+	fmt.Println(answer("mallory@example.com")) // the same state, replayed
 	fmt.Println(created, "account")
 	// Output:
 	// created ada@example.com
@@ -1532,4 +1546,151 @@ func ExampleSealSecrets() {
 	// Output:
 	// false
 	// s3cret true <nil>
+}
+
+// exampleSQLStore returns a store on SQLite in memory.
+func exampleSQLStore(opts *mcpform.SQLStoreOptions) *mcpform.SQLStore {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	db.SetMaxOpenConns(1) // each connection to :memory: is a database of its own
+	store, err := mcpform.NewSQLStore(db, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return store
+}
+
+// One SQLStore keeps both what a flow stores: its outcomes, and, sealed,
+// what its secret page receives.
+func ExampleSQLStore() {
+	codec := exampleCodec()
+	store := exampleSQLStore(nil)
+	_, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
+		{Name: "password", Type: mcpform.TypePassword, Required: true},
+	}}}, &mcpform.FlowOptions{
+		Outcomes: store,
+		Secrets:  &mcpform.SecretOptions{PageURL: "https://example.com/secret", Store: mcpform.SealSecrets(store, codec)},
+	})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+}
+
+func ExampleNewSQLStore() {
+	db, err := sql.Open("sqlite", "file:app.db?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	_, err = mcpform.NewSQLStore(db, &mcpform.SQLStoreOptions{OutcomeTable: "run_outcomes", Lease: 30 * time.Second})
+	fmt.Println(err)
+	_, err = mcpform.NewSQLStore(db, &mcpform.SQLStoreOptions{OutcomeTable: "outcomes; DROP TABLE accounts"})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// mcpform: SQLStore table name "outcomes; DROP TABLE accounts" is not a plain identifier
+}
+
+func ExampleSQLStoreOptions() {
+	// Tables named for the application; claims that hold 30 seconds.
+	store := exampleSQLStore(&mcpform.SQLStoreOptions{
+		OutcomeTable: "mcp_outcomes",
+		SecretTable:  "mcp_secrets",
+		Lease:        30 * time.Second,
+	})
+	fmt.Println(store.Create(context.Background()))
+	// Output:
+	// <nil>
+}
+
+func ExampleSQLStore_Create() {
+	store := exampleSQLStore(nil)
+	// At startup: a database the server cannot write fails here.
+	fmt.Println(store.Create(context.Background()))
+	// Output:
+	// <nil>
+}
+
+func ExampleSQLStore_Once() {
+	store := exampleSQLStore(nil)
+	ctx := context.Background()
+	say := func(text string) func(context.Context) (*mcp.CallToolResult, error) {
+		return func(context.Context) (*mcp.CallToolResult, error) {
+			fmt.Println("running:", text)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		}
+	}
+	for _, text := range []string{"first", "second"} {
+		res, err := store.Once(ctx, "run-1", say(text))
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("outcome:", res.Content[0].(*mcp.TextContent).Text)
+	}
+	// Output:
+	// running: first
+	// outcome: first
+	// outcome: first
+}
+
+func ExampleSQLStore_Lookup() {
+	store := exampleSQLStore(nil)
+	ctx := context.Background()
+	_, found, _ := store.Lookup(ctx, "run-1")
+	fmt.Println(found)
+	_, _ = store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
+		_, found, _ := store.Lookup(ctx, "run-1") // claimed, not decided
+		fmt.Println(found)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	first, found, _ := store.Lookup(ctx, "run-1")
+	fmt.Println(found, first.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// false
+	// true
+	// true done
+}
+
+// Outcomes is what a flow needs for exactly-once; SQLStore is one.
+func ExampleOutcomes() {
+	var outcomes mcpform.Outcomes = exampleSQLStore(nil)
+	_, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, &mcpform.FlowOptions{Outcomes: outcomes})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+}
+
+func ExampleSQLStore_Put() {
+	store := exampleSQLStore(nil)
+	ctx := context.Background()
+	expires := time.Now().Add(10 * time.Minute)
+	fmt.Println(store.Put(ctx, "link-1", "sealed value", expires))
+	fmt.Println(store.Put(ctx, "link-1", "again", expires)) // a key is used once
+	// Output:
+	// <nil>
+	// this link was already used
+}
+
+func ExampleSQLStore_Get() {
+	store := exampleSQLStore(nil)
+	ctx := context.Background()
+	_ = store.Put(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
+	v, ok, err := store.Get(ctx, "link-1")
+	fmt.Println(v, ok, err)
+	// Output:
+	// sealed value true <nil>
+}
+
+func ExampleSQLStore_Delete() {
+	store := exampleSQLStore(nil)
+	ctx := context.Background()
+	_ = store.Put(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
+	fmt.Println(store.Delete(ctx, "link-1"))
+	_, ok, _ := store.Get(ctx, "link-1")
+	fmt.Println(ok)
+	// Output:
+	// <nil>
+	// false
 }

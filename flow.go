@@ -63,6 +63,13 @@ type FlowOptions struct {
 	// across, so changing it ends the runs in flight. False seals the
 	// state (see Flow), whatever [RequestStateOptions.Seal] says.
 	ReadableState bool
+	// Outcomes keeps the first outcome of each run, for
+	// [FlowRound.Once]. With it, a finishing round leaves its secrets in
+	// the store until Once has stored the outcome, so a duplicate of the
+	// round waits for that outcome rather than asking for the page
+	// again: call Once for every status but FlowAsk. Nil means Once
+	// fails, and the secrets are deleted as the round finishes.
+	Outcomes Outcomes
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -95,7 +102,10 @@ type FlowOptions struct {
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was
-// sent asks again, saying the page is still waiting; a replay after the
+// sent asks again, saying the page is still waiting. With
+// [FlowOptions].Outcomes, the secrets stay in the store until
+// [FlowRound.Once] has stored the run's outcome, and a duplicate or replay
+// of the finishing round gets that outcome; without, a replay after the
 // flow finished finds nothing to take.
 //
 // # Sealed state
@@ -120,10 +130,12 @@ type FlowOptions struct {
 //
 // A state can be replayed, unchanged, until it expires, and each replay of
 // the last round finishes the flow again, possibly with other answers to
-// that round. Key whatever FlowDone triggers on [FlowRound.ID]: the first
-// outcome stored under a run ID wins, and a later FlowDone with the same ID
-// returns that stored outcome and does nothing, whatever its answers. The
-// Example of Flow shows the pattern.
+// that round. Gate whatever the run triggers with [FlowRound.Once], on the
+// [Outcomes] of [FlowOptions], such as a [SQLStore]: the first outcome
+// stored under the run's [FlowRound.ID] wins, a later round of the run on
+// any replica returns it and triggers nothing, whatever its answers, and a
+// duplicate that arrives while the first is still running waits for its
+// outcome. The Example of FlowRound.Once shows the pattern.
 //
 // A Flow is immutable and safe for concurrent use.
 type Flow struct {
@@ -134,6 +146,7 @@ type Flow struct {
 	principal func(*mcp.CallToolRequest) string
 	unbound   bool
 	secrets   *SecretOptions
+	outcomes  Outcomes
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -168,6 +181,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		}
 		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
 		f.readable = opts.ReadableState
+		f.outcomes = opts.Outcomes
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -297,6 +311,11 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
+
+	flow       *Flow
+	secretKeys []string            // taken from the store, deleted by Once
+	replay     bool                // the secrets are gone: Once only waits
+	first      *mcp.CallToolResult // the run's outcome, already stored
 }
 
 // Next runs one round of the flow for the tool call req.
@@ -336,7 +355,11 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 		return nil, RequestStateError(err)
 	}
 	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
-	return r.run()
+	res, err := r.run()
+	if res != nil {
+		res.flow = f // for Once
+	}
+	return res, err
 }
 
 func (f *Flow) principalOf(req *mcp.CallToolRequest) string {

@@ -105,17 +105,25 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 			return nil, err
 		}
 		if !ok {
+			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
+				return done, err
+			}
 			return r.waitPage(s, valid, pins)
 		}
 		merge(taken, values)
 		keys = append(keys, key)
+	}
+	merge(valid, taken)
+	if r.flow.outcomes != nil {
+		// Once deletes them when the outcome is stored, so that a
+		// duplicate of this round meanwhile finds them and waits.
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
 	}
 	for _, k := range keys {
 		if err := store.Delete(ctx, k); err != nil {
 			return nil, err
 		}
 	}
-	merge(valid, taken)
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 }
 

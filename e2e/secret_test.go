@@ -621,3 +621,47 @@ func TestInteropTSSetPasswordIntruder(t *testing.T) {
 	noPassword(t, db, "ada@example.com")
 	noSecret(t, "the server's log", string(serverLog))
 }
+
+// TestSetPasswordDuplicateWhileHashing sends set_password's finishing round
+// again, to both replicas, while the first copy is still hashing the
+// password (PBKDF2, on purpose slow): every copy gets the first outcome,
+// none is told that the page is still waiting, with a link that would
+// answer 410, and the password is hashed and stored once.
+func TestSetPasswordDuplicateWhileHashing(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		testDuplicateWhileHashing(t, "sqlite", filepath.Join(t.TempDir(), "shared.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		testDuplicateWhileHashing(t, "pgx", freshPostgres(t))
+	})
+}
+
+func testDuplicateWhileHashing(t *testing.T, driver, dsn string) {
+	ra, rb := startReplica(t, keyA, "-db", dsn), startReplica(t, keyA, "-db", dsn)
+	replicas := []*mcp.ClientSession{connectURL(t, ra.url, modern, nil), connectURL(t, rb.url, modern, nil)}
+	signUp(t, replicas[0], "ada@example.com")
+	first, err := setPassword(replicas[0], "", nil)
+	require.NoError(t, err)
+	code, page := postPage(t, pageLink(t, first, baseOf(ra.url)), secret)
+	require.Equal(t, http.StatusOK, code, page)
+
+	answers := mcp.InputResponseMap{passwordForm: accepted(map[string]any{"email": "ada@example.com"}), passwordPage: &mcp.ElicitResult{Action: "accept"}}
+	// Copies leave every 40ms, so that most of them arrive while the
+	// first is hashing: after it took the secret, before its outcome.
+	results := make([]string, 6)
+	var wg sync.WaitGroup
+	for i := range results {
+		time.Sleep(40 * time.Millisecond)
+		wg.Go(func() {
+			res, err := setPassword(replicas[i%2], first.RequestState, answers)
+			if assert.NoError(t, err) {
+				results[i] = status(t, res) + ": " + text(res)
+			}
+		})
+	}
+	wg.Wait()
+	for i, got := range results {
+		assert.Equal(t, "updated: Password set for ada@example.com.", got, "copy %d", i)
+	}
+	checkHash(t, driver, dsn, "ada@example.com", secret)
+}

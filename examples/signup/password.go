@@ -43,7 +43,8 @@ func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string
 	}
 	return mcpform.NewFlow(codec, []mcpform.Step{{Form: form}}, &mcpform.FlowOptions{
 		Principal: principal,
-		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.secrets(), codec)},
+		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.runs, codec)},
+		Outcomes:  st.runs, // a duplicate of the finishing round waits for its outcome
 	})
 }
 
@@ -68,67 +69,51 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 	if err != nil {
 		return nil, err
 	}
-	idem := "password:" + round.ID
 	switch round.Status {
 	case mcpform.FlowAsk:
-		// The finishing round took the password out of the store, so a
-		// replay of it would be asked for the page again: the run's first
-		// outcome answers it instead.
-		if req.Params.RequestState != "" {
-			o, err := s.store.outcome(ctx, idem)
-			if err == nil {
-				return o.result(), nil
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return nil, err
-			}
-		}
 		return round.Result, nil
 	case mcpform.FlowDone:
 		var in NewPassword
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		return s.setPassword(ctx, in, principal, idem)
+		return s.setPassword(ctx, round, in, principal)
 	case mcpform.FlowDeclined:
-		return s.settle(ctx, idem, notCompleted("declined", "Password not set: you declined. Nothing was changed."))
+		return s.settle(ctx, round, notCompleted("declined", "Password not set: you declined. Nothing was changed."))
 	case mcpform.FlowCancelled:
-		return s.settle(ctx, idem, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."))
+		return s.settle(ctx, round, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."))
 	case mcpform.FlowInvalid:
 		if slices.ContainsFunc(round.Problems, func(p *mcpform.FieldError) bool { return errors.Is(p, mcpform.ErrSecretRefused) }) {
 			o := notCompleted("refused", "Password not set: the link to the password page was used in another browser, "+
 				"or by someone else, so the page refused it. Nothing was changed. "+
 				"Call set_password again for a new link, and open it in one browser only.")
 			o.IsError = true
-			return s.settle(ctx, idem, o)
+			return s.settle(ctx, round, o)
 		}
 		o := notCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
 			round.Attempt, mcpform.ProblemMessage(s.password.Fields(round.Step), round.Problems)))
 		o.IsError = true
-		return s.settle(ctx, idem, o)
+		return s.settle(ctx, round, o)
 	}
 	return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 }
 
 // setPassword stores a salted hash of in.Password for the account in.Email,
-// if the principal created it, once per run idem.
-func (s *signup) setPassword(ctx context.Context, in NewPassword, principal, idem string) (*mcp.CallToolResult, error) {
-	// Hashed before the transaction: it takes a while, on purpose.
-	salt, hash := hashPassword(in.Password)
-	o, err := s.store.finish(ctx, idem, func(tx *sql.Tx) (outcome, error) {
-		ok, err := s.store.setPassword(ctx, tx, in.Email, principal, salt, hash)
+// if the principal created it, once per run of round.
+func (s *signup) setPassword(ctx context.Context, round *mcpform.FlowRound, in NewPassword, principal string) (*mcp.CallToolResult, error) {
+	return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		// Hashed under the run's claim: it takes a while, on purpose, and
+		// a duplicate of the round waits for it rather than hashing again.
+		salt, hash := hashPassword(in.Password)
+		ok, err := s.store.setPassword(ctx, in.Email, principal, salt, hash)
 		if err != nil || ok {
-			return notCompleted("updated", fmt.Sprintf("Password set for %s.", in.Email)), err
+			return notCompleted("updated", fmt.Sprintf("Password set for %s.", in.Email)).result(), err
 		}
 		// Another principal's account is as unknown as a missing one.
 		o := notCompleted("unknown", fmt.Sprintf("Password not set: you have no account %s. Nothing was changed.", in.Email))
 		o.IsError = true
-		return o, nil
+		return o.result(), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return o.result(), nil
 }
 
 // passwordIterations is the work factor of PBKDF2-HMAC-SHA256, OWASP's
@@ -148,11 +133,11 @@ func hashPassword(pw string) (salt, hash string) {
 	return hex.EncodeToString(s), hex.EncodeToString(h)
 }
 
-// setPassword stores the hash as email's password within tx, and reports
-// false when principal has no account email.
-func (s *store) setPassword(ctx context.Context, tx *sql.Tx, email, principal, salt, hash string) (bool, error) {
+// setPassword stores the hash as email's password, and reports false when
+// principal has no account email.
+func (s *store) setPassword(ctx context.Context, email, principal, salt, hash string) (bool, error) {
 	var one int
-	err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM accounts WHERE email = ? AND principal = ?`),
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE email = $1 AND principal = $2`,
 		normalize(email), principal).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -160,9 +145,9 @@ func (s *store) setPassword(ctx context.Context, tx *sql.Tx, email, principal, s
 	if err != nil {
 		return false, err
 	}
-	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO passwords (email, salt, hash, iterations, updated_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO UPDATE SET
-		salt = excluded.salt, hash = excluded.hash, iterations = excluded.iterations, updated_at = excluded.updated_at`),
+	_, err = s.db.ExecContext(ctx, `INSERT INTO passwords (email, salt, hash, iterations, updated_at)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO UPDATE SET
+		salt = excluded.salt, hash = excluded.hash, iterations = excluded.iterations, updated_at = excluded.updated_at`,
 		normalize(email), salt, hash, passwordIterations, time.Now().UTC())
 	return err == nil, err
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -94,7 +93,7 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &mcpform.FlowOptions{Principal: s.flowPrincipal})
+	}, &mcpform.FlowOptions{Principal: s.flowPrincipal, Outcomes: st.runs})
 	if err != nil {
 		return nil, err
 	}
@@ -209,9 +208,8 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
-	// round.ID names this run of the flow, in every round and every
-	// replay of one: the idempotency key of its outcome.
-	idem := "flow:" + round.ID
+	// Every status but FlowAsk ends the run: round.Once returns the run's
+	// first outcome, on every replica, whatever a replay answers.
 	switch round.Status {
 	case mcpform.FlowAsk:
 		return round.Result, nil
@@ -220,19 +218,19 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		return s.finish(ctx, in.Account, in.Team, principal, idem)
+		return s.finish(ctx, round, round.ID, in.Account, in.Team, principal)
 	case mcpform.FlowDeclined:
-		return s.settle(ctx, idem, notCompleted("declined", fmt.Sprintf(
+		return s.settle(ctx, round, notCompleted("declined", fmt.Sprintf(
 			"Signup not completed: you declined to give your %s details. Nothing was created.", round.Step)))
 	case mcpform.FlowCancelled:
-		return s.settle(ctx, idem, notCompleted("cancelled",
+		return s.settle(ctx, round, notCompleted("cancelled",
 			"Signup not completed: the form was cancelled before it was sent. Nothing was created."))
 	case mcpform.FlowInvalid:
 		o := notCompleted("invalid", fmt.Sprintf(
 			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
 			round.Step, round.Attempt, mcpform.ProblemMessage(s.flow.Fields(round.Step), round.Problems)))
 		o.IsError = true
-		return s.settle(ctx, idem, o)
+		return s.settle(ctx, round, o)
 	}
 	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 }
@@ -269,7 +267,7 @@ func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, princip
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(principal + "\x00" + string(canon)))
-	return s.finish(ctx, reply.Value.Account, reply.Value.Team, principal, "ui:"+hex.EncodeToString(sum[:]))
+	return s.finish(ctx, nil, "ui:"+hex.EncodeToString(sum[:]), reply.Value.Account, reply.Value.Team, principal)
 }
 
 // showForm returns the signup form as an MCP Apps UI, naming problems of
@@ -309,37 +307,34 @@ func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
 }
 
 // finish creates the account, or reports why it can't, as the tool's final
-// result. idem names this signup: if it has finished before, its first
-// result is returned again, and nothing is created.
-func (s *signup) finish(ctx context.Context, a Account, t Team, principal, idem string) (*mcp.CallToolResult, error) {
+// result, once per run: round's, or for the UI path (round nil), key's. A
+// run that has finished before returns its first result again, and
+// creates nothing.
+func (s *signup) finish(ctx context.Context, round *mcpform.FlowRound, key string, a Account, t Team, principal string) (*mcp.CallToolResult, error) {
 	acct := account{Email: a.Email, FullName: a.FullName, Plan: string(a.Plan), Principal: principal}
 	if a.Plan == "team" {
 		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
-	o, err := s.store.finish(ctx, idem, func(tx *sql.Tx) (outcome, error) {
-		ok, err := s.store.createAccount(ctx, tx, idem, &acct)
+	create := func(ctx context.Context) (*mcp.CallToolResult, error) {
+		ok, err := s.store.createAccount(ctx, key, &acct)
 		if err != nil || ok {
-			return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}, err
+			return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}.result(), err
 		}
 		o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
 			"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
 		o.IsError = true
-		return o, nil
-	})
-	if err != nil {
-		return nil, err
+		return o.result(), nil
 	}
-	return o.result(), nil
+	if round == nil {
+		return s.store.runs.Once(ctx, key, create)
+	}
+	return round.Once(ctx, create)
 }
 
-// settle stores o, which changes nothing, as the outcome of the run idem,
-// and returns the first outcome stored under idem.
-func (s *signup) settle(ctx context.Context, idem string, o outcome) (*mcp.CallToolResult, error) {
-	o, err := s.store.finish(ctx, idem, func(*sql.Tx) (outcome, error) { return o, nil })
-	if err != nil {
-		return nil, err
-	}
-	return o.result(), nil
+// settle returns o, which changes nothing, as the outcome of round's run,
+// unless the run has an outcome already.
+func (s *signup) settle(ctx context.Context, round *mcpform.FlowRound, o outcome) (*mcp.CallToolResult, error) {
+	return round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return o.result(), nil })
 }
 
 func createdText(a account) string {

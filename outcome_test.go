@@ -1,0 +1,285 @@
+package mcpform
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFlowRoundOnce runs a flow's last round on two replicas that share a
+// database: whatever the answers of a replay, and whichever replica it
+// reaches, the first outcome is returned and nothing runs twice.
+func TestFlowRoundOnce(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		_, codec, _ := newFlowFixture(t)
+		var replicas []*Flow
+		for range 2 {
+			s, _ := d.store(t, tables)
+			f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: s})
+			require.NoError(t, err)
+			replicas = append(replicas, f)
+		}
+		var created atomic.Int32
+		create := func(r *FlowRound) func(context.Context) (*mcp.CallToolResult, error) {
+			return func(context.Context) (*mcp.CallToolResult, error) {
+				created.Add(1)
+				return outcome("created " + r.Answers["email"].(string)), nil
+			}
+		}
+		begin := func(t *testing.T, f *Flow) string {
+			r, err := f.Next(call("signup", "", nil))
+			require.NoError(t, err)
+			require.Equal(t, "account", asked(t, r))
+			return r.Result.RequestState
+		}
+		finish := func(t *testing.T, f *Flow, state string, answers map[string]any) (*FlowRound, string) {
+			r, err := f.Next(call("signup", state, answers))
+			require.NoError(t, err)
+			require.NotEqual(t, FlowAsk, r.Status)
+			res, err := r.Once(ctx, create(r))
+			require.NoError(t, err)
+			return r, textOf(res)
+		}
+
+		t.Run("a replay with other answers gets the first outcome", func(t *testing.T) {
+			start := begin(t, replicas[0])
+			first, text := finish(t, replicas[0], start, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}})
+			assert.Equal(t, "created ada@example.com", text)
+			for i, f := range replicas {
+				again, text := finish(t, f, start, map[string]any{"account": map[string]any{"email": "mallory@example.com", "plan": "pro"}})
+				assert.Equal(t, first.ID, again.ID)
+				assert.Equal(t, "mallory@example.com", again.Answers["email"], "the replay's own answers")
+				assert.Equal(t, "created ada@example.com", text, "replica %d", i)
+			}
+			assert.EqualValues(t, 1, created.Load())
+		})
+
+		t.Run("a declined run stays declined", func(t *testing.T) {
+			start := begin(t, replicas[1])
+			r, err := replicas[1].Next(call("signup", start, map[string]any{"account": "decline"}))
+			require.NoError(t, err)
+			require.Equal(t, FlowDeclined, r.Status)
+			res, err := r.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return outcome("declined"), nil })
+			require.NoError(t, err)
+			assert.Equal(t, "declined", textOf(res))
+			_, text := finish(t, replicas[0], start, map[string]any{"account": map[string]any{"email": "eve@example.com", "plan": "pro"}})
+			assert.Equal(t, "declined", text)
+			assert.EqualValues(t, 1, created.Load(), "nothing more was created")
+		})
+
+		t.Run("misuse", func(t *testing.T) {
+			ask, err := replicas[0].Next(call("signup", "", nil))
+			require.NoError(t, err)
+			_, err = ask.Once(ctx, create(ask))
+			assert.ErrorContains(t, err, "return its Result")
+			plain, _, _ := newFlowFixture(t)
+			done, err := plain.Next(call("signup", begin(t, plain), map[string]any{"account": map[string]any{"email": "a@example.com", "plan": "pro"}}))
+			require.NoError(t, err)
+			_, err = done.Once(ctx, create(done))
+			assert.ErrorContains(t, err, "needs FlowOptions.Outcomes")
+			_, err = (*FlowRound)(nil).Once(ctx, create(done))
+			assert.Error(t, err)
+			r, err := replicas[0].Next(call("signup", begin(t, replicas[0]), map[string]any{"account": "cancel"}))
+			require.NoError(t, err)
+			_, err = r.Once(ctx, nil)
+			assert.ErrorContains(t, err, "without a function")
+		})
+	})
+}
+
+// TestFlowOnceSecretDuplicate sends set_password's finishing round twice
+// at once, to two replicas, while the first is still at its slow side
+// effect (hashing a password), and once more after it finished: every
+// copy gets the first outcome, none is told the page is still waiting,
+// and the side effect runs once, with the secret.
+func TestFlowOnceSecretDuplicate(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		_, codec, _ := newFlowFixture(t)
+		var handler http.Handler
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+		t.Cleanup(page.Close)
+		var flows []*Flow
+		var logs []*stmtLog
+		for range 2 {
+			s, log := d.store(t, tables)
+			f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: s,
+				Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
+			require.NoError(t, err)
+			flows, logs = append(flows, f), append(logs, log)
+		}
+		handler = anyonePage(t, flows[1])
+
+		r, err := flows[0].Next(secretCall("", nil))
+		require.NoError(t, err)
+		status := send(t, pageLink(t, r), "correct horse battery")
+		require.Equal(t, http.StatusOK, status)
+		final := secretCall(r.Result.RequestState, map[string]any{
+			"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"})
+
+		var hashed []string
+		var mu sync.Mutex
+		hash := func(wait func()) func(context.Context) (*mcp.CallToolResult, error) {
+			return func(context.Context) (*mcp.CallToolResult, error) {
+				wait()
+				mu.Lock()
+				defer mu.Unlock()
+				hashed = append(hashed, "hashed")
+				return outcome("updated"), nil
+			}
+		}
+		handle := func(f *Flow, wait func()) (string, error) {
+			r, err := f.Next(final)
+			if err != nil {
+				return "", err
+			}
+			if r.Status != FlowDone {
+				return r.Status.String(), nil // the bug: "still waiting"
+			}
+			if r.Answers["password"] != "correct horse battery" && !r.replay {
+				return "", errors.New("a finishing round without its secret")
+			}
+			res, err := r.Once(ctx, hash(wait))
+			return textOf(res), err
+		}
+
+		polled := logs[1].count("SELECT outcomes")
+		entered := make(chan struct{})
+		var wg sync.WaitGroup
+		results := make([]string, 2)
+		wg.Go(func() {
+			var err error
+			results[0], err = handle(flows[0], func() {
+				close(entered)
+				// Still hashing until the duplicate waits on the claim.
+				for deadline := time.Now().Add(10 * time.Second); logs[1].count("SELECT outcomes") == polled; {
+					if time.Now().After(deadline) {
+						t.Error("the duplicate never waited")
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			})
+			assert.NoError(t, err)
+		})
+		<-entered
+		wg.Go(func() {
+			var err error
+			results[1], err = handle(flows[1], func() {})
+			assert.NoError(t, err)
+		})
+		wg.Wait()
+		after, err := handle(flows[1], func() {})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"updated", "updated", "updated"}, append(results, after))
+		assert.Equal(t, []string{"hashed"}, hashed, "the side effect ran once")
+
+		var left int
+		require.NoError(t, flows[0].outcomes.(*SQLStore).db.QueryRow(
+			"SELECT COUNT(*) FROM "+tables.SecretTable+" WHERE value IS NOT NULL").Scan(&left))
+		assert.Zero(t, left, "the secret is deleted once the outcome is stored")
+	})
+}
+
+// TestFlowOnceSecretRetry checks that a finishing round whose side effect
+// fails keeps its secret in the store, so that the retry finishes.
+func TestFlowOnceSecretRetry(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		_, codec, _ := newFlowFixture(t)
+		s, _ := d.store(t, d.tables(t))
+		var handler http.Handler
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+		t.Cleanup(page.Close)
+		f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: s,
+			Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
+		require.NoError(t, err)
+		handler = anyonePage(t, f)
+		r, err := f.Next(secretCall("", nil))
+		require.NoError(t, err)
+		status := send(t, pageLink(t, r), "correct horse battery")
+		require.Equal(t, http.StatusOK, status)
+		final := secretCall(r.Result.RequestState, map[string]any{
+			"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"})
+
+		boom := errors.New("the database is down")
+		done, err := f.Next(final)
+		require.NoError(t, err)
+		_, err = done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return nil, boom })
+		require.ErrorIs(t, err, boom)
+
+		retry, err := f.Next(final)
+		require.NoError(t, err)
+		require.Equal(t, FlowDone, retry.Status)
+		assert.Equal(t, "correct horse battery", retry.Answers["password"])
+		res, err := retry.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return outcome("updated"), nil })
+		require.NoError(t, err)
+		assert.Equal(t, "updated", textOf(res))
+	})
+}
+
+// TestFlowFinishStatements counts what a finishing round of set_password
+// sends to the database, with and without Outcomes: the claim adds one
+// statement, and storing the outcome one more.
+func TestFlowFinishStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		_, codec, _ := newFlowFixture(t)
+		s, log := d.store(t, d.tables(t))
+		_, err := s.Once(ctx, "warm", func(context.Context) (*mcp.CallToolResult, error) { return outcome("warm"), nil })
+		require.NoError(t, err)
+		var handler http.Handler
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+		t.Cleanup(page.Close)
+		for _, tt := range []struct {
+			name     string
+			outcomes Outcomes
+			want     []string
+		}{
+			// The page's marker of a refused link, the secret, and its
+			// deletion; with outcomes, the claim and the outcome between.
+			{"without outcomes", nil, []string{"SELECT secrets", "SELECT secrets", "UPDATE secrets"}},
+			{"with outcomes", s, []string{"SELECT secrets", "SELECT secrets", "INSERT outcomes", "UPDATE outcomes", "UPDATE secrets"}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: tt.outcomes,
+					Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
+				require.NoError(t, err)
+				handler = anyonePage(t, f)
+				r, err := f.Next(secretCall("", nil))
+				require.NoError(t, err)
+				status := send(t, pageLink(t, r), "correct horse battery")
+				require.Equal(t, http.StatusOK, status)
+				log.take()
+				done, err := f.Next(secretCall(r.Result.RequestState, map[string]any{
+					"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}))
+				require.NoError(t, err)
+				require.Equal(t, FlowDone, done.Status)
+				if tt.outcomes != nil {
+					_, err = done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return outcome("updated"), nil })
+					require.NoError(t, err)
+				}
+				assert.Equal(t, tt.want, log.take())
+			})
+		}
+	})
+}
+
+// anyonePage returns f's secret page, for whoever holds a link.
+func anyonePage(t *testing.T, f *Flow) http.Handler {
+	h, err := f.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	return h
+}

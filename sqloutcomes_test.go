@@ -1,0 +1,295 @@
+package mcpform
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// outcome is a final result saying text, with a status for programs.
+func outcome(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: map[string]any{"status": text}}
+}
+
+// textOf returns a result's text, or "<nil>".
+func textOf(res *mcp.CallToolResult) string {
+	if res == nil || len(res.Content) == 0 {
+		return "<nil>"
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// counted returns a do that counts its calls and returns outcome(text).
+func counted(calls *atomic.Int32, text string) func(context.Context) (*mcp.CallToolResult, error) {
+	return func(context.Context) (*mcp.CallToolResult, error) {
+		calls.Add(1)
+		return outcome(text), nil
+	}
+}
+
+func TestSQLStoreOnce(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		a, _ := d.store(t, tables)
+		b, logB := d.store(t, tables) // a replica: another handle on the database
+
+		t.Run("the first outcome wins, on every replica", func(t *testing.T) {
+			var calls atomic.Int32
+			first := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "taken"}},
+				StructuredContent: map[string]any{"status": "exists"}, IsError: true}
+			got, err := a.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
+				calls.Add(1)
+				return first, nil
+			})
+			require.NoError(t, err)
+			assert.Same(t, first, got)
+			for _, s := range []*SQLStore{a, b} {
+				again, err := s.Once(ctx, "run-1", counted(&calls, "other answers"))
+				require.NoError(t, err)
+				assert.Equal(t, first, again, "the stored outcome is the tool result, as JSON")
+			}
+			assert.EqualValues(t, 1, calls.Load())
+		})
+
+		t.Run("an error stores nothing", func(t *testing.T) {
+			boom := errors.New("boom")
+			_, err := a.Once(ctx, "run-2", func(context.Context) (*mcp.CallToolResult, error) { return nil, boom })
+			assert.ErrorIs(t, err, boom)
+			_, err = a.Once(ctx, "run-2", func(context.Context) (*mcp.CallToolResult, error) { return nil, nil })
+			assert.ErrorContains(t, err, "neither a result nor an error")
+			first, found, err := b.Lookup(ctx, "run-2")
+			require.NoError(t, err)
+			assert.False(t, found, "the claim is released")
+			assert.Nil(t, first)
+			got, err := b.Once(ctx, "run-2", func(context.Context) (*mcp.CallToolResult, error) { return outcome("retried"), nil })
+			require.NoError(t, err)
+			assert.Equal(t, "retried", textOf(got))
+		})
+
+		t.Run("a duplicate during a slow finish waits for its outcome", func(t *testing.T) {
+			var calls atomic.Int32
+			const dups = 3
+			entered, results := make(chan struct{}), make([]string, dups)
+			polled := logB.count("SELECT outcomes")
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				got, err := a.Once(ctx, "run-3", func(context.Context) (*mcp.CallToolResult, error) {
+					calls.Add(1)
+					close(entered)
+					// Finish only once every duplicate has read the
+					// claim and is waiting on it.
+					for deadline := time.Now().Add(10 * time.Second); logB.count("SELECT outcomes") < polled+dups; {
+						if time.Now().After(deadline) {
+							return nil, errors.New("the duplicates never waited")
+						}
+						time.Sleep(time.Millisecond)
+					}
+					return outcome("slow first"), nil
+				})
+				assert.NoError(t, err)
+				assert.Equal(t, "slow first", textOf(got))
+			})
+			<-entered
+			for i := range dups {
+				wg.Go(func() {
+					got, err := b.Once(ctx, "run-3", counted(&calls, "duplicate"))
+					assert.NoError(t, err)
+					results[i] = textOf(got)
+				})
+			}
+			wg.Wait()
+			assert.Equal(t, []string{"slow first", "slow first", "slow first"}, results)
+			assert.EqualValues(t, 1, calls.Load(), "the side effect ran once")
+		})
+
+		t.Run("waiting ends with the context", func(t *testing.T) {
+			release := make(chan struct{})
+			entered := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				_, err := a.Once(ctx, "run-4", func(context.Context) (*mcp.CallToolResult, error) {
+					close(entered)
+					<-release
+					return outcome("late"), nil
+				})
+				assert.NoError(t, err)
+			})
+			<-entered
+			logB.take()
+			short, cancel := context.WithCancel(ctx)
+			go func() {
+				for logB.count("SELECT outcomes") == 0 {
+					time.Sleep(time.Millisecond)
+				}
+				cancel() // once b waits on a's claim
+			}()
+			var calls atomic.Int32
+			_, err := b.Once(short, "run-4", counted(&calls, "never"))
+			assert.ErrorIs(t, err, context.Canceled)
+			close(release)
+			wg.Wait()
+			assert.Zero(t, calls.Load())
+		})
+
+		t.Run("a lapsed claim is taken over", func(t *testing.T) {
+			now := time.Now()
+			_, err := a.db.Exec("INSERT INTO "+tables.OutcomeTable+" (run_key, claim, lease_ms, created_ms) VALUES ($1, $2, $3, $4)",
+				"run-5", "crashed", now.Add(-time.Millisecond).UnixMilli(), now.Add(-time.Minute).UnixMilli())
+			require.NoError(t, err)
+			first, found, err := b.Lookup(ctx, "run-5")
+			require.NoError(t, err)
+			assert.True(t, found, "claimed, not decided")
+			assert.Nil(t, first)
+			var calls atomic.Int32
+			got, err := b.Once(ctx, "run-5", counted(&calls, "recovered"))
+			require.NoError(t, err)
+			assert.Equal(t, "recovered", textOf(got))
+			assert.EqualValues(t, 1, calls.Load())
+		})
+
+		t.Run("a holder whose claim was taken over gets the first outcome", func(t *testing.T) {
+			clock := &flowClock{t: time.Now()}
+			a.now, b.now = clock.now, clock.now
+			defer func() { a.now, b.now = time.Now, time.Now }()
+			got, err := a.Once(ctx, "run-6", func(dctx context.Context) (*mcp.CallToolResult, error) {
+				deadline, ok := dctx.Deadline()
+				assert.True(t, ok)
+				assert.Equal(t, clock.t.Add(a.lease).UnixMilli(), deadline.UnixMilli(), "do's context ends with the lease")
+				clock.t = clock.t.Add(a.lease + time.Second) // the holder stalls past its lease
+				taken, err := b.Once(ctx, "run-6", func(context.Context) (*mcp.CallToolResult, error) { return outcome("taker"), nil })
+				assert.NoError(t, err)
+				assert.Equal(t, "taker", textOf(taken))
+				return outcome("stalled"), nil
+			})
+			require.NoError(t, err)
+			assert.Equal(t, "taker", textOf(got))
+		})
+
+		t.Run("lookup", func(t *testing.T) {
+			first, found, err := a.Lookup(ctx, "never")
+			require.NoError(t, err)
+			assert.False(t, found)
+			assert.Nil(t, first)
+			first, found, err = a.Lookup(ctx, "run-1")
+			require.NoError(t, err)
+			assert.True(t, found)
+			assert.Equal(t, "taken", textOf(first))
+		})
+	})
+}
+
+// TestSQLStoreStatements counts the statements a store sends: claiming a
+// run is one, storing its outcome one more, and a replay reads.
+func TestSQLStoreStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		s, log := d.store(t, d.tables(t))
+		_, err := s.Once(ctx, "warm", counted(new(atomic.Int32), "warm"))
+		require.NoError(t, err)
+		assert.Equal(t, []string{"CREATE outcomes", "DELETE outcomes", "INSERT outcomes", "UPDATE outcomes"}, log.take(),
+			"the first use creates the table and sweeps it")
+		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "first"))
+		require.NoError(t, err)
+		assert.Equal(t, []string{"INSERT outcomes", "UPDATE outcomes"}, log.take(), "a first finish: claim, then store")
+		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "replay"))
+		require.NoError(t, err)
+		assert.Equal(t, []string{"INSERT outcomes", "SELECT outcomes"}, log.take(), "a replay: the claim fails, then read")
+	})
+}
+
+// BenchmarkSQLStoreOnce measures a first finish, a claim and a stored
+// outcome, against its peer BenchmarkSQLStoreOnceByHand, the transaction
+// examples/signup used before SQLStore (BEGIN, claim, store, COMMIT), on
+// the same database in the same run.
+func BenchmarkSQLStoreOnce(b *testing.B) {
+	benchDBs(b, func(b *testing.B, db *sql.DB, table string) {
+		s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: table, SecretTable: table + "_s"})
+		require.NoError(b, err)
+		ctx := context.Background()
+		res := outcome("created")
+		do := func(context.Context) (*mcp.CallToolResult, error) { return res, nil }
+		for i := 0; b.Loop(); i++ {
+			if _, err := s.Once(ctx, fmt.Sprintf("run-%d", i), do); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkSQLStoreOnceByHand(b *testing.B) {
+	benchDBs(b, func(b *testing.B, db *sql.DB, table string) {
+		_, err := db.Exec("CREATE TABLE " + table + " (idem_key TEXT PRIMARY KEY, status TEXT NOT NULL, result TEXT NOT NULL, created_at TIMESTAMP NOT NULL)")
+		require.NoError(b, err)
+		ctx := context.Background()
+		res := outcome("created")
+		for i := 0; b.Loop(); i++ {
+			err := func() error {
+				tx, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					return err
+				}
+				defer tx.Rollback()
+				idem := fmt.Sprintf("run-%d", i)
+				if _, err := tx.ExecContext(ctx, "INSERT INTO "+table+" (idem_key, status, result, created_at) VALUES ($1, '', '', $2) ON CONFLICT (idem_key) DO NOTHING",
+					idem, time.Now().UTC()); err != nil {
+					return err
+				}
+				blob, err := json.Marshal(res)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, "UPDATE "+table+" SET status = $1, result = $2 WHERE idem_key = $3", "created", string(blob), idem); err != nil {
+					return err
+				}
+				return tx.Commit()
+			}()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchDBs runs f on a SQLite file in WAL mode and, when there is one, the
+// PostgreSQL server of testenv.PostgresEnv, each with a fresh table name.
+func benchDBs(b *testing.B, f func(b *testing.B, db *sql.DB, table string)) {
+	dsns := map[string]string{"sqlite": "file:" + filepath.Join(b.TempDir(), "bench.db") +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"}
+	if pg := os.Getenv(testenv.PostgresEnv); pg != "" {
+		dsns["pgx"] = pg
+	}
+	for _, driver := range []string{"sqlite", "pgx"} {
+		dsn, ok := dsns[driver]
+		if !ok {
+			continue
+		}
+		b.Run(driver, func(b *testing.B) {
+			db, err := sql.Open(driver, dsn)
+			require.NoError(b, err)
+			defer db.Close()
+			var r [6]byte
+			rand.Read(r[:])
+			table := "bench_" + hex.EncodeToString(r[:])
+			defer db.Exec("DROP TABLE IF EXISTS " + table)
+			defer db.Exec("DROP TABLE IF EXISTS " + table + "_s")
+			f(b, db, table)
+		})
+	}
+}

@@ -1,0 +1,219 @@
+package mcpform
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"modernc.org/sqlite"
+)
+
+// A testDB is one database the store tests run on, opened as many times
+// as a test has replicas, each handle counting the statements it sends.
+type testDB struct {
+	name   string
+	driver driver.Driver
+	dsn    string
+}
+
+// testDBs returns SQLite, in a file of t's, and the PostgreSQL server of
+// testenv.PostgresEnv, which a test not under CI skips when it is unset.
+func testDBs(t *testing.T) []testDB {
+	path := filepath.Join(t.TempDir(), "store.db")
+	return []testDB{
+		{"sqlite", &sqlite.Driver{}, "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"},
+		{"postgres", stdlib.GetDefaultDriver(), ""},
+	}
+}
+
+// eachDB runs f on each database, as a subtest.
+func eachDB(t *testing.T, f func(t *testing.T, db testDB)) {
+	for _, db := range testDBs(t) {
+		t.Run(db.name, func(t *testing.T) {
+			if db.name == "postgres" {
+				db.dsn = testenv.Postgres(t)
+			}
+			f(t, db)
+		})
+	}
+}
+
+// open returns a new handle on the database, a replica's, and the log of
+// the statements it sends.
+func (d testDB) open(t *testing.T) (*sql.DB, *stmtLog) {
+	log := &stmtLog{}
+	db := sql.OpenDB(countingConnector{d.dsn, d.driver, log})
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Ping(), "connecting to %s", d.name)
+	return db, log
+}
+
+// store returns a store on a new handle of the database, with tables of
+// the test's own that are dropped when it ends, and the handle's log.
+func (d testDB) store(t *testing.T, tables *SQLStoreOptions) (*SQLStore, *stmtLog) {
+	db, log := d.open(t)
+	s, err := NewSQLStore(db, tables)
+	require.NoError(t, err)
+	return s, log
+}
+
+// tables returns options naming tables of the test's own on d, dropped
+// when the test ends.
+func (d testDB) tables(t *testing.T) *SQLStoreOptions {
+	var b [6]byte
+	rand.Read(b[:])
+	suffix := hex.EncodeToString(b[:])
+	opts := &SQLStoreOptions{OutcomeTable: "outcomes_" + suffix, SecretTable: "secrets_" + suffix}
+	admin, _ := d.open(t)
+	t.Cleanup(func() {
+		for _, table := range []string{opts.OutcomeTable, opts.SecretTable} {
+			_, err := admin.Exec("DROP TABLE IF EXISTS " + table)
+			assert.NoError(t, err)
+		}
+	})
+	return opts
+}
+
+// countingConnector opens connections that log each statement. A
+// connection that implements nothing but driver.Conn makes database/sql
+// prepare every statement, so Prepare sees them all, one per round trip.
+type countingConnector struct {
+	dsn    string
+	driver driver.Driver
+	log    *stmtLog
+}
+
+func (c countingConnector) Connect(context.Context) (driver.Conn, error) {
+	conn, err := c.driver.Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return countingConn{conn, c.log}, nil
+}
+
+func (c countingConnector) Driver() driver.Driver { return c.driver }
+
+type countingConn struct {
+	driver.Conn
+	log *stmtLog
+}
+
+func (c countingConn) Prepare(query string) (driver.Stmt, error) {
+	c.log.add(query)
+	return c.Conn.Prepare(query)
+}
+
+// A stmtLog records the statements a handle sent, by their first word
+// and table, such as "INSERT outcomes".
+type stmtLog struct {
+	mu    sync.Mutex
+	stmts []string
+}
+
+func (l *stmtLog) add(query string) {
+	f := strings.Fields(query)
+	verb, table := f[0], ""
+	for i, w := range f[:len(f)-1] {
+		if w == "INTO" || w == "FROM" || (verb == "UPDATE" && i == 0) || w == "EXISTS" {
+			table, _, _ = strings.Cut(f[i+1], "_")
+			break
+		}
+	}
+	l.mu.Lock()
+	l.stmts = append(l.stmts, verb+" "+table)
+	l.mu.Unlock()
+}
+
+// take returns the statements logged since the last take.
+func (l *stmtLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stmts
+	l.stmts = nil
+	return s
+}
+
+// count returns how many statements logged so far are stmt.
+func (l *stmtLog) count(stmt string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.stmts {
+		if s == stmt {
+			n++
+		}
+	}
+	return n
+}
+
+func TestNewSQLStoreRefusals(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	require.NoError(t, err)
+	defer db.Close()
+	for _, tt := range []struct {
+		name string
+		db   *sql.DB
+		opts *SQLStoreOptions
+		want string
+	}{
+		{"no database", nil, nil, "needs a database"},
+		{"a quote", db, &SQLStoreOptions{OutcomeTable: "x'; DROP TABLE y; --"}, "not a plain identifier"},
+		{"a space", db, &SQLStoreOptions{SecretTable: "my secrets"}, "not a plain identifier"},
+		{"a leading digit", db, &SQLStoreOptions{SecretTable: "1secrets"}, "not a plain identifier"},
+		{"three parts", db, &SQLStoreOptions{OutcomeTable: "a.b.c"}, "not a plain identifier"},
+		{"an empty part", db, &SQLStoreOptions{OutcomeTable: "a."}, "not a plain identifier"},
+		{"one table for both", db, &SQLStoreOptions{OutcomeTable: "t", SecretTable: "t"}, "two names"},
+		{"a negative lease", db, &SQLStoreOptions{Lease: -time.Second}, "negative"},
+		{"a negative keep", db, &SQLStoreOptions{Keep: -time.Second}, "negative"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSQLStore(tt.db, tt.opts)
+			assert.Nil(t, s)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+	s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: "app.run_outcomes", SecretTable: "Secrets_2"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"app.run_outcomes", "Secrets_2"}, []string{s.outcomeTable, s.secTable})
+	s, err = NewSQLStore(db, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []any{"mcpform_outcomes", "mcpform_secrets", time.Minute, 24 * time.Hour},
+		[]any{s.outcomeTable, s.secTable, s.lease, s.keep})
+}
+
+// TestSQLStoreCreatesTablesOnce checks that the tables are created on first
+// use, once per store, and that two stores on one database, as two
+// replicas starting together, both find them.
+func TestSQLStoreCreatesTablesOnce(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		a, logA := d.store(t, tables)
+		b, _ := d.store(t, tables)
+		var wg sync.WaitGroup
+		for _, s := range []*SQLStore{a, b} {
+			wg.Go(func() {
+				_, _, err := s.Lookup(ctx, "run")
+				assert.NoError(t, err)
+				_, _, err = s.Get(ctx, "key")
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		assert.Contains(t, logA.take(), "CREATE outcomes")
+		_, _, err := a.Lookup(ctx, "run")
+		require.NoError(t, err)
+		assert.Equal(t, []string{"SELECT outcomes"}, logA.take(), "the table is known to exist")
+	})
+}
