@@ -557,7 +557,7 @@ func Example_displayForm() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
 		opts := &mcpform.DisplayFormOptions{Title: "Subscribe"}
-		if !mcpform.ClientSupportsApps(req.ClientCapabilities()) {
+		if mcpform.PathFor(req.ClientCapabilities()) != mcpform.PathApps {
 			opts.Elicit = &mcpform.InputRequestOptions{} // key "subscribe", message "Subscribe"
 		}
 		return mcpform.DisplayForm(subscribeFields, "subscribe", opts)
@@ -829,15 +829,6 @@ func ExampleAttachViewer() {
 	// {"ui":{"resourceUri":"ui://mcpform/viewer"},"ui/resourceUri":"ui://mcpform/viewer"}
 }
 
-func ExampleClientSupportsApps() {
-	caps := &mcp.ClientCapabilities{}
-	fmt.Println(mcpform.ClientSupportsApps(caps))
-	caps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
-	fmt.Println(mcpform.ClientSupportsApps(caps))
-	// Output:
-	// false
-	// true
-}
 
 // A client older than 2026-07-28 answers a question asked in two rounds.
 func ExampleLegacyRounds() {
@@ -1178,42 +1169,25 @@ func ExamplePathFor() {
 	_ = ask
 
 	fmt.Println(mcpform.PathFor(nil))
+	// An elicitation capability without modes predates them, and means form.
 	fmt.Println(mcpform.PathFor(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
-	apps := mcpform.FormCapability()
+	apps := &mcp.ClientCapabilities{}
 	apps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	fmt.Println(mcpform.PathFor(apps))
+	// A host that answers forms too is asked natively.
+	apps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	fmt.Println(mcpform.PathFor(apps))
 	// Output:
 	// none
 	// form
 	// apps
+	// form
 }
 
 func ExampleInputPath_String() {
 	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
 	// Output:
 	// none form apps
-}
-
-func ExampleClientSupportsForm() {
-	// An elicitation capability without modes predates them, and means form.
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}))
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{}))
-	// Output:
-	// true
-	// false
-	// false
-}
-
-func ExampleClientSupportsURL() {
-	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
-		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
-	}}
-	fmt.Println(mcpform.ClientSupportsURL(caps))
-	fmt.Println(mcpform.ClientSupportsURL(mcpform.FormCapability()))
-	// Output:
-	// true
-	// false
 }
 
 func ExampleFormCapability() {

@@ -57,6 +57,11 @@ type FlowOptions struct {
 	// in URL mode, on a page of the server's. Nil means the flow has none;
 	// NewFlow refuses a step with a secret field then.
 	Secrets *SecretOptions
+	// AskModel lets a client that can be asked neither in a form nor in an
+	// MCP Apps view be asked through the model: see "Asking through the
+	// model" in the package documentation. False answers such a client
+	// with -32021.
+	AskModel bool
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -109,6 +114,8 @@ type Flow struct {
 	principal func(*mcp.CallToolRequest) string
 	unbound   bool
 	secrets   *SecretOptions
+	model     bool            // FlowOptions.AskModel
+	own       map[string]bool // the argument keys the flow writes; see ownArguments
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -141,7 +148,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		if opts.MaxReasks != 0 {
 			f.maxReasks = opts.MaxReasks
 		}
-		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+		f.principal, f.unbound, f.secrets, f.model = opts.Principal, opts.UnboundArguments, opts.Secrets, opts.AskModel
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -170,6 +177,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
+	f.own = ownArguments(f.steps)
 	return f, nil
 }
 
@@ -291,24 +299,30 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if req == nil || req.Params == nil {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	bind, err := f.bindFor(req)
+	digest, token, rest, err := f.callArguments(req.Params.Arguments)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+	}
+	bind := f.bindFor(req, digest)
+	inArgs := req.Params.RequestState == "" && token != ""
+	if !inArgs {
+		token = req.Params.RequestState
 	}
 	st := flowState{}
-	if req.Params.RequestState == "" {
+	if token == "" {
 		var id [16]byte
 		if _, err := rand.Read(id[:]); err != nil {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.codec.Verify(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+	} else if err := f.codec.Verify(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 		if err == nil {
 			err = ErrMalformed
 		}
 		return nil, RequestStateError(err)
 	}
-	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
+	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req),
+		can: reachOf(req), inArgs: inArgs, rest: rest}
 	return r.run()
 }
 
@@ -319,15 +333,12 @@ func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
 	return f.principal(req)
 }
 
-// bindFor returns the string a call's state is bound to.
-func (f *Flow) bindFor(req *mcp.CallToolRequest) (string, error) {
+// bindFor returns the string a call's state is bound to, given the digest
+// of its arguments without the flow's own (see ownArguments).
+func (f *Flow) bindFor(req *mcp.CallToolRequest, digest string) string {
 	principal := f.principalOf(req)
 	if f.unbound {
-		return BindTo(principal, req.Params.Name), nil
+		return BindTo(principal, req.Params.Name)
 	}
-	digest, err := argumentsDigest(req.Params.Arguments)
-	if err != nil {
-		return "", fmt.Errorf("mcpform: binding the call's arguments: %w", err)
-	}
-	return BindTo(principal, req.Params.Name, digest), nil
+	return BindTo(principal, req.Params.Name, digest)
 }

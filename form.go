@@ -350,7 +350,7 @@ func requireInput(req *mcp.CallToolRequest, form, url bool) error {
 }
 
 // elicitationModes reports which elicitation modes the client of req
-// declared, as [ClientSupportsForm] and [ClientSupportsURL] judge
+// declared, as [PathFor] judges
 // req.ClientCapabilities(). It reads the per-request capabilities of
 // 2026-07-28 in place when they arrived as JSON, because go-sdk's
 // ClientCapabilities re-encodes them through a decoder that allocates tens
@@ -370,5 +370,5 @@ func elicitationModes(req *mcp.CallToolRequest) (form, url bool) {
 		}
 	}
 	caps := req.ClientCapabilities()
-	return ClientSupportsForm(caps), ClientSupportsURL(caps)
+	return clientSupportsForm(caps), clientSupportsURL(caps)
 }

@@ -1,0 +1,84 @@
+package mcpform
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// askContract is the structuredContent of a result that asks through the
+// model or gives the person a secret page's link: what the next call of
+// the same tool must carry. The text content says the same in words.
+type askContract struct {
+	// RequestedSchema is the restricted schema a native request would
+	// carry; absent for a link alone.
+	RequestedSchema any `json:"requestedSchema,omitempty"`
+	// URL is the secret page's link, for a secret step.
+	URL string `json:"url,omitempty"`
+	// Arguments go back unchanged, merged with the answers.
+	Arguments map[string]any `json:"arguments"`
+}
+
+// modelResult returns the ordinary result that asks the model to collect
+// s's answers from the person and call the tool again with them.
+func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
+	c := &askContract{RequestedSchema: p.RequestedSchema, Arguments: r.sendBack(token)}
+	var page *mcp.ElicitParams
+	if len(s.c.secrets) > 0 {
+		var err error
+		if page, err = r.pageRequest(s, problems); err != nil {
+			return nil, err
+		}
+		c.URL = page.URL
+	}
+	return askModel(r.req.Params.Name, p.Message, c, page)
+}
+
+// linkResult returns the ordinary result that gives the person the link
+// to s's secret page, for a client that cannot open it in URL mode.
+func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	page, err := r.pageRequest(s, problems)
+	if err != nil {
+		return nil, err
+	}
+	return askModel(r.req.Params.Name, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page)
+}
+
+// askModel returns the result of contract c, in words for the model too:
+// what to ask the person, where to send them, and what to call next.
+func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) (*mcp.CallToolResult, error) {
+	args, err := json.Marshal(c.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if c.RequestedSchema != nil {
+		schema, err := json.Marshal(c.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(message)
+		b.WriteString("\n\nAsk the person for these answers, in their own words; do not make them up or choose for them. They must match this JSON schema:\n")
+		b.Write(schema)
+		b.WriteString("\n\n")
+	}
+	if page != nil {
+		b.WriteString("Give the person this link. ")
+		b.WriteString(page.Message)
+		b.WriteString("\n")
+		b.WriteString(page.URL)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Then call the tool ")
+	b.WriteString(tool)
+	b.WriteString(" again with these arguments, unchanged")
+	if c.RequestedSchema != nil {
+		b.WriteString(", plus each answer as an argument named by its field")
+	}
+	b.WriteString(":\n")
+	b.Write(args)
+	b.WriteString("\n\nIf the person does not want to go on, do not call it again.")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}, nil
+}
