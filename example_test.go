@@ -829,7 +829,6 @@ func ExampleAttachViewer() {
 	// {"ui":{"resourceUri":"ui://mcpform/viewer"},"ui/resourceUri":"ui://mcpform/viewer"}
 }
 
-
 // A client older than 2026-07-28 answers a question asked in two rounds.
 func ExampleLegacyRounds() {
 	name := []mcpform.AutoFormField{{Name: "name", Required: true}}
