@@ -1,0 +1,322 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The password the person types on the secret page in the host tests. It
+// must never be on the MCP wire.
+const hostSecret = "correct horse battery"
+
+// hostServer serves signup (account, then team when the plan is team) and
+// set_password (an email in a form, the password on the page) as one
+// handler each, the way the README writes one: a switch over the round.
+type hostServer struct {
+	server *mcp.Server
+	page   *httptest.Server
+	done   sync.Map // tool → count of FlowDone rounds
+}
+
+func newHostServer(t *testing.T, model bool) *hostServer {
+	t.Helper()
+	_, codec, _ := newFlowFixture(t)
+	h := &hostServer{}
+	var pageHandler http.Handler
+	h.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { pageHandler.ServeHTTP(w, r) }))
+	t.Cleanup(h.page.Close)
+	signup, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{AskModel: model})
+	require.NoError(t, err)
+	password, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{AskModel: model,
+		Secrets: &SecretOptions{PageURL: h.page.URL + "/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	pageHandler = password.SecretPage(nil)
+
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(AppsExtension, nil)
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "hosts", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	AddLegacyRounds(h.server, nil)
+	for name, flow := range map[string]*Flow{"signup": signup, "set_password": password} {
+		tool := &mcp.Tool{Name: name, InputSchema: flow.InputSchema(nil)}
+		h.server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := flow.Next(req)
+			if err != nil {
+				return nil, err
+			}
+			switch r.Status {
+			case FlowAsk:
+				return r.Result, nil
+			case FlowDone:
+				n, _ := h.done.LoadOrStore(name+r.ID, new(int))
+				*n.(*int)++
+				msg := fmt.Sprintf("created %v on %v", r.Answers["email"], r.Answers["plan"])
+				if r.Answers["team_name"] != nil {
+					msg += fmt.Sprintf(" for %v, %v seats", r.Answers["team_name"], r.Answers["seats"])
+				}
+				if p, ok := r.Answers["password"].(string); ok {
+					msg = fmt.Sprintf("password of %v set (%d characters)", r.Answers["email"], len(p))
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}, IsError: true}, nil
+		})
+	}
+	return h
+}
+
+// hostAnswers are the person's answers, as JSON values.
+var hostAnswers = map[string]any{"email": "ada@example.com", "plan": "team", "team_name": "Analytical", "seats": 12.0}
+
+// A host is a client declaring exactly one host's capabilities.
+type host struct {
+	name, version string
+	form, url     bool // form and URL-mode elicitation
+	apps          bool
+}
+
+// driver plays the person, and the model where one reads the results: it
+// answers each way of asking it is given and records it in trace.
+type driver struct {
+	t     *testing.T
+	h     *hostServer
+	mu    sync.Mutex
+	trace []string
+	wire  []string // every result, as JSON
+}
+
+func (d *driver) note(s string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.trace = append(d.trace, s)
+}
+
+// sendPage posts the password on the page of link, as the person's
+// browser does.
+func (d *driver) sendPage(link string) {
+	status, _ := post(d.t, link, url.Values{"password": {hostSecret}}, nil)
+	require.Equal(d.t, http.StatusOK, status)
+}
+
+func (d *driver) connect(hs host) *mcp.ClientSession {
+	caps := &mcp.ClientCapabilities{}
+	if hs.form || hs.url {
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+		if hs.form {
+			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		}
+		if hs.url {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
+	}
+	if hs.apps {
+		caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+	}
+	opts := &mcp.ClientOptions{Capabilities: caps}
+	if hs.form || hs.url {
+		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if req.Params.Mode == "url" {
+				d.note("url")
+				d.sendPage(req.Params.URL)
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}
+			props := properties(d.t, req.Params.RequestedSchema)
+			d.note("form:" + strings.Join(props, ","))
+			content := map[string]any{}
+			for _, p := range props {
+				content[p] = hostAnswers[p]
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		}
+	}
+	return connectClient(d.t, d.h.server, mcp.NewClient(&mcp.Implementation{Name: hs.name, Version: "v0"}, opts), hs.version)
+}
+
+// properties returns the sorted property names of a requested schema.
+func properties(t *testing.T, schema any) []string {
+	var s struct {
+		Properties map[string]any `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, schema)), &s))
+	var out []string
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// run calls tool until it returns a result that asks nothing more, and
+// returns that result; err is a JSON-RPC error of a call.
+func (d *driver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResult, error) {
+	args := map[string]any{}
+	for range 6 {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return nil, err
+		}
+		d.wire = append(d.wire, wireJSON(d.t, res))
+		var sc map[string]any
+		require.NoError(d.t, json.Unmarshal([]byte(wireJSON(d.t, res.StructuredContent)), &sc))
+		link, _ := sc["url"].(string)
+		switch {
+		case sc["$prefab"] != nil:
+			args = d.submitView(sc["view"], link)
+		case sc["arguments"] != nil:
+			args = d.answerModel(sc, link)
+		default:
+			return res, nil
+		}
+	}
+	d.t.Fatal("the flow did not finish")
+	return nil, nil
+}
+
+// submitView fills the form of a flow's view as the person would, sending
+// the page first when it links to one, and returns the arguments its
+// submit calls the tool with.
+func (d *driver) submitView(view any, link string) map[string]any {
+	submit := findSubmit(d.t, view)
+	args := map[string]any{}
+	var fields []string
+	for k, v := range submit["arguments"].(map[string]any) {
+		s, _ := v.(string)
+		name, isTemplate := strings.CutPrefix(s, "{{ ")
+		if !isTemplate {
+			args[k] = v
+			continue
+		}
+		name = strings.TrimSuffix(name, " }}")
+		fields = append(fields, name)
+		args[k] = browserValue(hostAnswers[name])
+	}
+	slices.Sort(fields)
+	trace := "view:" + strings.Join(fields, ",")
+	if link != "" {
+		trace += "+link"
+		d.sendPage(link)
+	}
+	d.note(trace)
+	require.Equal(d.t, outcomeKey, submit["resultKey"], "the view keeps the outcome")
+	return args
+}
+
+// browserValue is v as an input sends it: numbers as text.
+func browserValue(v any) any {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprint(f)
+	}
+	return v
+}
+
+// findSubmit returns the toolCall of the form in a view.
+func findSubmit(t *testing.T, view any) map[string]any {
+	var found map[string]any
+	var walk func(any)
+	walk = func(v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if m["type"] == "Form" {
+			found = m["onSubmit"].(map[string]any)
+		}
+		assert.NotEqual(t, "password", m["name"], "a secret field is on a view")
+		children, _ := m["children"].([]any)
+		for _, c := range children {
+			walk(c)
+		}
+	}
+	walk(view)
+	require.NotNil(t, found, "no form in the view")
+	return found
+}
+
+// answerModel does what the model is asked: collect the answers the
+// schema names, give the person the link, and call again.
+func (d *driver) answerModel(sc map[string]any, link string) map[string]any {
+	args := sc["arguments"].(map[string]any)
+	trace := "link"
+	if schema, ok := sc["requestedSchema"]; ok {
+		props := properties(d.t, schema)
+		for _, p := range props {
+			args[p] = hostAnswers[p]
+		}
+		trace = "model:" + strings.Join(props, ",")
+		if link != "" {
+			trace += "+link"
+		}
+	}
+	if link != "" {
+		d.sendPage(link)
+	}
+	d.note(trace)
+	return args
+}
+
+// TestFlowHosts finishes a team signup and a set_password on each kind of
+// host, each the way it can be asked, and checks that the password never
+// crosses the MCP wire.
+func TestFlowHosts(t *testing.T) {
+	const (
+		modern = "2026-07-28"
+		older  = "2025-11-25"
+	)
+	signupDone := "created ada@example.com on team for Analytical, 12 seats"
+	passwordDone := fmt.Sprintf("password of ada@example.com set (%d characters)", len(hostSecret))
+	for _, tt := range []struct {
+		host           host
+		model          bool
+		signup, passwd []string // the trace of each; nil for -32021
+	}{
+		{host{name: "full", version: modern, form: true, url: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "url"}},
+		{host{name: "CLI with forms", version: modern, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "older editor", version: older, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "Apps-only", version: older, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "Apps-only", version: modern, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "bare", version: modern}, true,
+			[]string{"model:email,plan", "model:seats,team_name"}, []string{"model:email+link"}},
+		{host{name: "bare, not opted in", version: modern}, false, nil, nil},
+	} {
+		t.Run(tt.host.name+" "+tt.host.version, func(t *testing.T) {
+			h := newHostServer(t, tt.model)
+			for _, c := range []struct {
+				tool, want string
+				trace      []string
+			}{{"signup", signupDone, tt.signup}, {"set_password", passwordDone, tt.passwd}} {
+				d := &driver{t: t, h: h}
+				cs := d.connect(tt.host)
+				res, err := d.run(cs, c.tool)
+				if c.trace == nil {
+					var rpcErr *jsonrpc.Error
+					require.ErrorAs(t, err, &rpcErr, "%s", c.tool)
+					assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+					continue
+				}
+				require.NoError(t, err, c.tool)
+				assert.Equal(t, c.want, res.Content[0].(*mcp.TextContent).Text, c.tool)
+				assert.ElementsMatch(t, c.trace, d.trace, c.tool)
+				for _, w := range d.wire {
+					assert.NotContains(t, w, hostSecret, "the password is on the MCP wire")
+				}
+			}
+		})
+	}
+}
