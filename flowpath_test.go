@@ -3,6 +3,7 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -315,6 +316,155 @@ func TestFlowHosts(t *testing.T) {
 				assert.ElementsMatch(t, c.trace, d.trace, c.tool)
 				for _, w := range d.wire {
 					assert.NotContains(t, w, hostSecret, "the password is on the MCP wire")
+				}
+			}
+		})
+	}
+}
+
+// appsMeta is the per-request _meta of a 2026-07-28 host that renders MCP
+// Apps and answers no form; bareMeta that of one that declared nothing.
+func appsMeta() mcp.Meta {
+	return mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{
+		AppsExtension: map[string]any{"mimeTypes": []any{AppMIMEType}}}}}
+}
+
+func bareMeta() mcp.Meta { return mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}} }
+
+// argsCall is a call whose arguments are args, from principal's host
+// declaring meta.
+func argsCall(t testing.TB, meta mcp.Meta, principal, tool string, args map[string]any) *mcp.CallToolRequest {
+	req := callAs(principal, tool, "", nil)
+	req.Params.Meta = meta
+	if args != nil {
+		raw, err := json.Marshal(args)
+		require.NoError(t, err)
+		req.Params.Arguments = raw
+	}
+	return req
+}
+
+// carried returns the state an asking round carries, in whichever place
+// its path puts it.
+func carried(t testing.TB, r *FlowRound) string {
+	t.Helper()
+	require.Equal(t, FlowAsk, r.Status)
+	if r.Result.RequestState != "" {
+		return r.Result.RequestState
+	}
+	var c struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &c))
+	s, _ := c.Arguments[StateArgument].(string)
+	require.NotEmpty(t, s, "no state in the arguments")
+	return s
+}
+
+// A pathCall is one round of the account step, to be sent on any path.
+type pathCall struct {
+	principal, tool, state string
+	extra, answers         map[string]any // the tool's own arguments; the account answers
+}
+
+// outcome is what a round came to, in terms every path shares.
+type outcome struct {
+	Code     int64 // of a JSON-RPC error
+	Status   FlowStatus
+	Step     string
+	Problems []string
+	id       string // the run's, compared only between replays
+}
+
+func outcomeOf(r *FlowRound, err error) outcome {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return outcome{Code: rpcErr.Code}
+	}
+	if err != nil {
+		return outcome{Code: -1}
+	}
+	o := outcome{Status: r.Status, Step: r.Step, id: r.ID}
+	for _, p := range r.Problems {
+		o.Problems = append(o.Problems, p.Field)
+	}
+	return o
+}
+
+// TestFlowArgumentsHostile sends the same hostile second round natively,
+// through an Apps view's arguments and through the model's, and wants the
+// same outcome on each: a forged, misbound or replayed state, answers
+// outside the schema, extra arguments. None finishes the flow.
+func TestFlowArgumentsHostile(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	good := map[string]any{"email": "ada@example.com", "plan": "pro"}
+	paths := []struct {
+		name string
+		flow *Flow
+		meta mcp.Meta
+	}{{"native", flow, formCaps()}, {"apps", flow, appsMeta()}, {"model", model, bareMeta()}}
+	send := func(t *testing.T, path int, c pathCall) outcome {
+		p := paths[path]
+		if p.name == "native" {
+			req := callAs(c.principal, c.tool, c.state, map[string]any{"account": c.answers})
+			if c.extra != nil {
+				raw, _ := json.Marshal(c.extra)
+				req.Params.Arguments = raw
+			}
+			return outcomeOf(p.flow.Next(req))
+		}
+		args := map[string]any{StateArgument: c.state}
+		for k, v := range c.extra {
+			args[k] = v
+		}
+		for k, v := range c.answers {
+			args[k] = v
+		}
+		return outcomeOf(p.flow.Next(argsCall(t, p.meta, c.principal, c.tool, args)))
+	}
+	forge := func(s string) string { return s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")] }
+	badState := outcome{Code: -32602}
+	for _, tt := range []struct {
+		name   string
+		call   func(state string) pathCall
+		want   outcome
+		finish bool // and a replay of the call finishes with the same ID
+	}{
+		{"a good answer", func(s string) pathCall { return pathCall{"alice", "signup", s, nil, good} },
+			outcome{Status: FlowDone}, true},
+		{"a forged state", func(s string) pathCall { return pathCall{"alice", "signup", forge(s), nil, good} }, badState, false},
+		{"a state that is no token", func(s string) pathCall { return pathCall{"alice", "signup", "v1.e30.AAAA", nil, good} }, badState, false},
+		{"another person's state", func(s string) pathCall { return pathCall{"mallory", "signup", s, nil, good} }, badState, false},
+		{"another tool's state", func(s string) pathCall { return pathCall{"alice", "delete_account", s, nil, good} }, badState, false},
+		{"an extra argument", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, map[string]any{"admin": true}, good}
+		}, badState, false},
+		{"an answer outside the schema", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"email": "ada@example.com", "plan": "gold"}}
+		}, outcome{Status: FlowAsk, Step: "account", Problems: []string{"plan"}}, false},
+		{"a missing required answer", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"plan": "pro"}}
+		}, outcome{Status: FlowAsk, Step: "account", Problems: []string{"email"}}, false},
+		{"a wrong type", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"email": 42.0, "plan": "pro"}}
+		}, outcome{Status: FlowAsk, Step: "account", Problems: []string{"email"}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, p := range paths {
+				r, err := p.flow.Next(argsCall(t, p.meta, "alice", "signup", nil))
+				require.NoError(t, err, p.name)
+				c := tt.call(carried(t, r))
+				got := send(t, i, c)
+				if got.Code == 0 {
+					assert.Equal(t, r.ID, got.id, "%s: the run's ID", p.name)
+				}
+				got.id = ""
+				assert.Equal(t, tt.want, got, p.name)
+				if tt.finish {
+					again := send(t, i, c)
+					assert.Equal(t, r.ID, again.id, "%s: a replay has the run's ID", p.name)
 				}
 			}
 		})
