@@ -424,7 +424,9 @@ func TestFlowArgumentsHostile(t *testing.T) {
 		}
 		return outcomeOf(p.flow.Next(argsCall(t, p.meta, c.principal, c.tool, args)))
 	}
-	forge := func(s string) string { return s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")] }
+	forge := func(s string) string {
+		return s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")]
+	}
 	badState := outcome{Code: -32602}
 	for _, tt := range []struct {
 		name   string
