@@ -1,7 +1,11 @@
 package mcpform
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,26 +30,83 @@ import (
 // result of its submit.
 const outcomeKey = "mcpformResult"
 
-// viewWire is a flow view's structuredContent: the $prefab wire object,
-// and the contract fields of [Flow] that the other paths carry too.
+// viewWire is a flow view's structuredContent, but for its arguments: the
+// $prefab wire object, and the contract fields the other paths carry too.
 type viewWire struct {
-	Prefab    prefabVersion  `json:"$prefab"`
-	View      *node          `json:"view"`
-	State     map[string]any `json:"state"`
-	URL       string         `json:"url,omitempty"`
-	Arguments map[string]any `json:"arguments"`
+	Prefab prefabVersion  `json:"$prefab"`
+	View   *node          `json:"view"`
+	State  map[string]any `json:"state"`
+	URL    string         `json:"url,omitempty"`
 }
 
 type prefabVersion struct {
 	Version string `json:"version"`
 }
 
+// argsSlot stands, in a view's JSON, for the arguments its submit sends
+// besides the fields; it is the first key, as encoding/json sorts them.
+const (
+	argsSlotKey  = "\x00"
+	argsSlotJSON = `"\u0000":null`
+)
+
+// A builtView is a view as JSON, cut where its submit's arguments go, so
+// that a round costs a copy: on the Apps path, a view is most of the work.
+type builtView struct {
+	tool       string // the tool it submits to
+	head, tail []byte
+	text       string
+}
+
+// viewCache holds a step's plain view, asked with no problems or values
+// to pre-fill, once built.
+type viewCache struct{ p atomic.Pointer[builtView] }
+
+// result returns the view's result, its submit and the wire's arguments
+// being args.
+func (v *builtView) result(args json.RawMessage) *mcp.CallToolResult {
+	inner := args[1 : len(args)-1]
+	b := make([]byte, 0, len(v.head)+len(v.tail)+len(inner)+len(args)+16)
+	b = append(append(append(b, v.head...), inner...), v.tail...)
+	b = append(append(append(b, `,"arguments":`...), args...), '}')
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: json.RawMessage(b)}
+}
+
+// buildView returns content as a flow view submitting to tool.
+func buildView(content *node, tool, url, text string) (*builtView, error) {
+	submitTo(content)
+	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
+		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
+			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
+		}}}},
+		{Type: "Else", Children: []*node{content}},
+	}}
+	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: map[string]any{outcomeKey: nil}, URL: url})
+	if err != nil {
+		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
+	}
+	i := bytes.Index(b, []byte(argsSlotJSON))
+	if i < 0 {
+		return nil, errors.New("mcpform: the view has no submit") // built here: cannot happen
+	}
+	return &builtView{tool: tool, head: b[:i], tail: b[i+len(argsSlotJSON) : len(b)-1], text: text}, nil
+}
+
 // stepView returns the view that asks s's form fields, never its secrets,
 // naming problems and pre-filling filled. A secret step's view links to
-// its page too.
+// its page too. The plain view of each step is built once per tool.
 func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	if s.c.ui != nil {
 		return nil, fmt.Errorf("mcpform: flow step %q cannot be shown in an MCP Apps view: %w", s.c.key, s.c.ui)
+	}
+	tool := r.req.Params.Name
+	plain := len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0
+	var cache *viewCache
+	if plain {
+		cache = &r.flow.views[r.flow.index(s.c.key)]
+		if v := cache.p.Load(); v != nil && v.tool == tool {
+			return v.result(r.sendBack(token)), nil
+		}
 	}
 	fields := s.c.fields
 	if len(filled) > 0 {
@@ -57,12 +118,10 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 		}
 	}
 	o := DisplayFormOptions{Title: s.c.message, Subtitle: ProblemMessage(s.c.all, problems)}
-	content, err := formView(fields, r.req.Params.Name, &o)
+	content, err := formView(fields, tool, &o)
 	if err != nil {
 		return nil, err
 	}
-	args := r.sendBack(token)
-	submitTo(content, args)
 	url := ""
 	if len(s.c.secrets) > 0 {
 		p, err := r.pageRequest(s, problems)
@@ -72,8 +131,15 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 		url = p.URL
 		content.Children = append(content.Children, linkNode(p))
 	}
-	text := fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls %s again itself.", s.c.message, r.req.Params.Name)
-	return viewResult(content, url, args, text), nil
+	text := fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", s.c.message)
+	v, err := buildView(content, tool, url, text)
+	if err != nil {
+		return nil, err
+	}
+	if plain {
+		cache.p.Store(v)
+	}
+	return v.result(r.sendBack(token)), nil
 }
 
 // linkView returns the view that links to s's secret page, with a button
@@ -83,15 +149,17 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 	if err != nil {
 		return nil, err
 	}
-	args := r.sendBack(token)
-	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.req.Params.Name, Arguments: args},
+	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.req.Params.Name, Arguments: map[string]any{}},
 		Children: []*node{{Type: "Button", Label: "I have sent the page", Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true}}}
 	content := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
 		{Type: "Heading", Content: s.c.message, Level: 1}, linkNode(p), form,
 	}}
-	submitTo(content, args)
-	text := "The app's view gives the person this link, where they type what is asked straight to the server: " + p.URL
-	return viewResult(content, p.URL, args, text), nil
+	v, err := buildView(content, r.req.Params.Name, p.URL,
+		"The app's view gives the person this link, where they type what is asked straight to the server: "+p.URL)
+	if err != nil {
+		return nil, err
+	}
+	return v.result(r.sendBack(token)), nil
 }
 
 // linkNode shows a secret page's message and link.
@@ -102,38 +170,19 @@ func linkNode(p *mcp.ElicitParams) *node {
 	}}
 }
 
-// submitTo makes the form in view call the tool with args besides its
-// fields, keep the result under outcomeKey, and show no toast on success,
-// which the renderer would show for an error too.
-func submitTo(view *node, args map[string]any) {
-	var walk func(n *node)
-	walk = func(n *node) {
-		if n.Type == "Form" && n.OnSubmit != nil {
-			a := n.OnSubmit
-			for k, v := range args {
-				a.Arguments[k] = v
-			}
-			a.ResultKey, a.OnSuccess = outcomeKey, nil
-			if a.OnError == nil {
-				a.OnError = &action{Action: "showToast", Message: defaultErrorMessage, Variant: "error"}
-			}
-		}
-		for _, c := range n.Children {
-			walk(c)
+// submitTo makes the form in view call the tool with the arguments of
+// argsSlot besides its fields, keep the result under outcomeKey, and show
+// no toast on success, which the renderer would show for an error too.
+func submitTo(view *node) {
+	if view.Type == "Form" && view.OnSubmit != nil {
+		a := view.OnSubmit
+		a.Arguments[argsSlotKey] = nil
+		a.ResultKey, a.OnSuccess = outcomeKey, nil
+		if a.OnError == nil {
+			a.OnError = &action{Action: "showToast", Message: defaultErrorMessage, Variant: "error"}
 		}
 	}
-	walk(view)
-}
-
-// viewResult wraps content in the view that shows the outcome once the
-// tool has answered for the last time, and content until then.
-func viewResult(content *node, url string, args map[string]any, text string) *mcp.CallToolResult {
-	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
-			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
-		}}}},
-		{Type: "Else", Children: []*node{content}},
-	}}
-	w := &viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: map[string]any{outcomeKey: nil}, URL: url, Arguments: args}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: w}
+	for _, c := range view.Children {
+		submitTo(c)
+	}
 }

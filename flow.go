@@ -116,6 +116,7 @@ type Flow struct {
 	secrets   *SecretOptions
 	model     bool            // FlowOptions.AskModel
 	own       map[string]bool // the argument keys the flow writes; see ownArguments
+	views     []viewCache     // each step's MCP Apps view, once built
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -177,7 +178,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
-	f.own = ownArguments(f.steps)
+	f.own, f.views = ownArguments(f.steps), make([]viewCache, len(f.steps))
 	return f, nil
 }
 
@@ -299,14 +300,14 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if req == nil || req.Params == nil {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	digest, token, rest, err := f.callArguments(req.Params.Arguments)
+	args, err := f.callArguments(req.Params.Arguments)
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
-	bind := f.bindFor(req, digest)
-	inArgs := req.Params.RequestState == "" && token != ""
-	if !inArgs {
-		token = req.Params.RequestState
+	bind := f.bindFor(req, args.digest)
+	token, inArgs := req.Params.RequestState, false
+	if token == "" && args.token != "" {
+		token, inArgs = args.token, true
 	}
 	st := flowState{}
 	if token == "" {
@@ -322,7 +323,7 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 		return nil, RequestStateError(err)
 	}
 	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req),
-		can: reachOf(req), inArgs: inArgs, rest: rest}
+		can: reachOf(req), inArgs: inArgs, args: args}
 	return r.run()
 }
 

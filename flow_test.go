@@ -346,14 +346,40 @@ func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolReque
 	return flow, codec, req
 }
 
+// BenchmarkFlowRound runs that round on each path: native, in an MCP Apps
+// view's arguments (the browser's text values), and through the model's.
+// The paths that answer through the arguments must cost at most 1.2 times
+// the native round.
 func BenchmarkFlowRound(b *testing.B) {
-	flow, _, req := benchFlowRound(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := flow.Next(req)
-		if err != nil || r.Status != FlowAsk {
-			b.Fatal(err, r)
-		}
+	flow, codec, native := benchFlowRound(b)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(b, err)
+	// second returns round 2 of a flow asked with meta, answered through
+	// the arguments.
+	second := func(flow *Flow, meta mcp.Meta) *mcp.CallToolRequest {
+		r, err := flow.Next(argsCall(b, meta, "alice", "signup", nil))
+		require.NoError(b, err)
+		return argsCall(b, meta, "alice", "signup", map[string]any{
+			StateArgument: carried(b, r), "email": "ada@example.com", "plan": "team"})
+	}
+	for _, bb := range []struct {
+		name string
+		flow *Flow
+		req  *mcp.CallToolRequest
+	}{
+		{"native", flow, native},
+		{"apps", flow, second(flow, appsMeta())},
+		{"model", model, second(model, bareMeta())},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := bb.flow.Next(bb.req)
+				if err != nil || r.Status != FlowAsk || r.Step != "team" {
+					b.Fatal(err, r)
+				}
+			}
+		})
 	}
 }
 

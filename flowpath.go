@@ -2,8 +2,9 @@ package mcpform
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
-	"io"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,74 +78,93 @@ func ownArguments(steps []flowStep) map[string]bool {
 	return own
 }
 
+// callArgs is what a flow reads of a call's arguments, in one decode.
+type callArgs struct {
+	digest  string         // of the arguments but the flow's own: what the state is bound to
+	token   string         // the state carried under StateArgument
+	rest    []byte         // the arguments but the flow's own, as JSON object members
+	answers map[string]any // the flow's own but the state: the answers
+}
+
+// nullDigest is the digest of absent, null and {} arguments.
+var nullDigest, _ = argumentsDigest(nil)
+
 // callArguments reads a call's arguments once: the digest of those the
-// state is bound to, the state carried in them, and the rest to send back.
-// Absent, null and {} arguments, and no state, cost nothing.
-func (f *Flow) callArguments(raw json.RawMessage) (digest, token string, rest map[string]any, err error) {
+// state is bound to, the state carried in them, the rest to send back,
+// and the answers. Absent, null and {} arguments cost nothing.
+func (f *Flow) callArguments(raw json.RawMessage) (callArgs, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "{}" || string(t) == "null" {
-		digest, err = argumentsDigest(nil)
-		return digest, "", nil, err
+		return callArgs{digest: nullDigest}, nil
 	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", "", nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		digest, err = argumentsDigest(raw)
-		return digest, "", nil, err
-	}
-	if s, ok := m[StateArgument].(string); ok {
-		token = s
-	} else if _, ok := m[StateArgument]; ok {
-		token = "\x00" // present but not a string: a state that cannot verify
-	}
-	for k := range m {
-		if f.own[k] {
-			delete(m, k)
+	// Arguments are mostly an object of strings, numbers and flags: read
+	// them as the flow state's decoder reads answers, exactly as
+	// json.Unmarshal would, and leave anything else to json.Unmarshal.
+	var m map[string]any
+	d := stateDecoder{b: raw, i: skipJSONSpace(raw, 0)}
+	var fast Answers
+	if d.answers(&fast) && d.i == len(raw) {
+		m = fast
+	} else {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return callArgs{}, err
+		}
+		var ok bool
+		if m, ok = v.(map[string]any); !ok {
+			d, err := argumentsDigest(raw)
+			return callArgs{digest: d}, err
 		}
 	}
+	var a callArgs
+	for k, v := range m {
+		if !f.own[k] {
+			continue
+		}
+		delete(m, k)
+		if k != StateArgument {
+			if a.answers == nil {
+				a.answers = make(map[string]any, len(m))
+			}
+			a.answers[k] = v
+		} else if s, ok := v.(string); ok {
+			a.token = s
+		} else {
+			a.token = "\x00" // present but not a string: a state that cannot verify
+		}
+	}
+	if len(m) == 0 {
+		a.digest = nullDigest
+		return a, nil
+	}
+	// Marshalling what json.Unmarshal decoded is argumentsDigest's
+	// canonical form already.
 	b, err := json.Marshal(m)
 	if err != nil {
-		return "", "", nil, err
+		return callArgs{}, err
 	}
-	digest, err = argumentsDigest(b)
-	return digest, token, m, err
+	sum := sha256.Sum256(b)
+	a.digest, a.rest = base64.RawURLEncoding.EncodeToString(sum[:]), b[1:len(b)-1]
+	return a, nil
 }
 
-// fromArguments returns the call's answer to s as read from its arguments,
-// as an input response under s's key, or nil when the arguments name none
-// of s's fields. On the Apps path the values are made typed as a browser
-// sends them (see [AcceptedFormArguments]); through the model they are
-// judged exactly as a native answer.
-func (r *round) fromArguments(s *flowStep) mcp.InputResponseMap {
-	content := argumentAnswers(r.req.Params.Arguments, s.c, r.can.apps && !r.can.form)
-	if content == nil {
-		return nil
+// fromArguments returns the call's answer to s as read from its
+// arguments, or nil when they name none of s's fields. Only s's fields are
+// read, under their names or the keys prefab's renderer sends them under.
+// On the Apps path the values are made typed as a browser sends them (see
+// [AcceptedFormArguments]); through the model they are judged exactly as
+// a native answer.
+func (r *round) fromArguments(s *flowStep) map[string]any {
+	content, own := r.args.answers, true
+	for k := range content {
+		if s.c.lookup(k) < 0 && !s.c.rendered(k) {
+			own = false
+			break
+		}
 	}
-	return mcp.InputResponseMap{s.c.key: &mcp.ElicitResult{Action: "accept", Content: content}}
-}
-
-// argumentAnswers returns the values of c's fields in a call's arguments,
-// or nil when there are none. Only c's fields are read, under their names
-// or the keys the renderer sends them under; the rest are the tool's own.
-func argumentAnswers(raw json.RawMessage, c *compiled, browser bool) map[string]any {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if browser {
-		dec.UseNumber() // one out-of-range number fails its field, not the answer
-	}
-	var m map[string]any
-	if dec.Decode(&m) != nil || len(m) == 0 {
-		return nil
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil
-	}
-	content := make(map[string]any, len(c.fields))
-	for i := range c.fields {
-		name := c.fields[i].Name
-		for _, k := range [2]string{name, rendererKey(name)} {
-			if v, ok := m[k]; ok {
+	if !own { // answers to other steps too: leave them out
+		content = make(map[string]any, len(s.c.fields))
+		for k, v := range r.args.answers {
+			if s.c.lookup(k) >= 0 || s.c.rendered(k) {
 				content[k] = v
 			}
 		}
@@ -152,20 +172,34 @@ func argumentAnswers(raw json.RawMessage, c *compiled, browser bool) map[string]
 	if len(content) == 0 {
 		return nil
 	}
-	if browser {
-		return c.normalizeArguments(content)
+	if r.can.apps && !r.can.form {
+		content = s.c.normalizeArguments(content)
 	}
 	return content
 }
 
-// responses returns the answers the call carries: its input responses,
-// or, for a state that came in the arguments, the answer to s read from
-// them.
-func (r *round) responses(s *flowStep) mcp.InputResponseMap {
-	if r.inArgs {
-		return r.fromArguments(s)
+// rendered reports whether k is the key prefab's renderer sends one of c's
+// fields under, in place of its name.
+func (c *compiled) rendered(k string) bool {
+	for i := range c.fields {
+		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
+			return true
+		}
 	}
-	return r.req.Params.InputResponses
+	return false
+}
+
+// judge judges the call's answer to s: its input response, or, for a
+// state that came in the arguments, the answer read from them.
+func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	if !r.inArgs {
+		return s.c.judge(r.req.Params.InputResponses)
+	}
+	content := r.fromArguments(s)
+	if content == nil {
+		return ReplyNone, nil, nil
+	}
+	return s.c.judgeContent(content)
 }
 
 // byURL reports whether the call answers a step's secrets in URL mode: a
@@ -249,15 +283,16 @@ func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (
 	return nil, requireInput(r.req, false, true)
 }
 
-// sendBack returns the arguments the next call carries: the tool's own
-// arguments of this call, and the state.
-func (r *round) sendBack(token string) map[string]any {
-	out := make(map[string]any, len(r.rest)+1)
-	for k, v := range r.rest {
-		out[k] = v
+// sendBack returns the arguments the next call carries, as JSON: the
+// tool's own arguments of this call, and the state.
+func (r *round) sendBack(token string) json.RawMessage {
+	b := make([]byte, 0, len(r.args.rest)+len(token)+16)
+	b = append(b, '{')
+	if len(r.args.rest) > 0 {
+		b = append(append(b, r.args.rest...), ',')
 	}
-	out[StateArgument] = token
-	return out
+	b = appendJSONString(append(b, `"`+StateArgument+`":`...), token)
+	return append(b, '}')
 }
 
 // InputSchema returns the input schema of a tool that runs the flow: base

@@ -26,8 +26,8 @@ type round struct {
 	principal string
 	st        flowState
 	can       reach          // what the client declared
-	inArgs    bool           // the state came in the arguments; so do the answers
-	rest      map[string]any // the call's arguments but the flow's own
+	inArgs    bool     // the state came in the arguments; so do the answers
+	args      callArgs // what the call's arguments hold
 }
 
 // run walks the steps in order. A step that applies and whose answer is
@@ -179,7 +179,7 @@ func (r *round) link(s *flowStep) *secretLink {
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
 	if len(s.c.fields) > 0 {
-		status, accepted, problems = s.c.judge(r.responses(s))
+		status, accepted, problems = r.judge(s)
 	}
 	if len(s.c.secrets) > 0 && r.byURL() {
 		status, problems = s.consent(r.req.Params.InputResponses, status, problems)

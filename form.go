@@ -246,6 +246,11 @@ func (c *compiled) judge(responses mcp.InputResponseMap) (ReplyStatus, Answers, 
 	if content == nil {
 		content = map[string]any{}
 	}
+	return c.judgeContent(content)
+}
+
+// judgeContent judges an accepted answer's content.
+func (c *compiled) judgeContent(content map[string]any) (ReplyStatus, Answers, []*FieldError) {
 	answers, problems, missing := checkCompiled(content, c.fields, c.lookup)
 	if missing || hasInvalid(problems) {
 		return ReplyInvalid, answers, problems

@@ -13,18 +13,26 @@ import (
 type askContract struct {
 	// RequestedSchema is the restricted schema a native request would
 	// carry; absent for a link alone.
-	RequestedSchema any `json:"requestedSchema,omitempty"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
 	// URL is the secret page's link, for a secret step.
 	URL string `json:"url,omitempty"`
 	// Arguments go back unchanged, merged with the answers.
-	Arguments map[string]any `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 // modelResult returns the ordinary result that asks the model to collect
 // s's answers from the person and call the tool again with them.
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
-	c := &askContract{RequestedSchema: p.RequestedSchema, Arguments: r.sendBack(token)}
+	msg, schema := s.c.message, s.c.schema
+	if len(filled) > 0 || len(problems) > 0 {
+		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
+		b, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		msg, schema = p.Message, b
+	}
+	c := &askContract{RequestedSchema: schema, Arguments: r.sendBack(token)}
 	var page *mcp.ElicitParams
 	if len(s.c.secrets) > 0 {
 		var err error
@@ -33,7 +41,7 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 		}
 		c.URL = page.URL
 	}
-	return askModel(r.req.Params.Name, p.Message, c, page)
+	return askModel(r.req.Params.Name, msg, c, page), nil
 }
 
 // linkResult returns the ordinary result that gives the person the link
@@ -43,25 +51,18 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 	if err != nil {
 		return nil, err
 	}
-	return askModel(r.req.Params.Name, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page)
+	return askModel(r.req.Params.Name, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
 }
 
 // askModel returns the result of contract c, in words for the model too:
 // what to ask the person, where to send them, and what to call next.
-func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) (*mcp.CallToolResult, error) {
-	args, err := json.Marshal(c.Arguments)
-	if err != nil {
-		return nil, err
-	}
+func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
 	var b strings.Builder
+	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
 	if c.RequestedSchema != nil {
-		schema, err := json.Marshal(c.RequestedSchema)
-		if err != nil {
-			return nil, err
-		}
 		b.WriteString(message)
 		b.WriteString("\n\nAsk the person for these answers, in their own words; do not make them up or choose for them. They must match this JSON schema:\n")
-		b.Write(schema)
+		b.Write(c.RequestedSchema)
 		b.WriteString("\n\n")
 	}
 	if page != nil {
@@ -78,7 +79,7 @@ func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) (*mc
 		b.WriteString(", plus each answer as an argument named by its field")
 	}
 	b.WriteString(":\n")
-	b.Write(args)
+	b.Write(c.Arguments)
 	b.WriteString("\n\nIf the person does not want to go on, do not call it again.")
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
