@@ -25,7 +25,7 @@ type round struct {
 	bind      string
 	principal string
 	st        flowState
-	can       reach          // what the client declared
+	can       reach    // what the client declared
 	inArgs    bool     // the state came in the arguments; so do the answers
 	args      callArgs // what the call's arguments hold
 }
