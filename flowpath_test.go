@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -471,4 +472,77 @@ func TestFlowArgumentsHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzFlowArguments sends arbitrary arguments as the second round of a
+// flow asked in an Apps view (apps) or through the model, "STATE" in them
+// standing for the state the first round gave. It checks that a round
+// never panics, that the arguments decode as json.Unmarshal decodes them
+// and are bound to the same digest, and that nothing outside the schema
+// is ever proven.
+func FuzzFlowArguments(f *testing.F) {
+	for _, s := range []string{
+		`{"mcpform":"STATE","email":"ada@example.com","plan":"team"}`,
+		`{"mcpform":"STATE","email":"ada@example.com","plan":"pro","extra":{"nested":[1,{"a":null}]}}`,
+		`{"mcpform":"STATE","email":"not an email","plan":"gold"}`,
+		`{"mcpform":"STATE","email":["ada@example.com"],"plan":1e999}`,
+		`{"mcpform":"STATE","mcpform":"other","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":42,"email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":"STATE","team_name":"x","teamName":"y","seats":"12"}`,
+		`{"mcpform":"STATE","email":"ada@example.com\u0000","plan":"pro"} `,
+		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	flow, codec, _ := newFlowFixture(f)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(f, err)
+	first := map[bool]string{}
+	for apps, fl := range map[bool]*Flow{true: flow, false: model} {
+		r, err := fl.Next(argsCall(f, map[bool]mcp.Meta{true: appsMeta(), false: bareMeta()}[apps], "alice", "signup", nil))
+		require.NoError(f, err)
+		first[apps] = carried(f, r)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, apps bool) {
+		fl, meta := model, bareMeta()
+		if apps {
+			fl, meta = flow, appsMeta()
+		}
+		raw := bytes.ReplaceAll(data, []byte("STATE"), []byte(first[apps]))
+
+		// The reference: encoding/json, and the digest of what is left.
+		var ref any
+		refErr := json.Unmarshal(raw, &ref)
+		got, err := fl.callArguments(raw)
+		if len(bytes.TrimSpace(raw)) > 0 && (err == nil) != (refErr == nil) {
+			t.Fatalf("callArguments error %v, json.Unmarshal %v", err, refErr)
+		}
+		if err == nil {
+			if m, ok := ref.(map[string]any); ok {
+				for k := range m {
+					if fl.own[k] {
+						delete(m, k)
+					}
+				}
+				b, _ := json.Marshal(m)
+				want, _ := argumentsDigest(b)
+				if got.digest != want {
+					t.Fatalf("digest %s of %s, want %s", got.digest, raw, want)
+				}
+			}
+		}
+
+		req := argsCall(t, meta, "alice", "signup", nil)
+		req.Params.Arguments = raw
+		r, err := fl.Next(req)
+		if err != nil {
+			return
+		}
+		if _, ok := r.Answers["email"]; ok || r.Status == FlowDone {
+			if _, ok := AcceptedFormInput(mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept", Content: r.Answers}}, "account", accountStep.Fields); !ok {
+				t.Fatalf("%s proved %v, which the account step refuses", raw, r.Answers)
+			}
+		}
+	})
 }
