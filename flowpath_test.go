@@ -546,3 +546,36 @@ func FuzzFlowArguments(f *testing.F) {
 		}
 	})
 }
+
+// TestFlowView checks what prefab's renderer is given on the Apps path:
+// the submit keeps the tool's result and shows no toast, the outcome
+// replaces the form once a result carries no view, each view clears the
+// last outcome, and a re-ask names the problem and keeps the good values.
+func TestFlowView(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	r, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	var w map[string]any
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	assert.Equal(t, map[string]any{outcomeKey: nil}, w["state"], "a view clears the last outcome")
+	root := w["view"].(map[string]any)["children"].([]any)
+	require.Len(t, root, 2)
+	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{map[string]any{
+		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5", "children": []any{
+			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}}}}}, root[0])
+	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
+	submit := findSubmit(t, root[1])
+	assert.Equal(t, outcomeKey, submit["resultKey"])
+	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
+	assert.Equal(t, "signup", submit["tool"])
+	state := carried(t, r)
+	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state}, submit["arguments"])
+	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
+
+	again, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
+	require.NoError(t, err)
+	view := wireJSON(t, again.Result.StructuredContent)
+	assert.Contains(t, view, `"type":"Muted","content":"Please check: Email: `, "the re-ask names the problem")
+	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
+	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
+}
