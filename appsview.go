@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -58,10 +57,6 @@ type builtView struct {
 	text       string
 }
 
-// viewCache holds a step's plain view, asked with no problems or values
-// to pre-fill, once built.
-type viewCache struct{ p atomic.Pointer[builtView] }
-
 // result returns the view's result, its submit and the wire's arguments
 // being args.
 func (v *builtView) result(args json.RawMessage) *mcp.CallToolResult {
@@ -100,15 +95,30 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 		return nil, fmt.Errorf("mcpform: flow step %q cannot be shown in an MCP Apps view: %w", s.c.key, s.c.ui)
 	}
 	tool := r.req.Params.Name
-	plain := len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0
-	var cache *viewCache
-	if plain {
-		cache = &r.flow.views[r.flow.index(s.c.key)]
-		if v := cache.p.Load(); v != nil && v.tool == tool {
-			return v.result(r.sendBack(token)), nil
+	plain := len(s.c.secrets) == 0
+	var page *mcp.ElicitParams
+	if !plain {
+		var err error
+		if page, err = r.pageRequest(s, problems); err != nil {
+			return nil, err
 		}
 	}
-	fields := s.c.fields
+	v, err := s.c.view(tool, filled, problems, page)
+	if err != nil {
+		return nil, err
+	}
+	return v.result(r.sendBack(token)), nil
+}
+
+// view returns c's view submitting to tool, naming problems, pre-filling
+// filled and linking to page. The plain one, with none of these, is built
+// once per tool and kept.
+func (c *compiled) view(tool string, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
+	plain := len(filled) == 0 && len(problems) == 0 && page == nil
+	if v := c.plainView.Load(); plain && v != nil && v.tool == tool {
+		return v, nil
+	}
+	fields := c.fields
 	if len(filled) > 0 {
 		fields = cloneFields(fields)
 		for i := range fields {
@@ -117,29 +127,25 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 			}
 		}
 	}
-	o := DisplayFormOptions{Title: s.c.message, Subtitle: ProblemMessage(s.c.all, problems)}
+	o := DisplayFormOptions{Title: c.message, Subtitle: ProblemMessage(c.all, problems)}
 	content, err := formView(fields, tool, &o)
 	if err != nil {
 		return nil, err
 	}
 	url := ""
-	if len(s.c.secrets) > 0 {
-		p, err := r.pageRequest(s, problems)
-		if err != nil {
-			return nil, err
-		}
-		url = p.URL
-		content.Children = append(content.Children, linkNode(p))
+	if page != nil {
+		url = page.URL
+		content.Children = append(content.Children, linkNode(page))
 	}
-	text := fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", s.c.message)
+	text := fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", c.message)
 	v, err := buildView(content, tool, url, text)
 	if err != nil {
 		return nil, err
 	}
 	if plain {
-		cache.p.Store(v)
+		c.plainView.Store(v)
 	}
-	return v.result(r.sendBack(token)), nil
+	return v, nil
 }
 
 // linkView returns the view that links to s's secret page, with a button

@@ -116,7 +116,6 @@ type Flow struct {
 	secrets   *SecretOptions
 	model     bool            // FlowOptions.AskModel
 	own       map[string]bool // the argument keys the flow writes; see ownArguments
-	views     []viewCache     // each step's MCP Apps view, once built
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -178,7 +177,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
-	f.own, f.views = ownArguments(f.steps), make([]viewCache, len(f.steps))
+	f.own = ownArguments(f.steps)
 	return f, nil
 }
 
@@ -300,7 +299,7 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if req == nil || req.Params == nil {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	args, err := f.callArguments(req.Params.Arguments)
+	args, err := callArguments(req.Params.Arguments, f.own)
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}

@@ -78,10 +78,20 @@ func ownArguments(steps []flowStep) map[string]bool {
 	return own
 }
 
+// formArguments is ownArguments for a single form's fields.
+func formArguments(fields []AutoFormField) map[string]bool {
+	own := map[string]bool{StateArgument: true}
+	for _, f := range fields {
+		own[f.Name], own[rendererKey(f.Name)] = true, true
+	}
+	return own
+}
+
 // callArgs is what a flow reads of a call's arguments, in one decode.
 type callArgs struct {
 	digest  string         // of the arguments but the flow's own: what the state is bound to
 	token   string         // the state carried under StateArgument
+	carried bool           // StateArgument was there, even empty
 	rest    []byte         // the arguments but the flow's own, as JSON object members
 	answers map[string]any // the flow's own but the state: the answers
 }
@@ -92,7 +102,7 @@ var nullDigest, _ = argumentsDigest(nil)
 // callArguments reads a call's arguments once: the digest of those the
 // state is bound to, the state carried in them, the rest to send back,
 // and the answers. Absent, null and {} arguments cost nothing.
-func (f *Flow) callArguments(raw json.RawMessage) (callArgs, error) {
+func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "{}" || string(t) == "null" {
 		return callArgs{digest: nullDigest}, nil
 	}
@@ -117,7 +127,7 @@ func (f *Flow) callArguments(raw json.RawMessage) (callArgs, error) {
 	}
 	var a callArgs
 	for k, v := range m {
-		if !f.own[k] {
+		if !own[k] {
 			continue
 		}
 		delete(m, k)
@@ -127,9 +137,9 @@ func (f *Flow) callArguments(raw json.RawMessage) (callArgs, error) {
 			}
 			a.answers[k] = v
 		} else if s, ok := v.(string); ok {
-			a.token = s
+			a.token, a.carried = s, true
 		} else {
-			a.token = "\x00" // present but not a string: a state that cannot verify
+			a.token, a.carried = "\x00", true // not a string: a state that cannot verify
 		}
 	}
 	if len(m) == 0 {
@@ -154,17 +164,24 @@ func (f *Flow) callArguments(raw json.RawMessage) (callArgs, error) {
 // [AcceptedFormArguments]); through the model they are judged exactly as
 // a native answer.
 func (r *round) fromArguments(s *flowStep) map[string]any {
-	content, own := r.args.answers, true
+	return s.c.fromArguments(r.args.answers, r.can.apps && !r.can.form)
+}
+
+// fromArguments returns the values of answers that are c's fields', made
+// typed as a browser sends them when browser is set, or nil when there
+// are none.
+func (c *compiled) fromArguments(answers map[string]any, browser bool) map[string]any {
+	content, own := answers, true
 	for k := range content {
-		if s.c.lookup(k) < 0 && !s.c.rendered(k) {
+		if c.lookup(k) < 0 && !c.rendered(k) {
 			own = false
 			break
 		}
 	}
 	if !own { // answers to other steps too: leave them out
-		content = make(map[string]any, len(s.c.fields))
-		for k, v := range r.args.answers {
-			if s.c.lookup(k) >= 0 || s.c.rendered(k) {
+		content = make(map[string]any, len(c.fields))
+		for k, v := range answers {
+			if c.lookup(k) >= 0 || c.rendered(k) {
 				content[k] = v
 			}
 		}
@@ -172,8 +189,8 @@ func (r *round) fromArguments(s *flowStep) map[string]any {
 	if len(content) == 0 {
 		return nil
 	}
-	if r.can.apps && !r.can.form {
-		content = s.c.normalizeArguments(content)
+	if browser {
+		content = c.normalizeArguments(content)
 	}
 	return content
 }

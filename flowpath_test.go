@@ -514,7 +514,7 @@ func FuzzFlowArguments(f *testing.F) {
 		// The reference: encoding/json, and the digest of what is left.
 		var ref any
 		refErr := json.Unmarshal(raw, &ref)
-		got, err := fl.callArguments(raw)
+		got, err := callArguments(raw, fl.own)
 		if len(bytes.TrimSpace(raw)) > 0 && (err == nil) != (refErr == nil) {
 			t.Fatalf("callArguments error %v, json.Unmarshal %v", err, refErr)
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +33,10 @@ type compiled struct {
 	key     string
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
+
+	model     bool                      // FormOptions.AskModel
+	own       map[string]bool           // the argument keys the form's paths write
+	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -52,6 +57,11 @@ type FormOptions struct {
 	// Message is shown to the person above the form. Empty means
 	// [DefaultInputMessage].
 	Message string
+	// AskModel lets [Form.Ask] ask a client that can be asked neither in a
+	// form nor in an MCP Apps view through the model: see "Asking through
+	// the model" in the package documentation. False answers such a
+	// client with -32021. A [Flow] takes [FlowOptions].AskModel instead.
+	AskModel bool
 }
 
 // NewForm compiles fields into a Form whose accepted answers decode into
@@ -116,7 +126,9 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 		if opts.Message != "" {
 			c.message = opts.Message
 		}
+		c.model = opts.AskModel
 	}
+	c.own = formArguments(fields)
 	return c, nil
 }
 
@@ -155,10 +167,17 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 	return f.c.request(f.c.message, f.c.wire, requestState)
 }
 
-// Ask is [Form.InputRequest] for a client that declared form elicitation
-// (see [ClientSupportsForm]); to any other client it returns the JSON-RPC
-// error of [CapabilityError], -32021, which the handler returns as it is,
-// rather than a request the client cannot answer.
+// Ask returns the result that asks for the form in the way the client of
+// req can answer, in the order [PathFor] gives: [Form.InputRequest] for a
+// client that declared form elicitation; a prefab view whose submit calls
+// the same tool, on an MCP Apps host that cannot answer a form; through
+// the model, when the form was compiled with [FormOptions].AskModel and
+// has no boolean field (a confirmation fails closed); and to any other
+// client the JSON-RPC error of [CapabilityError], -32021, which the
+// handler returns as it is. [Form.ReadCall] reads the answer on every
+// path. On the view and model paths requestState travels in the
+// arguments, under [StateArgument], and the tool's input schema must let
+// it and the fields' names through.
 //
 // A form with secret fields is asked only as a [Step] of a [Flow], which
 // asks the secrets in URL mode; Ask refuses it, because the form-mode
@@ -167,10 +186,7 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 	if len(f.c.secrets) > 0 {
 		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
 	}
-	if err := requireInput(req, true, false); err != nil {
-		return nil, err
-	}
-	return f.InputRequest(requestState), nil
+	return f.c.ask(req, nil, nil, requestState)
 }
 
 // Reask returns the input_required result that asks for the form again
@@ -178,7 +194,15 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 // and the values reply accepted are the schema's defaults, which clients
 // pre-fill, so the person does not type them again. For a reply without
 // problems or accepted values it is InputRequest.
+//
+// A reply that [Form.ReadCall] read from an MCP Apps view's or the model's
+// arguments is asked again the same way.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
+	if reply.via != viaForm && reply.call != nil {
+		if res, err := f.c.ask(reply.call, reply.Answers, reply.Problems, requestState); err == nil {
+			return res
+		}
+	}
 	return f.c.reask(reply.Answers, reply.Problems, requestState)
 }
 
@@ -335,6 +359,9 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+
+	via  via                  // the path the answer came by, for Reask
+	call *mcp.CallToolRequest // the call it came in, off the native path
 }
 
 // requireInput returns the capability error for a call whose client cannot

@@ -83,3 +83,12 @@ func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) *mcp
 	b.WriteString("\n\nIf the person does not want to go on, do not call it again.")
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
+
+// mustJSON is the JSON of a schema the package built, which marshals.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("mcpform: a built schema does not marshal: " + err.Error())
+	}
+	return b
+}
