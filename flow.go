@@ -83,8 +83,11 @@ type FlowOptions struct {
 //     answer was proven (a deploy between rounds), or whose proven answer
 //     no longer passes, is asked again. A [FlowDone] never carries a value
 //     the current steps refuse.
-//   - A client that did not declare form elicitation is not asked: Next
-//     returns the -32021 error of [CapabilityError].
+//   - Each step is asked in the way the client can answer: natively, in
+//     an MCP Apps view, or, opted in, through the model (see the package
+//     documentation, "UI path" and "The link and model paths"); a client
+//     that can be asked no way is not asked: Next returns the -32021
+//     error of [CapabilityError].
 //
 // Proven answers travel in the state readable by the client: signed, not
 // encrypted. Secret fields never do: a step with one (see
@@ -282,10 +285,11 @@ type FlowRound struct {
 
 // Next runs one round of the flow for the tool call req.
 //
-// A call without request state starts the flow. A state that does not
+// A call without request state, in req.Params.RequestState or under
+// [StateArgument] in its arguments, starts the flow. A state that does not
 // verify, has expired, or was minted for another principal, tool or set of
 // arguments returns the JSON-RPC error of [RequestStateError]; a client
-// that cannot answer a form, the error of [CapabilityError]. The handler
+// that can be asked no way, the error of [CapabilityError]. The handler
 // returns either as it is. Other errors report misuse, such as a nil flow
 // or request.
 //
