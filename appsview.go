@@ -58,13 +58,25 @@ type builtView struct {
 }
 
 // result returns the view's result, its submit and the wire's arguments
-// being args.
+// being args. The view is spliced when go-sdk encodes the result, not
+// before: encoding copies it anyway.
 func (v *builtView) result(args json.RawMessage) *mcp.CallToolResult {
-	inner := args[1 : len(args)-1]
-	b := make([]byte, 0, len(v.head)+len(v.tail)+len(inner)+len(args)+16)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: &viewContent{v, args}}
+}
+
+// viewContent is a view's structuredContent: the view, spliced with the
+// arguments when it is encoded.
+type viewContent struct {
+	v    *builtView
+	args json.RawMessage
+}
+
+// MarshalJSON writes the view's wire object with its arguments.
+func (c *viewContent) MarshalJSON() ([]byte, error) {
+	v, inner := c.v, c.args[1:len(c.args)-1]
+	b := make([]byte, 0, len(v.head)+len(v.tail)+len(inner)+len(c.args)+16)
 	b = append(append(append(b, v.head...), inner...), v.tail...)
-	b = append(append(append(b, `,"arguments":`...), args...), '}')
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: json.RawMessage(b)}
+	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
 // buildView returns content as a flow view submitting to tool.

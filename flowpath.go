@@ -125,30 +125,37 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 			return callArgs{digest: d}, err
 		}
 	}
+	// m keeps the answers; the tool's own arguments, usually none, move to
+	// rest.
 	var a callArgs
+	var rest map[string]any
 	for k, v := range m {
-		if !own[k] {
-			continue
-		}
-		delete(m, k)
-		if k != StateArgument {
-			if a.answers == nil {
-				a.answers = make(map[string]any, len(m))
+		switch {
+		case !own[k]:
+			if rest == nil {
+				rest = make(map[string]any, len(m))
 			}
-			a.answers[k] = v
-		} else if s, ok := v.(string); ok {
-			a.token, a.carried = s, true
-		} else {
-			a.token, a.carried = "\x00", true // not a string: a state that cannot verify
+			rest[k] = v
+			delete(m, k)
+		case k == StateArgument:
+			delete(m, k)
+			if s, ok := v.(string); ok {
+				a.token, a.carried = s, true
+			} else {
+				a.token, a.carried = "\x00", true // not a string: a state that cannot verify
+			}
 		}
 	}
-	if len(m) == 0 {
+	if len(m) > 0 {
+		a.answers = m
+	}
+	if len(rest) == 0 {
 		a.digest = nullDigest
 		return a, nil
 	}
 	// Marshalling what json.Unmarshal decoded is argumentsDigest's
 	// canonical form already.
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(rest)
 	if err != nil {
 		return callArgs{}, err
 	}
@@ -308,8 +315,25 @@ func (r *round) sendBack(token string) json.RawMessage {
 	if len(r.args.rest) > 0 {
 		b = append(append(b, r.args.rest...), ',')
 	}
-	b = appendJSONString(append(b, `"`+StateArgument+`":`...), token)
+	b = append(b, `"`+StateArgument+`":`...)
+	if isTokenText(token) { // a token needs no escaping: skip the scan for it
+		b = append(append(append(b, '"'), token...), '"')
+	} else {
+		b = appendJSONString(b, token)
+	}
 	return append(b, '}')
+}
+
+// isTokenText reports whether s holds only the characters of a request
+// state token, which JSON writes as they are.
+func isTokenText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // InputSchema returns the input schema of a tool that runs the flow: base

@@ -37,6 +37,7 @@ type compiled struct {
 	model     bool                      // FormOptions.AskModel
 	own       map[string]bool           // the argument keys the form's paths write
 	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
+	plainText atomic.Pointer[modelText] // the model's text with nothing to name or pre-fill
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its

@@ -32,7 +32,10 @@ func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*Fie
 		return v.result(back), nil
 	}
 	msg, schema := c.message, c.schema
-	if len(filled) > 0 || len(problems) > 0 {
+	if len(filled) == 0 && len(problems) == 0 {
+		return c.modelAsk(req.Params.Name, back), nil
+	}
+	{
 		p := c.reask(filled, problems, "").InputRequests[c.key].(*mcp.ElicitParams)
 		msg, schema = p.Message, mustJSON(p.RequestedSchema)
 	}

@@ -24,6 +24,9 @@ type askContract struct {
 // s's answers from the person and call the tool again with them.
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	msg, schema := s.c.message, s.c.schema
+	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
+		return s.c.modelAsk(r.req.Params.Name, r.sendBack(token)), nil
+	}
 	if len(filled) > 0 || len(problems) > 0 {
 		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
 		b, err := json.Marshal(p.RequestedSchema)
@@ -52,6 +55,26 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 		return nil, err
 	}
 	return askModel(r.req.Params.Name, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+}
+
+// A modelText is the text of c's plain model request to one tool, cut
+// where the arguments go, built once.
+type modelText struct{ tool, head, tail string }
+
+// modelAsk returns c's plain request through the model to tool, with
+// nothing to name or pre-fill: its text is built once per tool.
+func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResult {
+	t := c.plainText.Load()
+	if t == nil || t.tool != tool {
+		const slot = "\x00"
+		full := askModel(tool, c.message, &askContract{RequestedSchema: c.schema, Arguments: json.RawMessage(slot)}, nil)
+		text := full.Content[0].(*mcp.TextContent).Text
+		i := strings.Index(text, slot)
+		t = &modelText{tool: tool, head: text[:i], tail: text[i+len(slot):]}
+		c.plainText.Store(t)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.head + string(args) + t.tail}},
+		StructuredContent: &askContract{RequestedSchema: c.schema, Arguments: args}}
 }
 
 // askModel returns the result of contract c, in words for the model too:
