@@ -380,6 +380,25 @@ func BenchmarkFlowRound(b *testing.B) {
 				}
 			}
 		})
+		// Natively, go-sdk decodes the answers before the handler runs;
+		// in the arguments, Next decodes them itself. The wire variant
+		// decodes the call's params from JSON each round, as go-sdk does,
+		// so that both pay for reading the answer.
+		params, err := json.Marshal(bb.req.Params)
+		require.NoError(b, err)
+		b.Run("wire/"+bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var p mcp.CallToolParamsRaw
+				if err := json.Unmarshal(params, &p); err != nil {
+					b.Fatal(err)
+				}
+				r, err := bb.flow.Next(&mcp.CallToolRequest{Params: &p, Extra: bb.req.Extra})
+				if err != nil || r.Status != FlowAsk || r.Step != "team" {
+					b.Fatal(err, r)
+				}
+			}
+		})
 	}
 }
 
