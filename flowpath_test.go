@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -45,7 +44,8 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 	password, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{AskModel: model,
 		Secrets: &SecretOptions{PageURL: h.page.URL + "/secret", Store: NewMemorySecretStore()}})
 	require.NoError(t, err)
-	pageHandler = password.SecretPage(nil)
+	pageHandler, err = password.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
 
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(AppsExtension, nil)
@@ -108,8 +108,7 @@ func (d *driver) note(s string) {
 // sendPage posts the password on the page of link, as the person's
 // browser does.
 func (d *driver) sendPage(link string) {
-	status, _ := post(d.t, link, url.Values{"password": {hostSecret}}, nil)
-	require.Equal(d.t, http.StatusOK, status)
+	require.Equal(d.t, http.StatusOK, send(d.t, link, hostSecret))
 }
 
 func (d *driver) connect(hs host) *mcp.ClientSession {
