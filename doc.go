@@ -126,7 +126,9 @@
 // does not break the binding; another argument added or changed is refused
 // as a state replayed with other arguments is. The tool's input schema
 // must let those keys through, of any type: [Flow.InputSchema] returns one
-// that does, from a base schema of the tool's own arguments.
+// that does, from a base schema of the tool's own arguments. A tool's own
+// argument must not share a name with a field of its flow: it would be
+// read as an answer, and left out of what the state is bound to.
 //
 // # Asking through the model
 //
