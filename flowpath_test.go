@@ -578,3 +578,21 @@ func TestFlowView(t *testing.T) {
 	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
 	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
 }
+
+// TestFlowModelConfirmation: a step with a boolean field, a confirmation,
+// is never asked through the model, even opted in, while the steps before
+// it are.
+func TestFlowModelConfirmation(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	confirm := Step{Key: "confirm", Message: "Delete the account?", Fields: []AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}}}
+	flow, err := NewFlow(codec, []Step{accountStep, confirm}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	r, err := flow.Next(argsCall(t, bareMeta(), "alice", "delete", nil))
+	require.NoError(t, err)
+	assert.Equal(t, "account", r.Step, "the account step goes through the model")
+	_, err = flow.Next(argsCall(t, bareMeta(), "alice", "delete", map[string]any{
+		StateArgument: carried(t, r), "email": "ada@example.com", "plan": "pro", "sure": true}))
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr, "the confirmation fails closed")
+	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+}
