@@ -9,19 +9,22 @@ import (
 )
 
 // An InputPath is a way a client can be asked for input in the middle of a
-// tool call. The zero value is [PathNone].
+// tool call: the one answer mcpform gives to "what can this client do?".
+// [Form.Ask] and [Flow.Next] pick it themselves; a handler that asks by
+// hand picks it with [PathFor]. The zero value is [PathNone].
 type InputPath int
 
 const (
 	// PathNone: the client declared no way to answer. Return
-	// [CapabilityError] rather than an input request it cannot read.
+	// [CapabilityError] rather than an input request it cannot read, or
+	// ask through the model (see [FlowOptions].AskModel).
 	PathNone InputPath = iota
 	// PathForm: form-mode elicitation. Return an input_required form; for
 	// a client older than 2026-07-28, go-sdk's bridge (and [AddLegacyRounds])
 	// sends it as elicitation/create.
 	PathForm
-	// PathApps: an MCP Apps host. Return the prefab UI form of
-	// [DisplayForm].
+	// PathApps: an MCP Apps host that cannot answer a form. Return a
+	// prefab view.
 	PathApps
 )
 
@@ -38,10 +41,14 @@ func (p InputPath) String() string {
 	return fmt.Sprintf("InputPath(%d)", int(p))
 }
 
-// PathFor returns the way to ask the client whose capabilities are caps:
-// [PathApps] when it renders MCP Apps (see [ClientSupportsApps]), else
-// [PathForm] when it declared form elicitation (see [ClientSupportsForm]),
-// else [PathNone]. A nil caps declares nothing and gets PathNone.
+// PathFor returns the way to ask the client whose capabilities are caps,
+// in the order [Flow.Next] and [Form.Ask] take: [PathForm] when it declared
+// form elicitation (an elicitation capability with form set, or with
+// neither form nor url set, which the spec keeps meaning form for clients
+// that predate modes), else [PathApps] when it renders MCP Apps (its
+// capabilities carry the [AppsExtension] extension with [AppMIMEType]
+// among its mimeTypes), else [PathNone]. A nil caps declares nothing and
+// gets PathNone.
 //
 // Pass req.ClientCapabilities() of a tool request: on 2026-07-28 it reads
 // the capabilities the client sent with that request, in
@@ -50,19 +57,16 @@ func (p InputPath) String() string {
 // to send only the input requests a client declared.
 func PathFor(caps *mcp.ClientCapabilities) InputPath {
 	switch {
-	case ClientSupportsApps(caps):
-		return PathApps
-	case ClientSupportsForm(caps):
+	case clientSupportsForm(caps):
 		return PathForm
+	case clientSupportsApps(caps):
+		return PathApps
 	}
 	return PathNone
 }
 
-// ClientSupportsForm reports whether caps declare form-mode elicitation:
-// an elicitation capability with form set, or with neither form nor url
-// set, which the spec keeps meaning form for clients that predate modes.
-// A nil caps declares nothing.
-func ClientSupportsForm(caps *mcp.ClientCapabilities) bool {
+// clientSupportsForm reports whether caps declare form-mode elicitation.
+func clientSupportsForm(caps *mcp.ClientCapabilities) bool {
 	if caps == nil || caps.Elicitation == nil {
 		return false
 	}
@@ -70,19 +74,16 @@ func ClientSupportsForm(caps *mcp.ClientCapabilities) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// ClientSupportsURL reports whether caps declare URL-mode elicitation, the
+// clientSupportsURL reports whether caps declare URL-mode elicitation, the
 // only mode in which a server may ask for secrets such as passwords or API
-// keys. A nil caps declares nothing.
-func ClientSupportsURL(caps *mcp.ClientCapabilities) bool {
+// keys.
+func clientSupportsURL(caps *mcp.ClientCapabilities) bool {
 	return caps != nil && caps.Elicitation != nil && caps.Elicitation.URL != nil
 }
 
-// ClientSupportsApps reports whether a client declared that it renders MCP
-// Apps: its capabilities carry the [AppsExtension] extension with
-// [AppMIMEType] among its mimeTypes. Pass req.ClientCapabilities() of a tool
-// request, which reads the per-request capabilities of protocol 2026-07-28
-// and the session's before it. A nil caps declares nothing.
-func ClientSupportsApps(caps *mcp.ClientCapabilities) bool {
+// clientSupportsApps reports whether caps declare that the client renders
+// MCP Apps.
+func clientSupportsApps(caps *mcp.ClientCapabilities) bool {
 	if caps == nil {
 		return false
 	}

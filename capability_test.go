@@ -37,7 +37,7 @@ func TestPathFor(t *testing.T) {
 		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, true, true, false, PathForm},
 		{"url only", `{"elicitation":{"url":{}}}`, false, true, false, PathNone},
 		{"apps only", `{` + apps + `}`, false, false, true, PathApps},
-		{"apps before form", `{"elicitation":{"form":{}},` + apps + `}`, true, false, true, PathApps},
+		{"form before apps", `{"elicitation":{"form":{}},` + apps + `}`, true, false, true, PathForm},
 		{"apps extension without the MIME type", `{"extensions":{"io.modelcontextprotocol/ui":{}}}`, false, false, false, PathNone},
 	}
 	for _, tt := range tests {
@@ -46,9 +46,9 @@ func TestPathFor(t *testing.T) {
 			if tt.caps != "" {
 				caps = capsFromJSON(t, tt.caps)
 			}
-			assert.Equal(t, tt.form, ClientSupportsForm(caps), "ClientSupportsForm")
-			assert.Equal(t, tt.url, ClientSupportsURL(caps), "ClientSupportsURL")
-			assert.Equal(t, tt.app, ClientSupportsApps(caps), "ClientSupportsApps")
+			assert.Equal(t, tt.form, clientSupportsForm(caps), "clientSupportsForm")
+			assert.Equal(t, tt.url, clientSupportsURL(caps), "clientSupportsURL")
+			assert.Equal(t, tt.app, clientSupportsApps(caps), "clientSupportsApps")
 			assert.Equal(t, tt.want, PathFor(caps), "PathFor")
 		})
 	}
@@ -195,7 +195,7 @@ func TestPathForPerRequestGoSDK(t *testing.T) {
 		assert.Equal(t, tt.want, res.Content[0].(*mcp.TextContent).Text)
 	}
 }
-func TestClientSupportsApps(t *testing.T) {
+func TestAppsDeclared(t *testing.T) {
 	apps := map[string]any{"mimeTypes": []any{"text/html", AppMIMEType}}
 	tests := []struct {
 		name string
@@ -213,7 +213,7 @@ func TestClientSupportsApps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ClientSupportsApps(tt.caps))
+			assert.Equal(t, tt.want, clientSupportsApps(tt.caps))
 		})
 	}
 
@@ -223,7 +223,7 @@ func TestClientSupportsApps(t *testing.T) {
 		server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 		server.AddTool(&mcp.Tool{Name: "probe", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.FormatBool(ClientSupportsApps(req.ClientCapabilities()))}}}, nil
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strconv.FormatBool(appsDeclared(req))}}}, nil
 			})
 		caps := &mcp.ClientCapabilities{}
 		if declare {

@@ -192,19 +192,23 @@ type node struct {
 	Disabled    *bool           `json:"disabled,omitempty"`
 	ReadOnly    *bool           `json:"readOnly,omitempty"`
 	Submit      bool            `json:"submit,omitempty"`
+	Condition   string          `json:"condition,omitempty"` // of an If
+	Href        string          `json:"href,omitempty"`      // of a Link
+	Target      string          `json:"target,omitempty"`    // of a Link
 	OnSubmit    *action         `json:"onSubmit,omitempty"`
 	Children    []*node         `json:"children,omitempty"`
 }
 
 // action is a prefab action: a toolCall or a showToast.
 type action struct {
-	Action    string            `json:"action"`
-	Tool      string            `json:"tool,omitempty"`
-	Arguments map[string]string `json:"arguments,omitempty"`
-	Message   string            `json:"message,omitempty"`
-	Variant   string            `json:"variant,omitempty"`
-	OnSuccess *action           `json:"onSuccess,omitempty"`
-	OnError   *action           `json:"onError,omitempty"`
+	Action    string         `json:"action"`
+	Tool      string         `json:"tool,omitempty"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	ResultKey string         `json:"resultKey,omitempty"` // where the renderer keeps the call's result
+	Message   string         `json:"message,omitempty"`
+	Variant   string         `json:"variant,omitempty"`
+	OnSuccess *action        `json:"onSuccess,omitempty"`
+	OnError   *action        `json:"onError,omitempty"`
 }
 
 func boolPtr(b bool) *bool { return &b }
@@ -221,7 +225,7 @@ func formView(fields []AutoFormField, submitTool string, o *DisplayFormOptions) 
 	submit := &action{
 		Action:    "toolCall",
 		Tool:      submitTool,
-		Arguments: make(map[string]string, len(fields)),
+		Arguments: make(map[string]any, len(fields)),
 		OnSuccess: &action{Action: "showToast", Message: orDefault(o.SuccessMessage, defaultSuccessMessage), Variant: "success"},
 		OnError:   &action{Action: "showToast", Message: orDefault(o.ErrorMessage, defaultErrorMessage), Variant: "error"},
 	}

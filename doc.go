@@ -41,10 +41,15 @@
 // the middleware of [AddLegacyRounds] when a call may take more than one
 // round.
 //
-// Ask only a client that can answer: [PathFor] picks the UI or the form
-// from what the client declared, and [CapabilityError] is the -32021 error
-// for one that declared neither. [Form.Ask] and [Flow.Next] check this
-// themselves.
+// Ask only a client that can answer. [Form.Ask] and [Flow.Next] pick the
+// way themselves, from the capabilities the client declared and its
+// protocol revision, in this order: a native form (input_required, or
+// legacy rounds for a client older than 2026-07-28); an MCP Apps view, on
+// a host that renders MCP Apps but cannot answer a form; through the
+// model, when the form or flow opted in; and otherwise the -32021 error of
+// [CapabilityError]. [InputPath] and [PathFor] are the one answer to "what
+// can this client do?" for a handler that asks by hand. [Form.ReadCall]
+// reads the answer on every path.
 //
 // # Reading answers
 //
@@ -109,23 +114,76 @@
 // ([SecretPageOptions].Authorize, or AnyoneWithTheLink), and only the first
 // browser that opens a link can send on it: any other use refuses the
 // link, and the flow ends with [ErrSecretRefused], taking nothing. A
-// client that did not declare URL-mode elicitation
-// gets the -32021 error, never a form; one on 2025-11-25 is served through
-// [AddLegacyRounds], with elicitationId and
-// notifications/elicitation/complete.
+// client on 2025-11-25 is served through
+// [AddLegacyRounds], with elicitationId and notifications/elicitation/complete.
+// A client that cannot open a URL-mode request is given the page's link
+// in an ordinary result instead (see "The link and model paths"), after
+// the step's other fields; once the page is posted, the call that follows
+// finishes the step. The page, the store, the single use and the binding
+// are URL mode's. A secret is never put in a form, a view, or the model's
+// hands.
+//
+// # The link and model paths
+//
+// On these two paths, the result is an ordinary one, and the next call of
+// the same tool carries the answers and the state in its arguments. Its
+// structuredContent is the contract clients, models and tests rely on:
+//
+//   - requestedSchema: the restricted schema a native request would carry;
+//     absent for a link alone;
+//   - url: the secret page's link, for a secret step;
+//   - arguments: an object to send back unchanged, merged with the
+//     answers, each under its field's name, in the next call.
+//
+// Its text says the same in words, for the model. The state travels under
+// [StateArgument], and is bound to the call's arguments without the
+// flow's own keys (the state and the fields' names), so sending it back
+// does not break the binding; another argument added or changed is refused
+// as a state replayed with other arguments is. The tool's input schema
+// must let those keys through, of any type: [Flow.InputSchema] returns one
+// that does, from a base schema of the tool's own arguments. A tool's own
+// argument must not share a name with a field of its flow: it would be
+// read as an answer, and left out of what the state is bound to.
+//
+// # Asking through the model
+//
+// A host with neither form elicitation nor MCP Apps cannot put a question
+// to the person. [FlowOptions].AskModel (or [FormOptions].AskModel) asks
+// the model instead: the result asks it to collect the answers from the
+// person and call the tool again with them, and they are checked exactly
+// as native answers are. Say plainly what this proves: the model, not the
+// person, typed those answers; it may have paraphrased, guessed or been
+// steered by other text in its context. It is off by default, and such a
+// host gets -32021 then. A step with a boolean field, such as a
+// confirmation or a consent, is never asked this way: it fails closed with
+// -32021. Secrets never go this way; the person is given the page's link.
 //
 // # UI path
 //
-// On a host that renders MCP Apps, [Form.Display] (or [DisplayForm], for a
-// field list) returns a prefab form for the same fields; submitting it
+// On a host that renders MCP Apps but cannot answer a form, [Form.Ask] and
+// [Flow.Next] return a prefab view, one step per view. Submitting it calls
+// the same tool with the values and the signed state in the arguments; the
+// step gets everything a native step gets (the same checker, Check, pins,
+// binding, and re-asks that name the problems and keep the good values),
+// and the view then shows the next step, or, once the tool answers with an
+// ordinary result, that result's text: created, already registered,
+// declined. prefab's renderer replaces the view with one a result carries
+// in structuredContent, and runs onSuccess for an isError result too, so a
+// view keeps the result with resultKey rather than show a toast. Secret
+// fields are never put on a view: it links to the secret page. A tool's
+// own argument names must survive the renderer, which camel-cases "_x" in
+// them, and a string argument holding "{{" and "}}" is evaluated; either
+// is refused as a changed argument would be.
+//
+// [Form.Display] (or [DisplayForm], for a field list) returns the same
+// prefab form for a handler that picks the path itself; submitting it
 // calls the submit tool with the values as arguments, which
 // [Form.ReadArguments] (or [AcceptedFormArguments]) makes typed and checks
-// with the same checker as the native path, so a handler gets the same
-// answers whichever path the person took. Like [Form.Ask], Form.Display
+// with the same checker as the native path. Like [Form.Ask], Form.Display
 // refuses a form with secret fields, whose values would pass through the
-// host. [PathFor] tells which path a client can take. [AddViewer] registers
-// the MCP Apps viewer resource that renders the form, and [AttachViewer]
-// links a tool to it.
+// host. [AddViewer] registers the MCP Apps viewer resource that renders
+// the form, and [AttachViewer] links a tool to it: a tool that asks on the
+// UI path needs both.
 //
 // The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
 // lift, and mcpform checks what it cannot prevent:

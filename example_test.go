@@ -53,9 +53,9 @@ var signupForm = func() *mcpform.Form[Signup] {
 // signup is the write-once tool handler of the package example, and of
 // the README, whose snippet TestREADMESnippet keeps identical to it.
 func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	reply := signupForm.Read(req.Params.InputResponses)
+	reply := signupForm.ReadCall(req)
 	switch reply.Status {
-	case mcpform.ReplyNone: // the first call: ask, if the client can answer
+	case mcpform.ReplyNone: // the first call: ask, in the way the client can answer
 		return signupForm.Ask(req, "")
 	case mcpform.ReplyInvalid: // ask again, naming the problems, keeping the good answers
 		return signupForm.Reask(reply, ""), nil
@@ -589,7 +589,7 @@ func Example_displayForm() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
 		opts := &mcpform.DisplayFormOptions{Title: "Subscribe"}
-		if !mcpform.ClientSupportsApps(req.ClientCapabilities()) {
+		if mcpform.PathFor(req.ClientCapabilities()) != mcpform.PathApps {
 			opts.Elicit = &mcpform.InputRequestOptions{} // key "subscribe", message "Subscribe"
 		}
 		return mcpform.DisplayForm(subscribeFields, "subscribe", opts)
@@ -859,16 +859,6 @@ func ExampleAttachViewer() {
 	fmt.Println(string(meta))
 	// Output:
 	// {"ui":{"resourceUri":"ui://mcpform/viewer"},"ui/resourceUri":"ui://mcpform/viewer"}
-}
-
-func ExampleClientSupportsApps() {
-	caps := &mcp.ClientCapabilities{}
-	fmt.Println(mcpform.ClientSupportsApps(caps))
-	caps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
-	fmt.Println(mcpform.ClientSupportsApps(caps))
-	// Output:
-	// false
-	// true
 }
 
 // A booking is the typed answer of the examples below; FormFor derives its
@@ -1185,42 +1175,25 @@ func ExamplePathFor() {
 	_ = ask
 
 	fmt.Println(mcpform.PathFor(nil))
+	// An elicitation capability without modes predates them, and means form.
 	fmt.Println(mcpform.PathFor(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
-	apps := mcpform.FormCapability()
+	apps := &mcp.ClientCapabilities{}
 	apps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
+	fmt.Println(mcpform.PathFor(apps))
+	// A host that answers forms too is asked natively.
+	apps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 	fmt.Println(mcpform.PathFor(apps))
 	// Output:
 	// none
 	// form
 	// apps
+	// form
 }
 
 func ExampleInputPath_String() {
 	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
 	// Output:
 	// none form apps
-}
-
-func ExampleClientSupportsForm() {
-	// An elicitation capability without modes predates them, and means form.
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}))
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}))
-	fmt.Println(mcpform.ClientSupportsForm(&mcp.ClientCapabilities{}))
-	// Output:
-	// true
-	// false
-	// false
-}
-
-func ExampleClientSupportsURL() {
-	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
-		Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
-	}}
-	fmt.Println(mcpform.ClientSupportsURL(caps))
-	fmt.Println(mcpform.ClientSupportsURL(mcpform.FormCapability()))
-	// Output:
-	// true
-	// false
 }
 
 func ExampleFormCapability() {
@@ -1693,4 +1666,93 @@ func ExampleSQLStore_Delete() {
 	// Output:
 	// <nil>
 	// false
+}
+
+// A tool that runs a flow declares the arguments the view, link and model
+// paths send back: the state, and each field by name, of any type.
+func ExampleFlow_InputSchema() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "team", Fields: []mcpform.AutoFormField{
+		{Name: "team_name", Required: true},
+		{Name: "seats", Type: mcpform.TypeInteger},
+	}}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tool := &mcp.Tool{Name: "signup", InputSchema: flow.InputSchema(nil)}
+	b, _ := json.Marshal(tool.InputSchema.(*jsonschema.Schema).Properties)
+	fmt.Println(string(b))
+	fmt.Println(mcpform.StateArgument)
+	// Output:
+	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
+	// mcpform
+}
+
+// On an MCP Apps host that cannot answer a form, Ask shows the form in a
+// view; its submit calls the same tool with the values and the state in
+// the arguments, which ReadCall reads as a browser sends them.
+func ExampleForm_ReadCall() {
+	apps := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup",
+		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{
+			mcpform.AppsExtension: map[string]any{"mimeTypes": []any{mcpform.AppMIMEType}}}}}}}
+	res, err := signupForm.Ask(apps, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+
+	// The person submits: numbers arrive as text.
+	apps.Params.Arguments = json.RawMessage(`{"mcpform":"","email":"ada@example.com","plan":"pro","seats":"3"}`)
+	reply := signupForm.ReadCall(apps)
+	fmt.Println(reply.Status, reply.Value.Email, reply.Value.Seats)
+	// Output:
+	// The person is shown the form "Create your account" in the app's view and answers there; the view calls the tool again itself.
+	// accepted ada@example.com 3
+}
+
+// A flow that opts in asks a host with neither forms nor MCP Apps through
+// the model: an ordinary result whose text and structuredContent say what
+// to ask the person and how to call the tool again. The model, not the
+// person, types the answers that come back.
+func ExampleFlowOptions_askModel() {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+	}}}, &mcpform.FlowOptions{AskModel: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	bare := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup",
+		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}}}}
+	r, err := flow.Next(bare)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var contract struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+		Arguments       map[string]any  `json:"arguments"`
+	}
+	b, _ := json.Marshal(r.Result.StructuredContent)
+	if err := json.Unmarshal(b, &contract); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(contract.RequestedSchema))
+
+	// The model calls again with the arguments it was given and the answer.
+	contract.Arguments["email"] = "ada@example.com"
+	bare.Params.Arguments, _ = json.Marshal(contract.Arguments)
+	r, err = flow.Next(bare)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Status, r.Answers)
+	// Output:
+	// {"type":"object","properties":{"email":{"type":"string","title":"Email","format":"email"}},"required":["email"]}
+	// done map[email:ada@example.com]
 }

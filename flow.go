@@ -70,6 +70,11 @@ type FlowOptions struct {
 	// again: call Once for every status but FlowAsk. Nil means Once
 	// fails, and the secrets are deleted as the round finishes.
 	Outcomes Outcomes
+	// AskModel lets a client that can be asked neither in a form nor in an
+	// MCP Apps view be asked through the model: see "Asking through the
+	// model" in the package documentation. False answers such a client
+	// with -32021.
+	AskModel bool
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -91,8 +96,11 @@ type FlowOptions struct {
 //     answer was proven (a deploy between rounds), or whose proven answer
 //     no longer passes, is asked again. A [FlowDone] never carries a value
 //     the current steps refuse.
-//   - A client that did not declare form elicitation is not asked: Next
-//     returns the -32021 error of [CapabilityError].
+//   - Each step is asked in the way the client can answer: natively, in
+//     an MCP Apps view, or, opted in, through the model (see the package
+//     documentation, "UI path" and "The link and model paths"); a client
+//     that can be asked no way is not asked: Next returns the -32021
+//     error of [CapabilityError].
 //
 // Proven answers travel in the state, sealed (see Sealed state below).
 // Secret fields never do: a step with one (see [AutoFormField.Secret])
@@ -147,6 +155,8 @@ type Flow struct {
 	unbound   bool
 	secrets   *SecretOptions
 	outcomes  Outcomes
+	model     bool            // FlowOptions.AskModel
+	own       map[string]bool // the argument keys the flow writes; see ownArguments
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -179,7 +189,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		if opts.MaxReasks != 0 {
 			f.maxReasks = opts.MaxReasks
 		}
-		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+		f.principal, f.unbound, f.secrets, f.model = opts.Principal, opts.UnboundArguments, opts.Secrets, opts.AskModel
 		f.readable = opts.ReadableState
 		f.outcomes = opts.Outcomes
 	}
@@ -210,6 +220,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
+	f.own = ownArguments(f.steps)
 	return f, nil
 }
 
@@ -320,10 +331,11 @@ type FlowRound struct {
 
 // Next runs one round of the flow for the tool call req.
 //
-// A call without request state starts the flow. A state that does not
+// A call without request state, in req.Params.RequestState or under
+// [StateArgument] in its arguments, starts the flow. A state that does not
 // verify, has expired, or was minted for another principal, tool or set of
 // arguments returns the JSON-RPC error of [RequestStateError]; a client
-// that cannot answer a form, the error of [CapabilityError]. The handler
+// that can be asked no way, the error of [CapabilityError]. The handler
 // returns either as it is. Other errors report misuse, such as a nil flow
 // or request.
 //
@@ -337,24 +349,30 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	if req == nil || req.Params == nil {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	bind, err := f.bindFor(req)
+	args, err := callArguments(req.Params.Arguments, f.own)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+	}
+	bind := f.bindFor(req, args.digest)
+	token, inArgs := req.Params.RequestState, false
+	if token == "" && args.token != "" {
+		token, inArgs = args.token, true
 	}
 	st := flowState{}
-	if req.Params.RequestState == "" {
+	if token == "" {
 		var id [16]byte
 		if _, err := rand.Read(id[:]); err != nil {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.verifyState(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+	} else if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 		if err == nil {
 			err = ErrMalformed
 		}
 		return nil, RequestStateError(err)
 	}
-	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
+	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req),
+		can: reachOf(req), inArgs: inArgs, args: args}
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once
@@ -369,15 +387,12 @@ func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
 	return f.principal(req)
 }
 
-// bindFor returns the string a call's state is bound to.
-func (f *Flow) bindFor(req *mcp.CallToolRequest) (string, error) {
+// bindFor returns the string a call's state is bound to, given the digest
+// of its arguments without the flow's own (see ownArguments).
+func (f *Flow) bindFor(req *mcp.CallToolRequest, digest string) string {
 	principal := f.principalOf(req)
 	if f.unbound {
-		return BindTo(principal, req.Params.Name), nil
+		return BindTo(principal, req.Params.Name)
 	}
-	digest, err := argumentsDigest(req.Params.Arguments)
-	if err != nil {
-		return "", fmt.Errorf("mcpform: binding the call's arguments: %w", err)
-	}
-	return BindTo(principal, req.Params.Name, digest), nil
+	return BindTo(principal, req.Params.Name, digest)
 }

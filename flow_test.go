@@ -346,24 +346,63 @@ func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolReque
 	return flow, codec, req
 }
 
-// BenchmarkFlowRound runs round 2 with the state sealed, as flows mint it,
-// and signed (FlowOptions.ReadableState), its peer.
+// BenchmarkFlowRound runs that round on each path: native, in an MCP Apps
+// view's arguments (the browser's text values), and through the model's.
+// The paths that answer through the arguments must cost at most 1.2 times
+// the native round. Flows seal their state; native-signed is the same
+// native round with FlowOptions.ReadableState, the peer of sealing, which
+// must cost at least 1/1.3 of the sealed round.
 func BenchmarkFlowRound(b *testing.B) {
-	for _, bc := range []struct {
-		name     string
-		readable bool
-	}{{"sealed", false}, {"signed", true}} {
-		b.Run(bc.name, func(b *testing.B) {
-			_, codec, _ := newFlowFixture(b)
-			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: bc.readable})
-			require.NoError(b, err)
-			r, err := flow.Next(call("signup", "", nil))
-			require.NoError(b, err)
-			req := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
+	flow, codec, native := benchFlowRound(b)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(b, err)
+	readable, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: true})
+	require.NoError(b, err)
+	r, err := readable.Next(call("signup", "", nil))
+	require.NoError(b, err)
+	signed := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
+	// second returns round 2 of a flow asked with meta, answered through
+	// the arguments.
+	second := func(flow *Flow, meta mcp.Meta) *mcp.CallToolRequest {
+		r, err := flow.Next(argsCall(b, meta, "alice", "signup", nil))
+		require.NoError(b, err)
+		return argsCall(b, meta, "alice", "signup", map[string]any{
+			StateArgument: carried(b, r), "email": "ada@example.com", "plan": "team"})
+	}
+	for _, bb := range []struct {
+		name string
+		flow *Flow
+		req  *mcp.CallToolRequest
+	}{
+		{"native", flow, native},
+		{"native-signed", readable, signed},
+		{"apps", flow, second(flow, appsMeta())},
+		{"model", model, second(model, bareMeta())},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r, err := flow.Next(req)
-				if err != nil || r.Status != FlowAsk {
+				r, err := bb.flow.Next(bb.req)
+				if err != nil || r.Status != FlowAsk || r.Step != "team" {
+					b.Fatal(err, r)
+				}
+			}
+		})
+		// Natively, go-sdk decodes the answers before the handler runs;
+		// in the arguments, Next decodes them itself. The wire variant
+		// decodes the call's params from JSON each round, as go-sdk does,
+		// so that both pay for reading the answer.
+		params, err := json.Marshal(bb.req.Params)
+		require.NoError(b, err)
+		b.Run("wire/"+bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var p mcp.CallToolParamsRaw
+				if err := json.Unmarshal(params, &p); err != nil {
+					b.Fatal(err)
+				}
+				r, err := bb.flow.Next(&mcp.CallToolRequest{Params: &p, Extra: bb.req.Extra})
+				if err != nil || r.Status != FlowAsk || r.Step != "team" {
 					b.Fatal(err, r)
 				}
 			}
@@ -385,15 +424,16 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 			b.Fatal(err)
 		}
 		bind := BindTo("alice", "signup", digest)
+		// Sealed, as a flow's state is, with the codec's own sealing.
 		var st flowState
-		if err := codec.Verify(req.Params.RequestState, bind, &st); err != nil {
+		if err := codec.verify(req.Params.RequestState, bind, &st, true); err != nil {
 			b.Fatal(err)
 		}
 		a, ok := AcceptedFormInput(req.Params.InputResponses, "account", accountStep.Fields)
 		if !ok {
 			b.Fatal("not accepted")
 		}
-		token, err := codec.Mint(flowState{ID: st.ID, Step: "team", Proven: a}, bind)
+		token, err := codec.mint(flowState{ID: st.ID, Step: "team", Proven: a}, bind, true)
 		if err != nil {
 			b.Fatal(err)
 		}

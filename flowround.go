@@ -25,6 +25,9 @@ type round struct {
 	bind      string
 	principal string
 	st        flowState
+	can       reach    // what the client declared
+	inArgs    bool     // the state came in the arguments; so do the answers
+	args      callArgs // what the call's arguments hold
 }
 
 // run walks the steps in order. A step that applies and whose answer is
@@ -147,20 +150,16 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	case u != nil && u.Action == "cancel":
 		return &FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
 	}
-	if err := requireInput(r.req, false, true); err != nil {
-		return nil, err
-	}
 	problems := secretProblems(s, ErrSecretWaiting)
 	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
 	token, err := r.flow.mintState(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.pageRequest(s, problems)
+	res, err := r.presentPage(s, problems, token)
 	if err != nil {
 		return nil, err
 	}
-	res := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
 }
 
@@ -207,9 +206,9 @@ func (r *round) link(s *flowStep) *secretLink {
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
 	if len(s.c.fields) > 0 {
-		status, accepted, problems = s.c.judge(r.req.Params.InputResponses)
+		status, accepted, problems = r.judge(s)
 	}
-	if len(s.c.secrets) > 0 {
+	if len(s.c.secrets) > 0 && r.byURL() {
 		status, problems = s.consent(r.req.Params.InputResponses, status, problems)
 	}
 	if status == ReplyAccepted && s.check != nil {
@@ -243,24 +242,14 @@ func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *Flow
 // ask returns the round that asks s, naming problems and pre-filling
 // accepted values, with the state of what is proven so far.
 func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
-	if err := requireInput(r.req, len(s.c.fields) > 0, len(s.c.secrets) > 0); err != nil {
-		return nil, err
-	}
 	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
 	token, err := r.flow.mintState(&st, r.bind)
 	if err != nil {
 		return nil, err
 	}
-	res := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}, RequestState: token}
-	if len(s.c.fields) > 0 {
-		res = s.c.reask(filled, problems, token)
-	}
-	if len(s.c.secrets) > 0 {
-		p, err := r.pageRequest(s, problems)
-		if err != nil {
-			return nil, err
-		}
-		res.InputRequests[s.urlKey()] = p
+	res, err := r.present(s, filled, problems, token)
+	if err != nil {
+		return nil, err
 	}
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid,
 		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID}, nil

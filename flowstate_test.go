@@ -349,7 +349,7 @@ func TestFlowStateSealedRefusals(t *testing.T) {
 	signed, _ := teamState(t, readable)
 	team := map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}
 	withArgs := call("signup", state, team)
-	withArgs.Params.Arguments = json.RawMessage(`{"plan":"pro"}`)
+	withArgs.Params.Arguments = json.RawMessage(`{"coupon":"SPRING"}`) // not a field: fields ride in the arguments on the view and model paths
 	flipped := []byte(state)
 	flipped[len(flipped)/2] ^= 1
 

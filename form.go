@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +34,11 @@ type compiled struct {
 	key     string
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
+
+	model     bool                      // FormOptions.AskModel
+	own       map[string]bool           // the argument keys the form's paths write
+	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
+	plainText atomic.Pointer[modelText] // the model's text with nothing to name or pre-fill
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -53,6 +59,11 @@ type FormOptions struct {
 	// Message is shown to the person above the form. Empty means
 	// [DefaultInputMessage].
 	Message string
+	// AskModel lets [Form.Ask] ask a client that can be asked neither in a
+	// form nor in an MCP Apps view through the model: see "Asking through
+	// the model" in the package documentation. False answers such a
+	// client with -32021. A [Flow] takes [FlowOptions].AskModel instead.
+	AskModel bool
 }
 
 // NewForm compiles fields into a Form whose accepted answers decode into
@@ -117,7 +128,9 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 		if opts.Message != "" {
 			c.message = opts.Message
 		}
+		c.model = opts.AskModel
 	}
+	c.own = formArguments(fields)
 	return c, nil
 }
 
@@ -162,10 +175,17 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 	return f.c.request(f.c.message, f.c.wire, requestState)
 }
 
-// Ask is [Form.InputRequest] for a client that declared form elicitation
-// (see [ClientSupportsForm]); to any other client it returns the JSON-RPC
-// error of [CapabilityError], -32021, which the handler returns as it is,
-// rather than a request the client cannot answer.
+// Ask returns the result that asks for the form in the way the client of
+// req can answer, in the order [PathFor] gives: [Form.InputRequest] for a
+// client that declared form elicitation; a prefab view whose submit calls
+// the same tool, on an MCP Apps host that cannot answer a form; through
+// the model, when the form was compiled with [FormOptions].AskModel and
+// has no boolean field (a confirmation fails closed); and to any other
+// client the JSON-RPC error of [CapabilityError], -32021, which the
+// handler returns as it is. [Form.ReadCall] reads the answer on every
+// path. On the view and model paths requestState travels in the
+// arguments, under [StateArgument], and the tool's input schema must let
+// it and the fields' names through.
 //
 // A form with secret fields is asked only as a [Step] of a [Flow], which
 // asks the secrets in URL mode; Ask refuses it, because the form-mode
@@ -174,10 +194,7 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 	if len(f.c.secrets) > 0 {
 		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
 	}
-	if err := requireInput(req, true, false); err != nil {
-		return nil, err
-	}
-	return f.InputRequest(requestState), nil
+	return f.c.ask(req, nil, nil, requestState)
 }
 
 // Reask returns the input_required result that asks for the form again
@@ -185,7 +202,15 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 // and the values reply accepted are the schema's defaults, which clients
 // pre-fill, so the person does not type them again. For a reply without
 // problems or accepted values it is InputRequest.
+//
+// A reply that [Form.ReadCall] read from an MCP Apps view's or the model's
+// arguments is asked again the same way.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
+	if reply.via != viaForm && reply.call != nil {
+		if res, err := f.c.ask(reply.call, reply.Answers, reply.Problems, requestState); err == nil {
+			return res
+		}
+	}
 	return f.c.reask(reply.Answers, reply.Problems, requestState)
 }
 
@@ -275,6 +300,11 @@ func (c *compiled) judge(responses mcp.InputResponseMap) (ReplyStatus, Answers, 
 	if content == nil {
 		content = map[string]any{}
 	}
+	return c.judgeContent(content)
+}
+
+// judgeContent judges an accepted answer's content.
+func (c *compiled) judgeContent(content map[string]any) (ReplyStatus, Answers, []*FieldError) {
 	answers, problems, missing := checkCompiled(content, c.fields, c.lookup)
 	if missing || hasInvalid(problems) {
 		return ReplyInvalid, answers, problems
@@ -359,6 +389,9 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+
+	via  via                  // the path the answer came by, for Reask
+	call *mcp.CallToolRequest // the call it came in, off the native path
 }
 
 // requireInput returns the capability error for a call whose client cannot
@@ -379,7 +412,7 @@ func requireInput(req *mcp.CallToolRequest, form, url bool) error {
 }
 
 // elicitationModes reports which elicitation modes the client of req
-// declared, as [ClientSupportsForm] and [ClientSupportsURL] judge
+// declared, as [PathFor] judges
 // req.ClientCapabilities(). It reads the per-request capabilities of
 // 2026-07-28 in place when they arrived as JSON, because go-sdk's
 // ClientCapabilities re-encodes them through a decoder that allocates tens
@@ -399,5 +432,5 @@ func elicitationModes(req *mcp.CallToolRequest) (form, url bool) {
 		}
 	}
 	caps := req.ClientCapabilities()
-	return ClientSupportsForm(caps), ClientSupportsURL(caps)
+	return clientSupportsForm(caps), clientSupportsURL(caps)
 }

@@ -510,8 +510,8 @@ func TestElicitationModes(t *testing.T) {
 			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
 			form, url := elicitationModes(req)
 			decoded := req.ClientCapabilities()
-			assert.Equal(t, ClientSupportsForm(decoded), form, "form")
-			assert.Equal(t, ClientSupportsURL(decoded), url, "url")
+			assert.Equal(t, clientSupportsForm(decoded), form, "form")
+			assert.Equal(t, clientSupportsURL(decoded), url, "url")
 		})
 	}
 }

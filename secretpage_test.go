@@ -536,7 +536,15 @@ func TestSecretPageLimits(t *testing.T) {
 
 func TestSecretFlowCapabilities(t *testing.T) {
 	fx := newSecretFixture(t, nil)
-	_, err := fx.flow.Next(call("set_password", "", nil)) // form mode only
+	// Form mode only: the form is asked natively, and the page's link is
+	// given in an ordinary result once it is answered (TestFlowHosts).
+	r, err := fx.flow.Next(call("set_password", "", nil))
+	require.NoError(t, err)
+	assert.Equal(t, "password", asked(t, r), "no URL-mode request")
+
+	bare := call("set_password", "", nil)
+	bare.Params.Meta = mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}}
+	_, err = fx.flow.Next(bare)
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)

@@ -13,7 +13,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"net/http"
@@ -27,8 +26,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/testenv"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -277,18 +276,28 @@ func TestSetPasswordWaitsForThePage(t *testing.T) {
 	noSecret(t, "the server's log", r.stderr())
 }
 
-// TestSetPasswordNeedsURLMode: a client that declared form elicitation
-// only is never asked for the password in a form; it gets the -32021
-// capability error, on either protocol generation.
-func TestSetPasswordNeedsURLMode(t *testing.T) {
+// TestSetPasswordWithoutURLMode: a client that declared form elicitation
+// only is never asked for the password in a form: it is asked the email,
+// then given the page's link in an ordinary result, on either protocol
+// generation.
+func TestSetPasswordWithoutURLMode(t *testing.T) {
 	url := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db")).url
 	for _, version := range []string{modern, legacy} {
 		t.Run(version, func(t *testing.T) {
-			cs := connectHTTP(t, url, version, false, newPerson(nil))
-			_, err := setPassword(cs, "", nil)
-			var werr *jsonrpc.Error
-			require.True(t, errors.As(err, &werr), "want a JSON-RPC error, got %T: %v", err, err)
-			assert.Equal(t, int64(-32021), werr.Code, werr.Message)
+			p := newPerson(map[string][]*mcp.ElicitResult{"account": {accepted(map[string]any{"email": "ada@example.com"})}})
+			cs := connectHTTP(t, url, version, true, p)
+			res, err := setPassword(cs, "", nil)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"account"}, p.forms(), "the email only, in a form")
+			var c struct {
+				URL       string         `json:"url"`
+				Arguments map[string]any `json:"arguments"`
+			}
+			b, err := json.Marshal(res.StructuredContent)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &c))
+			assert.Contains(t, c.URL, "/secret?t=", "the page's link")
+			assert.NotEmpty(t, c.Arguments[mcpform.StateArgument], "the state to send back")
 		})
 	}
 }

@@ -28,9 +28,9 @@ var signupForm = func() *mcpform.Form[Signup] {
 }()
 
 func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	reply := signupForm.Read(req.Params.InputResponses)
+	reply := signupForm.ReadCall(req)
 	switch reply.Status {
-	case mcpform.ReplyNone: // the first call: ask, if the client can answer
+	case mcpform.ReplyNone: // the first call: ask, in the way the client can answer
 		return signupForm.Ask(req, "")
 	case mcpform.ReplyInvalid: // ask again, naming the problems, keeping the good answers
 		return signupForm.Reask(reply, ""), nil

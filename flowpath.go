@@ -1,0 +1,370 @@
+package mcpform
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// StateArgument is the argument under which the paths that answer through
+// the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps
+// view's submit, the call that follows a secret page's link, and an answer
+// through the model. The tool's input schema must let it through, with the
+// fields' names; [Flow.InputSchema] returns such a schema.
+const StateArgument = "mcpform"
+
+// A via is the way one round reaches the person.
+type via int
+
+const (
+	viaForm  via = iota // input_required: native, or legacy rounds through the middleware
+	viaApps             // a prefab view on an MCP Apps host
+	viaModel            // an ordinary result that asks the model
+)
+
+// reach is what the client of a call declared it can be asked through.
+type reach struct{ form, url, apps bool }
+
+// reachOf reads what the client of req declared. Apps support is read only
+// for a client without form elicitation, the one case where it matters.
+func reachOf(req *mcp.CallToolRequest) reach {
+	form, url := elicitationModes(req)
+	r := reach{form: form, url: url}
+	if !form {
+		r.apps = appsDeclared(req)
+	}
+	return r
+}
+
+// appsDeclared reports whether the client of req renders MCP Apps, reading
+// the per-request capabilities of 2026-07-28 in place when they arrived as
+// JSON, as elicitationModes does.
+func appsDeclared(req *mcp.CallToolRequest) bool {
+	if req == nil {
+		return false
+	}
+	if req.Params != nil {
+		if m, ok := req.Params.Meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			ext, _ := m["extensions"].(map[string]any)
+			ui, _ := ext[AppsExtension].(map[string]any)
+			types, _ := ui["mimeTypes"].([]any)
+			for _, t := range types {
+				if t == AppMIMEType {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return clientSupportsApps(req.ClientCapabilities())
+}
+
+// ownArguments returns the argument keys a flow's paths write: the state's
+// and each field's name, with the key prefab's renderer sends it under.
+// The state is bound to the call's arguments without them, so that
+// answering through the arguments does not change what the state is bound
+// to.
+func ownArguments(steps []flowStep) map[string]bool {
+	own := map[string]bool{StateArgument: true}
+	for i := range steps {
+		for _, f := range steps[i].c.all {
+			own[f.Name], own[rendererKey(f.Name)] = true, true
+		}
+	}
+	return own
+}
+
+// formArguments is ownArguments for a single form's fields.
+func formArguments(fields []AutoFormField) map[string]bool {
+	own := map[string]bool{StateArgument: true}
+	for _, f := range fields {
+		own[f.Name], own[rendererKey(f.Name)] = true, true
+	}
+	return own
+}
+
+// callArgs is what a flow reads of a call's arguments, in one decode.
+type callArgs struct {
+	digest  string         // of the arguments but the flow's own: what the state is bound to
+	token   string         // the state carried under StateArgument
+	carried bool           // StateArgument was there, even empty
+	rest    []byte         // the arguments but the flow's own, as JSON object members
+	answers map[string]any // the flow's own but the state: the answers
+}
+
+// nullDigest is the digest of absent, null and {} arguments.
+var nullDigest, _ = argumentsDigest(nil)
+
+// callArguments reads a call's arguments once: the digest of those the
+// state is bound to, the state carried in them, the rest to send back,
+// and the answers. Absent, null and {} arguments cost nothing.
+func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "{}" || string(t) == "null" {
+		return callArgs{digest: nullDigest}, nil
+	}
+	// Arguments are mostly an object of strings, numbers and flags: read
+	// them as the flow state's decoder reads answers, exactly as
+	// json.Unmarshal would, and leave anything else to json.Unmarshal.
+	var m map[string]any
+	d := stateDecoder{b: raw, i: skipJSONSpace(raw, 0)}
+	var fast Answers
+	if d.answers(&fast) && d.i == len(raw) {
+		m = fast
+	} else {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return callArgs{}, err
+		}
+		var ok bool
+		if m, ok = v.(map[string]any); !ok {
+			d, err := argumentsDigest(raw)
+			return callArgs{digest: d}, err
+		}
+	}
+	// m keeps the answers; the tool's own arguments, usually none, move to
+	// rest.
+	var a callArgs
+	var rest map[string]any
+	for k, v := range m {
+		switch {
+		case !own[k]:
+			if rest == nil {
+				rest = make(map[string]any, len(m))
+			}
+			rest[k] = v
+			delete(m, k)
+		case k == StateArgument:
+			delete(m, k)
+			if s, ok := v.(string); ok {
+				a.token, a.carried = s, true
+			} else {
+				a.token, a.carried = "\x00", true // not a string: a state that cannot verify
+			}
+		}
+	}
+	if len(m) > 0 {
+		a.answers = m
+	}
+	if len(rest) == 0 {
+		a.digest = nullDigest
+		return a, nil
+	}
+	// Marshalling what json.Unmarshal decoded is argumentsDigest's
+	// canonical form already.
+	b, err := json.Marshal(rest)
+	if err != nil {
+		return callArgs{}, err
+	}
+	sum := sha256.Sum256(b)
+	a.digest, a.rest = base64.RawURLEncoding.EncodeToString(sum[:]), b[1:len(b)-1]
+	return a, nil
+}
+
+// fromArguments returns the call's answer to s as read from its
+// arguments, or nil when they name none of s's fields. Only s's fields are
+// read, under their names or the keys prefab's renderer sends them under.
+// On the Apps path the values are made typed as a browser sends them (see
+// [AcceptedFormArguments]); through the model they are judged exactly as
+// a native answer.
+func (r *round) fromArguments(s *flowStep) map[string]any {
+	return s.c.fromArguments(r.args.answers, r.can.apps && !r.can.form)
+}
+
+// fromArguments returns the values of answers that are c's fields', made
+// typed as a browser sends them when browser is set, or nil when there
+// are none.
+func (c *compiled) fromArguments(answers map[string]any, browser bool) map[string]any {
+	content, own := answers, true
+	for k := range content {
+		if c.lookup(k) < 0 && !c.rendered(k) {
+			own = false
+			break
+		}
+	}
+	if !own { // answers to other steps too: leave them out
+		content = make(map[string]any, len(c.fields))
+		for k, v := range answers {
+			if c.lookup(k) >= 0 || c.rendered(k) {
+				content[k] = v
+			}
+		}
+	}
+	if len(content) == 0 {
+		return nil
+	}
+	if browser {
+		content = c.normalizeArguments(content)
+	}
+	return content
+}
+
+// rendered reports whether k is the key prefab's renderer sends one of c's
+// fields under, in place of its name.
+func (c *compiled) rendered(k string) bool {
+	for i := range c.fields {
+		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// judge judges the call's answer to s: its input response, or, for a
+// state that came in the arguments, the answer read from them.
+func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	if !r.inArgs {
+		return s.c.judge(r.req.Params.InputResponses)
+	}
+	content := r.fromArguments(s)
+	if content == nil {
+		return ReplyNone, nil, nil
+	}
+	return s.c.judgeContent(content)
+}
+
+// byURL reports whether the call answers a step's secrets in URL mode: a
+// native answer from a client that declared it. Everywhere else the person
+// was given the page's link, and there is no consent to read.
+func (r *round) byURL() bool { return r.can.url && !r.inArgs }
+
+// pathFor picks how s's questions reach the person: a native form, an
+// MCP Apps view, or the model, in that order, or the -32021 error when the
+// client can be asked none of these ways. A step with a boolean field, a
+// confirmation, fails closed rather than go through the model.
+func (r *round) pathFor(s *flowStep) (via, error) {
+	switch {
+	case r.can.form:
+		return viaForm, nil
+	case r.can.apps:
+		return viaApps, nil
+	case r.flow.model && !confirms(s.c.fields):
+		return viaModel, nil
+	}
+	return viaForm, requireInput(r.req, len(s.c.fields) > 0, len(s.c.secrets) > 0)
+}
+
+// confirms reports whether fields hold a boolean, which a model must never
+// tick for the person.
+func confirms(fields []AutoFormField) bool {
+	for i := range fields {
+		if fields[i].kind() == kindBoolean {
+			return true
+		}
+	}
+	return false
+}
+
+// present returns the result that asks s, naming problems and pre-filling
+// filled, carrying token, on the way pathFor picks. Secrets go to URL mode
+// on the native path of a client that declared it, and in a link
+// everywhere else.
+func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	if len(s.c.fields) == 0 {
+		return r.presentPage(s, problems, token)
+	}
+	v, err := r.pathFor(s)
+	if err != nil {
+		return nil, err
+	}
+	switch v {
+	case viaApps:
+		return r.stepView(s, filled, problems, token)
+	case viaModel:
+		return r.modelResult(s, filled, problems, token)
+	}
+	res := s.c.reask(filled, problems, token)
+	if len(s.c.secrets) > 0 && r.can.url {
+		p, err := r.pageRequest(s, problems)
+		if err != nil {
+			return nil, err
+		}
+		res.InputRequests[s.urlKey()] = p
+	}
+	return res, nil
+}
+
+// presentPage returns the result that sends the person to s's secret page
+// alone: a URL-mode request to a client that declared URL mode, and the
+// link, in a view or an ordinary result, to one that can be asked some
+// other way. A client that can be asked no way at all gets -32021.
+func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	switch {
+	case r.can.url:
+		p, err := r.pageRequest(s, problems)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}, nil
+	case r.can.apps && !r.can.form:
+		return r.linkView(s, problems, token)
+	case r.can.form || r.flow.model:
+		return r.linkResult(s, problems, token)
+	}
+	return nil, requireInput(r.req, false, true)
+}
+
+// sendBack returns the arguments the next call carries, as JSON: the
+// tool's own arguments of this call, and the state.
+func (r *round) sendBack(token string) json.RawMessage {
+	b := make([]byte, 0, len(r.args.rest)+len(token)+16)
+	b = append(b, '{')
+	if len(r.args.rest) > 0 {
+		b = append(append(b, r.args.rest...), ',')
+	}
+	b = append(b, `"`+StateArgument+`":`...)
+	if isTokenText(token) { // a token needs no escaping: skip the scan for it
+		b = append(append(append(b, '"'), token...), '"')
+	} else {
+		b = appendJSONString(b, token)
+	}
+	return append(b, '}')
+}
+
+// isTokenText reports whether s holds only the characters of a request
+// state token, which JSON writes as they are.
+func isTokenText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// InputSchema returns the input schema of a tool that runs the flow: base
+// (nil means {"type": "object"}), copied, with the properties that the
+// paths answering through the arguments send added: [StateArgument], a
+// string, and each field's name, and the key prefab's renderer sends it
+// under, of any type, because a browser sends numbers as text and the
+// flow judges every value itself. Secret fields are never sent, and are
+// not added. A base whose additionalProperties is false keeps it: the
+// flow's keys are properties.
+func (f *Flow) InputSchema(base *jsonschema.Schema) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object"}
+	if base != nil {
+		s = base.CloneSchemas()
+	}
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	add := func(name string, p *jsonschema.Schema) {
+		if _, ok := s.Properties[name]; !ok {
+			s.Properties[name] = p
+			s.PropertyOrder = append(s.PropertyOrder, name)
+		}
+	}
+	add(StateArgument, &jsonschema.Schema{Type: "string",
+		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
+	for i := range f.steps {
+		for _, fd := range f.steps[i].c.fields {
+			add(fd.Name, &jsonschema.Schema{Description: fd.title()})
+			add(rendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
+		}
+	}
+	return s
+}

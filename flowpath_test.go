@@ -1,0 +1,598 @@
+package mcpform
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The password the person types on the secret page in the host tests. It
+// must never be on the MCP wire.
+const hostSecret = "correct horse battery"
+
+// hostServer serves signup (account, then team when the plan is team) and
+// set_password (an email in a form, the password on the page) as one
+// handler each, the way the README writes one: a switch over the round.
+type hostServer struct {
+	server *mcp.Server
+	page   *httptest.Server
+	done   sync.Map // tool → count of FlowDone rounds
+}
+
+func newHostServer(t *testing.T, model bool) *hostServer {
+	t.Helper()
+	_, codec, _ := newFlowFixture(t)
+	h := &hostServer{}
+	var pageHandler http.Handler
+	h.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { pageHandler.ServeHTTP(w, r) }))
+	t.Cleanup(h.page.Close)
+	signup, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{AskModel: model})
+	require.NoError(t, err)
+	password, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{AskModel: model,
+		Secrets: &SecretOptions{PageURL: h.page.URL + "/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	pageHandler, err = password.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(AppsExtension, nil)
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "hosts", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	AddLegacyRounds(h.server, nil)
+	for name, flow := range map[string]*Flow{"signup": signup, "set_password": password} {
+		tool := &mcp.Tool{Name: name, InputSchema: flow.InputSchema(nil)}
+		h.server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := flow.Next(req)
+			if err != nil {
+				return nil, err
+			}
+			switch r.Status {
+			case FlowAsk:
+				return r.Result, nil
+			case FlowDone:
+				n, _ := h.done.LoadOrStore(name+r.ID, new(int))
+				*n.(*int)++
+				msg := fmt.Sprintf("created %v on %v", r.Answers["email"], r.Answers["plan"])
+				if r.Answers["team_name"] != nil {
+					msg += fmt.Sprintf(" for %v, %v seats", r.Answers["team_name"], r.Answers["seats"])
+				}
+				if p, ok := r.Answers["password"].(string); ok {
+					msg = fmt.Sprintf("password of %v set (%d characters)", r.Answers["email"], len(p))
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}, IsError: true}, nil
+		})
+	}
+	return h
+}
+
+// hostAnswers are the person's answers, as JSON values.
+var hostAnswers = map[string]any{"email": "ada@example.com", "plan": "team", "team_name": "Analytical", "seats": 12.0}
+
+// A host is a client declaring exactly one host's capabilities.
+type host struct {
+	name, version string
+	form, url     bool // form and URL-mode elicitation
+	apps          bool
+}
+
+// hostDriver plays the person, and the model where one reads the results: it
+// answers each way of asking it is given and records it in trace.
+type hostDriver struct {
+	t     *testing.T
+	h     *hostServer
+	mu    sync.Mutex
+	trace []string
+	wire  []string // every result, as JSON
+}
+
+func (d *hostDriver) note(s string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.trace = append(d.trace, s)
+}
+
+// sendPage posts the password on the page of link, as the person's
+// browser does.
+func (d *hostDriver) sendPage(link string) {
+	require.Equal(d.t, http.StatusOK, send(d.t, link, hostSecret))
+}
+
+func (d *hostDriver) connect(hs host) *mcp.ClientSession {
+	caps := &mcp.ClientCapabilities{}
+	if hs.form || hs.url {
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+		if hs.form {
+			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		}
+		if hs.url {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
+	}
+	if hs.apps {
+		caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+	}
+	opts := &mcp.ClientOptions{Capabilities: caps}
+	if hs.form || hs.url {
+		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if req.Params.Mode == "url" {
+				d.note("url")
+				d.sendPage(req.Params.URL)
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}
+			props := properties(d.t, req.Params.RequestedSchema)
+			d.note("form:" + strings.Join(props, ","))
+			content := map[string]any{}
+			for _, p := range props {
+				content[p] = hostAnswers[p]
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		}
+	}
+	return connectClient(d.t, d.h.server, mcp.NewClient(&mcp.Implementation{Name: hs.name, Version: "v0"}, opts), hs.version)
+}
+
+// properties returns the sorted property names of a requested schema.
+func properties(t *testing.T, schema any) []string {
+	var s struct {
+		Properties map[string]any `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, schema)), &s))
+	var out []string
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// run calls tool until it returns a result that asks nothing more, and
+// returns that result; err is a JSON-RPC error of a call.
+func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResult, error) {
+	args := map[string]any{}
+	for range 6 {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return nil, err
+		}
+		d.wire = append(d.wire, wireJSON(d.t, res))
+		var sc map[string]any
+		require.NoError(d.t, json.Unmarshal([]byte(wireJSON(d.t, res.StructuredContent)), &sc))
+		link, _ := sc["url"].(string)
+		switch {
+		case sc["$prefab"] != nil:
+			args = d.submitView(sc["view"], link)
+		case sc["arguments"] != nil:
+			args = d.answerModel(sc, link)
+		default:
+			return res, nil
+		}
+	}
+	d.t.Fatal("the flow did not finish")
+	return nil, nil
+}
+
+// submitView fills the form of a flow's view as the person would, sending
+// the page first when it links to one, and returns the arguments its
+// submit calls the tool with.
+func (d *hostDriver) submitView(view any, link string) map[string]any {
+	submit := findSubmit(d.t, view)
+	args := map[string]any{}
+	var fields []string
+	for k, v := range submit["arguments"].(map[string]any) {
+		s, _ := v.(string)
+		name, isTemplate := strings.CutPrefix(s, "{{ ")
+		if !isTemplate {
+			args[k] = v
+			continue
+		}
+		name = strings.TrimSuffix(name, " }}")
+		fields = append(fields, name)
+		args[k] = browserValue(hostAnswers[name])
+	}
+	slices.Sort(fields)
+	trace := "view:" + strings.Join(fields, ",")
+	if link != "" {
+		trace += "+link"
+		d.sendPage(link)
+	}
+	d.note(trace)
+	require.Equal(d.t, outcomeKey, submit["resultKey"], "the view keeps the outcome")
+	return args
+}
+
+// browserValue is v as an input sends it: numbers as text.
+func browserValue(v any) any {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprint(f)
+	}
+	return v
+}
+
+// findSubmit returns the toolCall of the form in a view.
+func findSubmit(t *testing.T, view any) map[string]any {
+	var found map[string]any
+	var walk func(any)
+	walk = func(v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if m["type"] == "Form" {
+			found = m["onSubmit"].(map[string]any)
+		}
+		assert.NotEqual(t, "password", m["name"], "a secret field is on a view")
+		children, _ := m["children"].([]any)
+		for _, c := range children {
+			walk(c)
+		}
+	}
+	walk(view)
+	require.NotNil(t, found, "no form in the view")
+	return found
+}
+
+// answerModel does what the model is asked: collect the answers the
+// schema names, give the person the link, and call again.
+func (d *hostDriver) answerModel(sc map[string]any, link string) map[string]any {
+	args := sc["arguments"].(map[string]any)
+	trace := "link"
+	if schema, ok := sc["requestedSchema"]; ok {
+		props := properties(d.t, schema)
+		for _, p := range props {
+			args[p] = hostAnswers[p]
+		}
+		trace = "model:" + strings.Join(props, ",")
+		if link != "" {
+			trace += "+link"
+		}
+	}
+	if link != "" {
+		d.sendPage(link)
+	}
+	d.note(trace)
+	return args
+}
+
+// TestFlowHosts finishes a team signup and a set_password on each kind of
+// host, each the way it can be asked, and checks that the password never
+// crosses the MCP wire.
+func TestFlowHosts(t *testing.T) {
+	const (
+		modern = "2026-07-28"
+		older  = "2025-11-25"
+	)
+	signupDone := "created ada@example.com on team for Analytical, 12 seats"
+	passwordDone := fmt.Sprintf("password of ada@example.com set (%d characters)", len(hostSecret))
+	for _, tt := range []struct {
+		host           host
+		model          bool
+		signup, passwd []string // the trace of each; nil for -32021
+	}{
+		{host{name: "full", version: modern, form: true, url: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "url"}},
+		{host{name: "CLI with forms", version: modern, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "older editor", version: older, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "Apps-only", version: older, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "Apps-only", version: modern, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "bare", version: modern}, true,
+			[]string{"model:email,plan", "model:seats,team_name"}, []string{"model:email+link"}},
+		{host{name: "bare, not opted in", version: modern}, false, nil, nil},
+	} {
+		t.Run(tt.host.name+" "+tt.host.version, func(t *testing.T) {
+			h := newHostServer(t, tt.model)
+			for _, c := range []struct {
+				tool, want string
+				trace      []string
+			}{{"signup", signupDone, tt.signup}, {"set_password", passwordDone, tt.passwd}} {
+				d := &hostDriver{t: t, h: h}
+				cs := d.connect(tt.host)
+				res, err := d.run(cs, c.tool)
+				if c.trace == nil {
+					var rpcErr *jsonrpc.Error
+					require.ErrorAs(t, err, &rpcErr, "%s", c.tool)
+					assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+					continue
+				}
+				require.NoError(t, err, c.tool)
+				assert.Equal(t, c.want, res.Content[0].(*mcp.TextContent).Text, c.tool)
+				assert.ElementsMatch(t, c.trace, d.trace, c.tool)
+				for _, w := range d.wire {
+					assert.NotContains(t, w, hostSecret, "the password is on the MCP wire")
+				}
+			}
+		})
+	}
+}
+
+// appsMeta is the per-request _meta of a 2026-07-28 host that renders MCP
+// Apps and answers no form; bareMeta that of one that declared nothing.
+func appsMeta() mcp.Meta {
+	return mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{
+		AppsExtension: map[string]any{"mimeTypes": []any{AppMIMEType}}}}}
+}
+
+func bareMeta() mcp.Meta { return mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}} }
+
+// argsCall is a call whose arguments are args, from principal's host
+// declaring meta.
+func argsCall(t testing.TB, meta mcp.Meta, principal, tool string, args map[string]any) *mcp.CallToolRequest {
+	req := callAs(principal, tool, "", nil)
+	req.Params.Meta = meta
+	if args != nil {
+		raw, err := json.Marshal(args)
+		require.NoError(t, err)
+		req.Params.Arguments = raw
+	}
+	return req
+}
+
+// carried returns the state an asking round carries, in whichever place
+// its path puts it.
+func carried(t testing.TB, r *FlowRound) string {
+	t.Helper()
+	require.Equal(t, FlowAsk, r.Status)
+	if r.Result.RequestState != "" {
+		return r.Result.RequestState
+	}
+	var c struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &c))
+	s, _ := c.Arguments[StateArgument].(string)
+	require.NotEmpty(t, s, "no state in the arguments")
+	return s
+}
+
+// A pathCall is one round of the account step, to be sent on any path.
+type pathCall struct {
+	principal, tool, state string
+	extra, answers         map[string]any // the tool's own arguments; the account answers
+}
+
+// roundOutcome is what a round came to, in terms every path shares.
+type roundOutcome struct {
+	Code     int64 // of a JSON-RPC error
+	Status   FlowStatus
+	Step     string
+	Problems []string
+	id       string // the run's, compared only between replays
+}
+
+func outcomeOf(r *FlowRound, err error) roundOutcome {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return roundOutcome{Code: rpcErr.Code}
+	}
+	if err != nil {
+		return roundOutcome{Code: -1}
+	}
+	o := roundOutcome{Status: r.Status, Step: r.Step, id: r.ID}
+	for _, p := range r.Problems {
+		o.Problems = append(o.Problems, p.Field)
+	}
+	return o
+}
+
+// TestFlowArgumentsHostile sends the same hostile second round natively,
+// through an Apps view's arguments and through the model's, and wants the
+// same outcome on each: a forged, misbound or replayed state, answers
+// outside the schema, extra arguments. None finishes the flow.
+func TestFlowArgumentsHostile(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	good := map[string]any{"email": "ada@example.com", "plan": "pro"}
+	paths := []struct {
+		name string
+		flow *Flow
+		meta mcp.Meta
+	}{{"native", flow, formCaps()}, {"apps", flow, appsMeta()}, {"model", model, bareMeta()}}
+	send := func(t *testing.T, path int, c pathCall) roundOutcome {
+		p := paths[path]
+		if p.name == "native" {
+			req := callAs(c.principal, c.tool, c.state, map[string]any{"account": c.answers})
+			if c.extra != nil {
+				raw, _ := json.Marshal(c.extra)
+				req.Params.Arguments = raw
+			}
+			return outcomeOf(p.flow.Next(req))
+		}
+		args := map[string]any{StateArgument: c.state}
+		for k, v := range c.extra {
+			args[k] = v
+		}
+		for k, v := range c.answers {
+			args[k] = v
+		}
+		return outcomeOf(p.flow.Next(argsCall(t, p.meta, c.principal, c.tool, args)))
+	}
+	forge := func(s string) string {
+		return s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")]
+	}
+	badState := roundOutcome{Code: -32602}
+	for _, tt := range []struct {
+		name   string
+		call   func(state string) pathCall
+		want   roundOutcome
+		finish bool // and a replay of the call finishes with the same ID
+	}{
+		{"a good answer", func(s string) pathCall { return pathCall{"alice", "signup", s, nil, good} },
+			roundOutcome{Status: FlowDone}, true},
+		{"a forged state", func(s string) pathCall { return pathCall{"alice", "signup", forge(s), nil, good} }, badState, false},
+		{"a state that is no token", func(s string) pathCall { return pathCall{"alice", "signup", "v1.e30.AAAA", nil, good} }, badState, false},
+		{"another person's state", func(s string) pathCall { return pathCall{"mallory", "signup", s, nil, good} }, badState, false},
+		{"another tool's state", func(s string) pathCall { return pathCall{"alice", "delete_account", s, nil, good} }, badState, false},
+		{"an extra argument", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, map[string]any{"admin": true}, good}
+		}, badState, false},
+		{"an answer outside the schema", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"email": "ada@example.com", "plan": "gold"}}
+		}, roundOutcome{Status: FlowAsk, Step: "account", Problems: []string{"plan"}}, false},
+		{"a missing required answer", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"plan": "pro"}}
+		}, roundOutcome{Status: FlowAsk, Step: "account", Problems: []string{"email"}}, false},
+		{"a wrong type", func(s string) pathCall {
+			return pathCall{"alice", "signup", s, nil, map[string]any{"email": 42.0, "plan": "pro"}}
+		}, roundOutcome{Status: FlowAsk, Step: "account", Problems: []string{"email"}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, p := range paths {
+				r, err := p.flow.Next(argsCall(t, p.meta, "alice", "signup", nil))
+				require.NoError(t, err, p.name)
+				c := tt.call(carried(t, r))
+				got := send(t, i, c)
+				if got.Code == 0 {
+					assert.Equal(t, r.ID, got.id, "%s: the run's ID", p.name)
+				}
+				got.id = ""
+				assert.Equal(t, tt.want, got, p.name)
+				if tt.finish {
+					again := send(t, i, c)
+					assert.Equal(t, r.ID, again.id, "%s: a replay has the run's ID", p.name)
+				}
+			}
+		})
+	}
+}
+
+// FuzzFlowArguments sends arbitrary arguments as the second round of a
+// flow asked in an Apps view (apps) or through the model, "STATE" in them
+// standing for the state the first round gave. It checks that a round
+// never panics, that the arguments decode as json.Unmarshal decodes them
+// and are bound to the same digest, and that nothing outside the schema
+// is ever proven.
+func FuzzFlowArguments(f *testing.F) {
+	for _, s := range []string{
+		`{"mcpform":"STATE","email":"ada@example.com","plan":"team"}`,
+		`{"mcpform":"STATE","email":"ada@example.com","plan":"pro","extra":{"nested":[1,{"a":null}]}}`,
+		`{"mcpform":"STATE","email":"not an email","plan":"gold"}`,
+		`{"mcpform":"STATE","email":["ada@example.com"],"plan":1e999}`,
+		`{"mcpform":"STATE","mcpform":"other","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":42,"email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":"STATE","team_name":"x","teamName":"y","seats":"12"}`,
+		`{"mcpform":"STATE","email":"ada@example.com\u0000","plan":"pro"} `,
+		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	flow, codec, _ := newFlowFixture(f)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(f, err)
+	first := map[bool]string{}
+	for apps, fl := range map[bool]*Flow{true: flow, false: model} {
+		r, err := fl.Next(argsCall(f, map[bool]mcp.Meta{true: appsMeta(), false: bareMeta()}[apps], "alice", "signup", nil))
+		require.NoError(f, err)
+		first[apps] = carried(f, r)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, apps bool) {
+		fl, meta := model, bareMeta()
+		if apps {
+			fl, meta = flow, appsMeta()
+		}
+		raw := bytes.ReplaceAll(data, []byte("STATE"), []byte(first[apps]))
+
+		// The reference: encoding/json, and the digest of what is left.
+		var ref any
+		refErr := json.Unmarshal(raw, &ref)
+		got, err := callArguments(raw, fl.own)
+		if len(bytes.TrimSpace(raw)) > 0 && (err == nil) != (refErr == nil) {
+			t.Fatalf("callArguments error %v, json.Unmarshal %v", err, refErr)
+		}
+		if err == nil {
+			if m, ok := ref.(map[string]any); ok {
+				for k := range m {
+					if fl.own[k] {
+						delete(m, k)
+					}
+				}
+				b, _ := json.Marshal(m)
+				want, _ := argumentsDigest(b)
+				if got.digest != want {
+					t.Fatalf("digest %s of %s, want %s", got.digest, raw, want)
+				}
+			}
+		}
+
+		req := argsCall(t, meta, "alice", "signup", nil)
+		req.Params.Arguments = raw
+		r, err := fl.Next(req)
+		if err != nil {
+			return
+		}
+		if _, ok := r.Answers["email"]; ok || r.Status == FlowDone {
+			if _, ok := AcceptedFormInput(mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept", Content: r.Answers}}, "account", accountStep.Fields); !ok {
+				t.Fatalf("%s proved %v, which the account step refuses", raw, r.Answers)
+			}
+		}
+	})
+}
+
+// TestFlowView checks what prefab's renderer is given on the Apps path:
+// the submit keeps the tool's result and shows no toast, the outcome
+// replaces the form once a result carries no view, each view clears the
+// last outcome, and a re-ask names the problem and keeps the good values.
+func TestFlowView(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	r, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	var w map[string]any
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	assert.Equal(t, map[string]any{outcomeKey: nil}, w["state"], "a view clears the last outcome")
+	root := w["view"].(map[string]any)["children"].([]any)
+	require.Len(t, root, 2)
+	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{map[string]any{
+		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5", "children": []any{
+			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}}}}}, root[0])
+	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
+	submit := findSubmit(t, root[1])
+	assert.Equal(t, outcomeKey, submit["resultKey"])
+	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
+	assert.Equal(t, "signup", submit["tool"])
+	state := carried(t, r)
+	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state}, submit["arguments"])
+	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
+
+	again, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
+	require.NoError(t, err)
+	view := wireJSON(t, again.Result.StructuredContent)
+	assert.Contains(t, view, `"type":"Muted","content":"Please check: Email: `, "the re-ask names the problem")
+	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
+	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
+}
+
+// TestFlowModelConfirmation: a step with a boolean field, a confirmation,
+// is never asked through the model, even opted in, while the steps before
+// it are.
+func TestFlowModelConfirmation(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	confirm := Step{Key: "confirm", Message: "Delete the account?", Fields: []AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}}}
+	flow, err := NewFlow(codec, []Step{accountStep, confirm}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	r, err := flow.Next(argsCall(t, bareMeta(), "alice", "delete", nil))
+	require.NoError(t, err)
+	assert.Equal(t, "account", r.Step, "the account step goes through the model")
+	_, err = flow.Next(argsCall(t, bareMeta(), "alice", "delete", map[string]any{
+		StateArgument: carried(t, r), "email": "ada@example.com", "plan": "pro", "sure": true}))
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr, "the confirmation fails closed")
+	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+}
