@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -45,6 +44,9 @@ func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string
 		Principal: principal,
 		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.runs, codec)},
 		Outcomes:  st.runs, // a duplicate of the finishing round waits for its outcome
+		// The email may be asked through the model; the password never
+		// is: without URL mode, the person is given the page's link.
+		AskModel: *askModelFlag,
 	})
 }
 
@@ -79,21 +81,21 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 		}
 		return s.setPassword(ctx, round, in, principal)
 	case mcpform.FlowDeclined:
-		return s.settle(ctx, round, notCompleted("declined", "Password not set: you declined. Nothing was changed."))
+		return round.Once(ctx, notCompleted("declined", "Password not set: you declined. Nothing was changed.").do)
 	case mcpform.FlowCancelled:
-		return s.settle(ctx, round, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."))
+		return round.Once(ctx, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed.").do)
 	case mcpform.FlowInvalid:
 		if slices.ContainsFunc(round.Problems, func(p *mcpform.FieldError) bool { return errors.Is(p, mcpform.ErrSecretRefused) }) {
 			o := notCompleted("refused", "Password not set: the link to the password page was used in another browser, "+
 				"or by someone else, so the page refused it. Nothing was changed. "+
 				"Call set_password again for a new link, and open it in one browser only.")
 			o.IsError = true
-			return s.settle(ctx, round, o)
+			return round.Once(ctx, o.do)
 		}
 		o := notCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
 			round.Attempt, mcpform.ProblemMessage(s.password.Fields(round.Step), round.Problems)))
 		o.IsError = true
-		return s.settle(ctx, round, o)
+		return round.Once(ctx, o.do)
 	}
 	return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 }
@@ -153,10 +155,12 @@ func (s *store) setPassword(ctx context.Context, email, principal, salt, hash st
 }
 
 // passwordToolDef is set_password as clients list it.
-var passwordToolDef = &mcp.Tool{
-	Name:  passwordTool,
-	Title: "Set password",
-	Description: "Set the password of an account you signed up. The tool asks for the email itself, " +
-		"and links the person to a page of the server's for the password; call it with no arguments.",
-	InputSchema: json.RawMessage(`{"type":"object"}`),
+func passwordToolDef(flow *mcpform.Flow) *mcp.Tool {
+	return &mcp.Tool{
+		Name:  passwordTool,
+		Title: "Set password",
+		Description: "Set the password of an account you signed up. The tool asks for the email itself, " +
+			"and links the person to a page of the server's for the password; call it with no arguments.",
+		InputSchema: flow.InputSchema(nil),
+	}
 }

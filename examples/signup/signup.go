@@ -3,18 +3,12 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log"
 	"net/http"
 	"os"
 
 	"github.com/mcpform/mcpform"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,15 +16,9 @@ import (
 // state minted here is refused by any other tool sharing the key.
 const toolName = "signup"
 
-// localPrincipal is whom request state is bound to when the transport has
-// no authentication (stdio, the demo, plain HTTP): everyone who can reach
-// the server is one principal. Behind auth (go-sdk's auth.RequireBearerToken),
-// the principal is the token's UserID instead.
-const localPrincipal = "local"
-
-// The signup's questions are these two types: FormFor derives each step's
-// fields from one, in order, from its tags. That is the only field list:
-// the native forms, the UI form and the decoded answers all come from it.
+// The signup's questions are these two types, the only field list: FormFor
+// derives each step from one, and native forms, MCP Apps views, what the
+// model is asked and the decoded answers all come from it.
 
 // An Account is what the first step asks.
 type Account struct {
@@ -45,9 +33,7 @@ type Team struct {
 	Seats    int    `json:"seats" mcpform:"label=Seats,min=2,max=50,default=5" jsonschema:"How many people will sign in."`
 }
 
-// A Plan is what an account pays for. FormFor asks a Plan as a choice among
-// its Options, each titled with its label; a client that shows only the
-// values still has the prices from the field's description.
+// A Plan is asked as a choice among its Options, titled with their labels.
 type Plan string
 
 func (Plan) Options() []mcpform.Option {
@@ -64,18 +50,11 @@ type signup struct {
 	password  *mcpform.Flow // set_password's (password.go); nil without it
 	page      http.Handler  // set_password's secret page
 	store     *store
-	principal string                     // whom state is bound to without auth
-	ui        *mcpform.Form[signupInput] // the whole signup on one form
-	log       *log.Logger                // the server's log, for what clients must not read
+	principal string      // whom state is bound to without auth
+	log       *log.Logger // the server's log, for what clients must not read
 }
 
-// signupInput is a finished signup's answers.
-type signupInput struct {
-	Account
-	Team
-}
-
-// newSignup returns the signup and set_password tools, signing their state
+// newSignup returns the signup and set_password tools, sealing their state
 // with codec and storing accounts in st. principal "" means localPrincipal.
 // pageURL is where the server serves secretPage; "" leaves set_password
 // out.
@@ -93,7 +72,13 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &mcpform.FlowOptions{Principal: s.flowPrincipal, Outcomes: st.runs})
+	}, &mcpform.FlowOptions{
+		Principal: s.flowPrincipal,
+		Outcomes:  st.runs, // the first outcome of each run wins, on every replica
+		// A host with neither forms nor MCP Apps is asked through its
+		// model: nothing here is a consent the person must give.
+		AskModel: *askModelFlag,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -105,20 +90,11 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 			return nil, err
 		}
 	}
-	// A form in the browser can't branch between rounds, so the UI path
-	// asks both steps' fields at once, the team questions optional there
-	// and required by handleUI for the team plan.
-	fields := account.Fields()
-	for _, f := range team.Fields() {
-		f.Required, f.Placeholder = false, "Team plan only"
-		fields = append(fields, f)
-	}
-	s.ui, err = mcpform.NewForm[signupInput](fields, &mcpform.FormOptions{Key: "signup"})
-	return s, err
+	return s, nil
 }
 
-// newServer returns an MCP server with the signup tool and the MCP Apps
-// viewer that shows the tool's form on hosts that render MCP Apps.
+// newServer returns an MCP server with the tools and the MCP Apps viewer
+// that shows their steps on hosts that render MCP Apps.
 func newServer(s *signup) *mcp.Server {
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(mcpform.AppsExtension, nil)
@@ -128,12 +104,11 @@ func newServer(s *signup) *mcp.Server {
 		Name:        toolName,
 		Title:       "Sign up",
 		Description: "Create an account. The tool asks the person for their details itself; call it with no arguments.",
-		// Raw arguments: the form in an MCP Apps view submits to this
-		// tool, and a browser sends numbers as text.
-		InputSchema: json.RawMessage(`{"type":"object"}`),
+		// The arguments a view, a link or the model sends back.
+		InputSchema: s.flow.InputSchema(nil),
 	}
-	// The viewer loads prefab's renderer from its pinned CDN location.
-	// Errors are impossible with the default options.
+	// The viewer loads prefab's renderer from its pinned CDN location;
+	// with the default options, these cannot fail.
 	if err := mcpform.AttachViewer(tool, nil); err != nil {
 		panic(err)
 	}
@@ -142,38 +117,13 @@ func newServer(s *signup) *mcp.Server {
 	}
 	server.AddTool(tool, s.guard("Signup not completed", s.handle))
 	if s.password != nil {
-		server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
+		server.AddTool(passwordToolDef(s.password), s.guard("Password not set", s.handlePassword))
 	}
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end. A
 	// closing session waits for its calls: no wait outlasts its timeout.
 	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: *idleFlag})
 	return server
-}
-
-// guard returns h, whose errors other than JSON-RPC ones become a generic
-// error result, beginning with what, and go to the server's log in full.
-// Those errors come from the database: its own words can quote what a
-// client sent (PostgreSQL: invalid byte sequence for encoding "UTF8":
-// 0x00) or name the schema, and reach the client as JSON-RPC code 0. The
-// JSON-RPC errors of mcpform.Flow.Next (-32602, -32021) are the protocol's,
-// and pass as they are.
-func (s *signup) guard(what string, h mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := h(ctx, req)
-		var rpcErr *jsonrpc.Error
-		if err == nil || errors.As(err, &rpcErr) {
-			return res, err
-		}
-		// A reference pairs what the person reports with the log line.
-		ref := make([]byte, 4)
-		rand.Read(ref) // never fails; see crypto/rand.Read
-		s.log.Printf("%s: reference %x: %v", req.Params.Name, ref, err)
-		o := notCompleted("error", fmt.Sprintf("%s: the server failed to finish it. Try again in a while; "+
-			"if it keeps failing, tell the operator the reference %x.", what, ref))
-		o.IsError = true
-		return o.result(), nil
-	}
 }
 
 // secretPage is the page where set_password's person types the password,
@@ -185,168 +135,67 @@ func (s *signup) secretPage() http.Handler {
 	return s.page
 }
 
-// handle is the tool handler. It is written once and runs every round: the
-// first call, each retry carrying answers and request state, the
-// re-invocation go-sdk makes for a client older than 2026-07-28 after it has
-// asked with elicitation/create itself, and the call a form in an MCP Apps
-// view makes when the person submits it.
+// handle is the tool handler. It is written once and runs every round, on
+// every host: the flow asks in a native form, an MCP Apps view or through
+// the model, whichever the client can answer, and the handler only acts
+// on the outcome.
 func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	principal, err := s.principalOf(req)
 	if err != nil {
 		return nil, err
 	}
-	// A host that renders MCP Apps gets the form as a UI, unless it is
-	// already answering natively.
-	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 &&
-		mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
-		return s.handleUI(ctx, req, principal)
-	}
 	// Next asks, re-asks naming the problems, or finishes. Its errors are
 	// JSON-RPC errors to return as they are: -32602 for a state that does
-	// not verify, -32021 for a client that declared no way to answer.
+	// not verify, -32021 for a client that can be asked no way.
 	round, err := s.flow.Next(req)
 	if err != nil {
 		return nil, err
 	}
-	// Every status but FlowAsk ends the run: round.Once returns the run's
-	// first outcome, on every replica, whatever a replay answers.
+	var o outcome
 	switch round.Status {
 	case mcpform.FlowAsk:
 		return round.Result, nil
 	case mcpform.FlowDone:
-		var in signupInput
+		var in struct {
+			Account
+			Team
+		}
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		return s.finish(ctx, round, round.ID, in.Account, in.Team, principal)
+		// Once runs create for the first finish of this run only; a
+		// replay, on any replica, gets its outcome and creates nothing.
+		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			return s.create(ctx, round.ID, in.Account, in.Team, principal)
+		})
 	case mcpform.FlowDeclined:
-		return s.settle(ctx, round, notCompleted("declined", fmt.Sprintf(
-			"Signup not completed: you declined to give your %s details. Nothing was created.", round.Step)))
+		o = notCompleted("declined", fmt.Sprintf(
+			"Signup not completed: you declined to give your %s details. Nothing was created.", round.Step))
 	case mcpform.FlowCancelled:
-		return s.settle(ctx, round, notCompleted("cancelled",
-			"Signup not completed: the form was cancelled before it was sent. Nothing was created."))
+		o = notCompleted("cancelled", "Signup not completed: the form was cancelled before it was sent. Nothing was created.")
 	case mcpform.FlowInvalid:
-		o := notCompleted("invalid", fmt.Sprintf(
+		o = notCompleted("invalid", fmt.Sprintf(
 			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
 			round.Step, round.Attempt, mcpform.ProblemMessage(s.flow.Fields(round.Step), round.Problems)))
 		o.IsError = true
-		return s.settle(ctx, round, o)
+	default:
+		return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 	}
-	return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
+	return round.Once(ctx, o.do)
 }
 
-// handleUI serves a client that renders MCP Apps: the first call shows
-// the form, and the form's submit calls the tool again with the values as
-// its arguments. The host, not a signed state, vouches for a submitted
-// form, as for any MCP Apps tool call.
-func (s *signup) handleUI(ctx context.Context, req *mcp.CallToolRequest, principal string) (*mcp.CallToolResult, error) {
-	reply := s.ui.ReadArguments(req.Params.Arguments)
-	switch {
-	case reply.Status == mcpform.ReplyNone:
-		return s.showForm(nil) // the first call: no arguments
-	case reply.Status == mcpform.ReplyInvalid:
-		return s.showForm(reply.Problems)
-	case reply.Value.Plan == "team":
-		// Optional on the form, the team questions are required for the
-		// team plan.
-		var problems []*mcpform.FieldError
-		for _, name := range []string{"team_name", "seats"} {
-			if _, ok := reply.Answers[name]; !ok {
-				problems = append(problems, &mcpform.FieldError{Field: name,
-					Err: fmt.Errorf("%w: needed for the Team plan", mcpform.ErrMissing)})
-			}
-		}
-		if problems != nil {
-			return s.showForm(problems)
-		}
-	}
-	// The same values from the same principal are the same signup, such
-	// as a double click; any other signup for the email finds it taken.
-	canon, err := json.Marshal(reply.Answers)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256([]byte(principal + "\x00" + string(canon)))
-	return s.finish(ctx, nil, "ui:"+hex.EncodeToString(sum[:]), reply.Value.Account, reply.Value.Team, principal)
-}
-
-// showForm returns the signup form as an MCP Apps UI, naming problems of
-// the last submission, if any.
-func (s *signup) showForm(problems []*mcpform.FieldError) (*mcp.CallToolResult, error) {
-	subtitle := "For the Team plan, also give your team's name and seats."
-	if msg := mcpform.ProblemMessage(s.ui.Fields(), problems); msg != "" {
-		subtitle = msg
-	}
-	return s.ui.Display(toolName, &mcpform.DisplayFormOptions{
-		Title:          "Create your account",
-		Subtitle:       subtitle,
-		SubmitLabel:    "Sign up",
-		SuccessMessage: "Sent",
-	})
-}
-
-// flowPrincipal is principalOf for a flow. The handlers refuse a call
-// principalOf can't name before the flow's Next runs.
-func (s *signup) flowPrincipal(req *mcp.CallToolRequest) string {
-	p, _ := s.principalOf(req)
-	return p
-}
-
-// principalOf returns whom the request state is bound to: the
-// authenticated user when the transport has auth, else s.principal.
-func (s *signup) principalOf(req *mcp.CallToolRequest) (string, error) {
-	if req.Extra == nil || req.Extra.TokenInfo == nil {
-		return s.principal, nil
-	}
-	if id := req.Extra.TokenInfo.UserID; id != "" {
-		return "user:" + id, nil
-	}
-	// An authenticated caller we can't name would share request state
-	// with every other such caller: refuse rather than bind weakly.
-	return "", errors.New("signup: the bearer token names no user; cannot bind request state")
-}
-
-// finish creates the account, or reports why it can't, as the tool's final
-// result, once per run: round's, or for the UI path (round nil), key's. A
-// run that has finished before returns its first result again, and
-// creates nothing.
-func (s *signup) finish(ctx context.Context, round *mcpform.FlowRound, key string, a Account, t Team, principal string) (*mcp.CallToolResult, error) {
+// create creates the account of run, or reports that its email is taken.
+func (s *signup) create(ctx context.Context, run string, a Account, t Team, principal string) (*mcp.CallToolResult, error) {
 	acct := account{Email: a.Email, FullName: a.FullName, Plan: string(a.Plan), Principal: principal}
 	if a.Plan == "team" {
 		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
-	create := func(ctx context.Context) (*mcp.CallToolResult, error) {
-		ok, err := s.store.createAccount(ctx, key, &acct)
-		if err != nil || ok {
-			return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}.result(), err
-		}
-		o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
-			"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
-		o.IsError = true
-		return o.result(), nil
+	ok, err := s.store.createAccount(ctx, run, &acct)
+	if err != nil || ok {
+		return outcome{Text: createdText(acct), Data: resultData{Status: "created", Account: &acct}}.result(), err
 	}
-	if round == nil {
-		return s.store.runs.Once(ctx, key, create)
-	}
-	return round.Once(ctx, create)
-}
-
-// settle returns o, which changes nothing, as the outcome of round's run,
-// unless the run has an outcome already.
-func (s *signup) settle(ctx context.Context, round *mcpform.FlowRound, o outcome) (*mcp.CallToolResult, error) {
-	return round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return o.result(), nil })
-}
-
-func createdText(a account) string {
-	who := a.Email
-	if a.FullName != "" {
-		who = a.FullName + " <" + a.Email + ">"
-	}
-	switch a.Plan {
-	case "team":
-		return fmt.Sprintf("Signup complete: created %s on the Team plan for %q, %d seats.", who, a.TeamName, a.Seats)
-	case "pro":
-		return fmt.Sprintf("Signup complete: created %s on the Pro plan.", who)
-	}
-	return fmt.Sprintf("Signup complete: created %s on the Free plan.", who)
+	o := notCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
+		"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
+	o.IsError = true
+	return o.result(), nil
 }

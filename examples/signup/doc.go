@@ -1,0 +1,73 @@
+// The signup example is an MCP server with two tools that ask a person for
+// input in the middle of the tool call, with mcpform: signup, which asks
+// for their details, and set_password (password.go), which asks for a
+// password without the client ever seeing it.
+//
+// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]
+//
+// With no flags it runs a self-contained demo (demo.go): the server and an
+// in-process go-sdk client on protocol revision 2026-07-28, which asks the
+// questions in the terminal and sends what is typed, unchecked, so that
+// the server's checks speak: a bad email is asked again, naming the
+// problem. Type an answer at each prompt, or "decline" or "cancel". When
+// stdin is not a terminal, answers are read one per line, so the demo runs
+// in scripts:
+//
+//	printf 'ada@example.com\nAda Lovelace\npro\n' | go run ./examples/signup
+//
+// An empty answer takes the default, when there is one; the end of the
+// input means cancel.
+//
+// The handler (signup.go) is written once, on a mcpform.Flow whose two
+// steps are derived from Go types, and is one switch over the flow's
+// outcome: the flow picks how to ask each client. A client with form
+// elicitation is asked natively (input_required, or elicitation/create
+// before 2026-07-28); a host that renders MCP Apps but answers no form is
+// shown each step as a view; a client that can do neither is asked
+// through its model, which the example opts into (-ask-model=false opts
+// out: such a client gets the -32021 capability error), and must call the
+// tool again with the answers as arguments.
+//
+// set_password asks the account's email the same way and links the person
+// to a page of the server's where they type the password: in URL mode
+// where the client has it, and otherwise as a link in an ordinary result.
+// The spec forbids asking for a password in a form, and the model is never
+// asked for it. The page is served at /secret next to /mcp (-page-url
+// gives its public URL behind a proxy), and over stdio and in the demo on
+// a loopback port of its own. The example has no login to bind the page
+// to the person, so it offers set_password only when the page is on
+// loopback, and says so on stderr otherwise. What the page receives waits
+// in the database, sealed, until the flow takes it, so replicas finish
+// each other's runs; the password is stored only as a salted PBKDF2 hash.
+// -demo set_password runs a signup, then set_password, and the demo plays
+// the browser too: it shows the link and posts what is typed to the page.
+//
+// -stdio serves the tools over stdin and stdout, for an MCP host. -http ADDR
+// serves streamable HTTP at http://ADDR/mcp for clients of every protocol
+// revision; a bare port or ":port" listens on 127.0.0.1 only, and port 0
+// picks a free one. The server prints the URL on stderr, on one line:
+//
+//	mcpform signup: listening on http://127.0.0.1:8080/mcp
+//
+// The tools' request state is sealed with keys derived from those in
+// MCPFORM_STATE_KEY: hex, at least 32 bytes each, comma-separated; the
+// first key seals and all of them open. Replicas that share the keys finish each other's signups.
+// Without it, the server makes a random key and says so on stderr.
+//
+// Accounts are stored through database/sql: by default in a SQLite
+// database in memory, gone when the process ends; -db names a SQLite file,
+// which replicas on one machine may share (created 0600: it holds password
+// hashes), or a postgres:// URL. A signup creates at most one account, on
+// whichever replica its rounds land: the database holds one account per
+// email, and mcpform's SQLStore one outcome per run of the flow, so a
+// replayed round gets the first result again.
+//
+// Over HTTP, the server bounds what a client can hold: request bodies of
+// 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
+// idle connections, and at most -max-sessions sessions of older clients,
+// each closed after -session-timeout without a request.
+//
+// Request state is bound to the tool and to a principal: the user of the
+// bearer token when the transport has auth, and otherwise one fixed local
+// principal, "local", which -principal renames (for tests).
+package main
