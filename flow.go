@@ -1,12 +1,14 @@
 package mcpform
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
 
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,6 +50,16 @@ type FlowOptions struct {
 	// chose. Nil means one principal, "", for every call: right only for
 	// a server without authentication.
 	Principal func(req *mcp.CallToolRequest) string
+	// ContextPrincipal returns who the server authenticated for the call,
+	// read from the tool handler's context, for SDKs whose handlers get
+	// the principal only there: on mark3labs/mcp-go, what its auth
+	// middleware or HTTPContextFunc put in the context (see the mcpgo
+	// package). [Flow.Next] takes no context and uses Principal; the mcpgo
+	// face uses ContextPrincipal. A flow served by both sets both. A face
+	// whose own field is nil while the other is set refuses the call, so
+	// that a flow with a principal is never bound to "" by mistake. Nil
+	// with a nil Principal means one principal, "", for every call.
+	ContextPrincipal func(ctx context.Context) string
 	// UnboundArguments leaves the call's arguments out of what the state
 	// is bound to, for a tool whose arguments legitimately change between
 	// rounds. False binds them: a state replayed with other arguments is
@@ -107,8 +119,11 @@ type Flow struct {
 	steps     []flowStep
 	maxReasks int
 	principal func(*mcp.CallToolRequest) string
-	unbound   bool
-	secrets   *SecretOptions
+	// contextPrincipal reads the principal from a handler's context; see
+	// principalOf.
+	contextPrincipal func(context.Context) string
+	unbound          bool
+	secrets          *SecretOptions
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -142,6 +157,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			f.maxReasks = opts.MaxReasks
 		}
 		f.principal, f.unbound, f.secrets = opts.Principal, opts.UnboundArguments, opts.Secrets
+		f.contextPrincipal = opts.ContextPrincipal
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -285,49 +301,53 @@ type FlowRound struct {
 // fulfils one round only; install [LegacyRounds] with [AddLegacyRounds] so
 // that such a client can answer every round of the flow.
 func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
+	if f != nil && len(f.steps) > 0 && (req == nil || req.Params == nil) {
+		return nil, errors.New("mcpform: Next without a tool call")
+	}
+	return f.next((*sdkCall)(req))
+}
+
+// next runs one round for a call read from any SDK (see internal/seam).
+func (f *Flow) next(call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")
 	}
-	if req == nil || req.Params == nil {
-		return nil, errors.New("mcpform: Next without a tool call")
+	principal, err := f.principalOf(call)
+	if err != nil {
+		return nil, err
 	}
-	bind, err := f.bindFor(req)
+	bind, err := f.bindFor(call, principal)
 	if err != nil {
 		return nil, err
 	}
 	st := flowState{}
-	if req.Params.RequestState == "" {
+	if call.State() == "" {
 		var id [16]byte
 		if _, err := rand.Read(id[:]); err != nil {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.codec.Verify(req.Params.RequestState, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+	} else if err := f.codec.Verify(call.State(), bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 		if err == nil {
 			err = ErrMalformed
 		}
-		return nil, RequestStateError(err)
+		return nil, call.StateError(err)
 	}
-	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req)}
+	r := &round{flow: f, call: call, bind: bind, st: st, principal: principal}
 	return r.run()
 }
 
-func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
-	if f.principal == nil {
-		return ""
-	}
-	return f.principal(req)
-}
-
 // bindFor returns the string a call's state is bound to.
-func (f *Flow) bindFor(req *mcp.CallToolRequest) (string, error) {
-	principal := f.principalOf(req)
+func (f *Flow) bindFor(call seam.Call, principal string) (string, error) {
 	if f.unbound {
-		return BindTo(principal, req.Params.Name), nil
+		return BindTo(principal, call.Tool()), nil
 	}
-	digest, err := argumentsDigest(req.Params.Arguments)
-	if err != nil {
-		return "", fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+	args, err := call.Arguments()
+	if err == nil {
+		var digest string
+		if digest, err = argumentsDigest(args); err == nil {
+			return BindTo(principal, call.Tool(), digest), nil
+		}
 	}
-	return BindTo(principal, req.Params.Name, digest), nil
+	return "", fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 }
