@@ -29,6 +29,7 @@ type compiled struct {
 	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
+	boxed   any             // schema as a json.RawMessage in an interface, for other faces
 	wire    any             // schema as sent: frozen (see freeze), or schema
 	key     string
 	message string
@@ -105,7 +106,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, wire: raw, ui: checkCarried(fields),
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, boxed: json.RawMessage(raw), wire: raw, ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if v, err := freeze(raw); err == nil {
 		c.wire = v // else a name a struct tag cannot carry: send the bytes

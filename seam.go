@@ -111,16 +111,17 @@ func init() {
 		if err := c.askable(call); err != nil {
 			return seam.Request{}, err
 		}
-		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.schema}, nil
+		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}, nil
 	}
 	seam.Reask = func(form any, accepted map[string]any, problems any) seam.Request {
 		c := form.(seamForm).compiledForm()
 		p, _ := problems.([]*FieldError)
 		msg, raw := c.reasked(accepted, p)
-		if raw == nil {
-			raw = c.schema
+		var schema any = c.boxed
+		if raw != nil {
+			schema = raw
 		}
-		return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: raw}
+		return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
 	}
 	seam.Next = func(flow any, call seam.Call) (*seam.Round, error) {
 		f := flow.(*Flow)
@@ -157,9 +158,9 @@ func (f *Flow) seamRound(r *FlowRound) *seam.Round {
 		case nil:
 		default:
 			if asked != nil && key == asked.key {
-				req.Schema = asked.schema // the frozen copy of these bytes
+				req.Schema = asked.boxed // the frozen copy of these bytes
 			} else if b, err := json.Marshal(s); err == nil {
-				req.Schema = b
+				req.Schema = json.RawMessage(b)
 			}
 		}
 		out.Requests = append(out.Requests, req)

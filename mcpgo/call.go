@@ -11,35 +11,44 @@ import (
 
 // call is an mcp-go tool request read as the core's call (see
 // internal/seam): the conversion is all there is to this face.
+// It copies the few fields it reads, so that the request, which handlers
+// get by value, stays on their stack.
 type call struct {
-	ctx context.Context // nil for Ask, whose contract has no context
-	req *mcp.CallToolRequest
+	ctx       context.Context
+	tool      string
+	state     string
+	raw       json.RawMessage
+	arguments any
+	meta      *mcp.Meta
+	responses mcp.InputResponses
 }
 
-func (c *call) Tool() string             { return c.req.Params.Name }
-func (c *call) State() string            { return c.req.Params.RequestState }
+func newCall(ctx context.Context, req *mcp.CallToolRequest) *call {
+	p := &req.Params
+	return &call{ctx: ctx, tool: p.Name, state: p.RequestState, raw: p.RawArguments,
+		arguments: p.Arguments, meta: p.Meta, responses: p.InputResponses}
+}
+
+func (c *call) Tool() string             { return c.tool }
+func (c *call) State() string            { return c.state }
 func (c *call) Context() context.Context { return c.ctx }
 
 // Arguments are the bytes the client sent when mcp-go kept them, else
 // the decoded arguments marshalled; the core's digest reads both alike.
 func (c *call) Arguments() (json.RawMessage, error) {
-	p := &c.req.Params
-	if len(p.RawArguments) > 0 {
-		return p.RawArguments, nil
+	if len(c.raw) > 0 {
+		return c.raw, nil
 	}
-	if p.Arguments == nil {
+	if c.arguments == nil {
 		return nil, nil
 	}
-	return json.Marshal(p.Arguments)
+	return json.Marshal(c.arguments)
 }
 
-func (c *call) Answer(key string) (seam.Answer, bool) {
-	return answers(c.req.Params.InputResponses).Answer(key)
-}
-
-func (c *call) Modes() (form, url bool)              { return modes(c.ctx, c.req) }
-func (c *call) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
-func (c *call) StateError(err error) error           { return stateError{err} }
+func (c *call) Answer(key string) (seam.Answer, bool) { return answers(c.responses).Answer(key) }
+func (c *call) Modes() (form, url bool)               { return modes(c.ctx, c.meta) }
+func (c *call) CapabilityError(form, url bool) error  { return newCapabilityError(form, url) }
+func (c *call) StateError(err error) error            { return stateError{err} }
 
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses
@@ -105,13 +114,13 @@ func isJSON(v any, depth int) bool {
 // context and without _meta (Ask on the legacy handshake) nothing says:
 // form mode is assumed, which mcp-go's bridge then asks for with
 // elicitation/create, and URL mode is not.
-func modes(ctx context.Context, req *mcp.CallToolRequest) (form, url bool) {
+func modes(ctx context.Context, m *mcp.Meta) (form, url bool) {
 	if ctx != nil {
 		if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
 			return elicitation(info.ClientCapabilities.Elicitation)
 		}
 	}
-	if m := req.Params.Meta; m != nil {
+	if m != nil {
 		if caps, ok := m.AdditionalFields[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
 			e, ok := caps["elicitation"].(map[string]any)
 			if !ok {
@@ -141,6 +150,33 @@ func elicitation(e *mcp.ElicitationCapability) (form, url bool) {
 	}
 	return e.Form != nil || e.URL == nil, e.URL != nil
 }
+
+// declared is a call that only says which modes its client declared, for
+// Ask: one per pair of modes, so that asking allocates none.
+type declared struct{ form, url bool }
+
+var declaredModes = [2][2]declared{{{false, false}, {false, true}}, {{true, false}, {true, true}}}
+
+func declaredBy(req *mcp.CallToolRequest) *declared {
+	form, url := modes(nil, req.Params.Meta)
+	return &declaredModes[b2i(form)][b2i(url)]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (d *declared) Tool() string                         { return "" }
+func (d *declared) State() string                        { return "" }
+func (d *declared) Context() context.Context             { return nil }
+func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
+func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }
+func (d *declared) Modes() (form, url bool)              { return d.form, d.url }
+func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
+func (d *declared) StateError(err error) error           { return stateError{err} }
 
 // result is the input_required result that asks for requests.
 func result(requests []seam.Request, state string) *mcp.CallToolResult {

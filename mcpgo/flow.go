@@ -52,7 +52,7 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 	if flow == nil {
 		return nil, errors.New("mcpform: Next on a flow without steps")
 	}
-	r, err := seam.Next(flow, &call{ctx: ctx, req: &req})
+	r, err := seam.Next(flow, newCall(ctx, &req))
 	if err != nil {
 		return nil, err
 	}

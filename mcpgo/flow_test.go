@@ -21,7 +21,11 @@ type principalKey struct{}
 
 // signupFlow is the two-step signup: the account, then the team for the
 // team plan only. Its principal is what the server's context carries.
-func signupFlow(t testing.TB) *mcpform.Flow {
+func signupFlow(t testing.TB) *mcpform.Flow { return signupFlowFor(t, nil) }
+
+// signupFlowFor is signupFlow with go-sdk's principal option too, for
+// comparing the faces on one flow.
+func signupFlowFor(t testing.TB, principal func(*gosdk.CallToolRequest) string) *mcpform.Flow {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
 	require.NoError(t, err)
@@ -32,7 +36,7 @@ func signupFlow(t testing.TB) *mcpform.Flow {
 		}},
 		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
 			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
-	}, &mcpform.FlowOptions{ContextPrincipal: func(ctx context.Context) string {
+	}, &mcpform.FlowOptions{Principal: principal, ContextPrincipal: func(ctx context.Context) string {
 		p, _ := ctx.Value(principalKey{}).(string)
 		return p
 	}})

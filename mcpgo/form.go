@@ -20,7 +20,7 @@ import (
 // capabilities, so Ask asks, and mcp-go's bridge reports a client that
 // cannot answer.
 func Ask[T any](f *mcpform.Form[T], req mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	r, err := seam.Ask(f, &call{req: &req})
+	r, err := seam.Ask(f, declaredBy(&req))
 	if err != nil {
 		return nil, err
 	}

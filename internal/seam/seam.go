@@ -55,7 +55,7 @@ type Request struct {
 	Key     string
 	Mode    string // "form" or "url"
 	Message string
-	Schema  json.RawMessage // form mode: the requested schema, marshalled
+	Schema  any // form mode: the requested schema, a json.RawMessage
 	URL     string          // URL mode: the link
 }
 
