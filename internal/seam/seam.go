@@ -55,8 +55,8 @@ type Request struct {
 	Key     string
 	Mode    string // "form" or "url"
 	Message string
-	Schema  any // form mode: the requested schema, a json.RawMessage
-	URL     string          // URL mode: the link
+	Schema  any    // form mode: the requested schema, a json.RawMessage
+	URL     string // URL mode: the link
 }
 
 // A Round is the outcome of one round of a flow; its fields are those of
