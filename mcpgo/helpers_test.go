@@ -55,9 +55,9 @@ func decline() *mcp.ElicitationResult {
 
 // connect returns an initialised in-process client of srv. A nil p
 // declares no elicitation.
-func connect(t *testing.T, srv *server.MCPServer, p *person, opts ...client.ClientOption) *client.Client {
+func connect(t *testing.T, srv *server.MCPServer, p client.ElicitationHandler, opts ...client.ClientOption) *client.Client {
 	t.Helper()
-	if p != nil {
+	if pp, ok := p.(*person); p != nil && (!ok || pp != nil) { // a nil *person declares none
 		opts = append(opts, client.WithElicitationHandler(p))
 	}
 	c, err := client.NewInProcessClientWithOptions(srv, opts...)
