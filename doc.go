@@ -94,6 +94,14 @@
 // gets the -32021 error, never a form; one on 2025-11-25 is served through
 // [LegacyRounds], with elicitationId and notifications/elicitation/complete.
 //
+// # mcp-go
+//
+// Servers built on github.com/mark3labs/mcp-go use the same compiled forms
+// and flows through the [github.com/mcpform/mcpform/mcpgo] package, whose
+// functions take and return mcp-go's own types; a flow reads its principal
+// there with [FlowOptions].ContextPrincipal. Only that package imports
+// mcp-go, so a go-sdk server never compiles it.
+//
 // # UI path
 //
 // On a host that renders MCP Apps, [Form.Display] (or [DisplayForm], for a
