@@ -90,7 +90,11 @@
 // never through the client. The flow takes it, once, in the round that
 // finishes, so the secret is in FlowDone's answers and in no request state,
 // link, log or result; [SealSecrets] keeps it out of the store's database
-// in the clear too. A client that did not declare URL-mode elicitation
+// in the clear too. The page must say who may use a link
+// ([SecretPageOptions].Authorize, or AnyoneWithTheLink), and only the first
+// browser that opens a link can send on it: any other use refuses the
+// link, and the flow ends with [ErrSecretRefused], taking nothing. A
+// client that did not declare URL-mode elicitation
 // gets the -32021 error, never a form; one on 2025-11-25 is served through
 // [LegacyRounds], with elicitationId and notifications/elicitation/complete.
 //

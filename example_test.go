@@ -1105,9 +1105,25 @@ func ExampleFlow_SecretPage() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// The page must say who may use a link.
+	_, err = flow.SecretPage(nil)
+	fmt.Println(err)
+	// Here the server's login proxy names the person in X-User: only the
+	// principal the flow bound the link to may use its page.
+	page, err := flow.SecretPage(&mcpform.SecretPageOptions{
+		Authorize: func(r *http.Request, principal string) error {
+			if r.Header.Get("X-User") != principal {
+				return errors.New("another person's page")
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
 	// Serve the page next to the MCP endpoint.
 	mux := http.NewServeMux()
-	mux.Handle("/mcp/secret", flow.SecretPage(nil))
+	mux.Handle("/mcp/secret", page)
 
 	r, err := flow.Next(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
 	if err != nil {
@@ -1118,6 +1134,7 @@ func ExampleFlow_SecretPage() {
 		fmt.Println(key, p.Mode, strings.HasPrefix(p.URL, "https://example.com/mcp/secret?t="))
 	}
 	// Output:
+	// mcpform: SecretPage needs SecretPageOptions.Authorize, or AnyoneWithTheLink to let whoever holds a link use it
 	// password form false
 	// password.secret url true
 }

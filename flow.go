@@ -241,7 +241,8 @@ const (
 	// FlowCancelled: the person dismissed [FlowRound.Step].
 	FlowCancelled
 	// FlowInvalid: [FlowRound.Step] was asked again
-	// [FlowOptions.MaxReasks] times, and its answer still failed the check.
+	// [FlowOptions.MaxReasks] times, and its answer still failed the check;
+	// or its secret page refused its link ([ErrSecretRefused]).
 	FlowInvalid
 )
 

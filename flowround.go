@@ -92,7 +92,15 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	taken := Answers{}
 	keys := make([]string, 0, len(secret))
 	for _, s := range secret {
-		key := r.link(s).key()
+		link := r.link(s)
+		refused, err := link.refused(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		if refused {
+			return r.linkRefused(ctx, s, valid, link)
+		}
+		key := link.key()
 		values, ok, err := r.secretsOf(ctx, s, key)
 		if err != nil {
 			return nil, err
@@ -112,6 +120,16 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 }
 
+// linkRefused ends the flow when the page refused s's link: nothing from
+// that link is taken, and the secret sent on it, if any, is dropped.
+func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers, link *secretLink) (*FlowRound, error) {
+	if err := r.flow.secrets.Store.Delete(ctx, link.key()); err != nil {
+		return nil, err
+	}
+	return &FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
+		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil
+}
+
 // waitPage is the round while s's page has not been sent: s's other fields
 // stay proven, and only the page is asked again, saying it is still
 // waiting, unless the person has now declined or dismissed it.
@@ -125,7 +143,7 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	if err := requireInput(r.call, false, true); err != nil {
 		return nil, err
 	}
-	problems := waiting(s)
+	problems := secretProblems(s, ErrSecretWaiting)
 	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
 	token, err := r.flow.codec.Mint(&st, r.bind)
 	if err != nil {
@@ -162,11 +180,12 @@ func (r *round) secretsOf(ctx context.Context, s *flowStep, key string) (Answers
 	return out, true, nil
 }
 
-// waiting names each of s's secrets as still waiting for its page.
-func waiting(s *flowStep) []*FieldError {
+// secretProblems names each of s's secrets with err: still waiting for
+// its page, or refused by it.
+func secretProblems(s *flowStep, err error) []*FieldError {
 	problems := make([]*FieldError, len(s.c.secrets))
 	for i, f := range s.c.secrets {
-		problems[i] = &FieldError{Field: f.Name, Err: ErrSecretWaiting}
+		problems[i] = &FieldError{Field: f.Name, Err: err}
 	}
 	return problems
 }

@@ -129,10 +129,16 @@ func (f *Form[T]) Fields() []AutoFormField { return cloneFields(f.c.all) }
 func (f *Form[T]) Key() string { return f.c.key }
 
 // Schema returns the schema the client is shown, a fresh copy each call.
-// Unlike [FormSchema], which keeps the TypeScript mapping, it carries option
-// labels as titled choices: a single choice whose labels differ from its
-// values is a string with oneOf [{const, title}], and such a multiple
-// choice an array whose items have anyOf [{const, title}].
+//
+// It differs from [FormSchema] of the same fields in two ways, both so
+// that the person sees what they are asked and nothing they must not be:
+// option labels travel as titled choices (SEP-1330), where FormSchema's
+// plain enum shows the raw values; and secret fields are left out, since
+// the spec forbids asking for them in form mode. FormSchema keeps neither
+// change because its output must equal the TypeScript formSchema's. A
+// single choice whose labels differ from its values is a string with oneOf
+// [{const, title}], and such a multiple choice an array whose items have
+// anyOf [{const, title}].
 func (f *Form[T]) Schema() *jsonschema.Schema {
 	var s jsonschema.Schema
 	if err := json.Unmarshal(f.c.schema, &s); err != nil {

@@ -62,8 +62,7 @@ func TestLegacySecretFlow(t *testing.T) {
 			go func() {
 				defer posted.Done()
 				time.Sleep(5 * legacyPoll)
-				status, _ := post(t, req.Params.URL, url.Values{"password": {"correct horse battery"}}, nil)
-				assert.Equal(t, http.StatusOK, status)
+				assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
 			}()
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		},

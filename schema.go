@@ -32,6 +32,10 @@ import (
 // leaves secret fields out of its schema, and a [Flow] asks them in URL
 // mode instead (see [Flow.SecretPage]).
 //
+// FormSchema is the TypeScript mirror and equals its output; a compiled
+// form's [Form.Schema] is what a Go server should send, with option labels
+// as titled choices and without secret fields.
+//
 // A nil or empty fields is refused with [ErrNoFields]; a broken definition
 // is refused with a [*FieldError] naming the field and wrapping [ErrName],
 // [ErrBounds], [ErrOptions] or [ErrDefault]. Unlike the TypeScript

@@ -2,8 +2,6 @@ package mcpform
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"sync"
 	"time"
@@ -18,6 +16,13 @@ var (
 	// secret on the page the flow linked to; the flow asks again, and its
 	// message says so.
 	ErrSecretWaiting = errors.New("the page for it is still waiting")
+	// ErrSecretRefused reports that a secret page refused its link: a
+	// browser other than the first to open it used it, or the page refused
+	// a post (see [Flow.SecretPage]). The flow takes nothing from that
+	// link, even a secret sent before, and ends with [FlowInvalid], naming
+	// the step's secret fields with this error; the tool changes nothing
+	// and says so. Calling the tool again makes a new link.
+	ErrSecretRefused = errors.New("its link was used in another browser, so the page refused it")
 )
 
 // A SecretStore keeps the secrets a person sends on a [Flow.SecretPage]
@@ -126,24 +131,4 @@ type SecretOptions struct {
 	// Store keeps what the page receives until the flow takes it. It must
 	// not be nil.
 	Store SecretStore
-}
-
-// A secretLink is what a secret page's link carries, signed by the flow's
-// codec: whose run and step the page belongs to. It carries no secret.
-type secretLink struct {
-	Principal string `json:"p"`
-	Tool      string `json:"t"`
-	Run       string `json:"r"`
-	Step      string `json:"s"`
-}
-
-// secretLinkBind keeps a link from verifying as a flow's state, and a
-// flow's state from verifying as a link.
-const secretLinkBind = "mcpform/secret-link"
-
-// key is the store key of the link's secrets: a digest, so the store never
-// learns who or what it holds secrets for.
-func (l *secretLink) key() string {
-	sum := sha256.Sum256([]byte(BindTo("mcpform/secret", l.Principal, l.Tool, l.Run, l.Step)))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
 }

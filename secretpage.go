@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -14,17 +15,22 @@ import (
 	"unicode/utf8"
 )
 
-// SecretPageOptions configures [Flow.SecretPage]. A nil *SecretPageOptions
-// and zero fields mean the defaults.
+// SecretPageOptions configures [Flow.SecretPage]. It must say who may use
+// a link: an Authorize function, or AnyoneWithTheLink.
 type SecretPageOptions struct {
 	// Authorize, when set, is called before the page is shown or accepts a
 	// secret, with the page's request and the principal the flow's
 	// [FlowOptions].Principal named when it minted the link. A server that
 	// authenticates its people checks here that the person on the page is
 	// that principal, from its own session cookie or header; an error
-	// refuses the page with 403 Forbidden. Nil accepts whoever holds the
-	// link.
+	// refuses the page with 403 Forbidden, and a refused post also refuses
+	// the link ([ErrSecretRefused]).
 	Authorize func(r *http.Request, principal string) error
+	// AnyoneWithTheLink, with a nil Authorize, says that whoever holds a
+	// link may use it, once: right only where the person is the only one
+	// who can reach the page, such as a page on loopback for a local
+	// server. With both unset, SecretPage refuses to make the page.
+	AnyoneWithTheLink bool
 }
 
 // maxSecretPageBody bounds what the page reads of a POST: a few secrets of
@@ -34,7 +40,8 @@ const maxSecretPageBody = 64 << 10
 // SecretPage returns the http.Handler that serves the page a [Flow] links
 // to in URL mode, where the person types the step's secret fields. Mount it
 // at [SecretOptions].PageURL, next to the MCP endpoint; over stdio, serve it
-// on a loopback port.
+// on a loopback port. It returns an error when opts (nil included) sets
+// neither Authorize nor AnyoneWithTheLink.
 //
 // The page is plain HTML that needs no JavaScript and loads nothing from
 // elsewhere. It is sent with a strict Content-Security-Policy,
@@ -49,23 +56,50 @@ const maxSecretPageBody = 64 << 10
 // The link carries a token signed with the flow's codec: it names the run,
 // the step, the tool and the principal of the flow that minted it, and it
 // expires with the codec's TTL. Replicas sharing the keys and the store all
-// accept it. It does not prove who opens it: anyone who holds the link can
-// send the secret for that run, once, and the flow takes it only for the
-// same principal and run. The client shows the link to the person; a server
-// that must bind the page to the person's own login sets
+// accept it. It does not prove who opens it, and it rides in a URL, which
+// proxies, logs and browser histories keep. So:
+//
+//   - The first GET of a link claims it: the page records the claim in the
+//     store and gives the browser its proof, a cookie scoped to the page's
+//     path (HttpOnly, SameSite=Strict, Secure over TLS or for an https
+//     PageURL). Only a browser with the proof is shown the form again, and
+//     a POST without it is refused. A link copied from a log is no use once
+//     the person has opened it; a chat app that fetches a preview of the
+//     link opens it too.
+//   - Any other use of a claimed link, a GET or POST without the proof, a
+//     POST from another site or one Authorize refuses, refuses the link for
+//     good, with 409 Conflict (403 for the last two) and a page that says
+//     what to do: go back to the app for a new link. The flow then takes
+//     nothing from the link, not even a secret the person sent before, and
+//     ends with [FlowInvalid] and [ErrSecretRefused], so the tool changes
+//     nothing and can say why. Claims and refusals live in the store, so
+//     every replica sharing it agrees.
+//
+// A server that must bind the page to the person's own login sets
 // SecretPageOptions.Authorize, as the spec requires binding elicitation to
-// the user's identity.
-func (f *Flow) SecretPage(opts *SecretPageOptions) http.Handler {
-	p := &secretPage{flow: f}
-	if opts != nil {
-		p.authorize = opts.Authorize
+// the user's identity; AnyoneWithTheLink says, in so many words, that
+// there is no login to bind to.
+func (f *Flow) SecretPage(opts *SecretPageOptions) (http.Handler, error) {
+	if opts == nil || (opts.Authorize == nil && !opts.AnyoneWithTheLink) {
+		return nil, errors.New("mcpform: SecretPage needs SecretPageOptions.Authorize, " +
+			"or AnyoneWithTheLink to let whoever holds a link use it")
 	}
-	return p
+	p := &secretPage{flow: f, authorize: opts.Authorize}
+	if f.secrets != nil {
+		// The cookie is scoped to the path the browser sees, which a
+		// proxy in front of the page may rewrite.
+		if u, err := url.Parse(f.secrets.PageURL); err == nil {
+			p.cookiePath, p.secure = u.Path, u.Scheme == "https"
+		}
+	}
+	return p, nil
 }
 
 type secretPage struct {
-	flow      *Flow
-	authorize func(*http.Request, string) error
+	flow       *Flow
+	authorize  func(*http.Request, string) error
+	cookiePath string // "" means the request's
+	secure     bool   // the PageURL is https
 }
 
 // pageView is what the page's template shows.
@@ -91,14 +125,12 @@ func (p *secretPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		token := r.URL.Query().Get("t")
-		_, step, status := p.open(r, token)
-		if status != http.StatusOK {
-			p.fail(w, status)
-			return
-		}
-		p.render(w, http.StatusOK, p.view(step, token, nil))
+	case http.MethodGet:
+		p.get(w, r)
+	case http.MethodHead:
+		// A HEAD checks the link, and claims nothing.
+		_, _, status := p.open(r, r.URL.Query().Get("t"))
+		p.fail(w, status)
 	case http.MethodPost:
 		p.post(w, r)
 	default:
@@ -118,16 +150,51 @@ func (p *secretPage) open(r *http.Request, token string) (*secretLink, *flowStep
 		return nil, nil, http.StatusNotFound
 	}
 	if p.authorize != nil && p.authorize(r, link.Principal) != nil {
-		return nil, nil, http.StatusForbidden
+		return &link, nil, http.StatusForbidden
 	}
 	return &link, &p.flow.steps[i], http.StatusOK
 }
 
-func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
-	if !sameOrigin(r) {
-		p.fail(w, http.StatusForbidden)
+// expires is when what the page stores now stops mattering: when a link
+// minted now would expire.
+func (p *secretPage) expires() time.Time {
+	return time.Now().Add(time.Duration(p.flow.codec.ttl) * time.Second)
+}
+
+// get shows the form to the first browser that opens the link, and again
+// to that browser only.
+func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	link, step, status := p.open(r, token)
+	if status != http.StatusOK {
+		p.fail(w, status)
 		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	if !p.usable(ctx, w, link) {
+		return
+	}
+	if link.holds(r, p.flow.codec) {
+		p.render(w, http.StatusOK, p.view(step, token, nil))
+		return
+	}
+	proof, err := link.claim(ctx, p.flow.secrets.Store, p.flow.codec, p.expires())
+	switch {
+	case errors.Is(err, ErrSecretUsed):
+		// Opened before, by another browser: the person's, or not.
+		p.refuse(ctx, w, link, pageOpenedElsewhere)
+	case err != nil:
+		p.fail(w, http.StatusServiceUnavailable)
+	default:
+		http.SetCookie(w, &http.Cookie{Name: link.cookieName(), Value: proof, Path: cmp.Or(p.cookiePath, r.URL.Path),
+			MaxAge: int(p.flow.codec.ttl), HttpOnly: true, SameSite: http.SameSiteStrictMode,
+			Secure: p.secure || r.TLS != nil})
+		p.render(w, http.StatusOK, p.view(step, token, nil))
+	}
+}
+
+func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxSecretPageBody)
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
@@ -140,8 +207,13 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	}
 	token := r.PostForm.Get("t")
 	link, step, status := p.open(r, token)
-	if status != http.StatusOK {
+	if link == nil {
 		p.fail(w, status)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	if !p.admit(ctx, w, r, link, status) {
 		return
 	}
 	values, problems := readSecrets(step, r.PostForm)
@@ -150,10 +222,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := json.Marshal(values)
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
-	defer cancel()
-	expires := time.Now().Add(time.Duration(p.flow.codec.ttl) * time.Second)
-	switch err := p.flow.secrets.Store.Put(ctx, link.key(), string(raw), expires); {
+	switch err := p.flow.secrets.Store.Put(ctx, link.key(), string(raw), p.expires()); {
 	case errors.Is(err, ErrSecretUsed):
 		p.fail(w, http.StatusGone)
 	case err != nil:
@@ -162,6 +231,68 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusOK, pageView{Title: "Done", Done: true,
 			Message: "Thank you. You can close this page and go back to your app."})
 	}
+}
+
+// admit reports whether a POST with the genuine link may send its secret:
+// from the page itself, by the person Authorize accepts (status is open's),
+// from the browser that opened the link, which was never refused.
+// Otherwise it answers the request itself, and refuses the link for good
+// unless the store failed.
+func (p *secretPage) admit(ctx context.Context, w http.ResponseWriter, r *http.Request, link *secretLink, status int) bool {
+	switch {
+	case !sameOrigin(r):
+		p.refuse(ctx, w, link, pageAnotherSite)
+		return false
+	case status != http.StatusOK:
+		p.refuse(ctx, w, link, pageNotYours)
+		return false
+	}
+	if !link.holds(r, p.flow.codec) {
+		p.refuse(ctx, w, link, pageNotOpenedHere)
+		return false
+	}
+	return p.usable(ctx, w, link)
+}
+
+// refuse refuses link for good, and shows why with status code (403 or
+// 409).
+func (p *secretPage) refuse(ctx context.Context, w http.ResponseWriter, link *secretLink, why pageRefusal) {
+	if err := link.refuse(ctx, p.flow.secrets.Store, p.expires()); err != nil {
+		p.fail(w, http.StatusServiceUnavailable)
+		return
+	}
+	p.render(w, why.status, pageView{Title: http.StatusText(why.status), Message: why.message})
+}
+
+// A pageRefusal is why the page refused a link for good, as the page says
+// it.
+type pageRefusal struct {
+	status  int
+	message string
+}
+
+// afterRefusal is what every refusal tells the person to do.
+const afterRefusal = " To keep your account safe, this link no longer works, and nothing was changed. " +
+	"Go back to your app and ask it again: it will give you a new link. Open that one in one browser only."
+
+var (
+	pageOpenedElsewhere = pageRefusal{http.StatusConflict, "This link was already opened, in another browser or by someone else." + afterRefusal}
+	pageNotOpenedHere   = pageRefusal{http.StatusConflict, "This page was not opened in this browser, so it can't be sent from here." + afterRefusal}
+	pageAnotherSite     = pageRefusal{http.StatusForbidden, "This page was sent from another site." + afterRefusal}
+	pageNotYours        = pageRefusal{http.StatusForbidden, "This page is not for you." + afterRefusal}
+)
+
+// usable reports whether link was never refused, and otherwise answers
+// the request itself.
+func (p *secretPage) usable(ctx context.Context, w http.ResponseWriter, link *secretLink) bool {
+	refused, err := link.refused(ctx, p.flow.secrets.Store)
+	switch {
+	case err != nil:
+		p.fail(w, http.StatusServiceUnavailable)
+	case refused:
+		p.fail(w, http.StatusConflict)
+	}
+	return err == nil && !refused
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'
@@ -233,6 +364,7 @@ var pageMessages = map[int]string{
 	http.StatusNotFound:              "This link is not valid, or it has expired. Go back to your app to get a new one.",
 	http.StatusForbidden:             "This page is not for you, or it was sent from another site.",
 	http.StatusGone:                  "This link was already used.",
+	http.StatusConflict:              "This link was used in another browser, or by someone else, so it no longer works, and nothing was changed. Go back to your app and ask it again for a new link.",
 	http.StatusRequestEntityTooLarge: "That was too much to send.",
 	http.StatusBadRequest:            "That could not be read.",
 	http.StatusMethodNotAllowed:      "That is not something this page does.",

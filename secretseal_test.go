@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -103,8 +101,10 @@ func TestSecretFlowSealed(t *testing.T) {
 	r, err := flow.Next(secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
-	req := httptestPost(t, flow, link, "correct horse battery")
-	assert.Equal(t, 200, req)
+	page, err := flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	fx.page.Config.Handler = page
+	assert.Equal(t, http.StatusOK, send(t, link, "correct horse battery"))
 	inner.mu.Lock()
 	for _, e := range inner.entries {
 		assert.NotContains(t, e.value, "correct")
@@ -115,18 +115,4 @@ func TestSecretFlowSealed(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, "correct horse battery", done.Answers["password"])
-}
-
-// httptestPost posts password to flow's page for link, in process, and
-// returns the status.
-func httptestPost(t *testing.T, flow *Flow, link, password string) int {
-	t.Helper()
-	u, err := url.Parse(link)
-	require.NoError(t, err)
-	body := url.Values{"password": {password}, "t": {u.Query().Get("t")}}.Encode()
-	req := httptest.NewRequest(http.MethodPost, link, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	w := httptest.NewRecorder()
-	flow.SecretPage(nil).ServeHTTP(w, req)
-	return w.Code
 }

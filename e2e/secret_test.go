@@ -17,6 +17,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -91,8 +92,29 @@ func pageLink(t *testing.T, res *mcp.CallToolResult, base string) string {
 	return ep.URL
 }
 
-// postPage sends the page's form with password, as a browser on it would.
-func postPage(t testing.TB, link, password string) (int, string) {
+// A pageBrowser is one person's browser on the secret page: it keeps the
+// page's cookies, as a browser does. The page shows its form, and takes
+// what is sent on it, only in the browser that opened the link first.
+type pageBrowser struct{ c *http.Client }
+
+func newPageBrowser(t testing.TB) *pageBrowser {
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &pageBrowser{&http.Client{Jar: jar}}
+}
+
+// open opens link, and returns the status and the page.
+func (b *pageBrowser) open(t testing.TB, link string) (int, string) {
+	t.Helper()
+	res, err := b.c.Get(link)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// post sends the page's form with password, as the browser on it would.
+func (b *pageBrowser) post(t testing.TB, link, password string) (int, string) {
 	t.Helper()
 	u, err := url.Parse(link)
 	require.NoError(t, err)
@@ -101,11 +123,22 @@ func postPage(t testing.TB, link, password string) (int, string) {
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
-	res, err := http.DefaultClient.Do(req)
+	res, err := b.c.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(body)
+}
+
+// postPage is a person's whole visit to the page: a new browser opens
+// link, and sends password on it.
+func postPage(t testing.TB, link, password string) (int, string) {
+	t.Helper()
+	b := newPageBrowser(t)
+	if code, page := b.open(t, link); code != http.StatusOK {
+		return code, page
+	}
+	return b.post(t, link, password)
 }
 
 // sealedInTable checks that the page's value waits in the secrets table
@@ -137,6 +170,14 @@ func baseOf(mcpURL string) string { return strings.TrimSuffix(mcpURL, "/mcp") }
 // in its table.
 func checkHash(t *testing.T, driver, dsn, email, password string) {
 	t.Helper()
+	checkPasswordHash(t, driver, dsn, email, password)
+	assert.Zero(t, valuesLeft(t, driver, dsn), "values left in the secrets table")
+}
+
+// checkPasswordHash checks that the database holds, for email, a salted
+// PBKDF2 hash of password, and not the password.
+func checkPasswordHash(t *testing.T, driver, dsn, email, password string) {
+	t.Helper()
 	db, err := sql.Open(driver, dsn)
 	require.NoError(t, err)
 	defer db.Close()
@@ -150,9 +191,17 @@ func checkHash(t *testing.T, driver, dsn, email, password string) {
 	require.NoError(t, err)
 	assert.Equal(t, hex.EncodeToString(want), hash, "the hash is PBKDF2-HMAC-SHA256 of the password with its salt")
 	assert.GreaterOrEqual(t, iter, 600_000)
+}
+
+// valuesLeft counts the values in the secrets table.
+func valuesLeft(t *testing.T, driver, dsn string) int {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	require.NoError(t, err)
+	defer db.Close()
 	var left int
 	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM secrets WHERE value IS NOT NULL`).Scan(&left))
-	assert.Zero(t, left, "values left in the secrets table")
+	return left
 }
 
 // noSecret checks that none of texts, nor the decoded body of any
@@ -197,13 +246,16 @@ func TestSetPasswordWaitsForThePage(t *testing.T) {
 	assert.Contains(t, waiting.InputRequests[passwordPage].(*mcp.ElicitParams).Message, "the page for it is still waiting")
 	pageLink(t, waiting, base)
 
-	code, page := postPage(t, link, "short")
+	person := newPageBrowser(t)
+	code, page := person.open(t, link)
+	require.Equal(t, http.StatusOK, code, page)
+	code, page = person.post(t, link, "short")
 	assert.Equal(t, http.StatusUnprocessableEntity, code, page)
 	assert.Contains(t, page, "Shorter than 12 characters.")
-	code, page = postPage(t, link, secret)
+	code, page = person.post(t, link, secret)
 	require.Equal(t, http.StatusOK, code, page)
 	wire = append(wire, page)
-	code, page = postPage(t, link, "another password entirely")
+	code, page = person.post(t, link, "another password entirely")
 	assert.Equal(t, http.StatusGone, code, "a second use of the link")
 	wire = append(wire, page)
 	sealedInTable(t, "sqlite", db)
@@ -242,12 +294,98 @@ func TestSetPasswordNeedsURLMode(t *testing.T) {
 }
 
 // TestSetPasswordPageURL: behind a proxy, -page-url names the page's
-// public address, and the link leads there.
+// public address, and the link leads there. The example has no login to
+// bind the page to the person, so it offers set_password only on
+// loopback: with a page the world can reach, the tool is off, and the
+// server says why.
 func TestSetPasswordPageURL(t *testing.T) {
-	r := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db"), "-page-url", "https://accounts.example.com/mcp/secret")
+	r := startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db"), "-page-url", "http://localhost:8443/mcp/secret")
 	res, err := setPassword(connectURL(t, r.url, modern, nil), "", nil)
 	require.NoError(t, err)
-	pageLink(t, res, "https://accounts.example.com/mcp")
+	pageLink(t, res, "http://localhost:8443/mcp")
+
+	r = startReplica(t, keyA, "-db", filepath.Join(t.TempDir(), "signup.db"), "-page-url", "https://accounts.example.com/mcp/secret")
+	_, err = setPassword(connectURL(t, r.url, modern, nil), "", nil)
+	assert.ErrorContains(t, err, "unknown tool")
+	assert.Contains(t, r.stderr(), "set_password is off: its page, https://accounts.example.com/mcp/secret, is reachable beyond this machine")
+}
+
+// TestSetPasswordLinkUsedElsewhere: the link rides in a URL, which logs
+// and histories keep. Once the person has opened it, someone else who
+// posts it (a second client, without the first browser's cookie) is
+// refused, and so is the person's own post then: the tool reports that
+// the link was refused, and nothing changes. A new call gives a new link,
+// which the person's own browser completes. Someone else merely opening
+// the link after the person ends the run the same way.
+func TestSetPasswordLinkUsedElsewhere(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		intruder func(t *testing.T, link string) (int, string)
+		says     string
+	}{
+		{"posted", func(t *testing.T, link string) (int, string) {
+			return newPageBrowser(t).post(t, link, "mallory's own password")
+		},
+			"This page was not opened in this browser"},
+		{"opened", func(t *testing.T, link string) (int, string) { return newPageBrowser(t).open(t, link) },
+			"This link was already opened"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "signup.db")
+			r := startReplica(t, keyA, "-db", db)
+			cs := connectURL(t, r.url, modern, nil)
+			signUp(t, cs, "ada@example.com")
+			answers := mcp.InputResponseMap{passwordForm: accepted(map[string]any{"email": "ada@example.com"}), passwordPage: &mcp.ElicitResult{Action: "accept"}}
+
+			first, err := setPassword(cs, "", nil)
+			require.NoError(t, err)
+			link := pageLink(t, first, baseOf(r.url))
+			person := newPageBrowser(t)
+			code, page := person.open(t, link)
+			require.Equal(t, http.StatusOK, code, page)
+			code, page = tt.intruder(t, link)
+			assert.Equal(t, http.StatusConflict, code)
+			assert.Contains(t, page, tt.says)
+			assert.Contains(t, page, "nothing was changed. Go back to your app and ask it again")
+			code, page = person.post(t, link, secret)
+			assert.Equal(t, http.StatusConflict, code, "the link no longer works for anyone: %s", page)
+
+			lost, err := setPassword(cs, first.RequestState, answers)
+			require.NoError(t, err)
+			require.Equal(t, "refused", status(t, lost), text(lost))
+			assert.True(t, lost.IsError)
+			assert.Contains(t, text(lost), "so the page refused it. Nothing was changed.")
+			again, err := setPassword(cs, first.RequestState, answers)
+			require.NoError(t, err)
+			assert.Equal(t, text(lost), text(again), "a replay gets the same outcome")
+			noPassword(t, db, "ada@example.com")
+
+			// A new call, a new link, and the person's own browser.
+			next, err := setPassword(cs, "", nil)
+			require.NoError(t, err)
+			link = pageLink(t, next, baseOf(r.url))
+			code, page = postPage(t, link, secret)
+			require.Equal(t, http.StatusOK, code, page)
+			done, err := setPassword(cs, next.RequestState, answers)
+			require.NoError(t, err)
+			require.Equal(t, "updated", status(t, done), text(done))
+			checkPasswordHash(t, "sqlite", db, "ada@example.com", secret)
+			// The first link's refusal waits out the link's life, so that
+			// every replica keeps refusing it; no secret is left.
+			assert.Equal(t, 1, valuesLeft(t, "sqlite", db), "values left in the secrets table")
+		})
+	}
+}
+
+// noPassword checks that the database holds no password for email.
+func noPassword(t *testing.T, dsn, email string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	var n int
+	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM passwords WHERE email = ?`, email).Scan(&n))
+	assert.Zero(t, n, "a password for %s", email)
 }
 
 // TestSetPasswordAcrossReplicas: two replicas on one database; the flow
@@ -379,30 +517,7 @@ func keysOf(m mcp.InputRequestMap) []string { return slices.Sorted(maps.Keys(m))
 // (interop/secret-client.mjs). The tool finishes, and the password is
 // nowhere on the MCP wire, in a request state, or in the server's log.
 func TestInteropTSSetPassword(t *testing.T) {
-	bin := signupBin(t)
-	browser := testenv.Chromium(t)
-	key, _ := tsStateKey(t)
-	db := filepath.Join(t.TempDir(), "signup.db")
-	out, serverLog := runDriver(t, "secret-client.mjs", map[string]any{
-		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
-		"pin":      tsModern,
-		"chromium": browser,
-		"email":    "ada@example.com",
-		"password": secret,
-	})
-
-	var tr struct {
-		ProtocolVersion string           `json:"protocolVersion"`
-		Error           *tsError         `json:"error"`
-		Results         []map[string]any `json:"results"`
-		Asked           []struct{ Key, Mode, Message, URL string }
-		Pages           []struct {
-			Shown, Status int
-			Heading       string
-		}
-		Wire []json.RawMessage `json:"wire"`
-	}
-	require.NoError(t, json.Unmarshal(out, &tr))
+	tr, db, serverLog := runTSSetPassword(t, false)
 	require.Nil(t, tr.Error)
 	assert.Equal(t, tsModern, tr.ProtocolVersion)
 	require.Len(t, tr.Results, 2)
@@ -438,4 +553,70 @@ func TestInteropTSSetPassword(t *testing.T) {
 	assert.GreaterOrEqual(t, noSecret(t, "the MCP wire", wire...), 4, "request states and links checked")
 	noSecret(t, "the server's log", string(serverLog))
 	checkHash(t, "sqlite", db, "ada@example.com", secret)
+}
+
+// A tsSecretTranscript is what interop/secret-client.mjs reports.
+type tsSecretTranscript struct {
+	ProtocolVersion string           `json:"protocolVersion"`
+	Error           *tsError         `json:"error"`
+	Results         []map[string]any `json:"results"`
+	Asked           []struct{ Key, Mode, Message, URL string }
+	Pages           []struct {
+		Shown, Status int
+		Heading       string
+		Intruder      *struct {
+			Status        int
+			Heading, Text string
+		}
+	}
+	Wire []json.RawMessage `json:"wire"`
+}
+
+// runTSSetPassword runs the TypeScript client and Chromium through a
+// signup and set_password over stdio, with someone else's Chromium on the
+// link too if intruder, and returns the transcript, the database and the
+// server's log.
+func runTSSetPassword(t *testing.T, intruder bool) (tr tsSecretTranscript, db string, serverLog []byte) {
+	t.Helper()
+	bin := signupBin(t)
+	browser := testenv.Chromium(t)
+	key, _ := tsStateKey(t)
+	db = filepath.Join(t.TempDir(), "signup.db")
+	out, serverLog := runDriver(t, "secret-client.mjs", map[string]any{
+		"stdio":    &tsStdio{Command: bin, Args: []string{"-stdio", "-db", db}, Env: map[string]string{keyEnv: key}},
+		"pin":      tsModern,
+		"chromium": browser,
+		"email":    "ada@example.com",
+		"password": secret,
+		"intruder": intruder,
+	})
+	require.NoError(t, json.Unmarshal(out, &tr))
+	return tr, db, serverLog
+}
+
+// TestInteropTSSetPasswordIntruder: while the person has the page open in
+// Chromium, someone else opens the same link in a Chromium of their own.
+// They see the page saying it was already opened, not the form; the
+// person's send is refused too, the tool reports the refusal to the
+// TypeScript client, and no password is stored.
+func TestInteropTSSetPasswordIntruder(t *testing.T) {
+	tr, db, serverLog := runTSSetPassword(t, true)
+	require.Nil(t, tr.Error)
+	require.Len(t, tr.Results, 2)
+	statusOf := func(r map[string]any) any { sc, _ := r["structuredContent"].(map[string]any); return sc["status"] }
+	assert.Equal(t, "created", statusOf(tr.Results[0]))
+	assert.Equal(t, "refused", statusOf(tr.Results[1]), "set_password's result: %v", tr.Results[1])
+	assert.Equal(t, true, tr.Results[1]["isError"])
+
+	require.Len(t, tr.Pages, 1)
+	p := tr.Pages[0]
+	assert.Equal(t, 200, p.Shown, "the person opens the link first")
+	require.NotNil(t, p.Intruder)
+	assert.Equal(t, 409, p.Intruder.Status)
+	assert.Contains(t, p.Intruder.Text, "This link was already opened")
+	assert.Equal(t, 409, p.Status, "the person's send, once the link was refused")
+	assert.Equal(t, "Conflict", p.Heading)
+
+	noPassword(t, db, "ada@example.com")
+	noSecret(t, "the server's log", string(serverLog))
 }

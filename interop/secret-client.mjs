@@ -13,16 +13,20 @@
 //	  "pin": "2026-07-28",
 //	  "chromium": "/usr/bin/chromium",
 //	  "email": "...", "password": "...",
+//	  "intruder": false,
 //	  "timeoutMs": 30000
 //	}
 //
 // The client declares form and URL-mode elicitation, calls signup (the
 // form answered with email on the free plan), then set_password: its form
 // gets email, and its URL-mode request is opened in Chromium, where the
-// password is typed into the page and sent. The transcript is
+// password is typed into the page and sent; with intruder, a second
+// Chromium, someone else's, opens the link while the page is open. The
+// transcript is
 //
 //	{"protocolVersion", "results": [signup's, set_password's],
-//	 "asked": [{key, mode, message, url}], "pages": [{status, heading}],
+//	 "asked": [{key, mode, message, url}],
+//	 "pages": [{shown, status, heading, intruder: {status, heading, text}}],
 //	 "wire": [{dir: "out"|"in", message}], "error"}
 //
 // where wire is every JSON-RPC message the client sent or received. The
@@ -71,28 +75,63 @@ function tap(transport) {
     });
 }
 
-// openPage types the password into the page at url in a fresh Chromium
-// profile, sends it, and records what the page answered.
-async function openPage(url) {
+// launch starts Chromium on a fresh profile: a browser of its own.
+async function launch() {
     const profile = await mkdtemp(join(tmpdir(), 'mcpform-chromium-'));
-    let context;
     try {
-        context = await chromium.launchPersistentContext(profile, {
+        const context = await chromium.launchPersistentContext(profile, {
             executablePath: plan.chromium, headless: true, args: FLAGS, timeout,
         });
         context.setDefaultTimeout(timeout);
         const page = context.pages()[0] ?? await context.newPage();
-        const shown = await page.goto(url);
-        await page.locator('input[type=password]').fill(plan.password);
-        const [sent] = await Promise.all([
-            page.waitForResponse((r) => r.request().method() === 'POST'),
-            page.locator('button[type=submit]').click(),
-        ]);
-        await page.waitForLoadState();
-        transcript.pages.push({ shown: shown.status(), status: sent.status(), heading: await page.locator('h1').textContent() });
-    } finally {
-        await context?.close();
+        return {
+            page,
+            async close() {
+                await context.close();
+                await rm(profile, { recursive: true, force: true });
+            },
+        };
+    } catch (err) {
         await rm(profile, { recursive: true, force: true });
+        throw err;
+    }
+}
+
+// openPage types the password into the page at url in a fresh Chromium
+// profile, sends it, and records what the page answered. With
+// plan.intruder, someone else opens the same link in a browser of their
+// own while the person has the page open, and what they saw is recorded
+// too.
+async function openPage(url) {
+    const browsers = [];
+    try {
+        const person = await launch();
+        browsers.push(person);
+        const shown = await person.page.goto(url);
+        const record = { shown: shown.status() };
+        if (plan.intruder) {
+            const other = await launch();
+            browsers.push(other);
+            const seen = await other.page.goto(url);
+            record.intruder = {
+                status: seen.status(),
+                heading: await other.page.locator('h1').textContent(),
+                text: await other.page.locator('p').first().textContent(),
+            };
+        }
+        await person.page.locator('input[type=password]').fill(plan.password);
+        const [sent] = await Promise.all([
+            person.page.waitForResponse((r) => r.request().method() === 'POST'),
+            person.page.locator('button[type=submit]').click(),
+        ]);
+        await person.page.waitForLoadState();
+        record.status = sent.status();
+        record.heading = await person.page.locator('h1').textContent();
+        transcript.pages.push(record);
+    } finally {
+        for (const b of browsers) {
+            await b.close().catch(() => {});
+        }
     }
 }
 

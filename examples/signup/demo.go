@@ -45,7 +45,7 @@ func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, intera
 		ln.Close()
 		return err
 	}
-	defer servePage(ln, s.secretPage())()
+	defer servePage(ln, s.secretPage(), 0)()
 	tools := []string{toolName}
 	if tool == passwordTool {
 		tools = append(tools, passwordTool)

@@ -245,7 +245,7 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 	require.NoError(t, err)
 	s, err := newSignup(codec, st, "", pageURLOf(ln))
 	require.NoError(t, err)
-	t.Cleanup(servePage(ln, s.secretPage()))
+	t.Cleanup(servePage(ln, s.secretPage(), 0))
 	return s, st
 }
 

@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"regexp"
 	"strings"
@@ -20,8 +21,8 @@ import (
 // never to the client, until the page takes them. It returns what the
 // client sends back: the person's consent, or the decline or cancel typed
 // instead. The page's own checks speak, as the server's do for forms. An
-// empty answer leaves the page to the person's own browser: the client
-// consents and retries, and the server says if the page is still waiting.
+// empty answer leaves the page for later: the client consents and retries,
+// and the server says the page is still waiting.
 func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	fmt.Fprintln(p.out)
 	for _, line := range strings.Split(ep.Message, "\n") {
@@ -33,7 +34,8 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	fmt.Fprintf(p.out, "\n  Link: %s\n", ep.URL)
 	fmt.Fprintf(p.out, "  The demo plays your browser too: it opens the link, and what you type\n"+
 		"  next goes to that page, not to the client. A browser would not show it.\n"+
-		"  Or open the link in your own browser, send the page, and just press Enter.\n")
+		"  A link opens in one browser only: the page refuses it anywhere else.\n"+
+		"  An empty answer leaves the page for later.\n")
 	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil)
 	for err == nil {
 		if status != http.StatusOK && status != http.StatusUnprocessableEntity {
@@ -92,6 +94,17 @@ func pageText(page string) string {
 	return "(nothing)"
 }
 
+// demoBrowser is the browser the demo plays. It keeps the page's cookies,
+// as a browser does: the page shows its form, and takes what is sent on
+// it, only in the browser that opened the link first.
+var demoBrowser = func() *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		panic(err) // only for options, and there are none
+	}
+	return &http.Client{Jar: jar}
+}()
+
 // browse requests link as a browser on the page would, posting form if it
 // is not nil, and returns the status and the page.
 func browse(ctx context.Context, method, link string, form url.Values) (int, string, error) {
@@ -111,7 +124,7 @@ func browse(ctx context.Context, method, link string, form url.Values) (int, str
 		req.Header.Set("Origin", req.URL.Scheme+"://"+req.URL.Host)
 		req.Header.Set("Sec-Fetch-Site", "same-origin")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := demoBrowser.Do(req)
 	if err != nil {
 		return 0, "", err
 	}

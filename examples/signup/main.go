@@ -30,7 +30,9 @@
 // they type the password: the spec forbids asking for one in a form. The
 // page is served at /secret next to /mcp (-page-url gives its public URL
 // behind a proxy), and over stdio and in the demo on a loopback port of its
-// own. What it receives waits in the database until the flow takes it, so
+// own. The example has no login to bind the page to the person, so it
+// offers set_password only when the page is on loopback, and says so on
+// stderr otherwise. What it receives waits in the database until the flow takes it, so
 // replicas finish each other's runs; the password is stored only as a
 // salted PBKDF2 hash. -demo set_password runs a signup, then set_password,
 // and the demo plays the browser too: it shows the link and posts what is
@@ -50,13 +52,15 @@
 //
 // Accounts are stored through database/sql: by default in a SQLite
 // database in memory, gone when the process ends; -db names a SQLite file,
-// which replicas on one machine may share, or a postgres:// URL. A signup
+// which replicas on one machine may share (created 0600: it holds password
+// hashes), or a postgres:// URL. A signup
 // creates at most one account, on whichever replica its rounds land: the
 // database holds one account per email, and one outcome per run of the
 // flow, so a replayed round gets the first result again.
 //
 // Over HTTP, the server bounds what a client can hold: request bodies of
-// 64 KiB, timeouts on reading a request and on idle connections, and at
+// 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
+// idle connections, and at
 // most -max-sessions sessions of older clients, each closed after
 // -session-timeout without a request.
 //
@@ -89,6 +93,7 @@ var (
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
 	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
 	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
 )
@@ -105,7 +110,7 @@ func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
 	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
-		*idleFlag <= 0 || *maxSessions <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
+		*idleFlag <= 0 || *maxSessions <= 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -117,6 +122,9 @@ func main() {
 }
 
 func run() error {
+	if err := createPrivate(*dbFlag); err != nil {
+		return err
+	}
 	st, err := openStore(context.Background(), *dbFlag)
 	if err != nil {
 		return err
@@ -140,16 +148,22 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	s, err := newSignup(codec, st, *principalFlag, cmp.Or(*pageURLFlag, pageURLOf(ln)))
+	pageURL := cmp.Or(*pageURLFlag, pageURLOf(ln))
+	if !onLoopback(ln, pageURL) {
+		fmt.Fprintf(os.Stderr, "mcpform signup: set_password is off: its page, %s, is reachable beyond this machine, "+
+			"and the example has no login to check the person on it against\n", pageURL)
+		pageURL = ""
+	}
+	s, err := newSignup(codec, st, *principalFlag, pageURL)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	server := newServer(s)
 	if *stdioFlag {
-		return serveStdio(ctx, server, ln, s.secretPage())
+		return serveStdio(ctx, server, ln, s.secretPage(), *bodyTimeout)
 	}
-	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions}
+	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions, BodyTimeout: *bodyTimeout}
 	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
 }
 

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"time"
 
 	"github.com/mcpform/mcpform"
@@ -43,6 +45,17 @@ func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string
 		Principal: principal,
 		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.secrets(), codec)},
 	})
+}
+
+// passwordPage returns the page of flow's links. The example has no login
+// that an Authorize could check the person against, so it says that
+// whoever holds a link may use it, and run offers set_password only where
+// that is true enough: over stdio, in the demo, and over HTTP on loopback,
+// where the page's port answers this machine alone, as the person at the
+// host is on it. The page's one-time opening still keeps a link, once the
+// person has opened it, from another browser.
+func passwordPage(flow *mcpform.Flow) (http.Handler, error) {
+	return flow.SecretPage(&mcpform.SecretPageOptions{AnyoneWithTheLink: true})
 }
 
 // handlePassword is set_password's handler, written once like signup's.
@@ -82,6 +95,13 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 	case mcpform.FlowCancelled:
 		return s.settle(ctx, idem, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."))
 	case mcpform.FlowInvalid:
+		if slices.ContainsFunc(round.Problems, func(p *mcpform.FieldError) bool { return errors.Is(p, mcpform.ErrSecretRefused) }) {
+			o := notCompleted("refused", "Password not set: the link to the password page was used in another browser, "+
+				"or by someone else, so the page refused it. Nothing was changed. "+
+				"Call set_password again for a new link, and open it in one browser only.")
+			o.IsError = true
+			return s.settle(ctx, idem, o)
+		}
 		o := notCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
 			round.Attempt, mcpform.ProblemMessage(s.password.Fields(round.Step), round.Problems)))
 		o.IsError = true

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -16,10 +18,11 @@ import (
 
 // serveStdio serves server over stdin and stdout until the client goes away
 // or ctx is done, and the secret page on ln, a loopback port of its own,
-// since stdio has no HTTP server to mount it on. Nothing else may write to
-// stdout.
-func serveStdio(ctx context.Context, server *mcp.Server, ln net.Listener, page http.Handler) error {
-	defer servePage(ln, page)()
+// since stdio has no HTTP server to mount it on, giving each POST to it
+// bodyTimeout (zero: the default) to send its body. Nothing else may write
+// to stdout.
+func serveStdio(ctx context.Context, server *mcp.Server, ln net.Listener, page http.Handler, bodyTimeout time.Duration) error {
+	defer servePage(ln, page, bodyTimeout)()
 	err := server.Run(ctx, &mcp.StdioTransport{})
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
@@ -45,14 +48,18 @@ type httpLimits struct {
 	// 503, so abandoned initializes cost bounded memory until the timeout
 	// reclaims them.
 	MaxSessions int
+	// BodyTimeout is how long a client may take to send a request's
+	// body; zero means defaultBodyTimeout.
+	BodyTimeout time.Duration
 }
 
 // maxBody fits any signup request many times over: the largest, a team
 // round with its request state, is under 2 KiB.
 const maxBody = 64 << 10
 
-// bodyTimeout is how long a client may take to send a request's body.
-const bodyTimeout = 10 * time.Second
+// defaultBodyTimeout is how long a client may take to send a request's
+// body, unless -body-timeout says otherwise.
+const defaultBodyTimeout = 10 * time.Second
 
 // newHTTPHandler returns the streamable HTTP handler for server, for clients
 // of every protocol revision.
@@ -85,8 +92,9 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: maxBody})
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless: true, MaxRequestBodyBytes: maxBody})
+	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !readBody(w, r) {
+		if !readBody(w, r, timeout) {
 			return
 		}
 		if r.Header.Get(sessionIDHeader) == "" && r.Header.Get(protocolVersionHeader) >= statelessProtocol {
@@ -103,24 +111,34 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	})
 }
 
-// readBody reads r's body, up to maxBody bytes within bodyTimeout, and puts
-// it back in r for go-sdk to decode. It answers the request itself, and
+// readBody reads r's body, up to maxBody bytes within timeout, and puts it
+// back in r for go-sdk to decode. It answers the request itself, and
 // returns false, for a body too large or too slow. The deadline covers the
 // body alone: the server has no ReadTimeout, which would cancel the
 // request's context while a long event stream is still open.
-func readBody(w http.ResponseWriter, r *http.Request) bool {
+//
+// A refused body leaves the read deadline in the past. After the handler,
+// net/http reads what is left of the body, up to 256 KiB, before it closes
+// the connection; with no deadline a client that trickles, or sends
+// nothing more, would hold the connection forever.
+func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) bool {
 	if r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
+	rc := http.NewResponseController(w)
 	// A body declared too large is refused before a byte of it is read.
 	if r.ContentLength > maxBody {
+		rc.SetReadDeadline(time.Now())
 		tooLarge(w)
 		return false
 	}
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+	rc.SetReadDeadline(time.Now().Add(timeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	rc.SetReadDeadline(time.Time{})
+	if err != nil {
+		rc.SetReadDeadline(time.Now())
+	} else {
+		rc.SetReadDeadline(time.Time{}) // the event stream may last
+	}
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -180,23 +198,42 @@ func newHTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// bodyDeadline gives h's request bodyTimeout to send its body; the secret
-// page bounds the body's size itself.
-func bodyDeadline(h http.Handler) http.Handler {
+// bodyDeadline gives h's request timeout (zero: defaultBodyTimeout) to
+// send its body, and leaves the deadline in place, so that what net/http
+// drains of the body after h is bounded too; the secret page bounds the
+// body's size itself.
+func bodyDeadline(h http.Handler, timeout time.Duration) http.Handler {
+	timeout = cmp.Or(timeout, defaultBodyTimeout)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
 		h.ServeHTTP(w, r)
 	})
 }
 
-// servePage serves the secret page alone on ln, at secretPath, and returns
-// the function that stops it.
-func servePage(ln net.Listener, page http.Handler) (stop func()) {
+// servePage serves the secret page alone on ln, at secretPath, with
+// bodyDeadline's timeout, and returns the function that stops it.
+func servePage(ln net.Listener, page http.Handler, timeout time.Duration) (stop func()) {
 	mux := http.NewServeMux()
-	mux.Handle(secretPath, bodyDeadline(page))
+	mux.Handle(secretPath, bodyDeadline(page, timeout))
 	srv := newHTTPServer(mux)
 	go srv.Serve(ln)
 	return func() { srv.Close() }
+}
+
+// onLoopback reports whether the secret page answers this machine alone:
+// ln listens on a loopback address, and pageURL, which the person's
+// browser opens, names a loopback host.
+func onLoopback(ln net.Listener, pageURL string) bool {
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	u, err := url.Parse(pageURL)
+	if !ok || !tcp.IP.IsLoopback() || err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // pageURLOf is the secret page's URL on ln.
@@ -208,7 +245,7 @@ func pageURLOf(ln net.Listener) string { return "http://" + ln.Addr().String() +
 func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, page http.Handler, limits httpLimits, log io.Writer) error {
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, newHTTPHandler(server, limits))
-	mux.Handle(secretPath, bodyDeadline(page))
+	mux.Handle(secretPath, bodyDeadline(page, limits.BodyTimeout))
 	srv := newHTTPServer(mux)
 
 	// On shutdown, end what would otherwise hold it up for its whole

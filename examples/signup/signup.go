@@ -3,15 +3,19 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
+	"os"
 
 	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -58,10 +62,12 @@ func (Plan) Options() []mcpform.Option {
 // A signup holds what the tool handlers need: the flows and the store.
 type signup struct {
 	flow      *mcpform.Flow // signup's
-	password  *mcpform.Flow // set_password's (password.go)
+	password  *mcpform.Flow // set_password's (password.go); nil without it
+	page      http.Handler  // set_password's secret page
 	store     *store
 	principal string                     // whom state is bound to without auth
 	ui        *mcpform.Form[signupInput] // the whole signup on one form
+	log       *log.Logger                // the server's log, for what clients must not read
 }
 
 // signupInput is a finished signup's answers.
@@ -72,7 +78,8 @@ type signupInput struct {
 
 // newSignup returns the signup and set_password tools, signing their state
 // with codec and storing accounts in st. principal "" means localPrincipal.
-// pageURL is where the server serves secretPage.
+// pageURL is where the server serves secretPage; "" leaves set_password
+// out.
 func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL string) (*signup, error) {
 	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
 	if err != nil {
@@ -82,7 +89,8 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	if err != nil {
 		return nil, err
 	}
-	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal)}
+	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal),
+		log: log.New(os.Stderr, "mcpform signup: ", log.LstdFlags)}
 	s.flow, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
@@ -90,9 +98,13 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	if err != nil {
 		return nil, err
 	}
-	s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal)
-	if err != nil {
-		return nil, err
+	if pageURL != "" {
+		if s.password, err = newPasswordFlow(codec, st, pageURL, s.flowPrincipal); err != nil {
+			return nil, err
+		}
+		if s.page, err = passwordPage(s.password); err != nil {
+			return nil, err
+		}
 	}
 	// A form in the browser can't branch between rounds, so the UI path
 	// asks both steps' fields at once, the team questions optional there
@@ -129,16 +141,49 @@ func newServer(s *signup) *mcp.Server {
 	if err := mcpform.AddViewer(server, &mcpform.ViewerOptions{Title: "Sign up"}); err != nil {
 		panic(err)
 	}
-	server.AddTool(tool, s.handle)
-	server.AddTool(passwordToolDef, s.handlePassword)
+	server.AddTool(tool, s.guard("Signup not completed", s.handle))
+	if s.password != nil {
+		server.AddTool(passwordToolDef, s.guard("Password not set", s.handlePassword))
+	}
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end.
 	mcpform.AddLegacyRounds(server, nil)
 	return server
 }
 
-// secretPage is the page where set_password's person types the password.
-func (s *signup) secretPage() http.Handler { return s.password.SecretPage(nil) }
+// guard returns h, whose errors other than JSON-RPC ones become a generic
+// error result, beginning with what, and go to the server's log in full.
+// Those errors come from the database: its own words can quote what a
+// client sent (PostgreSQL: invalid byte sequence for encoding "UTF8":
+// 0x00) or name the schema, and reach the client as JSON-RPC code 0. The
+// JSON-RPC errors of mcpform.Flow.Next (-32602, -32021) are the protocol's,
+// and pass as they are.
+func (s *signup) guard(what string, h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		var rpcErr *jsonrpc.Error
+		if err == nil || errors.As(err, &rpcErr) {
+			return res, err
+		}
+		// A reference pairs what the person reports with the log line.
+		ref := make([]byte, 4)
+		rand.Read(ref) // never fails; see crypto/rand.Read
+		s.log.Printf("%s: reference %x: %v", req.Params.Name, ref, err)
+		o := notCompleted("error", fmt.Sprintf("%s: the server failed to finish it. Try again in a while; "+
+			"if it keeps failing, tell the operator the reference %x.", what, ref))
+		o.IsError = true
+		return o.result(), nil
+	}
+}
+
+// secretPage is the page where set_password's person types the password,
+// or a 404 without set_password.
+func (s *signup) secretPage() http.Handler {
+	if s.page == nil {
+		return http.NotFoundHandler()
+	}
+	return s.page
+}
 
 // handle is the tool handler. It is written once and runs every round: the
 // first call, each retry carrying answers and request state, the

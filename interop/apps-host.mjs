@@ -1,0 +1,229 @@
+// apps-host.mjs is a real MCP Apps host for mcpform's end-to-end tests: the
+// official TypeScript client talks to the server, and the view runs in
+// Debian's Chromium behind the real host bridge of
+// @modelcontextprotocol/ext-apps (AppBridge and PostMessageTransport,
+// bundled for the page with esbuild at run time). It never downloads a
+// browser, and the page reaches no network: prefab's renderer, which the
+// view loads from its CDN address, is served from node_modules.
+//
+// Usage (cwd interop/): node apps-host.mjs < plan.json > transcript.json
+//
+// The plan is
+//
+//	{
+//	  "stdio": {"command": "...", "args": [...], "env": {...}},  // or
+//	  "url": "http://127.0.0.1:PORT/mcp",
+//	  "pin": "2026-07-28",           // omit for the default negotiation
+//	  "tool": "signup",              // called first with {} as a host would
+//	  "chromium": "/usr/bin/chromium",
+//	  "views": [[Fill, ...], ...],   // what the person types in each view
+//	  "screenshots": "/dir",         // optional: view-N.png for each view
+//	  "timeoutMs": 60000
+//	}
+//
+// where a Fill is {"name": control name, "value": text} or {"name",
+// "select": option value}. The client declares the MCP Apps extension and
+// nothing else: no elicitation. For each view in turn the host waits until
+// the view shows a form, records the names of its controls and its text,
+// fills it, submits, and waits for the view's tools/call to come back. After
+// the last view it waits for the view to change once more and records that
+// text too. It writes
+//
+//	{"protocolVersion": "...", "first": the first tool result,
+//	 "views": [{"names": [...], "text": "..."}, ...], "final": "text",
+//	 "calls": [{"params": ..., "result": ... or "error": ...}],
+//	 "methods": [view → host methods, in order], "errors": [...]}
+//
+// on stdout. Any failure exits non-zero with the reason on stderr.
+import { createServer } from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const plan = JSON.parse(readFileSync(0, 'utf8'));
+const timeout = plan.timeoutMs ?? 60000;
+const watchdog = setTimeout(() => fail(`no result within ${timeout} ms`), timeout);
+const here = dirname(fileURLToPath(import.meta.url));
+const prefabDist = join(here, 'node_modules', '@maxhealth.tech', 'prefab', 'dist');
+const CDN = /^https:\/\/cdn\.jsdelivr\.net\/npm\/@maxhealth\.tech\/prefab@[^/]+\/dist\//;
+const UI = 'io.modelcontextprotocol/ui';
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // Without this, request interception misses the sandboxed frame's requests.
+  '--disable-features=IsolateSandboxedIframes',
+];
+
+let cleanup = async () => {};
+const transcript = { views: [], calls: [], errors: [] };
+let page;
+async function fail(msg) {
+  const methods = await page?.evaluate(() => window.host).catch(() => undefined);
+  process.stderr.write(`apps-host.mjs: ${msg}\nhost: ${JSON.stringify(methods)}\nerrors: ${JSON.stringify(transcript.errors)}\n`);
+  await cleanup().catch(() => {});
+  process.exit(2);
+}
+
+// The host's MCP client: the Apps extension, and no elicitation.
+const client = new Client(
+  { name: 'mcpform-apps-host', version: '0.0.0' },
+  {
+    capabilities: { extensions: { [UI]: { mimeTypes: ['text/html;profile=mcp-app'] } } },
+    ...(plan.pin && { versionNegotiation: { mode: { pin: plan.pin } } }),
+  },
+);
+const transport = plan.url
+  ? new StreamableHTTPClientTransport(new URL(plan.url))
+  : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' });
+
+// The page's bridge: AppBridge and PostMessageTransport, as a host bundles them.
+async function bundle() {
+  const out = await build({
+    stdin: {
+      contents: "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';",
+      resolveDir: here,
+    },
+    bundle: true, write: false, format: 'iife', globalName: 'ExtApps', platform: 'browser', logLevel: 'silent',
+  });
+  return out.outputFiles[0].text;
+}
+
+const hostPage = `<!doctype html><meta charset="utf-8"><title>mcpform apps host</title>
+<style>body{margin:0}iframe{border:0;width:720px;height:1200px}</style>
+<body>
+<script src="/bridge.js"></script>
+<script>
+(async () => {
+  // The frame is made here, and navigated only once the bridge listens, so
+  // the view's first message cannot arrive before the host is ready for it.
+  const view = document.createElement('iframe');
+  view.id = 'view';
+  view.sandbox = 'allow-scripts allow-forms';
+  document.body.appendChild(view);
+  window.host = { methods: [], ready: false };
+  window.addEventListener('message', (e) => {
+    if (e.source === view.contentWindow && e.data && typeof e.data.method === 'string') window.host.methods.push(e.data.method);
+  });
+  const { AppBridge, PostMessageTransport } = ExtApps;
+  const bridge = new AppBridge(null, { name: 'mcpform-apps-host', version: '0.0.0' }, { serverTools: {} },
+    { hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'] } });
+  bridge.oncalltool = (params) => window.hostCallTool(JSON.parse(JSON.stringify(params)));
+  bridge.oninitialized = async () => {
+    const first = await window.hostFirst();
+    await bridge.sendToolInput({ arguments: {} });
+    await bridge.sendToolResult(first);
+    window.host.ready = true;
+  };
+  await bridge.connect(new PostMessageTransport(view.contentWindow, view.contentWindow));
+  view.src = '/view';
+})().catch((e) => { window.host.error = String(e && e.stack || e); });
+</script>`;
+
+let browser, httpServer, profile;
+cleanup = async () => {
+  await browser?.close();
+  httpServer?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+  await client.close();
+};
+
+try {
+  await client.connect(transport, { timeout });
+  transcript.protocolVersion = client.getNegotiatedProtocolVersion();
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === plan.tool);
+  if (!tool) throw new Error(`no tool ${plan.tool}`);
+  const uri = tool._meta?.ui?.resourceUri;
+  if (!uri) throw new Error(`tool ${plan.tool} links to no view`);
+  const resource = await client.readResource({ uri });
+  const html = resource.contents[0].text;
+  transcript.first = await client.callTool({ name: plan.tool, arguments: {} });
+
+  const bridgeJS = await bundle();
+  httpServer = createServer((req, res) => {
+    const body = { '/': [hostPage, 'text/html'], '/view': [html, 'text/html'], '/bridge.js': [bridgeJS, 'text/javascript'] }[req.url];
+    if (!body) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': `${body[1]}; charset=utf-8` }).end(body[0]);
+  });
+  await new Promise((r) => httpServer.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${httpServer.address().port}`;
+
+  profile = await mkdtemp(join(tmpdir(), 'mcpform-apps-host-'));
+  browser = await chromium.launchPersistentContext(profile, { executablePath: plan.chromium, args: FLAGS });
+  // One handler: Playwright tries the last route first, so two would race.
+  await browser.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (CDN.test(url)) {
+      const file = url.replace(CDN, '');
+      const type = file.endsWith('.css') ? 'text/css' : 'text/javascript';
+      return route.fulfill({ body: await readFile(join(prefabDist, file)), contentType: type, headers: { 'access-control-allow-origin': '*' } });
+    }
+    return url.startsWith(origin + '/') ? route.continue() : route.abort();
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('console', (m) => { if (m.type() === 'error') transcript.errors.push(m.text()); });
+  page.on('pageerror', (e) => transcript.errors.push(String(e)));
+  await page.exposeFunction('hostFirst', () => transcript.first);
+  await page.exposeFunction('hostCallTool', async (params) => {
+    const call = { params };
+    transcript.calls.push(call);
+    try {
+      call.result = await client.callTool(params);
+      return call.result;
+    } catch (e) {
+      call.error = { code: e.code, message: e.message, data: e.data };
+      throw e;
+    }
+  });
+  await page.goto(origin + '/');
+  await page.waitForFunction(() => window.host.ready || window.host.error, null, { timeout });
+  const hostError = await page.evaluate(() => window.host.error);
+  if (hostError) throw new Error(`host page: ${hostError}`);
+  const frame = page.frameLocator('#view');
+
+  // What the view shows: its controls' names and its text.
+  const shown = async () => ({
+    names: await frame.locator('form [name]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('name')))]),
+    text: (await frame.locator('body').innerText()).trim(),
+  });
+  for (const [i, fills] of (plan.views ?? []).entries()) {
+    await frame.locator('form [name]').first().waitFor({ timeout });
+    const before = await shown();
+    transcript.views.push(before);
+    for (const f of fills) {
+      const el = frame.locator(`form [name="${f.name}"]`).first();
+      if ('select' in f) await el.selectOption(f.select);
+      else await el.fill(String(f.value));
+    }
+    if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, `view-${i + 1}.png`), fullPage: true });
+    const calls = transcript.calls.length;
+    await frame.locator('form [type="submit"], form button').last().click();
+    await waitFor(() => transcript.calls.length > calls && transcript.calls.at(-1).result || transcript.calls.at(-1)?.error);
+    // The view re-renders from the result: wait until it shows something new.
+    await waitFor(async () => JSON.stringify(await shown()) !== JSON.stringify(before));
+  }
+  transcript.final = (await shown()).text;
+  if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, 'final.png'), fullPage: true });
+  transcript.methods = await page.evaluate(() => window.host.methods);
+  process.stdout.write(JSON.stringify(transcript));
+  clearTimeout(watchdog);
+  await cleanup();
+  process.exit(0);
+} catch (e) {
+  await fail(e?.stack ?? String(e));
+}
+
+// waitFor polls cond until it is truthy, within the plan's budget.
+async function waitFor(cond) {
+  for (const end = Date.now() + timeout; Date.now() < end;) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('timed out waiting for the view');
+}
