@@ -2,7 +2,9 @@ package mcpgo_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -38,6 +40,14 @@ func (b *browser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	if err != nil {
 		return nil, err
 	}
+	// A link opens once, in one browser: open it, then send from there.
+	jar, _ := cookiejar.New(nil)
+	web := &http.Client{Jar: jar}
+	page, err := web.Get(req.Params.URL)
+	if err != nil {
+		return nil, err
+	}
+	page.Body.Close()
 	form := url.Values{"t": {u.Query().Get("t")}, "password": {b.secret}}
 	post, err := http.NewRequest(http.MethodPost, req.Params.URL, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -45,7 +55,7 @@ func (b *browser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	}
 	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	post.Header.Set("Origin", u.Scheme+"://"+u.Host)
-	res, err := http.DefaultClient.Do(post)
+	res, err := web.Do(post)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +84,14 @@ func TestSecretFlow(t *testing.T) {
 		Secrets:          &mcpform.SecretOptions{PageURL: ts.URL + "/secret", Store: mcpform.NewMemorySecretStore()},
 	})
 	require.NoError(t, err)
-	page = flow.SecretPage(nil)
+	// The page is bound to the principal ContextPrincipal named.
+	page, err = flow.SecretPage(&mcpform.SecretPageOptions{Authorize: func(_ *http.Request, principal string) error {
+		if principal != "alice" {
+			return errors.New("not alice's link")
+		}
+		return nil
+	}})
+	require.NoError(t, err)
 
 	srv := server.NewMCPServer("pw", "v0", server.WithToolCapabilities(false))
 	var states []string
