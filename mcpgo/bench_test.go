@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -125,6 +126,19 @@ func BenchmarkFaceAsk(b *testing.B) {
 			if _, err := mcpgo.Ask(form, req, ""); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	// The floor on mcp-go: its own builder making the same result from a
+	// schema marshalled beforehand, with no capability check. No face can
+	// cost less than mcp-go's own types.
+	b.Run("face=mcpgo-floor", func(b *testing.B) {
+		schema, err := json.Marshal(form.Schema())
+		require.NoError(b, err)
+		raw := any(json.RawMessage(schema))
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = server.NewInputRequestBuilder("").Elicit("signup", mcp.ElicitationParams{
+				Mode: "form", Message: "Create your account", RequestedSchema: raw}).ToolResult()
 		}
 	})
 }

@@ -178,26 +178,36 @@ func (d *declared) Modes() (form, url bool)              { return d.form, d.url 
 func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (d *declared) StateError(err error) error           { return stateError{err} }
 
+// asked is a result and the params of its first request, in one
+// allocation: mcp-go's types are large, and asking is most of a round.
+type asked struct {
+	res    mcp.CallToolResult
+	params [1]mcp.ElicitationParams
+}
+
 // result is the input_required result that asks for requests.
 func result(requests []seam.Request, state string) *mcp.CallToolResult {
+	a := &asked{}
+	params := a.params[:0]
+	if len(requests) > len(a.params) {
+		params = make([]mcp.ElicitationParams, 0, len(requests))
+	}
 	in := make(mcp.InputRequests, len(requests))
 	for _, r := range requests {
-		p := mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL}
-		if r.Schema != nil {
+		params = append(params, mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.
-			p.RequestedSchema = r.Schema
-		}
+			RequestedSchema: r.Schema})
+		p := &params[len(params)-1]
 		if r.Mode == mcp.ElicitationModeURL {
 			// mcp-go's bridge refuses a URL elicitation without an ID
 			// on the legacy handshake; 2026-07-28 correlates through the
 			// state instead, and clients ignore the field.
 			p.ElicitationID = r.Key
 		}
-		in[r.Key] = mcp.NewElicitationInputRequest(p)
+		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: p}
 	}
-	return &mcp.CallToolResult{
-		Result:               mcp.Result{ResultType: mcp.ResultTypeInputRequired},
-		MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: in, RequestState: state},
-	}
+	a.res.ResultType = mcp.ResultTypeInputRequired
+	a.res.InputRequests, a.res.RequestState = in, state
+	return &a.res
 }
