@@ -123,11 +123,11 @@ func init() {
 		}
 		return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
 	}
-	seam.Next = func(flow any, call seam.Call) (*seam.Round, error) {
+	seam.Next = func(flow any, call seam.Call) (seam.Round, error) {
 		f := flow.(*Flow)
 		r, err := f.next(call)
 		if err != nil {
-			return nil, err
+			return seam.Round{}, err
 		}
 		return f.seamRound(r), nil
 	}
@@ -135,8 +135,8 @@ func init() {
 
 // seamRound converts r for the seam. Its requests carry the schemas as
 // marshalled once at compile time, rather than the values go-sdk is sent.
-func (f *Flow) seamRound(r *FlowRound) *seam.Round {
-	out := &seam.Round{Status: int(r.Status), Answers: r.Answers, Step: r.Step,
+func (f *Flow) seamRound(r *FlowRound) seam.Round {
+	out := seam.Round{Status: int(r.Status), Answers: r.Answers, Step: r.Step,
 		Problems: r.Problems, Attempt: r.Attempt, ID: r.ID}
 	if r.Result == nil {
 		return out

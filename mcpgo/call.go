@@ -53,6 +53,25 @@ func (c *call) StateError(err error) error            { return stateError{err} }
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses
 
+// asDecoded are answers read without asJSON, for Read's first pass: the
+// content of a 2026-07-28 answer is JSON already.
+type asDecoded mcp.InputResponses
+
+func (a asDecoded) Answer(key string) (seam.Answer, bool) {
+	r := server.ElicitationResponse(mcp.InputResponses(a), key)
+	if r == nil {
+		return seam.Answer{}, false
+	}
+	return seam.Answer{Action: string(r.Action), Content: r.Content}, true
+}
+
+// builtInGo reports whether the content under key holds Go values JSON
+// would not decode to, as an in-process client's may.
+func (a asDecoded) builtInGo(key string) bool {
+	r := server.ElicitationResponse(mcp.InputResponses(a), key)
+	return r != nil && !isJSON(r.Content, 0)
+}
+
 // Answer decodes the elicitation result under key, as
 // server.ElicitationResponse does; a response that does not decode as one
 // is no answer. Content built in Go (by mcp-go's bridge, in process) is

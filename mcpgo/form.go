@@ -34,7 +34,14 @@ func Ask[T any](f *mcpform.Form[T], req mcp.CallToolRequest, requestState string
 // ([mcpform.ReplyNone]), and content that is not an object is refused.
 func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 	var reply mcpform.Reply[T]
-	seam.Read(f, answers(req.Params.InputResponses), &reply)
+	a := asDecoded(req.Params.InputResponses)
+	seam.Read(f, a, &reply)
+	// Content built in Go, by an in-process client, is read as JSON would
+	// carry it; checking for it only after a refusal keeps the common
+	// path, content decoded from JSON, free of a second walk.
+	if reply.Status == mcpform.ReplyInvalid && a.builtInGo(f.Key()) {
+		seam.Read(f, answers(a), &reply)
+	}
 	return reply
 }
 

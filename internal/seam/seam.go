@@ -85,5 +85,5 @@ var (
 	// accepted answers and problems ([]*mcpform.FieldError).
 	Reask func(form any, accepted map[string]any, problems any) Request
 	// Next runs one round of flow for call.
-	Next func(flow any, call Call) (*Round, error)
+	Next func(flow any, call Call) (Round, error)
 )
