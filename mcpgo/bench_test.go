@@ -17,11 +17,15 @@ import (
 // The claims of issue 16: mcpgo.Read and mcpgo.Ask cost at most 1.2× what
 // Form.Read and Form.Ask cost on the 8-field benchmark form, and a flow
 // round on mcp-go at most 1.2× the go-sdk round. Each benchmark runs both
-// faces as sub-benchmarks of one binary, so one interleaved run compares
-// them:
+// faces as sub-benchmarks of one binary, built once and run one face at a
+// time, in turn, so that the machine's load falls on both alike (from
+// mcpgo/, for the testdata):
 //
-//	go test -c -o /tmp/mcpgo.test ./mcpgo
-//	for i in 1 2 3 4 5 6 7 8; do /tmp/mcpgo.test -test.run '^$' -test.bench 'Face' -test.benchmem; done > /tmp/faces.txt
+//	go test -c -o /tmp/mcpgo.test .
+//	for i in $(seq 15); do for b in 'FaceRead/face=gosdk$' 'FaceRead/face=mcpgo$' \
+//		'FaceAsk/face=gosdk$' 'FaceAsk/face=mcpgo$' 'FaceFlowRound/face=gosdk$' 'FaceFlowRound/face=mcpgo$'; do
+//		/tmp/mcpgo.test -test.run '^$' -test.bench "$b" -test.benchmem -test.benchtime 0.2s | grep ^Benchmark
+//	done; done > /tmp/faces.txt
 //	benchstat -col /face /tmp/faces.txt
 //
 // go-sdk decodes inputResponses before a handler runs; mcp-go keeps them
