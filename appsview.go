@@ -106,7 +106,7 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 	if s.c.ui != nil {
 		return nil, fmt.Errorf("mcpform: flow step %q cannot be shown in an MCP Apps view: %w", s.c.key, s.c.ui)
 	}
-	tool := r.req.Params.Name
+	tool := r.call.Tool()
 	plain := len(s.c.secrets) == 0
 	var page *mcp.ElicitParams
 	if !plain {
@@ -167,12 +167,12 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 	if err != nil {
 		return nil, err
 	}
-	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.req.Params.Name, Arguments: map[string]any{}},
+	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.call.Tool(), Arguments: map[string]any{}},
 		Children: []*node{{Type: "Button", Label: "I have sent the page", Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true}}}
 	content := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
 		{Type: "Heading", Content: s.c.message, Level: 1}, linkNode(p), form,
 	}}
-	v, err := buildView(content, r.req.Params.Name, p.URL,
+	v, err := buildView(content, r.call.Tool(), p.URL,
 		"The app's view gives the person this link, where they type what is asked straight to the server: "+p.URL)
 	if err != nil {
 		return nil, err

@@ -158,6 +158,14 @@
 // confirmation or a consent, is never asked this way: it fails closed with
 // -32021. Secrets never go this way; the person is given the page's link.
 //
+// # mcp-go
+//
+// Servers built on github.com/mark3labs/mcp-go use the same compiled forms
+// and flows through the [github.com/mcpform/mcpform/mcpgo] package, whose
+// functions take and return mcp-go's own types; a flow reads its principal
+// there with [FlowOptions].ContextPrincipal. Only that package imports
+// mcp-go, so a go-sdk server never compiles it.
+//
 // # UI path
 //
 // On a host that renders MCP Apps but cannot answer a form, [Form.Ask] and

@@ -39,19 +39,39 @@ func TestPackageDoc(t *testing.T) {
 }
 
 // TestLibraryImports keeps the library's dependencies to what the project
-// allows: the standard library, go-sdk and jsonschema-go. Database drivers
-// and the test-only judges are the example's and the tests' alone.
+// allows: the root package and its internal seam import the standard
+// library, go-sdk, jsonschema-go and each other, never mcp-go, so that a
+// go-sdk user never compiles mcp-go; the mcpgo face may add mcp-go alone.
+// Database drivers and the test-only judges are the example's and the
+// tests' alone.
 func TestLibraryImports(t *testing.T) {
-	pkg, err := build.ImportDir(".", 0)
-	require.NoError(t, err)
-	require.NotEmpty(t, pkg.Imports)
-	for _, path := range pkg.Imports {
-		first, _, _ := strings.Cut(path, "/")
-		if !strings.Contains(first, ".") {
-			continue // the standard library
-		}
-		ok := strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
-			path == "github.com/google/jsonschema-go/jsonschema"
-		assert.True(t, ok, "the library imports %s", path)
+	core := func(path string) bool {
+		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
+			path == "github.com/google/jsonschema-go/jsonschema" ||
+			path == "github.com/mcpform/mcpform/internal/seam"
+	}
+	for _, tt := range []struct {
+		dir     string
+		allowed func(string) bool
+	}{
+		{".", core},
+		{"internal/seam", core},
+		{"mcpgo", func(path string) bool {
+			return core(path) || path == "github.com/mcpform/mcpform" ||
+				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
+		}},
+	} {
+		t.Run(tt.dir, func(t *testing.T) {
+			pkg, err := build.ImportDir(tt.dir, 0)
+			require.NoError(t, err)
+			require.NotEmpty(t, pkg.Imports)
+			for _, path := range pkg.Imports {
+				first, _, _ := strings.Cut(path, "/")
+				if !strings.Contains(first, ".") {
+					continue // the standard library
+				}
+				assert.True(t, tt.allowed(path), "%s imports %s", tt.dir, path)
+			}
+		})
 	}
 }

@@ -1,12 +1,14 @@
 package mcpform
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
 
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,6 +50,16 @@ type FlowOptions struct {
 	// chose. Nil means one principal, "", for every call: right only for
 	// a server without authentication.
 	Principal func(req *mcp.CallToolRequest) string
+	// ContextPrincipal returns who the server authenticated for the call,
+	// read from the tool handler's context, for SDKs whose handlers get
+	// the principal only there: on mark3labs/mcp-go, what its auth
+	// middleware or HTTPContextFunc put in the context (see the mcpgo
+	// package). [Flow.Next] takes no context and uses Principal; the mcpgo
+	// face uses ContextPrincipal. A flow served by both sets both. A face
+	// whose own field is nil while the other is set refuses the call, so
+	// that a flow with a principal is never bound to "" by mistake. Nil
+	// with a nil Principal means one principal, "", for every call.
+	ContextPrincipal func(ctx context.Context) string
 	// UnboundArguments leaves the call's arguments out of what the state
 	// is bound to, for a tool whose arguments legitimately change between
 	// rounds. False binds them: a state replayed with other arguments is
@@ -152,11 +164,14 @@ type Flow struct {
 	steps     []flowStep
 	maxReasks int
 	principal func(*mcp.CallToolRequest) string
-	unbound   bool
-	secrets   *SecretOptions
-	outcomes  Outcomes
-	model     bool            // FlowOptions.AskModel
-	own       map[string]bool // the argument keys the flow writes; see ownArguments
+	// contextPrincipal reads the principal from a handler's context; see
+	// principalOf.
+	contextPrincipal func(context.Context) string
+	unbound          bool
+	secrets          *SecretOptions
+	outcomes         Outcomes
+	model            bool            // FlowOptions.AskModel
+	own              map[string]bool // the argument keys the flow writes; see ownArguments
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -192,6 +207,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.principal, f.unbound, f.secrets, f.model = opts.Principal, opts.UnboundArguments, opts.Secrets, opts.AskModel
 		f.readable = opts.ReadableState
 		f.outcomes = opts.Outcomes
+		f.contextPrincipal = opts.ContextPrincipal
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
@@ -343,18 +359,31 @@ type FlowRound struct {
 // fulfils one round only; install the middleware of [AddLegacyRounds] so
 // that such a client can answer every round of the flow.
 func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
+	if f != nil && len(f.steps) > 0 && (req == nil || req.Params == nil) {
+		return nil, errors.New("mcpform: Next without a tool call")
+	}
+	return f.next((*sdkCall)(req))
+}
+
+// next runs one round for a call read from any SDK (see internal/seam).
+func (f *Flow) next(call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")
 	}
-	if req == nil || req.Params == nil {
-		return nil, errors.New("mcpform: Next without a tool call")
+	principal, err := f.principalOf(call)
+	if err != nil {
+		return nil, err
 	}
-	args, err := callArguments(req.Params.Arguments, f.own)
+	raw, err := call.Arguments()
+	var args callArgs
+	if err == nil {
+		args, err = callArguments(raw, f.own)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
-	bind := f.bindFor(req, args.digest)
-	token, inArgs := req.Params.RequestState, false
+	bind := f.bindFor(call, principal, args.digest)
+	token, inArgs := call.State(), false
 	if token == "" && args.token != "" {
 		token, inArgs = args.token, true
 	}
@@ -369,10 +398,10 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 		if err == nil {
 			err = ErrMalformed
 		}
-		return nil, RequestStateError(err)
+		return nil, call.StateError(err)
 	}
-	r := &round{flow: f, req: req, bind: bind, st: st, principal: f.principalOf(req),
-		can: reachOf(req), inArgs: inArgs, args: args}
+	r := &round{flow: f, call: call, bind: bind, st: st, principal: principal,
+		can: reachOf(call), inArgs: inArgs, args: args}
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once
@@ -380,19 +409,11 @@ func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
 	return res, err
 }
 
-func (f *Flow) principalOf(req *mcp.CallToolRequest) string {
-	if f.principal == nil {
-		return ""
-	}
-	return f.principal(req)
-}
-
 // bindFor returns the string a call's state is bound to, given the digest
 // of its arguments without the flow's own (see ownArguments).
-func (f *Flow) bindFor(req *mcp.CallToolRequest, digest string) string {
-	principal := f.principalOf(req)
+func (f *Flow) bindFor(call seam.Call, principal, digest string) string {
 	if f.unbound {
-		return BindTo(principal, req.Params.Name)
+		return BindTo(principal, call.Tool())
 	}
-	return BindTo(principal, req.Params.Name, digest)
+	return BindTo(principal, call.Tool(), digest)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,15 +28,23 @@ const (
 )
 
 // reach is what the client of a call declared it can be asked through.
-type reach struct{ form, url, apps bool }
+// native marks a call from a face that can send only input_required
+// results (mcp-go's, today): no view, link or model result.
+type reach struct{ form, url, apps, native bool }
 
-// reachOf reads what the client of req declared. Apps support is read only
-// for a client without form elicitation, the one case where it matters.
-func reachOf(req *mcp.CallToolRequest) reach {
-	form, url := elicitationModes(req)
+// reachOf reads what the client of call declared. Apps support is read
+// only for a client without form elicitation, the one case where it
+// matters.
+func reachOf(call seam.Call) reach {
+	form, url := call.Modes()
 	r := reach{form: form, url: url}
+	c, ok := call.(*sdkCall)
+	if !ok {
+		r.native = true
+		return r
+	}
 	if !form {
-		r.apps = appsDeclared(req)
+		r.apps = appsDeclared((*mcp.CallToolRequest)(c))
 	}
 	return r
 }
@@ -217,7 +226,7 @@ func (c *compiled) rendered(k string) bool {
 // state that came in the arguments, the answer read from them.
 func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 	if !r.inArgs {
-		return s.c.judge(r.req.Params.InputResponses)
+		return s.c.judge(r.call)
 	}
 	content := r.fromArguments(s)
 	if content == nil {
@@ -241,10 +250,10 @@ func (r *round) pathFor(s *flowStep) (via, error) {
 		return viaForm, nil
 	case r.can.apps:
 		return viaApps, nil
-	case r.flow.model && !confirms(s.c.fields):
+	case r.flow.model && !r.can.native && !confirms(s.c.fields):
 		return viaModel, nil
 	}
-	return viaForm, requireInput(r.req, len(s.c.fields) > 0, len(s.c.secrets) > 0)
+	return viaForm, requireInput(r.call, len(s.c.fields) > 0, len(s.c.secrets) > 0)
 }
 
 // confirms reports whether fields hold a boolean, which a model must never
@@ -267,6 +276,9 @@ func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, tok
 		return r.presentPage(s, problems, token)
 	}
 	v, err := r.pathFor(s)
+	if err == nil && r.can.native && len(s.c.secrets) > 0 && !r.can.url {
+		err = requireInput(r.call, true, true) // no link without a result of its own
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -299,12 +311,13 @@ func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (
 			return nil, err
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}, nil
+	case r.can.native:
 	case r.can.apps && !r.can.form:
 		return r.linkView(s, problems, token)
 	case r.can.form || r.flow.model:
 		return r.linkResult(s, problems, token)
 	}
-	return nil, requireInput(r.req, false, true)
+	return nil, requireInput(r.call, false, true)
 }
 
 // sendBack returns the arguments the next call carries, as JSON: the

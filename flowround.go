@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,7 +22,7 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 // came with.
 type round struct {
 	flow      *Flow
-	req       *mcp.CallToolRequest
+	call      seam.Call
 	bind      string
 	principal string
 	st        flowState
@@ -144,10 +145,10 @@ func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers, lin
 // stay proven, and only the page is asked again, saying it is still
 // waiting, unless the person has now declined or dismissed it.
 func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
-	switch u := InputResponse(r.req.Params.InputResponses, s.urlKey()); {
-	case u != nil && u.Action == "decline":
+	switch u, ok := r.call.Answer(s.urlKey()); {
+	case ok && u.Action == "decline":
 		return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
-	case u != nil && u.Action == "cancel":
+	case ok && u.Action == "cancel":
 		return &FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
 	}
 	problems := secretProblems(s, ErrSecretWaiting)
@@ -198,7 +199,7 @@ func secretProblems(s *flowStep, err error) []*FieldError {
 
 // link returns what the link to s's secret page carries.
 func (r *round) link(s *flowStep) *secretLink {
-	return &secretLink{Principal: r.principal, Tool: r.req.Params.Name, Run: r.st.ID, Step: s.c.key}
+	return &secretLink{Principal: r.principal, Tool: r.call.Tool(), Run: r.st.ID, Step: s.c.key}
 }
 
 // answer judges the call's answer to s, the step the state asked. It
@@ -209,7 +210,7 @@ func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *Flow
 		status, accepted, problems = r.judge(s)
 	}
 	if len(s.c.secrets) > 0 && r.byURL() {
-		status, problems = s.consent(r.req.Params.InputResponses, status, problems)
+		status, problems = s.consent(r.call, status, problems)
 	}
 	if status == ReplyAccepted && s.check != nil {
 		if extra := s.check(accepted); len(extra) > 0 {
@@ -294,13 +295,13 @@ func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
 // consent folds the answer to s's URL-mode request into the form part's
 // status: a decline or cancel of either ends the step, and no answer to
 // either asks it again as it was.
-func (s *flowStep) consent(responses mcp.InputResponseMap, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
+func (s *flowStep) consent(responses answerer, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
 	if status == ReplyDeclined || status == ReplyCancelled {
 		return status, problems
 	}
-	u := InputResponse(responses, s.urlKey())
+	u, ok := responses.Answer(s.urlKey())
 	switch {
-	case u == nil:
+	case !ok:
 		return ReplyNone, nil
 	case u.Action == "decline":
 		return ReplyDeclined, nil

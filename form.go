@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,6 +31,7 @@ type compiled struct {
 	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
+	boxed   any             // schema as a json.RawMessage in an interface, for other faces
 	wire    any             // schema as sent: frozen (see freeze), or schema
 	key     string
 	message string
@@ -116,7 +118,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, wire: raw, ui: checkCarried(fields),
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, boxed: json.RawMessage(raw), wire: raw, ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
 	if v, err := freeze(raw); err == nil {
 		c.wire = v // else a name a struct tag cannot carry: send the bytes
@@ -219,7 +221,11 @@ func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult
 // [Reply] for what each status means. Read never fails on a definition:
 // the form was checked when it was compiled.
 func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
-	status, answers, problems := f.c.judge(responses)
+	return f.read(sdkAnswers(responses))
+}
+
+func (f *Form[T]) read(a answerer) Reply[T] {
+	status, answers, problems := f.c.judge(a)
 	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
 	if status == ReplyAccepted {
 		v, err := f.decodeAnswers(answers)
@@ -260,31 +266,41 @@ func (c *compiled) request(message string, schema any, requestState string) *mcp
 
 // reask asks again, naming problems and pre-filling the accepted answers.
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
+	msg, raw := c.reasked(accepted, problems)
+	var schema any = c.wire
+	if raw != nil {
+		schema = raw
+	}
+	return c.request(msg, schema, requestState)
+}
+
+// reasked returns the message that names problems and the schema whose
+// defaults are the accepted answers; nil when there are none, for c's own.
+func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, json.RawMessage) {
 	msg := c.message
 	if p := ProblemMessage(c.all, problems); p != "" {
 		msg += "\n\n" + p
 	}
-	var schema any = c.wire
 	if len(accepted) > 0 {
 		s, err := buildSchema(c.fields, true, accepted)
 		if err == nil {
 			if raw, err := json.Marshal(s); err == nil {
-				schema = json.RawMessage(raw)
+				return msg, raw
 			}
 		}
 		// On an error, which accepted values cannot cause, the form
 		// is asked without the defaults rather than not at all.
 	}
-	return c.request(msg, schema, requestState)
+	return msg, nil
 }
 
 // judge reads and checks the answer under c.key. An answer with a refused
 // value, optional or not, is invalid: the person typed something, and
 // dropping it without a word would be worse than asking again. Unknown
 // keys alone are dropped.
-func (c *compiled) judge(responses mcp.InputResponseMap) (ReplyStatus, Answers, []*FieldError) {
-	r := InputResponse(responses, c.key)
-	if r == nil {
+func (c *compiled) judge(a answerer) (ReplyStatus, Answers, []*FieldError) {
+	r, ok := a.Answer(c.key)
+	if !ok {
 		return ReplyNone, nil, nil
 	}
 	switch r.Action {
@@ -296,7 +312,10 @@ func (c *compiled) judge(responses mcp.InputResponseMap) (ReplyStatus, Answers, 
 	default:
 		return ReplyInvalid, nil, []*FieldError{{Err: errUnknownAction}}
 	}
-	content := r.Content
+	content, ok := r.Content.(map[string]any)
+	if !ok && r.Content != nil {
+		return ReplyInvalid, nil, []*FieldError{{Err: errNotObject}}
+	}
 	if content == nil {
 		content = map[string]any{}
 	}
@@ -312,7 +331,10 @@ func (c *compiled) judgeContent(content map[string]any) (ReplyStatus, Answers, [
 	return ReplyAccepted, answers, problems
 }
 
-var errUnknownAction = fmt.Errorf("%w: the answer's action is none of accept, decline and cancel", ErrInvalidValue)
+var (
+	errUnknownAction = fmt.Errorf("%w: the answer's action is none of accept, decline and cancel", ErrInvalidValue)
+	errNotObject     = fmt.Errorf("%w: the answer's content is not an object", ErrInvalidValue)
+)
 
 func hasInvalid(problems []*FieldError) bool {
 	for _, p := range problems {
@@ -396,11 +418,17 @@ type Reply[T any] struct {
 
 // requireInput returns the capability error for a call whose client cannot
 // answer what is asked (a form, a URL, or both), and nil for one that can.
-func requireInput(req *mcp.CallToolRequest, form, url bool) error {
-	hasForm, hasURL := elicitationModes(req)
+func requireInput(call seam.Call, form, url bool) error {
+	hasForm, hasURL := call.Modes()
 	if (!form || hasForm) && (!url || hasURL) {
 		return nil
 	}
+	return call.CapabilityError(form, url)
+}
+
+// capabilityNeed is go-sdk's CapabilityError for a call that needs form
+// mode, URL mode, or both.
+func capabilityNeed(form, url bool) error {
 	need := &mcp.ElicitationCapabilities{}
 	if form {
 		need.Form = &mcp.FormElicitationCapabilities{}

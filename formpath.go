@@ -7,13 +7,13 @@ import (
 // ask returns the result that asks for c in the way the client of req can
 // answer, naming problems and pre-filling filled: see [Form.Ask].
 func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*FieldError, requestState string) (*mcp.CallToolResult, error) {
-	can := reachOf(req)
+	can := reachOf((*sdkCall)(req))
 	switch {
 	case can.form:
 		return c.reask(filled, problems, requestState), nil
 	case can.apps && c.ui == nil, c.model && !confirms(c.fields):
 	default:
-		return nil, requireInput(req, true, false)
+		return nil, requireInput((*sdkCall)(req), true, false)
 	}
 	var a callArgs
 	if req.Params != nil {
@@ -22,7 +22,7 @@ func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*Fie
 			a = callArgs{} // arguments the form cannot read: send none back
 		}
 	}
-	r := &round{req: req, args: a}
+	r := &round{call: (*sdkCall)(req), args: a}
 	back := r.sendBack(requestState)
 	if can.apps && c.ui == nil {
 		v, err := c.view(req.Params.Name, filled, problems, nil)
@@ -56,7 +56,7 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 	}
 	if InputResponse(req.Params.InputResponses, f.c.key) == nil && len(req.Params.Arguments) > 0 {
 		if a, err := callArguments(req.Params.Arguments, f.c.own); err == nil && a.carried {
-			can := reachOf(req)
+			can := reachOf((*sdkCall)(req))
 			reply := Reply[T]{Status: ReplyNone, via: viaModel, call: req}
 			if can.apps && !can.form {
 				reply.via = viaApps

@@ -25,7 +25,7 @@ type askContract struct {
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	msg, schema := s.c.message, s.c.schema
 	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
-		return s.c.modelAsk(r.req.Params.Name, r.sendBack(token)), nil
+		return s.c.modelAsk(r.call.Tool(), r.sendBack(token)), nil
 	}
 	if len(filled) > 0 || len(problems) > 0 {
 		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
@@ -44,7 +44,7 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 		}
 		c.URL = page.URL
 	}
-	return askModel(r.req.Params.Name, msg, c, page), nil
+	return askModel(r.call.Tool(), msg, c, page), nil
 }
 
 // linkResult returns the ordinary result that gives the person the link
@@ -54,7 +54,7 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 	if err != nil {
 		return nil, err
 	}
-	return askModel(r.req.Params.Name, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+	return askModel(r.call.Tool(), "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
 }
 
 // A modelText is the text of c's plain model request to one tool, cut

@@ -1,0 +1,90 @@
+package e2e_test
+
+// The mcp-go face end to end: examples/mcpgo, built once as a binary, run
+// over stdio by the official TypeScript client through
+// interop/signup-client.mjs, on 2026-07-28 and on the client's default
+// (legacy) negotiation, which mcp-go's own server bridge serves with
+// elicitation/create.
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	mcpgoOnce     sync.Once
+	mcpgoPath     string
+	mcpgoBuildErr error
+)
+
+// mcpgoBin builds examples/mcpgo, once for the whole run, next to the
+// signup binary.
+func mcpgoBin(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Dir(signupBin(t))
+	mcpgoOnce.Do(func() {
+		mcpgoPath = filepath.Join(dir, "mcpgo")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", mcpgoPath, "./examples/mcpgo")
+		cmd.Dir = testenv.Root(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			mcpgoBuildErr = errors.New("go build ./examples/mcpgo: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if mcpgoBuildErr != nil {
+		t.Fatal(mcpgoBuildErr)
+	}
+	return mcpgoPath
+}
+
+// TestMcpgoTypeScript: the team signup completes, with one refused answer
+// asked again by name, and a decline completes, on both negotiations.
+func TestMcpgoTypeScript(t *testing.T) {
+	bin := mcpgoBin(t)
+	key, _ := tsStateKey(t)
+	team := map[string][]any{
+		"*": {
+			tsAccept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+			tsAccept(map[string]any{"team_name": "Analytical", "seats": 1}),
+			tsAccept(map[string]any{"team_name": "Analytical", "seats": 5}),
+		},
+	}
+	declined := map[string][]any{"*": {tsAccept(map[string]any{"email": "bo@example.com", "plan": "team"}), tsDecline}}
+	for _, pin := range []string{tsModern, ""} {
+		t.Run("pin="+pin, func(t *testing.T) {
+			tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key), Pin: pin,
+				Calls: []tsCall{{Answers: team}, {Answers: declined}}})
+			if pin != "" {
+				assert.Equal(t, pin, tr.ProtocolVersion)
+			} else {
+				assert.Equal(t, tsLegacy, tr.ProtocolVersion)
+			}
+			done := tr.Calls[0]
+			require.Nil(t, done.Error)
+			require.NotNil(t, done.Result)
+			require.Len(t, done.Result.Content, 1)
+			assert.Equal(t, "Welcome, ada@example.com: team plan for Analytical, 5 seats", done.Result.Content[0].Text)
+			require.Len(t, done.Asked, 3)
+			assert.Equal(t, "Create your account", done.Asked[0].Message)
+			assert.Contains(t, done.Asked[2].Message, "Please check: Seats: less than the minimum 2.")
+			plan := done.Asked[0].RequestedSchema["properties"].(map[string]any)["plan"].(map[string]any)
+			assert.Equal(t, "free", plan["default"], "SEP-1034 default")
+			assert.Len(t, plan["oneOf"], 3, "SEP-1330 titled choices")
+
+			dec := tr.Calls[1]
+			require.Nil(t, dec.Error)
+			require.NotNil(t, dec.Result)
+			assert.Equal(t, "No account created: step team declined.", dec.Result.Content[0].Text)
+		})
+	}
+}

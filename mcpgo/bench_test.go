@@ -1,0 +1,182 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/mcpgo"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+// The claims of issue 16: mcpgo.Read and mcpgo.Ask cost at most 1.2× what
+// Form.Read and Form.Ask cost on the 8-field benchmark form, and a flow
+// round on mcp-go at most 1.2× the go-sdk round. Each benchmark runs both
+// faces as sub-benchmarks of one binary, built once and run one face at a
+// time, in turn, so that the machine's load falls on both alike (from
+// mcpgo/, for the testdata):
+//
+//	go test -c -o /tmp/mcpgo.test .
+//	for i in $(seq 15); do for b in 'FaceRead/face=gosdk$' 'FaceRead/face=mcpgo$' \
+//		'FaceAsk/face=gosdk$' 'FaceAsk/face=mcpgo$' 'FaceFlowRound/face=gosdk$' 'FaceFlowRound/face=mcpgo$'; do
+//		/tmp/mcpgo.test -test.run '^$' -test.bench "$b" -test.benchmem -test.benchtime 0.2s | grep ^Benchmark
+//	done; done > /tmp/faces.txt
+//	benchstat -col /face /tmp/faces.txt
+//
+// go-sdk decodes inputResponses before a handler runs; mcp-go keeps them
+// as JSON until the handler asks. The "mcpgo" rows start from decoded
+// answers, as go-sdk's do; "mcpgo-wire" adds the decode mcp-go leaves to
+// the handler, which is the transport's cost, not mcpform's.
+
+var benchContent = map[string]any{
+	"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "team", "seats": 5.0,
+	"website": "https://example.com/ada", "start": "2026-07-28", "interests": []any{"ai", "infra"}, "newsletter": true,
+}
+
+func benchForm(b *testing.B) *mcpform.Form[mcpform.Answers] {
+	data, err := os.ReadFile("../testdata/forms/signup.json")
+	require.NoError(b, err)
+	var fields []mcpform.AutoFormField
+	require.NoError(b, json.Unmarshal(data, &fields))
+	require.Len(b, fields, 8)
+	form, err := mcpform.NewForm[mcpform.Answers](fields, &mcpform.FormOptions{Key: "signup", Message: "Create your account"})
+	require.NoError(b, err)
+	return form
+}
+
+func formMeta() *mcp.Meta {
+	return &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}}
+}
+
+func goSDKCall(state string, answers gosdk.InputResponseMap) *gosdk.CallToolRequest {
+	return &gosdk.CallToolRequest{Params: &gosdk.CallToolParamsRaw{Name: "signup", RequestState: state, InputResponses: answers,
+		Meta: gosdk.Meta{gosdk.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}}}
+}
+
+func mcpgoCall(state string, answers mcp.InputResponses) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.RequestState, req.Params.InputResponses, req.Params.Meta = "signup", state, answers, formMeta()
+	return req
+}
+
+func mcpgoAnswer(key string, content map[string]any) mcp.InputResponses {
+	return mcp.InputResponses{key: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+		ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: content}})}
+}
+
+// wireAnswer is an answer as mcp-go's transport hands it over: JSON.
+func wireAnswer(b *testing.B, key string, content map[string]any) []byte {
+	raw, err := json.Marshal(map[string]any{key: map[string]any{"action": "accept", "content": content}})
+	require.NoError(b, err)
+	return raw
+}
+
+func BenchmarkFaceRead(b *testing.B) {
+	form := benchForm(b)
+	b.Run("face=gosdk", func(b *testing.B) {
+		responses := gosdk.InputResponseMap{"signup": &gosdk.ElicitResult{Action: "accept", Content: benchContent}}
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := form.Read(responses); r.Status != mcpform.ReplyAccepted {
+				b.Fatal(r.Status, r.Problems)
+			}
+		}
+	})
+	b.Run("face=mcpgo", func(b *testing.B) {
+		req := mcpgoCall("", mcpgoAnswer("signup", benchContent))
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := mcpgo.Read(form, req); r.Status != mcpform.ReplyAccepted {
+				b.Fatal(r.Status, r.Problems)
+			}
+		}
+	})
+	b.Run("face=mcpgo-wire", func(b *testing.B) {
+		raw := wireAnswer(b, "signup", benchContent)
+		b.ReportAllocs()
+		for b.Loop() {
+			var responses mcp.InputResponses
+			if err := json.Unmarshal(raw, &responses); err != nil {
+				b.Fatal(err)
+			}
+			if r := mcpgo.Read(form, mcpgoCall("", responses)); r.Status != mcpform.ReplyAccepted {
+				b.Fatal(r.Status, r.Problems)
+			}
+		}
+	})
+}
+
+func BenchmarkFaceAsk(b *testing.B) {
+	form := benchForm(b)
+	b.Run("face=gosdk", func(b *testing.B) {
+		req := goSDKCall("", nil)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := form.Ask(req, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("face=mcpgo", func(b *testing.B) {
+		req := mcpgoCall("", nil)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := mcpgo.Ask(form, req, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The floor on mcp-go: its own builder making the same result from a
+	// schema marshalled beforehand, with no capability check. No face can
+	// cost less than mcp-go's own types.
+	b.Run("face=mcpgo-floor", func(b *testing.B) {
+		schema, err := json.Marshal(form.Schema())
+		require.NoError(b, err)
+		raw := any(json.RawMessage(schema))
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = server.NewInputRequestBuilder("").Elicit("signup", mcp.ElicitationParams{
+				Mode: "form", Message: "Create your account", RequestedSchema: raw}).ToolResult()
+		}
+	})
+}
+
+// BenchmarkFaceFlowRound is the round of the root package's
+// BenchmarkFlowRound, on both faces of one flow: the account step's answer
+// is checked, the team step asked.
+func BenchmarkFaceFlowRound(b *testing.B) {
+	flow := signupFlow(b)
+	ctx := context.WithValue(context.Background(), principalKey{}, "alice")
+	first, err := mcpgo.Next(ctx, flow, mcpgoCall("", nil))
+	require.NoError(b, err)
+	answer := map[string]any{"email": "ada@example.com", "plan": "team"}
+	b.Run("face=gosdk", func(b *testing.B) {
+		// The same flow, with go-sdk's principal option: its state binds
+		// to the same principal.
+		goFlow := signupFlowFor(b, func(*gosdk.CallToolRequest) string { return "alice" })
+		r, err := goFlow.Next(goSDKCall("", nil))
+		require.NoError(b, err)
+		req := goSDKCall(r.Result.RequestState, gosdk.InputResponseMap{"account": &gosdk.ElicitResult{Action: "accept", Content: answer}})
+		b.ReportAllocs()
+		for b.Loop() {
+			if r, err := goFlow.Next(req); err != nil || r.Status != mcpform.FlowAsk {
+				b.Fatal(err, r)
+			}
+		}
+	})
+	b.Run("face=mcpgo", func(b *testing.B) {
+		req := mcpgoCall(first.Result.RequestState, mcpgoAnswer("account", answer))
+		b.ReportAllocs()
+		for b.Loop() {
+			if r, err := mcpgo.Next(ctx, flow, req); err != nil || r.Status != mcpform.FlowAsk {
+				b.Fatal(err, r)
+			}
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform/internal/seam"
+)
+
+// call is an mcp-go tool request read as the core's call (see
+// internal/seam): the conversion is all there is to this face.
+// It copies the few fields it reads, so that the request, which handlers
+// get by value, stays on their stack.
+type call struct {
+	ctx       context.Context
+	tool      string
+	state     string
+	raw       json.RawMessage
+	arguments any
+	meta      *mcp.Meta
+	responses mcp.InputResponses
+}
+
+func newCall(ctx context.Context, req *mcp.CallToolRequest) *call {
+	p := &req.Params
+	return &call{ctx: ctx, tool: p.Name, state: p.RequestState, raw: p.RawArguments,
+		arguments: p.Arguments, meta: p.Meta, responses: p.InputResponses}
+}
+
+func (c *call) Tool() string             { return c.tool }
+func (c *call) State() string            { return c.state }
+func (c *call) Context() context.Context { return c.ctx }
+
+// Arguments are the bytes the client sent when mcp-go kept them, else
+// the decoded arguments marshalled; the core's digest reads both alike.
+func (c *call) Arguments() (json.RawMessage, error) {
+	if len(c.raw) > 0 {
+		return c.raw, nil
+	}
+	if c.arguments == nil {
+		return nil, nil
+	}
+	return json.Marshal(c.arguments)
+}
+
+func (c *call) Answer(key string) (seam.Answer, bool) { return answers(c.responses).Answer(key) }
+func (c *call) Modes() (form, url bool)               { return modes(c.ctx, c.meta) }
+func (c *call) CapabilityError(form, url bool) error  { return newCapabilityError(form, url) }
+func (c *call) StateError(err error) error            { return stateError{err} }
+
+// answers are mcp-go's input responses read as the core's answers.
+type answers mcp.InputResponses
+
+// asDecoded are answers read without asJSON, for Read's first pass: the
+// content of a 2026-07-28 answer is JSON already.
+type asDecoded mcp.InputResponses
+
+func (a asDecoded) Answer(key string) (seam.Answer, bool) {
+	r := server.ElicitationResponse(mcp.InputResponses(a), key)
+	if r == nil {
+		return seam.Answer{}, false
+	}
+	return seam.Answer{Action: string(r.Action), Content: r.Content}, true
+}
+
+// builtInGo reports whether the content under key holds Go values JSON
+// would not decode to, as an in-process client's may.
+func (a asDecoded) builtInGo(key string) bool {
+	r := server.ElicitationResponse(mcp.InputResponses(a), key)
+	return r != nil && !isJSON(r.Content, 0)
+}
+
+// Answer decodes the elicitation result under key, as
+// server.ElicitationResponse does; a response that does not decode as one
+// is no answer. Content built in Go (by mcp-go's bridge, in process) is
+// carried as JSON would carry it, so that it is judged as the wire's.
+func (a answers) Answer(key string) (seam.Answer, bool) {
+	r := server.ElicitationResponse(mcp.InputResponses(a), key)
+	if r == nil {
+		return seam.Answer{}, false
+	}
+	return seam.Answer{Action: string(r.Action), Content: asJSON(r.Content)}, true
+}
+
+// asJSON returns v as encoding/json would decode it: v itself when it is
+// already made of JSON's Go types, as decoded content is.
+func asJSON(v any) any {
+	if isJSON(v, 0) {
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v // the core refuses what is not an object
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
+}
+
+func isJSON(v any, depth int) bool {
+	if depth > 2 { // form content is flat: an array of strings at most
+		return false
+	}
+	switch v := v.(type) {
+	case nil, string, float64, bool:
+		return true
+	case []any:
+		for _, x := range v {
+			if !isJSON(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, x := range v {
+			if !isJSON(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// modes reports the elicitation modes the client of req declared: on
+// 2026-07-28 those it sent with the request, which mcp-go has decoded into
+// the context by the time a handler runs, or which _meta carries; on the
+// legacy handshake those the session declared at initialize. Without a
+// context and without _meta (Ask on the legacy handshake) nothing says:
+// form mode is assumed, which mcp-go's bridge then asks for with
+// elicitation/create, and URL mode is not.
+func modes(ctx context.Context, m *mcp.Meta) (form, url bool) {
+	if ctx != nil {
+		if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+			return elicitation(info.ClientCapabilities.Elicitation)
+		}
+	}
+	if m != nil {
+		if caps, ok := m.AdditionalFields[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			e, ok := caps["elicitation"].(map[string]any)
+			if !ok {
+				return false, false
+			}
+			url = e["url"] != nil
+			return e["form"] != nil || !url, url
+		}
+		if caps := m.ClientCapabilities(); caps != nil {
+			return elicitation(caps.Elicitation)
+		}
+	}
+	if ctx != nil {
+		if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+			caps := s.GetClientCapabilities()
+			return elicitation(caps.Elicitation)
+		}
+	}
+	return true, false
+}
+
+// elicitation reads the modes of an elicitation capability: form, or
+// neither mode named, which the spec keeps meaning form.
+func elicitation(e *mcp.ElicitationCapability) (form, url bool) {
+	if e == nil {
+		return false, false
+	}
+	return e.Form != nil || e.URL == nil, e.URL != nil
+}
+
+// declared is a call that only says which modes its client declared, for
+// Ask: one per pair of modes, so that asking allocates none.
+type declared struct{ form, url bool }
+
+var declaredModes = [2][2]declared{{{false, false}, {false, true}}, {{true, false}, {true, true}}}
+
+func declaredBy(req *mcp.CallToolRequest) *declared {
+	form, url := modes(nil, req.Params.Meta)
+	return &declaredModes[b2i(form)][b2i(url)]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (d *declared) Tool() string                         { return "" }
+func (d *declared) State() string                        { return "" }
+func (d *declared) Context() context.Context             { return nil }
+func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
+func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }
+func (d *declared) Modes() (form, url bool)              { return d.form, d.url }
+func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
+func (d *declared) StateError(err error) error           { return stateError{err} }
+
+// asked is a result and the params of its first request, in one
+// allocation: mcp-go's types are large, and asking is most of a round.
+type asked struct {
+	res    mcp.CallToolResult
+	params [1]mcp.ElicitationParams
+}
+
+// result is the input_required result that asks for requests.
+func result(requests []seam.Request, state string) *mcp.CallToolResult {
+	a := &asked{}
+	params := a.params[:0]
+	if len(requests) > len(a.params) {
+		params = make([]mcp.ElicitationParams, 0, len(requests))
+	}
+	in := make(mcp.InputRequests, len(requests))
+	for _, r := range requests {
+		params = append(params, mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
+			// Marshalled once, when the form was compiled: mcp-go sends
+			// the bytes as they are.
+			RequestedSchema: r.Schema})
+		p := &params[len(params)-1]
+		if r.Mode == mcp.ElicitationModeURL {
+			// mcp-go's bridge refuses a URL elicitation without an ID
+			// on the legacy handshake; 2026-07-28 correlates through the
+			// state instead, and clients ignore the field.
+			p.ElicitationID = r.Key
+		}
+		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: p}
+	}
+	a.res.ResultType = mcp.ResultTypeInputRequired
+	a.res.InputRequests, a.res.RequestState = in, state
+	return &a.res
+}

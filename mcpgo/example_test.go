@@ -1,0 +1,112 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/mcpgo"
+)
+
+// A Room is what the examples' form asks.
+type Room struct {
+	Room  string `json:"room" mcpform:"label=Room,options=a:Attic|b:Basement"`
+	Seats int    `json:"seats" mcpform:"label=Seats,min=1,max=8"`
+}
+
+// modernCall is a tool call on 2026-07-28 from a client that declared form
+// elicitation, answering under key with content (none when nil).
+func modernCall(state, key string, content map[string]any) mcp.CallToolRequest {
+	var req mcp.CallToolRequest
+	req.Params.Name = "book"
+	req.Params.RequestState = state
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}}}
+	if content != nil {
+		req.Params.InputResponses = mcp.InputResponses{key: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+			ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: content}})}
+	}
+	return req
+}
+
+func ExampleAsk() {
+	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
+	res, err := mcpgo.Ask(form, modernCall("", "", nil), "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := res.InputRequests["booking"].Elicitation
+	schema, _ := json.Marshal(e.RequestedSchema)
+	fmt.Println(res.ResultType, e.Message)
+	fmt.Println(string(schema))
+
+	// A client that declared no elicitation is not asked.
+	var bare mcp.CallToolRequest
+	bare.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: map[string]any{}}}
+	_, err = mcpgo.Ask(form, bare, "")
+	fmt.Println(err)
+	// Output:
+	// input_required Book a room
+	// {"type":"object","properties":{"room":{"type":"string","title":"Room","oneOf":[{"title":"Attic","const":"a"},{"title":"Basement","const":"b"}]},"seats":{"type":"integer","title":"Seats","minimum":1,"maximum":8}},"required":["room","seats"]}
+	// missing required client capabilities: {"requiredCapabilities":{"elicitation":{"form":{}}}}
+}
+
+func ExampleRead() {
+	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking"})
+	reply := mcpgo.Read(form, modernCall("", "booking", map[string]any{"room": "a", "seats": 2.0}))
+	fmt.Println(reply.Status, reply.Value.Room, reply.Value.Seats)
+	reply = mcpgo.Read(form, modernCall("", "booking", map[string]any{"room": "c", "seats": 2.0}))
+	fmt.Println(reply.Status, reply.Problems)
+	// Output:
+	// accepted a 2
+	// invalid [mcpform: field "room": invalid value: not one of the options]
+}
+
+func ExampleReask() {
+	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
+	reply := mcpgo.Read(form, modernCall("", "booking", map[string]any{"room": "a", "seats": 9.0}))
+	res := mcpgo.Reask(form, reply, "")
+	e := res.InputRequests["booking"].Elicitation
+	var schema struct {
+		Properties map[string]struct{ Default any }
+	}
+	b, _ := json.Marshal(e.RequestedSchema)
+	_ = json.Unmarshal(b, &schema)
+	fmt.Println(e.Message)
+	fmt.Println("room pre-filled:", schema.Properties["room"].Default)
+	// Output:
+	// Book a room
+	//
+	// Please check: Seats: greater than the maximum 8.
+	// room pre-filled: a
+}
+
+type userKey struct{}
+
+func ExampleNext() {
+	codec, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("an example key of 32 bytes, or more")}, Bind: true})
+	flow, _ := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "plan", Fields: []mcpform.AutoFormField{{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}}}},
+		{Key: "team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
+			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true}}},
+	}, &mcpform.FlowOptions{
+		// Who the server's auth put in the handler's context.
+		ContextPrincipal: func(ctx context.Context) string { s, _ := ctx.Value(userKey{}).(string); return s },
+	})
+	ctx := context.WithValue(context.Background(), userKey{}, "alice")
+
+	r, _ := mcpgo.Next(ctx, flow, modernCall("", "", nil))
+	fmt.Println(r.Status, r.Step)
+	r, _ = mcpgo.Next(ctx, flow, modernCall(r.Result.RequestState, "plan", map[string]any{"plan": "team"}))
+	fmt.Println(r.Status, r.Step)
+	r, _ = mcpgo.Next(ctx, flow, modernCall(r.Result.RequestState, "team", map[string]any{"seats": 5.0}))
+	fmt.Println(r.Status, r.Answers["plan"], r.Answers["seats"])
+	// Output:
+	// ask plan
+	// ask team
+	// done team 5
+}

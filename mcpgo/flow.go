@@ -1,0 +1,66 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/seam"
+)
+
+// A FlowRound is the outcome of one call of [Next]: [mcpform.FlowRound]
+// with an mcp-go result.
+type FlowRound struct {
+	Status mcpform.FlowStatus
+	// Result is, for mcpform.FlowAsk, the input_required result to return
+	// from the handler as it is; nil otherwise.
+	Result *mcp.CallToolResult
+	// Answers are the answers proven so far: all of them for FlowDone,
+	// and those of the steps before Step otherwise. Never nil.
+	Answers mcpform.Answers
+	// Step is the key of the step asked, declined, cancelled or failed;
+	// "" for FlowDone.
+	Step string
+	// Problems say why Step is asked again or has failed.
+	Problems []*mcpform.FieldError
+	// Attempt counts the failed answers Step has had, from 0.
+	Attempt int
+	// ID identifies this run of the flow, the same in every round and
+	// replay of it: key whatever FlowDone triggers on it.
+	ID string
+}
+
+// Next runs one round of flow for the tool call req, as
+// [mcpform.Flow.Next] does for go-sdk: the same steps, checks, pins,
+// secrets and state, bound to the principal, the tool and the call's
+// arguments. ctx is the tool handler's: the flow's principal is
+// FlowOptions.ContextPrincipal(ctx), and on the legacy handshake the
+// session's capabilities are read through it. A flow whose options set
+// only Principal, go-sdk's, is refused rather than bound to no one.
+//
+// A state that does not verify, has expired, or was minted for another
+// principal, tool or set of arguments returns the error for an invalid
+// request state; a client that cannot answer the step, the error for a
+// missing capability (see the package doc for both). The handler returns
+// either as it is. Other errors report misuse.
+//
+// A client on the legacy handshake is served by mcp-go's own bridge, which
+// asks with elicitation/create and calls the handler again, every round of
+// the flow, up to ten.
+func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*FlowRound, error) {
+	if flow == nil {
+		return nil, errors.New("mcpform: Next on a flow without steps")
+	}
+	r, err := seam.Next(flow, newCall(ctx, &req))
+	if err != nil {
+		return nil, err
+	}
+	out := &FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
+		Step: r.Step, Attempt: r.Attempt, ID: r.ID}
+	out.Problems, _ = r.Problems.([]*mcpform.FieldError)
+	if r.Requests != nil || r.State != "" {
+		out.Result = result(r.Requests, r.State)
+	}
+	return out, nil
+}

@@ -1,0 +1,243 @@
+package mcpgo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/mcpgo"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type principalKey struct{}
+
+// signupFlow is the two-step signup: the account, then the team for the
+// team plan only. Its principal is what the server's context carries.
+func signupFlow(t testing.TB) *mcpform.Flow { return signupFlowFor(t, nil) }
+
+// signupFlowFor is signupFlow with go-sdk's principal option too, for
+// comparing the faces on one flow.
+func signupFlowFor(t testing.TB, principal func(*gosdk.CallToolRequest) string) *mcpform.Flow {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
+		}},
+		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
+			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
+	}, &mcpform.FlowOptions{Principal: principal, ContextPrincipal: func(ctx context.Context) string {
+		p, _ := ctx.Value(principalKey{}).(string)
+		return p
+	}})
+	require.NoError(t, err)
+	return flow
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// signupServer serves "signup" on mcpgo.Next. Each run creates its
+// account once: the first outcome under a run ID wins, and a replay gets
+// it again and creates nothing. last keeps the final round's request.
+type signupServer struct {
+	*server.MCPServer
+	mu       sync.Mutex
+	outcomes map[string]string
+	created  int
+	last     mcp.CallToolRequest
+}
+
+func newSignupServer(t testing.TB, flow *mcpform.Flow) *signupServer {
+	s := &signupServer{outcomes: map[string]string{}}
+	s.MCPServer = server.NewMCPServer("signup", "v0", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool("signup"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = context.WithValue(ctx, principalKey{}, "alice")
+		round, err := mcpgo.Next(ctx, flow, req)
+		if err != nil {
+			return nil, err
+		}
+		switch round.Status {
+		case mcpform.FlowAsk:
+			return round.Result, nil
+		case mcpform.FlowDone:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.last = req
+			out, ok := s.outcomes[round.ID]
+			if !ok {
+				s.created++
+				out = fmt.Sprintf("created %s plan=%s seats=%v", round.Answers["email"], round.Answers["plan"], round.Answers["seats"])
+				s.outcomes[round.ID] = out
+			}
+			return mcp.NewToolResultText(out), nil
+		}
+		return mcp.NewToolResultText(round.Status.String() + " " + round.Step), nil
+	})
+	return s
+}
+
+// TestFlowWhen: the two-step flow through mcp-go's client and server, on
+// both protocols: the team plan is asked its second step, the pro plan is
+// not, and a refused answer is asked again.
+func TestFlowWhen(t *testing.T) {
+	flow := signupFlow(t)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			for _, tt := range []struct {
+				name    string
+				answers []*mcp.ElicitationResult
+				want    string
+				asked   []string
+			}{
+				{"team", []*mcp.ElicitationResult{
+					accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+					accept(map[string]any{"seats": 1}),
+					accept(map[string]any{"seats": 5}),
+				}, "created ada@example.com plan=team seats=5", []string{"Create your account", "Tell us about your team", "Tell us about your team"}},
+				{"pro", []*mcp.ElicitationResult{
+					accept(map[string]any{"email": "bo@example.com", "plan": "pro"}),
+				}, "created bo@example.com plan=pro seats=<nil>", []string{"Create your account"}},
+				{"declined", []*mcp.ElicitationResult{
+					accept(map[string]any{"email": "cy@example.com", "plan": "team"}), decline(),
+				}, "declined team", []string{"Create your account", "Tell us about your team"}},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					p := &person{answers: tt.answers}
+					c := connect(t, newSignupServer(t, flow).MCPServer, p, proto.opts...)
+					res, err := callTool(t, c, "signup")
+					require.NoError(t, err)
+					assert.Equal(t, tt.want, text(t, res))
+					var asked []string
+					for _, a := range p.asked {
+						msg, _, _ := strings.Cut(a.Message, "\n")
+						asked = append(asked, msg)
+					}
+					assert.Equal(t, tt.asked, asked)
+					if len(p.asked) == 3 {
+						assert.Contains(t, p.asked[2].Message, "Seats: less than the minimum 2", "the re-ask names the problem")
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestFlowNoElicitation: a client that declared no elicitation is not
+// asked. mcp-go sends the handler's error as -32603 (ErrInternalError on
+// its client); its text is the spec's -32021 data.
+func TestFlowNoElicitation(t *testing.T) {
+	flow := signupFlow(t)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			c := connect(t, newSignupServer(t, flow).MCPServer, nil, proto.opts...)
+			_, err := callTool(t, c, "signup")
+			require.Error(t, err)
+			assert.ErrorIs(t, err, mcp.ErrInternalError, "mcp-go v1.2.1 sends every handler error as -32603")
+			assert.Contains(t, err.Error(), `missing required client capabilities: {"requiredCapabilities":{"elicitation":{"form":{}}}}`)
+		})
+	}
+}
+
+// TestFlowTamperedState: a state that does not verify (flipped, from
+// another principal's run, or junk) is refused with the spec's message.
+func TestFlowTamperedState(t *testing.T) {
+	flow := signupFlow(t)
+	first := func(principal string) string {
+		var req mcp.CallToolRequest
+		req.Params.Name = "signup"
+		req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+			mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
+		r, err := mcpgo.Next(context.WithValue(context.Background(), principalKey{}, principal), flow, req)
+		require.NoError(t, err)
+		return r.Result.RequestState
+	}
+	good := first("alice")
+	flipped := []byte(good)
+	flipped[len(flipped)/2] ^= 1
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			for name, state := range map[string]string{"flipped": string(flipped), "bob's": first("bob"), "junk": "x.y.z"} {
+				t.Run(name, func(t *testing.T) {
+					s := newSignupServer(t, flow)
+					c := connect(t, s.MCPServer, &person{}, proto.opts...)
+					resp := sendRaw(t, c, "signup", state, nil)
+					require.NotNil(t, resp.Error)
+					// -32602 is the spec's; mcp-go v1.2.1 sends -32603 for every handler error.
+					assert.Equal(t, mcp.INTERNAL_ERROR, resp.Error.Code)
+					assert.Contains(t, resp.Error.Message, "Invalid or expired requestState")
+					assert.Zero(t, s.created)
+				})
+			}
+		})
+	}
+	// The error the handler gets names mcp-go's and mcpform's errors.
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.RequestState = "signup", string(flipped)
+	_, err := mcpgo.Next(context.WithValue(context.Background(), principalKey{}, "alice"), flow, req)
+	assert.ErrorIs(t, err, mcp.ErrInvalidParams)
+	assert.True(t, errors.Is(err, mcpform.ErrMAC) || errors.Is(err, mcpform.ErrMalformed), "%v", err)
+	assert.NotContains(t, err.Error(), string(flipped))
+}
+
+// TestFlowReplay: the final round replayed, unchanged, finishes the flow
+// again with the same run ID, and the handler, keyed on it, creates
+// nothing twice.
+func TestFlowReplay(t *testing.T) {
+	flow := signupFlow(t)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			s := newSignupServer(t, flow)
+			p := &person{answers: []*mcp.ElicitationResult{
+				accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+				accept(map[string]any{"seats": 5}),
+			}}
+			c := connect(t, s.MCPServer, p, proto.opts...)
+			res, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			want := text(t, res)
+			require.Equal(t, 1, s.created)
+			require.NotEmpty(t, s.last.Params.RequestState)
+
+			// Again, with other answers to the last step: still the first outcome.
+			other := mcp.InputResponses{"team": mcp.NewElicitationInputResponse(*accept(map[string]any{"seats": 9}))}
+			for _, responses := range []mcp.InputResponses{s.last.Params.InputResponses, other} {
+				assert.Equal(t, want, rawText(t, sendRaw(t, c, "signup", s.last.Params.RequestState, responses)))
+			}
+			assert.Equal(t, 1, s.created, "a replay created a second account")
+		})
+	}
+}
+
+// TestNextPrincipalFace: a flow whose principal is read only on go-sdk's
+// face is refused here rather than bound to no one.
+func TestNextPrincipalFace(t *testing.T) {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	steps := []mcpform.Step{{Key: "k", Fields: []mcpform.AutoFormField{{Name: "a"}}}}
+	goSDKOnly, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{
+		Principal: func(*gosdk.CallToolRequest) string { return "alice" }})
+	require.NoError(t, err)
+	none, err := mcpform.NewFlow(codec, steps, nil)
+	require.NoError(t, err)
+	var req mcp.CallToolRequest
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
+	_, err = mcpgo.Next(context.Background(), goSDKOnly, req)
+	assert.ErrorContains(t, err, "ContextPrincipal")
+	r, err := mcpgo.Next(context.Background(), none, req)
+	require.NoError(t, err, "no principal at all is one principal, \"\"")
+	assert.Equal(t, mcpform.FlowAsk, r.Status)
+	_, err = mcpgo.Next(context.Background(), nil, req)
+	assert.Error(t, err)
+}

@@ -1,0 +1,140 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/mcpgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A booking is a typed form with a date, an int, a *string and labelled
+// options.
+type booking struct {
+	Day   time.Time `json:"day" mcpform:"label=Day,type=date"`
+	Seats int       `json:"seats" mcpform:"label=Seats,min=1,max=8"`
+	Note  *string   `json:"note,omitempty" mcpform:"label=Note"`
+	Room  string    `json:"room" mcpform:"label=Room,options=a:Attic room|b:Basement"`
+}
+
+func bookingForm(t testing.TB) *mcpform.Form[booking] {
+	form, err := mcpform.FormFor[booking](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
+	require.NoError(t, err)
+	return form
+}
+
+// bookingServer serves "book", a handler on mcpgo's Ask, Read and Reask.
+func bookingServer(form *mcpform.Form[booking]) *server.MCPServer {
+	srv := server.NewMCPServer("book", "v0", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("book"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		reply := mcpgo.Read(form, req)
+		switch reply.Status {
+		case mcpform.ReplyNone:
+			return mcpgo.Ask(form, req, "")
+		case mcpform.ReplyInvalid:
+			return mcpgo.Reask(form, reply, ""), nil
+		case mcpform.ReplyAccepted:
+			b := reply.Value
+			note := "none"
+			if b.Note != nil {
+				note = *b.Note
+			}
+			return mcp.NewToolResultText(fmt.Sprintf("%s %d %s %s", b.Day.Format(time.DateOnly), b.Seats, note, b.Room)), nil
+		}
+		return mcp.NewToolResultText(reply.Status.String()), nil
+	})
+	return srv
+}
+
+// TestFormReasked: a typed form asked through mcp-go's own client and
+// server, on both protocols; an answer with a refused value is asked once
+// more, naming the problem and pre-filling what was accepted, and the
+// second answer decodes into the struct.
+func TestFormReasked(t *testing.T) {
+	form := bookingForm(t)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			p := &person{answers: []*mcp.ElicitationResult{
+				accept(map[string]any{"day": "2026-08-03", "seats": 9, "room": "b"}),
+				accept(map[string]any{"day": "2026-08-03", "seats": 3, "room": "b", "note": "window"}),
+			}}
+			c := connect(t, bookingServer(form), p, proto.opts...)
+			res, err := callTool(t, c, "book")
+			require.NoError(t, err)
+			assert.Equal(t, "2026-08-03 3 window b", text(t, res))
+
+			require.Len(t, p.asked, 2)
+			first, again := p.asked[0], p.asked[1]
+			assert.Equal(t, "Book a room", first.Message)
+			assert.Contains(t, again.Message, "Seats", "the re-ask names the refused field")
+			var schema struct {
+				Properties map[string]struct {
+					Default any `json:"default"`
+					OneOf   []struct {
+						Const string `json:"const"`
+						Title string `json:"title"`
+					} `json:"oneOf"`
+				} `json:"properties"`
+			}
+			b, err := json.Marshal(again.RequestedSchema)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &schema))
+			assert.Equal(t, "2026-08-03", schema.Properties["day"].Default, "accepted values are pre-filled")
+			assert.Nil(t, schema.Properties["seats"].Default, "the refused value is not")
+			assert.Equal(t, "Attic room", schema.Properties["room"].OneOf[0].Title, "titled choices")
+		})
+	}
+}
+
+// TestAskSchemaAsCompiled: Ask sends the bytes Form.Schema marshals to,
+// with no second encoding of its own.
+func TestAskSchemaAsCompiled(t *testing.T) {
+	form := bookingForm(t)
+	var req mcp.CallToolRequest
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
+	res, err := mcpgo.Ask(form, req, "s")
+	require.NoError(t, err)
+	assert.Equal(t, mcp.ResultTypeInputRequired, res.ResultType)
+	assert.Equal(t, "s", res.RequestState)
+	in := res.InputRequests["booking"]
+	require.NotNil(t, in.Elicitation)
+	got, err := json.Marshal(in.Elicitation.RequestedSchema)
+	require.NoError(t, err)
+	want, err := json.Marshal(form.Schema())
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got))
+}
+
+// TestAskRefuses: a client that declared no form elicitation, and a form
+// with a secret field.
+func TestAskRefuses(t *testing.T) {
+	form := bookingForm(t)
+	for _, tt := range []struct {
+		name string
+		caps any
+	}{
+		{"no elicitation", map[string]any{}},
+		{"url only", map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var req mcp.CallToolRequest
+			req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: tt.caps}}
+			_, err := mcpgo.Ask(form, req, "")
+			require.Error(t, err)
+			assert.ErrorIs(t, err, mcp.MissingRequiredClientCapabilityError{})
+			assert.Contains(t, err.Error(), `{"requiredCapabilities":{"elicitation":{"form":{}}}}`)
+		})
+	}
+	secret, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{Name: "pw", Type: mcpform.TypePassword, Required: true}}, nil)
+	require.NoError(t, err)
+	_, err = mcpgo.Ask(secret, mcp.CallToolRequest{}, "")
+	assert.ErrorContains(t, err, "secret")
+}
