@@ -137,7 +137,7 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 			}
 			fmt.Fprintf(out, "server ← input_required: %s %q\n", mode, key)
 		}
-		fmt.Fprintf(out, "         requestState signed by the server (%d bytes)\n", len(res.RequestState))
+		fmt.Fprintf(out, "         requestState sealed by the server (%d bytes)\n", len(res.RequestState))
 		answers := mcp.InputResponseMap{}
 		for _, key := range keys {
 			ep, ok := res.InputRequests[key].(*mcp.ElicitParams)
