@@ -71,11 +71,11 @@
 // # Fields and forms
 //
 // An [AutoFormField] describes one input: a name, a [FieldType], and
-// optional label, options ([Option]), bounds ([Bound]) and default. Its JSON form is
-// that of the TypeScript package @maxhealth.tech/prefab, so one field list
-// can serve a TypeScript front end and a Go server. [FormFor] derives the
-// fields from a struct's fields and their mcpform tags; a string type that
-// implements [Enum] lists its own options.
+// optional label, options ([Option]), bounds ([Bound]) and default. Its
+// JSON form is that of the TypeScript package @maxhealth.tech/prefab, so
+// one field list can serve a TypeScript front end and a Go server.
+// [FormFor] derives the fields from a struct's fields and their mcpform
+// tags; a string type that implements [Enum] lists its own options.
 //
 // A [Form] is a field list compiled once, like a regexp.Regexp: [FormFor],
 // or [NewForm] for a hand-written []AutoFormField. A broken definition is
@@ -264,8 +264,8 @@
 //     key. Sealed tokens, which encrypt the payload with AES-256-GCM under
 //     keys derived from the codec's (HKDF), are mcpform's own: a [Flow]
 //     seals its state by default, and [RequestStateOptions].Seal seals
-//     every token of a codec. Sealing does not stop a replay within the TTL: the
-//     run ID and a store do.
+//     every token of a codec. Sealing does not stop a replay within the
+//     TTL: the run ID and a store do.
 //
 // # The viewer
 //
