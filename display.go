@@ -58,7 +58,7 @@ const prefabProtocol = "0.3"
 // the same JSON as a text block. The form is the one display_form of
 // @maxhealth.tech/prefab emits, but for the differences listed in the
 // package documentation, under "Where mcpform differs from the TypeScript
-// helpers"; what prefab's renderer does with it is under "UI path".
+// helpers"; what prefab's renderer does with it is under "The viewer".
 // [Form.Display] renders a compiled form the same way.
 //
 // A nil or empty fields is refused with [ErrNoFields], and a broken

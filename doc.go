@@ -1,127 +1,180 @@
 // Package mcpform asks a person for input in the middle of an MCP tool call,
 // from one field list, for servers built on
-// github.com/modelcontextprotocol/go-sdk.
-//
-// MCP revision 2026-07-28 made the protocol core stateless: a server no
-// longer pushes elicitation/create to the client. A tool handler that needs
-// input returns an input_required result instead, and the client retries the
-// call with the answers. mcpform derives everything that exchange needs from
-// a []AutoFormField, so what the client is shown and what the server accepts
+// github.com/modelcontextprotocol/go-sdk. The field list, usually derived
+// from the struct the answers decode into, makes both the question the
+// client is shown and the check of the answer it sends back, so the two
 // cannot drift apart.
 //
-// # Compiled forms
+// A handler reads the answer first, asks only when there is none, asks
+// again naming the problems when a value is refused, and finishes once the
+// answer is in:
 //
-// A [Form] is a field list compiled once, like a regexp.Regexp: [FormFor]
-// derives it from the struct its answers decode into, and [NewForm]
-// compiles a hand-written []AutoFormField. A broken definition is refused
-// then, with a [*FieldError] naming the field and wrapping one of [ErrName],
-// [ErrBounds], [ErrOptions], [ErrDefault], [ErrType] or [ErrTag]; nothing
-// about the definition can fail afterwards. [Form.Ask] returns the
-// input_required result, [Form.Read] judges and decodes the answer into a
-// [Reply], and [Form.Reask] asks again naming the problems, with the
-// accepted values pre-filled. The schema carries option labels as titled
-// choices.
+//	type Signup struct {
+//		Email string `json:"email" mcpform:"label=Email,type=email"`
+//		Plan  string `json:"plan" mcpform:"label=Plan,options=free:Free|pro:Pro ($12 a month)"`
+//		Seats int    `json:"seats,omitempty" mcpform:"label=Seats,min=1,max=50,default=1"`
+//	}
 //
-// # Fields
+//	var signupForm = func() *mcpform.Form[Signup] {
+//		f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account"})
+//		if err != nil {
+//			panic(err)
+//		}
+//		return f
+//	}()
 //
-// An [AutoFormField] describes one input: a name, a [FieldType], and optional
-// label, options, bounds and default. Its JSON form is that of the
-// TypeScript package @maxhealth.tech/prefab, so one field list can serve a
-// TypeScript front end and a Go server. The functions that mirror
-// TypeScript take fields directly and check them on every call.
+//	func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+//		reply := signupForm.ReadCall(req)
+//		switch reply.Status {
+//		case mcpform.ReplyNone: // the first call: ask, in the way the client can answer
+//			return signupForm.Ask(req, "")
+//		case mcpform.ReplyInvalid: // ask again, naming the problems, keeping the good answers
+//			return signupForm.Reask(reply, ""), nil
+//		case mcpform.ReplyAccepted:
+//			in := reply.Value
+//			msg := fmt.Sprintf("Created %s on %s with %d seat(s)", in.Email, in.Plan, max(in.Seats, 1))
+//			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+//		}
+//		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Signup not completed."}}}, nil
+//	}
 //
-// # Asking for input
+// and is registered as any tool:
 //
-// [FormSchema] derives the restricted elicitation schema, and
-// [FormInputRequest] wraps it in the input_required result a handler
-// returns. A handler is written once: read the answer first, ask only when
-// there is none, and finish when there is one. For clients older than
-// 2026-07-28, go-sdk fulfils the request itself with elicitation/create and
-// calls the handler again, so the same handler serves them too; add
-// the middleware of [AddLegacyRounds] when a call may take more than one
-// round.
+//	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, signup)
 //
-// Ask only a client that can answer. [Form.Ask] and [Flow.Next] pick the
-// way themselves, from the capabilities the client declared and its
-// protocol revision, in this order: a native form (input_required, or
-// legacy rounds for a client older than 2026-07-28); an MCP Apps view, on
-// a host that renders MCP Apps but cannot answer a form; through the
-// model, when the form or flow opted in; and otherwise the -32021 error of
-// [CapabilityError]. [InputPath] and [PathFor] are the one answer to "what
-// can this client do?" for a handler that asks by hand. [Form.ReadCall]
-// reads the answer on every path.
+// Every round runs the same code. On MCP 2026-07-28, Ask returns an
+// input_required result and the client calls the tool again with the
+// answers; for an older client, go-sdk asks with elicitation/create itself
+// and calls the handler again. On a host that renders MCP Apps but answers
+// no form, Ask shows the form in a view (see "UI path"); a client that can
+// be asked no way gets the -32021 error of [CapabilityError].
+//
+// # Start here
+//
+// These are the names a tool needs, in the order a reader meets them:
+//
+//   - [FormFor] compiles a [Form] from the struct its answers decode into.
+//   - [FormOptions] names the form's key and message, and opts in to asking through the model.
+//   - [Form.Ask] asks, in the way the client of the call can answer.
+//   - [Form.ReadCall] reads the answer, from any path, into a [Reply].
+//   - [ReplyStatus] says what came back: nothing yet, an answer, a refusal, or a decline.
+//   - [Form.Reask] asks again, naming the problems and keeping the good values.
+//   - [Flow], made by [NewFlow] from a list of [Step], asks in several rounds and gates a side effect.
+//   - [FlowOptions] name the principal, the stores and the opt-ins of a flow.
+//   - [Flow.Next] runs one round and returns a [FlowRound].
+//   - [FlowRound.Once] runs what a finished flow triggers once, on every replica.
+//   - [SQLStore], from [NewSQLStore], keeps those outcomes and the secrets on database/sql.
+//   - [RequestStateCodec], from [NewRequestStateCodec], signs and seals the state between rounds.
+//   - [Flow.InputSchema] lets the answers and state through a tool's input schema.
+//   - [AddLegacyRounds] lets clients older than 2026-07-28 answer more than one round.
+//
+// # Fields and forms
+//
+// An [AutoFormField] describes one input: a name, a [FieldType], and
+// optional label, options ([Option]), bounds ([Bound]) and default. Its
+// JSON form is that of the TypeScript package @maxhealth.tech/prefab, so
+// one field list can serve a TypeScript front end and a Go server.
+// [FormFor] derives the fields from a struct's fields and their mcpform
+// tags; a string type that implements [Enum] lists its own options.
+//
+// A [Form] is a field list compiled once, like a regexp.Regexp: [FormFor],
+// or [NewForm] for a hand-written []AutoFormField. A broken definition is
+// refused then, with a [*FieldError] naming the field and wrapping one of
+// [ErrName], [ErrBounds], [ErrOptions], [ErrDefault], [ErrType] or
+// [ErrTag]; nothing about the definition can fail afterwards.
+// [Form.Schema] is the schema the client is shown: option labels travel as
+// titled choices, and secret fields are left out.
 //
 // # Reading answers
 //
-// The answer arrives in the retried call's inputResponses and is untrusted:
-// go-sdk checks nothing in it. [AcceptedFormInput] keeps a value only when it
-// satisfies its field's property schema exactly as a JSON Schema 2020-12
-// validator asserting formats would judge it, refusing the few texts listed
-// at the end besides; [CheckFormInput] also says why
-// each value was dropped, for asking again. [InputResponse] returns the raw
-// answer, to tell a decline or cancel from a first pass. [Answers.Decode]
-// fills a struct. Form.Read applies the same check.
+// The answer comes back untrusted: go-sdk checks nothing in it. A value is
+// kept only when it satisfies its field's property schema exactly as a JSON
+// Schema 2020-12 validator asserting formats would judge it, refusing the
+// few texts listed at the end besides. One checker judges every path's
+// answers, and the defaults when a form is compiled. A [Reply] holds the
+// decoded value, the accepted [Answers] and a [*FieldError] for each
+// refused value, missing field and unknown key; [ProblemMessage] words
+// them for a person, and [Form.Reask] pre-fills the accepted values.
+// [Answers.Decode] fills a struct from answers.
 //
-// # Request state
-//
-// A result may carry requestState, which the client echoes on the retry.
-// It comes back attacker-controlled. A [RequestStateCodec] signs it with an
-// HMAC, binds it to a principal and tool, and expires it, in the token
-// format of the TypeScript SDK's createRequestStateCodec, so Go and
-// TypeScript servers can share a key; with [RequestStateOptions].Seal it
-// encrypts the payload too, in a format of mcpform's own. A token that fails to verify is
-// answered with the JSON-RPC error clients expect, from
-// [RequestStateError].
+// go-sdk's own client validates its answer against the schema before
+// sending it, and fails the call with -32602 rather than send a value out
+// of range, so a go-sdk client never sees a re-ask for one; the re-ask
+// serves every other client, and the formats go-sdk's validator ignores,
+// such as a bad email.
 //
 // # Several rounds
 //
 // The restricted schema is flat. A form that branches on earlier answers,
 // or that gates a side effect, runs as a [Flow]: an ordered list of
-// [Step]s, each asked under its own key. [Flow.Next] takes one round's
-// request and returns the next input request, the merged answers, or the
+// steps ([Step]), each a form asked under its own key, with an optional
+// When and Check. [Flow.Next] takes one round's request and returns a
+// [FlowRound], holding the next request or the merged answers, or the
 // JSON-RPC error for a bad state. Earlier answers come back only from the
-// flow's state, never again from the client. The state is sealed, so
-// that the client, proxies and logs cannot read them
+// flow's state, never again from the client. The state is sealed, so that
+// the client, proxies and logs cannot read them
 // ([FlowOptions].ReadableState leaves it readable, for debugging); it is
 // bound to the principal, the tool and the call's arguments; and every
 // round checks the proven answers again against the steps as they are
-// now, so a deploy between rounds cannot let a refused value through. Gate
-// what a run triggers with [FlowRound.Once]: the first outcome stored under
-// the run's ID wins, on every replica.
+// now, so a deploy between rounds cannot let a refused value through.
 //
-// # Stores
+// A state can be replayed until it expires, so gate what a run triggers
+// with [FlowRound.Once], on the [Outcomes] of [FlowOptions]: the first
+// outcome stored under the run's ID wins, on every replica, and a
+// duplicate that arrives while the first is still running waits for it.
 //
-// A flow stores two things, behind two interfaces: the first outcome of
-// each run ([Outcomes], set as [FlowOptions].Outcomes), and what its
-// secret page receives ([SecretStore]). [SQLStore] is both, on
-// database/sql, tested on SQLite and PostgreSQL; its documentation names
-// where the two differ. The program imports the driver and opens the
-// database; the tables are created on first use, or by [SQLStore.Create].
-// Seal the secrets with [SealSecrets]. [NewMemorySecretStore] keeps
-// secrets in one process.
+// # Paths
 //
-// # Secrets
+// [Form.Ask] and [Flow.Next] pick the way to ask themselves, from the
+// capabilities the client declared and its protocol revision, in this
+// order:
 //
-// The spec forbids asking for passwords, API keys or payment details in
-// form mode. A compiled form leaves a secret field ([AutoFormField.Secret])
-// out of its schema, and a flow with [FlowOptions].Secrets asks it in URL
-// mode instead: the client opens a link to [Flow.SecretPage], a page of the
-// server's own, and what the person types there goes into a [SecretStore],
-// never through the client. The flow takes it, once, in the round that
-// finishes, so the secret is in FlowDone's answers and in no request state,
-// link, log or result; [SealSecrets] keeps it out of the store's database
-// in the clear too. The page must say who may use a link
-// ([SecretPageOptions].Authorize, or AnyoneWithTheLink), and only the first
-// browser that opens a link can send on it: any other use refuses the
-// link, and the flow ends with [ErrSecretRefused], taking nothing. A
-// client on 2025-11-25 is served through
-// [AddLegacyRounds], with elicitationId and notifications/elicitation/complete.
-// A client that cannot open a URL-mode request is given the page's link
-// in an ordinary result instead (see "The link and model paths"), after
-// the step's other fields; once the page is posted, the call that follows
-// finishes the step. The page, the store, the single use and the binding
-// are URL mode's. A secret is never put in a form, a view, or the model's
-// hands.
+//   - a native form: an input_required result on 2026-07-28, or
+//     elicitation/create for an older client (see "Legacy rounds");
+//   - an MCP Apps view, on a host that renders MCP Apps but cannot answer
+//     a form (see "UI path");
+//   - through the model, when the form or flow opted in (see "Asking
+//     through the model");
+//   - otherwise the -32021 error of [CapabilityError].
+//
+// A secret step is asked in URL mode, or, where the client has none, by
+// an ordinary result carrying the page's link (see "Secrets").
+// [Form.ReadCall] and [Flow.Next] read the answer on every path.
+//
+// [InputPath] and [PathFor] are the one answer to "what can this client
+// do?" for a handler that picks the path itself: it asks natively with
+// [Form.InputRequest] and reads with [Form.Read], or shows a view with
+// [Form.Display] and reads its submit with [Form.ReadArguments].
+// [FormCapability] is what a form needs, for CapabilityError.
+//
+// # Legacy rounds
+//
+// For a client older than 2026-07-28, go-sdk fulfils an input request
+// itself, with elicitation/create, and calls the handler again, but only
+// once. [AddLegacyRounds] installs the middleware that lets such a client
+// finish forms of several rounds and re-asks: it passes every answer to
+// the handler, which judges it and asks again as it does on 2026-07-28,
+// and it bounds each question with a deadline and the calls each session
+// may hold ([LegacyOptions]). It serves URL mode too, with elicitationId
+// and notifications/elicitation/complete.
+//
+// # UI path
+//
+// On a host that renders MCP Apps but cannot answer a form, [Form.Ask] and
+// [Flow.Next] return a prefab view, one step per view. Submitting it calls
+// the same tool with the values and the state in the arguments; the
+// step gets everything a native step gets (the same checker, Check, pins,
+// binding, and re-asks that name the problems and keep the good values),
+// and the view then shows the next step, or, once the tool answers with an
+// ordinary result, that result's text: created, already registered,
+// declined. prefab's renderer replaces the view with one a result carries
+// in structuredContent, and runs onSuccess for an isError result too, so a
+// view keeps the result with resultKey rather than show a toast. Secret
+// fields are never put on a view: it links to the secret page. A tool's
+// own argument names must survive the renderer, which camel-cases "_x" in
+// them, and a string argument holding "{{" and "}}" is evaluated; either
+// is refused as a changed argument would be. The server needs the viewer
+// (see "The viewer").
 //
 // # The link and model paths
 //
@@ -158,40 +211,86 @@
 // confirmation or a consent, is never asked this way: it fails closed with
 // -32021. Secrets never go this way; the person is given the page's link.
 //
+// # Secrets
+//
+// The spec forbids asking for passwords, API keys or payment details in
+// form mode. A compiled form leaves a secret field ([AutoFormField.Secret])
+// out of its schema, and a flow with [FlowOptions].Secrets asks it in URL
+// mode instead: the client opens a link to [Flow.SecretPage], a page of the
+// server's own, and what the person types there goes into a [SecretStore],
+// never through the client. The flow takes it, once, in the round that
+// finishes, so the secret is in FlowDone's answers and in no request state,
+// link, log or result; [SealSecrets] keeps it out of the store's database
+// in the clear too. The page must say who may use a link
+// ([SecretPageOptions].Authorize, or AnyoneWithTheLink), and only the first
+// browser that opens a link can send on it: any other use refuses the
+// link, and the flow ends with [ErrSecretRefused], taking nothing.
+//
+// A client that cannot open a URL-mode request is given the page's link
+// in an ordinary result instead (see "The link and model paths"), after
+// the step's other fields; once the page is posted, the call that follows
+// finishes the step. The page, the store, the single use and the binding
+// are URL mode's. A secret is never put in a form, a view, or the model's
+// hands.
+//
+// # Stores
+//
+// A flow stores two things, behind two interfaces: the first outcome of
+// each run ([Outcomes], set as [FlowOptions].Outcomes), and what its
+// secret page receives ([SecretStore]). [SQLStore] is both, on
+// database/sql, tested on SQLite and PostgreSQL; its documentation names
+// where the two differ. The program imports the driver and opens the
+// database; the tables are created on first use, or by [SQLStore.Create].
+// Seal the secrets with [SealSecrets]. [NewMemorySecretStore] keeps
+// secrets in one process.
+//
 // # mcp-go
 //
 // Servers built on github.com/mark3labs/mcp-go use the same compiled forms
 // and flows through the [github.com/mcpform/mcpform/mcpgo] package, whose
 // functions take and return mcp-go's own types; a flow reads its principal
 // there with [FlowOptions].ContextPrincipal. Only that package imports
-// mcp-go, so a go-sdk server never compiles it.
+// mcp-go, so a go-sdk server never compiles it. On that face a flow asks
+// natively only: mcp-go's face carries input_required results, not views,
+// links or the model's contract.
 //
-// # UI path
+// # Request state
 //
-// On a host that renders MCP Apps but cannot answer a form, [Form.Ask] and
-// [Flow.Next] return a prefab view, one step per view. Submitting it calls
-// the same tool with the values and the signed state in the arguments; the
-// step gets everything a native step gets (the same checker, Check, pins,
-// binding, and re-asks that name the problems and keep the good values),
-// and the view then shows the next step, or, once the tool answers with an
-// ordinary result, that result's text: created, already registered,
-// declined. prefab's renderer replaces the view with one a result carries
-// in structuredContent, and runs onSuccess for an isError result too, so a
-// view keeps the result with resultKey rather than show a toast. Secret
-// fields are never put on a view: it links to the secret page. A tool's
-// own argument names must survive the renderer, which camel-cases "_x" in
-// them, and a string argument holding "{{" and "}}" is evaluated; either
-// is refused as a changed argument would be.
+// A result may carry requestState, which the client echoes on the retry.
+// It comes back attacker-controlled. A [RequestStateCodec] signs it with
+// HMAC-SHA256, binds it to a principal and a tool ([BindTo]), and expires
+// it, after 10 minutes by default. A token that fails to verify is
+// answered with the JSON-RPC error clients expect, from
+// [RequestStateError]: code -32602, "Invalid or expired requestState".
 //
-// [Form.Display] (or [DisplayForm], for a field list) returns the same
-// prefab form for a handler that picks the path itself; submitting it
-// calls the submit tool with the values as arguments, which
-// [Form.ReadArguments] (or [AcceptedFormArguments]) makes typed and checks
-// with the same checker as the native path. Like [Form.Ask], Form.Display
-// refuses a form with secret fields, whose values would pass through the
-// host. [AddViewer] registers the MCP Apps viewer resource that renders
-// the form, and [AttachViewer] links a tool to it: a tool that asks on the
-// UI path needs both.
+//   - Keys are at least [MinRequestStateKeySize] random bytes.
+//   - Rotation: the first key mints and seals, and every key verifies and
+//     opens. Deploy the new key first and the old after it, everywhere,
+//     then drop the old once its tokens have expired.
+//   - Replicas that share the keys finish each other's flows; without
+//     shared keys, the next round gets -32602.
+//   - Signed tokens are in the format of the TypeScript SDK's
+//     createRequestStateCodec, so Go and TypeScript servers can share a
+//     key. Sealed tokens, which encrypt the payload with AES-256-GCM under
+//     keys derived from the codec's (HKDF), are mcpform's own: a [Flow]
+//     seals its state by default, and [RequestStateOptions].Seal seals
+//     every token of a codec. Sealing does not stop a replay within the
+//     TTL: the run ID and a store do.
+//
+// # The viewer
+//
+// A host renders a view in the MCP Apps viewer, which loads prefab's
+// renderer. A tool that asks on the UI path needs the server to declare
+// the extension when it is created
+// (ServerOptions.Capabilities.AddExtension([AppsExtension], nil)),
+// [AddViewer] to register the viewer resource, and [AttachViewer] to link
+// the tool to it; [ViewerHTML] is the page itself. The viewer loads the
+// renderer from [DefaultRendererBaseURL], a pinned CDN location, and
+// declares that origin in _meta.ui.csp.resourceDomains. A server that
+// serves the renderer itself sets [ViewerOptions].BaseURL and must send
+// Access-Control-Allow-Origin, because the sandboxed frame's origin is
+// null. The host sandboxes the frame with allow-scripts allow-forms:
+// without allow-forms, Chromium blocks the submit without a word.
 //
 // The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
 // lift, and mcpform checks what it cannot prevent:
@@ -223,6 +322,43 @@
 //     other answer. A handler that knows the person's zone keeps the wall
 //     clock: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(),
 //     t.Second(), t.Nanosecond(), zone).
+//
+// # Errors
+//
+// A handler returns the errors of [Form.Ask] and [Flow.Next] as they are:
+// [CapabilityError] (-32021) and [RequestStateError] (-32602) make
+// JSON-RPC errors, which go-sdk passes on only unwrapped. A broken
+// definition or a refused value is a [*FieldError] naming the field and
+// wrapping one of the package's Err… values, so errors.Is and errors.As
+// both work; a token that fails to verify wraps [ErrMalformed], [ErrMAC],
+// [ErrExpired] or [ErrBind].
+//
+// # TypeScript mirrors
+//
+// Like regexp.MatchString beside regexp.Compile, these functions take a
+// field list and check it on every call, where a [Form] is checked once.
+// They keep the names, signatures and output of their TypeScript twins, so
+// a TypeScript front end and a Go server can share a field list; the tests
+// run each against its twin:
+//
+//   - [FormSchema] is formSchema. As in TypeScript, it lists options as a
+//     plain enum and keeps a password as a plain string, which a form-mode
+//     request must not carry; a compiled form's [Form.Schema] is what a Go
+//     server should send.
+//   - [FormInputRequest], with [InputRequestOptions], is formInputRequest.
+//   - [AcceptedFormInput] is acceptedFormInput; [CheckFormInput] also
+//     says why each value was dropped.
+//   - [InputResponse] is inputResponse: the raw answer, to tell a decline
+//     or cancel from a first pass.
+//   - [DisplayForm], with [DisplayFormOptions], is display_form: the field
+//     list as a prefab form whose submit calls a tool with the values,
+//     which [AcceptedFormArguments] (or [CheckFormArguments]) makes typed
+//     and checks with the same checker as the native path.
+//
+// The submit tool of DisplayForm, or of a compiled form's [Form.Display],
+// is registered with server.AddTool and an object input schema: a browser
+// sends "42" for a number, which a typed mcp.AddTool would refuse before
+// AcceptedFormArguments could convert it.
 //
 // # Where mcpform differs from the TypeScript helpers
 //

@@ -252,7 +252,7 @@ func ExampleNewFlow() {
 }
 
 // A team plan takes a second round; the first round's answers travel in
-// signed state, and a client that resends them changed changes nothing.
+// sealed state, and a client that resends them changed changes nothing.
 func ExampleFlow_Next() {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{exampleKey},

@@ -118,7 +118,8 @@ type FlowOptions struct {
 // Secret fields never do: a step with one (see [AutoFormField.Secret])
 // asks its other fields in form mode and, in the same round, links the
 // person to the flow's [Flow.SecretPage] in URL mode, which only a client
-// that declared URL-mode elicitation is sent.
+// that declared URL-mode elicitation is sent; any other is given the link
+// in an ordinary result (see "Secrets" in the package documentation).
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was

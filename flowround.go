@@ -259,7 +259,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 // pageRequest returns the URL-mode request that links the person to s's
 // secret page. The link carries a signed token, never a secret.
 func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
-	// Signed, never sealed: the link carries no answer, and LegacyRounds
+	// Signed, never sealed: the link carries no answer, and legacyRounds
 	// reads its run and step (see urlElicitationID).
 	token, err := r.flow.codec.mint(r.link(s), BindTo(secretLinkBind), false)
 	if err != nil {

@@ -365,7 +365,7 @@ type ReplyStatus int
 
 const (
 	// ReplyNone: there is no answer under the form's key, as on a first
-	// call. Ask with [Form.InputRequest].
+	// call. Ask with [Form.Ask].
 	ReplyNone ReplyStatus = iota
 	// ReplyAccepted: the person answered, and every value is accepted;
 	// [Reply.Value] holds the decoded answer.
@@ -397,7 +397,8 @@ func (s ReplyStatus) String() string {
 	return fmt.Sprintf("ReplyStatus(%d)", int(s))
 }
 
-// A Reply is what [Form.Read] makes of a client's answer.
+// A Reply is what [Form.ReadCall] (or [Form.Read]) makes of a client's
+// answer.
 type Reply[T any] struct {
 	Status ReplyStatus
 	// Value is the decoded answer when Status is ReplyAccepted, and T's

@@ -145,7 +145,8 @@ func AddViewer(server *mcp.Server, opts *ViewerOptions) error {
 // _meta.ui.resourceUri, keeping other keys of tool.Meta and of its "ui"
 // object, and the deprecated flat _meta["ui/resourceUri"], which
 // @modelcontextprotocol/ext-apps also sets for older hosts. Attach it to
-// the tool whose handler returns [DisplayForm]. It returns an error, and
+// every tool that asks with [Form.Ask] or [Flow.Next], which show a view
+// on such a host, or returns [DisplayForm]. It returns an error, and
 // leaves tool unchanged, when opts.URI is not a ui:// URI.
 func AttachViewer(tool *mcp.Tool, opts *ViewerOptions) error {
 	v, err := (&ViewerOptions{URI: uriOf(opts)}).resolve()
