@@ -184,11 +184,11 @@ func tsStateKey(t *testing.T) (string, []byte) {
 	return hex.EncodeToString(key), key
 }
 
-// tsStdioServer returns the plan's stdio field for bin. The client passes
-// only a small allow-list of the environment to the server, so the key
-// goes in explicitly.
-func tsStdioServer(bin, key string) *tsStdio {
-	return &tsStdio{Command: bin, Args: []string{"-stdio"}, Env: map[string]string{keyEnv: key}}
+// tsStdioServer returns the plan's stdio field for bin, with more flags in
+// args. The client passes only a small allow-list of the environment to
+// the server, so the key goes in explicitly.
+func tsStdioServer(bin, key string, args ...string) *tsStdio {
+	return &tsStdio{Command: bin, Args: append([]string{"-stdio"}, args...), Env: map[string]string{keyEnv: key}}
 }
 
 // runTS runs the driver on plan and returns its transcript, with one step
@@ -258,13 +258,18 @@ func runTSCases(t *testing.T, plan tsPlan, cases []tsCase) tsTranscript {
 	return tr
 }
 
-// tsTransports are the two ways the tests reach the server.
+// tsTransports are the two ways the tests reach the server, started with
+// more flags in args.
 var tsTransports = []struct {
 	name  string
-	serve func(t *testing.T, bin, key string) tsPlan
+	serve func(t *testing.T, bin, key string, args ...string) tsPlan
 }{
-	{"stdio", func(t *testing.T, bin, key string) tsPlan { return tsPlan{Stdio: tsStdioServer(bin, key)} }},
-	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: startReplica(t, key).url} }},
+	{"stdio", func(t *testing.T, bin, key string, args ...string) tsPlan {
+		return tsPlan{Stdio: tsStdioServer(bin, key, args...)}
+	}},
+	{"http", func(t *testing.T, bin, key string, args ...string) tsPlan {
+		return tsPlan{URL: startReplica(t, key, args...).url}
+	}},
 }
 
 // TestInteropTSSignup runs signup with the TypeScript client pinned to
