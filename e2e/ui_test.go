@@ -286,12 +286,13 @@ func TestViewer(t *testing.T) {
 	}
 	require.Len(t, metas, 2)
 	require.Contains(t, metas, toolName)
-	// set_password asks natively only: its secret never goes into a UI form.
-	assert.Contains(t, metas, "set_password")
-	assert.Nil(t, metas["set_password"]["ui"], "set_password links to no viewer")
+	// set_password's view asks the email and links to the secret page:
+	// the password is never on it.
+	require.Contains(t, metas, passwordTool)
 	ui, _ := metas[toolName]["ui"].(map[string]any)
 	uri, _ := ui["resourceUri"].(string)
 	require.True(t, strings.HasPrefix(uri, "ui://"), "tool _meta: %v", metas[toolName])
+	assert.Equal(t, ui, metas[passwordTool]["ui"], "set_password links to the same viewer")
 
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	require.NoError(t, err)
