@@ -56,7 +56,16 @@ type tsStdio struct {
 // negative StateFrom counts back from this call; Tamper alters that
 // state: a sealed state gets a bit flipped, a signed one a body claiming
 // email mallory@example.com) as they are.
+//
+// Tool names the tool (default signup) and Arguments its arguments; with
+// ArgumentsFrom, the arguments are those result ArgumentsFrom says to send
+// back, plus the Values its requestedSchema asks, plus Arguments, as a
+// model does (see interop/signup-client.mjs).
 type tsCall struct {
+	Tool           string           `json:"tool,omitempty"`
+	Arguments      map[string]any   `json:"arguments,omitempty"`
+	ArgumentsFrom  *int             `json:"argumentsFrom,omitempty"`
+	Values         map[string]any   `json:"values,omitempty"`
 	Answers        map[string][]any `json:"answers,omitempty"`
 	Manual         bool             `json:"manual,omitempty"`
 	InputResponses any              `json:"inputResponses,omitempty"`
@@ -73,9 +82,10 @@ type tsTranscript struct {
 
 // A tsStep is what happened in one call.
 type tsStep struct {
-	Asked  []tsAsked `json:"asked"` // the input requests the client fulfilled
-	Result *tsResult `json:"result"`
-	Error  *tsError  `json:"error"`
+	Sent   map[string]any `json:"sent"`  // the call's params, before any automatic round
+	Asked  []tsAsked      `json:"asked"` // the input requests the client fulfilled
+	Result *tsResult      `json:"result"`
+	Error  *tsError       `json:"error"`
 }
 
 type tsAsked struct {
@@ -92,6 +102,8 @@ type tsResult struct {
 		Method string `json:"method"`
 		Params struct {
 			Message string `json:"message"`
+			Mode    string `json:"mode"`
+			URL     string `json:"url"`
 		} `json:"params"`
 	} `json:"inputRequests"`
 	RequestState string `json:"requestState"`
@@ -102,6 +114,10 @@ type tsResult struct {
 	StructuredContent *struct {
 		Status  string   `json:"status"`
 		Account *account `json:"account"`
+		// The link and model paths' contract (mcpform's doc.go).
+		RequestedSchema map[string]any `json:"requestedSchema"`
+		URL             string         `json:"url"`
+		Arguments       map[string]any `json:"arguments"`
 	} `json:"structuredContent"`
 	IsError bool `json:"isError"`
 }
