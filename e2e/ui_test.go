@@ -47,6 +47,7 @@ func submit(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallT
 // A view is what one step's MCP Apps view shows, read from a result.
 type view struct {
 	heading  string
+	tool     string         // the tool its submit calls
 	fields   []string       // the names of its controls, in order
 	problems string         // its subtitle naming what to fix, or ""
 	submit   map[string]any // the arguments its submit sends, as written
@@ -71,7 +72,7 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 				v.problems, _ = n["content"].(string)
 			case "Form":
 				sub, _ := n["onSubmit"].(map[string]any)
-				require.Equal(t, toolName, sub["tool"], "the form submits to the signup tool")
+				v.tool, _ = sub["tool"].(string)
 				v.submit, _ = sub["arguments"].(map[string]any)
 			}
 			if name, ok := n["name"].(string); ok {
@@ -234,6 +235,7 @@ func runUI(t *testing.T, cs *mcp.ClientSession, steps []uiStep) (*mcp.CallToolRe
 	var args map[string]any
 	for i, s := range steps {
 		v := viewOf(t, res)
+		require.Equal(t, toolName, v.tool, "the form submits to the signup tool")
 		require.Equal(t, s.fields, v.fields, "view %d shows the questions of its step alone", i+1)
 		assert.Empty(t, v.problems, "view %d", i+1)
 		args = v.fill(s.values)
