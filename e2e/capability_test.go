@@ -10,7 +10,8 @@ import (
 )
 
 // TestInteropTSWithoutElicitation: the official TypeScript client, pinned
-// to 2026-07-28 and declaring no elicitation, is answered with -32021 and
+// to 2026-07-28 and declaring no elicitation, is answered by a server
+// that does not ask through the model (-ask-model=false) with -32021 and
 // the capability it lacks, over stdio and HTTP, instead of an input
 // request it cannot fulfil (which it fails with CAPABILITY_NOT_SUPPORTED,
 // and MCP Inspector's CLI waits on for good).
@@ -20,7 +21,7 @@ func TestInteropTSWithoutElicitation(t *testing.T) {
 	for _, tp := range tsTransports {
 		t.Run(tp.name, func(t *testing.T) {
 			key, _ := tsStateKey(t)
-			plan := tp.serve(t, bin, key)
+			plan := tp.serve(t, bin, key, "-ask-model=false")
 			plan.Pin, plan.Capabilities, plan.TimeoutMs = tsModern, json.RawMessage(`{}`), 10000
 			plan.Calls = []tsCall{{Answers: map[string][]any{"account": {tsAccept(map[string]any{"email": "ada@example.com", "plan": "pro"})}}}}
 			tr := runTS(t, plan)

@@ -278,13 +278,24 @@ func TestHostileRawHTTP(t *testing.T) {
 		})
 	}
 
-	// A client that declared no way to answer is told so, not asked.
+	// A client that declared no way to answer is asked through its model,
+	// where the example opts in; with -ask-model=false it is told so, not
+	// asked.
+	bare := startReplica(t, keyA, "-db", srv.db, "-ask-model=false").url
 	for _, caps := range []map[string]any{{}, {"elicitation": map[string]any{"url": map[string]any{}}}} {
 		r := rawCall(t, url, caps, `{}`)
+		require.Nil(t, r.Error, "caps %v: want the model asked", caps)
+		assert.Equal(t, "complete", r.Result["resultType"])
+		sc, _ := r.Result["structuredContent"].(map[string]any)
+		assert.Contains(t, sc, "requestedSchema", "caps %v: the model is asked", caps)
+		assert.Contains(t, sc, "arguments", "caps %v: the model is asked", caps)
+
+		r = rawCall(t, bare, caps, `{}`)
 		require.NotNil(t, r.Error, "caps %v: want -32021, got %v", caps, r.Result)
 		assert.Equal(t, int64(-32021), r.Error.Code)
 		assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(r.Error.Data))
 	}
+	assert.Empty(t, srv.accounts(t))
 
 	// And it still serves an honest client.
 	r := rawCall(t, url, formClient, `{"requestState":`+string(quoted)+`,"inputResponses":{"account":{"action":"accept","content":{"email":"ada@example.com","plan":"pro"}}}}`)

@@ -56,7 +56,16 @@ type tsStdio struct {
 // negative StateFrom counts back from this call; Tamper alters that
 // state: a sealed state gets a bit flipped, a signed one a body claiming
 // email mallory@example.com) as they are.
+//
+// Tool names the tool (default signup) and Arguments its arguments; with
+// ArgumentsFrom, the arguments are those result ArgumentsFrom says to send
+// back, plus the Values its requestedSchema asks, plus Arguments, as a
+// model does (see interop/signup-client.mjs).
 type tsCall struct {
+	Tool           string           `json:"tool,omitempty"`
+	Arguments      map[string]any   `json:"arguments,omitempty"`
+	ArgumentsFrom  *int             `json:"argumentsFrom,omitempty"`
+	Values         map[string]any   `json:"values,omitempty"`
 	Answers        map[string][]any `json:"answers,omitempty"`
 	Manual         bool             `json:"manual,omitempty"`
 	InputResponses any              `json:"inputResponses,omitempty"`
@@ -73,9 +82,10 @@ type tsTranscript struct {
 
 // A tsStep is what happened in one call.
 type tsStep struct {
-	Asked  []tsAsked `json:"asked"` // the input requests the client fulfilled
-	Result *tsResult `json:"result"`
-	Error  *tsError  `json:"error"`
+	Sent   map[string]any `json:"sent"`  // the call's params, before any automatic round
+	Asked  []tsAsked      `json:"asked"` // the input requests the client fulfilled
+	Result *tsResult      `json:"result"`
+	Error  *tsError       `json:"error"`
 }
 
 type tsAsked struct {
@@ -92,6 +102,8 @@ type tsResult struct {
 		Method string `json:"method"`
 		Params struct {
 			Message string `json:"message"`
+			Mode    string `json:"mode"`
+			URL     string `json:"url"`
 		} `json:"params"`
 	} `json:"inputRequests"`
 	RequestState string `json:"requestState"`
@@ -102,6 +114,10 @@ type tsResult struct {
 	StructuredContent *struct {
 		Status  string   `json:"status"`
 		Account *account `json:"account"`
+		// The link and model paths' contract (mcpform's doc.go).
+		RequestedSchema map[string]any `json:"requestedSchema"`
+		URL             string         `json:"url"`
+		Arguments       map[string]any `json:"arguments"`
 	} `json:"structuredContent"`
 	IsError bool `json:"isError"`
 }
@@ -184,11 +200,11 @@ func tsStateKey(t *testing.T) (string, []byte) {
 	return hex.EncodeToString(key), key
 }
 
-// tsStdioServer returns the plan's stdio field for bin. The client passes
-// only a small allow-list of the environment to the server, so the key
-// goes in explicitly.
-func tsStdioServer(bin, key string) *tsStdio {
-	return &tsStdio{Command: bin, Args: []string{"-stdio"}, Env: map[string]string{keyEnv: key}}
+// tsStdioServer returns the plan's stdio field for bin, with more flags in
+// args. The client passes only a small allow-list of the environment to
+// the server, so the key goes in explicitly.
+func tsStdioServer(bin, key string, args ...string) *tsStdio {
+	return &tsStdio{Command: bin, Args: append([]string{"-stdio"}, args...), Env: map[string]string{keyEnv: key}}
 }
 
 // runTS runs the driver on plan and returns its transcript, with one step
@@ -258,13 +274,18 @@ func runTSCases(t *testing.T, plan tsPlan, cases []tsCase) tsTranscript {
 	return tr
 }
 
-// tsTransports are the two ways the tests reach the server.
+// tsTransports are the two ways the tests reach the server, started with
+// more flags in args.
 var tsTransports = []struct {
 	name  string
-	serve func(t *testing.T, bin, key string) tsPlan
+	serve func(t *testing.T, bin, key string, args ...string) tsPlan
 }{
-	{"stdio", func(t *testing.T, bin, key string) tsPlan { return tsPlan{Stdio: tsStdioServer(bin, key)} }},
-	{"http", func(t *testing.T, bin, key string) tsPlan { return tsPlan{URL: startReplica(t, key).url} }},
+	{"stdio", func(t *testing.T, bin, key string, args ...string) tsPlan {
+		return tsPlan{Stdio: tsStdioServer(bin, key, args...)}
+	}},
+	{"http", func(t *testing.T, bin, key string, args ...string) tsPlan {
+		return tsPlan{URL: startReplica(t, key, args...).url}
+	}},
 }
 
 // TestInteropTSSignup runs signup with the TypeScript client pinned to

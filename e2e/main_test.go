@@ -3,7 +3,9 @@
 // checks what reaches the wire and the database: whole signups for clients
 // of every protocol revision, hostile retries, replicas on one database,
 // abuse of the HTTP server, the official TypeScript client, set_password's
-// secret page in a real Chromium, and benchmarks against a hand-built
+// secret page in a real Chromium, the host matrix (every kind of host, each
+// asked its own way, the MCP Apps one in Chromium), hostile arguments on
+// the view, model and link paths, and benchmarks against a hand-built
 // server.
 //
 // Tests that need Node, Chromium or PostgreSQL skip without them, and fail

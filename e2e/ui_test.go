@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,84 +44,144 @@ func submit(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallT
 	return res
 }
 
-// form returns the subtitle of the form a result shows, and fails if it
-// shows none.
-func form(t *testing.T, res *mcp.CallToolResult) string {
+// A view is what one step's MCP Apps view shows, read from a result.
+type view struct {
+	heading  string
+	tool     string         // the tool its submit calls
+	fields   []string       // the names of its controls, in order
+	problems string         // its subtitle naming what to fix, or ""
+	submit   map[string]any // the arguments its submit sends, as written
+}
+
+// viewOf returns the view res shows, and fails if it shows none.
+func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 	t.Helper()
 	require.Empty(t, res.InputRequests, "want the UI, not a native request")
 	wire, err := json.Marshal(res.StructuredContent)
 	require.NoError(t, err)
-	require.Contains(t, string(wire), `"$prefab":{"version":"0.3"}`)
-	require.Contains(t, string(wire), `"tool":"signup"`, "the form submits to the signup tool")
-	var muted []string
+	require.Contains(t, string(wire), `"$prefab":{"version":"0.3"}`, "want a view, got %s", wire)
+	var v view
 	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
+	walk = func(n any) {
+		switch n := n.(type) {
 		case map[string]any:
-			if v["type"] == "Muted" {
-				s, _ := v["content"].(string)
-				muted = append(muted, s)
+			switch n["type"] {
+			case "Heading":
+				v.heading, _ = n["content"].(string)
+			case "Muted":
+				v.problems, _ = n["content"].(string)
+			case "Form":
+				sub, _ := n["onSubmit"].(map[string]any)
+				v.tool, _ = sub["tool"].(string)
+				v.submit, _ = sub["arguments"].(map[string]any)
 			}
-			for _, c := range v {
-				walk(c)
+			if name, ok := n["name"].(string); ok {
+				v.fields = append(v.fields, name)
 			}
-		case []any:
-			for _, c := range v {
+			children, _ := n["children"].([]any)
+			for _, c := range children {
 				walk(c)
 			}
 		}
 	}
-	var tree any
+	var tree struct{ View any }
 	require.NoError(t, json.Unmarshal(wire, &tree))
-	walk(tree)
-	require.Len(t, muted, 1, "one subtitle in %s", wire)
-	return muted[0]
+	walk(tree.View)
+	require.NotNil(t, v.submit, "no form in %s", wire)
+	return v
 }
 
-// TestUI drives the MCP Apps path: a client that declares the extension
-// gets the form, and its submit, carrying what a browser sends, is checked
-// as native answers are.
+// fill returns the arguments v's submit sends with values typed in, as the
+// renderer sends them: each "{{ name }}" replaced by the value ("" for an
+// input left empty), under the name with "_x" camel-cased to "X", and the
+// rest as written.
+func (v view) fill(values map[string]any) map[string]any {
+	args := map[string]any{}
+	for k, a := range v.submit {
+		s, _ := a.(string)
+		name, ok := strings.CutPrefix(s, "{{ ")
+		if !ok {
+			args[k] = a
+			continue
+		}
+		name = strings.TrimSuffix(name, " }}")
+		if val, ok := values[name]; ok {
+			args[camel(k)] = val
+		} else {
+			args[camel(k)] = ""
+		}
+	}
+	return args
+}
+
+// camel is key as prefab's renderer sends it: full_name as fullName.
+func camel(key string) string {
+	parts := strings.Split(key, "_")
+	for i, p := range parts[1:] {
+		if p != "" {
+			parts[i+1] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// The questions of each step, as its view shows them.
+var (
+	accountFields = []string{"email", "full_name", "plan"}
+	teamFields    = []string{"team_name", "seats"}
+)
+
+// A uiStep is one view the person is shown, and what they type into it.
+type uiStep struct {
+	fields []string
+	values map[string]any // by field name; values arrive as the browser sends them
+}
+
+// TestUI drives the MCP Apps path with a client that declares the
+// extension and nothing else: each step is a view of its own (the account,
+// then the team), each submit, carrying what a browser sends, is checked
+// as native answers are, and the last one's result is the outcome whose
+// text the view shows.
 func TestUI(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		args    map[string]any
+		steps   []uiStep
 		status  string   // a final result with this status...
-		saying  []string // ...or the form shown again, naming these problems
+		saying  []string // ...or the last view shown again, naming these problems
 		account *account
 	}{
 		{
 			name:   "pro plan",
-			args:   map[string]any{"email": "ada@example.com", "fullName": "Ada Lovelace", "plan": "pro", "team_name": "", "seats": ""},
+			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "pro"}}},
 			status: "created", account: &account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
 		},
 		{
-			name:   "team plan, seats as text",
-			args:   map[string]any{"email": "ada@example.com", "fullName": "", "plan": "team", "teamName": "Analytical Engines", "seats": "12"},
+			name: "team plan, seats as text",
+			steps: []uiStep{
+				{accountFields, map[string]any{"email": "ada@example.com", "full_name": "", "plan": "team"}},
+				{teamFields, map[string]any{"team_name": "Analytical Engines", "seats": "12"}},
+			},
 			status: "created", account: &account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
 		},
 		{
-			name:   "team answers are ignored for another plan",
-			args:   map[string]any{"email": "ada@example.com", "plan": "free", "teamName": "Analytical Engines", "seats": "12"},
-			status: "created", account: &account{Email: "ada@example.com", Plan: "free"},
-		},
-		{
-			name:   "team plan without team answers",
-			args:   map[string]any{"email": "ada@example.com", "plan": "team", "teamName": "", "seats": ""},
-			saying: []string{"Team name: needed for the Team plan", "Seats: needed for the Team plan"},
+			name:  "team plan without team answers",
+			steps: []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "", "seats": ""}}},
+			// An empty input is a missing answer: the browser sends "".
+			saying: []string{"Team name: missing required value"},
 		},
 		{
 			name:   "seats below the minimum, which the browser does not enforce",
-			args:   map[string]any{"email": "ada@example.com", "plan": "team", "teamName": "Analytical Engines", "seats": "1"},
+			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "Analytical Engines", "seats": "1"}}},
 			saying: []string{"Seats: less than the minimum 2"},
 		},
 		{
 			name:   "a bad email",
-			args:   map[string]any{"email": "ada@", "plan": "pro"},
+			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@", "plan": "pro"}}},
 			saying: []string{"Email: not a valid email address"},
 		},
 		{
-			name:   "wrong types and unknown keys",
-			args:   map[string]any{"email": 42, "plan": []any{"pro"}, "admin": true},
+			name:   "wrong types",
+			steps:  []uiStep{{accountFields, map[string]any{"email": 42, "plan": []any{"pro"}}}},
 			saying: []string{"Email: not a string", "Plan: not a string"},
 		},
 	} {
@@ -135,33 +196,65 @@ func TestUI(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				srv := newServer(t, !c.http)
 				cs := appsClient(t, srv, c.version)
-
-				first := form(t, submit(t, cs, nil))
-				assert.Contains(t, first, "Team plan")
-
-				res := submit(t, cs, tt.args)
+				res, args := runUI(t, cs, tt.steps)
 				if tt.status == "" {
-					sub := form(t, res)
+					again := viewOf(t, res)
+					assert.Equal(t, tt.steps[len(tt.steps)-1].fields, again.fields, "the same step is shown again")
 					for _, want := range tt.saying {
-						assert.Contains(t, sub, want)
+						assert.Contains(t, again.problems, want)
 					}
 					assert.Empty(t, srv.accounts(t))
 					return
 				}
+				require.NotContains(t, jsonOf(t, res.StructuredContent), "$prefab", "the outcome, not another view")
 				assert.Equal(t, tt.status, status(t, res), "result: %s", text(res))
+				assert.True(t, strings.HasPrefix(text(res), "Signup complete: created "), text(res))
 				assert.Equal(t, map[string]account{tt.account.Email: *tt.account}, srv.accounts(t))
 
 				// A double submit is the same signup; another one finds
 				// the email taken.
-				again := submit(t, cs, tt.args)
+				again := submit(t, cs, args)
 				assert.Equal(t, text(res), text(again))
-				other := maps.Clone(tt.args)
-				other["fullName"] = "Someone Else"
-				assert.Equal(t, "exists", status(t, submit(t, cs, other)))
+				other := slices.Clone(tt.steps)
+				other[0].values = maps.Clone(other[0].values)
+				other[0].values["full_name"] = "Someone Else"
+				res, _ = runUI(t, cs, other)
+				assert.Equal(t, "exists", status(t, res), text(res))
 				assert.Len(t, srv.accounts(t), 1)
 			})
 		}
 	}
+}
+
+// runUI opens the tool's view, as a host does, and fills and submits each
+// step's view in turn, checking the questions it shows; it returns the
+// last submit's result and arguments.
+func runUI(t *testing.T, cs *mcp.ClientSession, steps []uiStep) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res := submit(t, cs, nil)
+	var args map[string]any
+	for i, s := range steps {
+		v := viewOf(t, res)
+		require.Equal(t, toolName, v.tool, "the form submits to the signup tool")
+		require.Equal(t, s.fields, v.fields, "view %d shows the questions of its step alone", i+1)
+		assert.Empty(t, v.problems, "view %d", i+1)
+		args = v.fill(s.values)
+		res = submit(t, cs, args)
+	}
+	return res, args
+}
+
+// TestUIExtraArgument: a submit carrying an argument its view does not
+// send is refused as a state replayed with other arguments is, and creates
+// nothing.
+func TestUIExtraArgument(t *testing.T) {
+	srv := newServer(t, false)
+	cs := appsClient(t, srv, modern)
+	args := viewOf(t, submit(t, cs, nil)).fill(map[string]any{"email": "ada@example.com", "plan": "pro"})
+	args["admin"] = true
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: args})
+	requireBadState(t, err)
+	assert.Empty(t, srv.accounts(t))
 }
 
 // TestUIOnlyForAppsClients checks that a client that does not declare MCP
@@ -195,12 +288,13 @@ func TestViewer(t *testing.T) {
 	}
 	require.Len(t, metas, 2)
 	require.Contains(t, metas, toolName)
-	// set_password asks natively only: its secret never goes into a UI form.
-	assert.Contains(t, metas, "set_password")
-	assert.Nil(t, metas["set_password"]["ui"], "set_password links to no viewer")
+	// set_password's view asks the email and links to the secret page:
+	// the password is never on it.
+	require.Contains(t, metas, passwordTool)
 	ui, _ := metas[toolName]["ui"].(map[string]any)
 	uri, _ := ui["resourceUri"].(string)
 	require.True(t, strings.HasPrefix(uri, "ui://"), "tool _meta: %v", metas[toolName])
+	assert.Equal(t, ui, metas[passwordTool]["ui"], "set_password links to the same viewer")
 
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	require.NoError(t, err)

@@ -18,11 +18,16 @@
 //	  "chromium": "/usr/bin/chromium",
 //	  "views": [[Fill, ...], ...],   // what the person types in each view
 //	  "screenshots": "/dir",         // optional: view-N.png for each view
+//	  "allow": ["http://127.0.0.1:PORT"], // origins the browser may reach beyond the host's
 //	  "timeoutMs": 60000
 //	}
 //
 // where a Fill is {"name": control name, "value": text} or {"name",
-// "select": option value}. The client declares the MCP Apps extension and
+// "select": option value}, or {"link": true, "password": text}: the person
+// opens the secret page's link the view shows in a tab of the same browser
+// (its origin must be allowed), types the password there and sends it, as
+// a person does before submitting the view. The password goes only into
+// that page. The client declares the MCP Apps extension and
 // nothing else: no elicitation. For each view in turn the host waits until
 // the view shows a form, records the names of its controls and its text,
 // fills it, submits, and waits for the view's tools/call to come back. After
@@ -32,6 +37,8 @@
 //	{"protocolVersion": "...", "first": the first tool result,
 //	 "views": [{"names": [...], "text": "..."}, ...], "final": "text",
 //	 "calls": [{"params": ..., "result": ... or "error": ...}],
+//	 "pages": [{"link", "shown", "status", "heading"}],
+//	 "wire": [{dir: "out"|"in", message}], every JSON-RPC message of the client,
 //	 "methods": [view → host methods, in order], "errors": [...]}
 //
 // on stdout. Any failure exits non-zero with the reason on stderr.
@@ -61,7 +68,7 @@ const FLAGS = [
 ];
 
 let cleanup = async () => {};
-const transcript = { views: [], calls: [], errors: [] };
+const transcript = { views: [], calls: [], pages: [], wire: [], errors: [] };
 let page;
 async function fail(msg) {
   const methods = await page?.evaluate(() => window.host).catch(() => undefined);
@@ -78,9 +85,36 @@ const client = new Client(
     ...(plan.pin && { versionNegotiation: { mode: { pin: plan.pin } } }),
   },
 );
-const transport = plan.url
+const transport = tap(plan.url
   ? new StreamableHTTPClientTransport(new URL(plan.url))
-  : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' });
+  : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' }));
+
+// tap records every message through transport, both ways.
+function tap(transport) {
+  return new Proxy(transport, {
+    set(target, prop, value) {
+      if (prop === 'onmessage' && typeof value === 'function') {
+        const deliver = value;
+        value = (message, ...rest) => {
+          transcript.wire.push({ dir: 'in', message });
+          return deliver(message, ...rest);
+        };
+      }
+      target[prop] = value;
+      return true;
+    },
+    get(target, prop) {
+      if (prop === 'send') {
+        return (message, ...rest) => {
+          transcript.wire.push({ dir: 'out', message });
+          return target.send(message, ...rest);
+        };
+      }
+      const v = target[prop];
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
 
 // The page's bridge: AppBridge and PostMessageTransport, as a host bundles them.
 async function bundle() {
@@ -164,7 +198,8 @@ try {
       const type = file.endsWith('.css') ? 'text/css' : 'text/javascript';
       return route.fulfill({ body: await readFile(join(prefabDist, file)), contentType: type, headers: { 'access-control-allow-origin': '*' } });
     }
-    return url.startsWith(origin + '/') ? route.continue() : route.abort();
+    const allowed = [origin, ...(plan.allow ?? [])].some((o) => url.startsWith(o + '/'));
+    return allowed ? route.continue() : route.abort();
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('console', (m) => { if (m.type() === 'error') transcript.errors.push(m.text()); });
@@ -197,6 +232,10 @@ try {
     const before = await shown();
     transcript.views.push(before);
     for (const f of fills) {
+      if (f.link) {
+        await sendPage(before.text, f.password);
+        continue;
+      }
       const el = frame.locator(`form [name="${f.name}"]`).first();
       if ('select' in f) await el.selectOption(f.select);
       else await el.fill(String(f.value));
@@ -217,6 +256,26 @@ try {
   process.exit(0);
 } catch (e) {
   await fail(e?.stack ?? String(e));
+}
+
+// sendPage opens the secret page's link in text in a new tab, types the
+// password and sends it, and records what the page answered.
+async function sendPage(text, password) {
+  const link = text.match(/https?:\/\/\S+\/secret\?t=[A-Za-z0-9._-]+/)?.[0];
+  if (!link) throw new Error(`no page link in the view: ${text}`);
+  const tab = await browser.newPage();
+  try {
+    const shown = await tab.goto(link);
+    await tab.locator('input[type=password]').fill(password, { timeout });
+    const [sent] = await Promise.all([
+      tab.waitForResponse((r) => r.request().method() === 'POST', { timeout }),
+      tab.locator('button[type=submit]').click({ timeout }),
+    ]);
+    await tab.waitForLoadState();
+    transcript.pages.push({ link, shown: shown.status(), status: sent.status(), heading: await tab.locator('h1').textContent() });
+  } finally {
+    await tab.close();
+  }
 }
 
 // waitFor polls cond until it is truthy, within the plan's budget.

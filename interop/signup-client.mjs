@@ -17,6 +17,12 @@
 //	  "calls": [Call, ...]                      // run in order, on one connection
 //	}
 //
+// Every call is of "tool" (default signup), with "arguments" (default {}),
+// or, with "argumentsFrom": i, as the model does on the link and model
+// paths: the arguments result i's structuredContent says to send back,
+// plus, for each property of its requestedSchema, that answer from
+// "values", plus "arguments" on top.
+//
 // A Call is either automatic, {"answers": {KEY: [ElicitResult, ...]}}, where
 // the client fulfils each input request itself and the n-th time KEY is
 // asked gets the n-th answer (KEY "*" answers any key, in order: use it where
@@ -31,7 +37,8 @@
 // the middle of a sealed state.
 //
 // The transcript is {"protocolVersion": "...", "calls": [Step, ...]}, where
-// each Step has "asked" (automatic calls: [{round, key, message,
+// each Step has "sent" (the call's params as given to the client, before
+// any automatic round), "asked" (automatic calls: [{round, key, message,
 // requestedSchema}]) and either "result" (the tool's result, or the
 // input_required value of a manual call) or "error" ({code, message, data});
 // and "wire": [{dir: "out"|"in", message}], every JSON-RPC message the
@@ -117,7 +124,17 @@ try {
     for (const call of plan.calls) {
         const step = { asked: [] };
         transcript.calls.push(step);
-        const params = { name: 'signup', arguments: call.arguments ?? {} };
+        const params = { name: call.tool ?? 'signup', arguments: call.arguments ?? {} };
+        if (call.argumentsFrom !== undefined) {
+            const i = call.argumentsFrom < 0 ? transcript.calls.length - 1 + call.argumentsFrom : call.argumentsFrom;
+            const sc = transcript.calls[i].result?.structuredContent ?? {};
+            const answers = {};
+            for (const p of Object.keys(sc.requestedSchema?.properties ?? {})) {
+                if (call.values && p in call.values) answers[p] = call.values[p];
+            }
+            params.arguments = { ...sc.arguments, ...answers, ...call.arguments };
+        }
+        step.sent = params;
         try {
             if (call.manual) {
                 let state = call.requestState;
@@ -128,7 +145,6 @@ try {
                 if (call.tamper) state = tamper(state);
                 if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
                 if (state !== undefined) params.requestState = state;
-                step.sent = params;
                 step.result = await client.callTool(params, { timeout, allowInputRequired: true });
             } else {
                 current = { answers: call.answers ?? {}, asked: step.asked, seen: {} };
