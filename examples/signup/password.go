@@ -154,13 +154,19 @@ func (s *store) setPassword(ctx context.Context, email, principal, salt, hash st
 	return err == nil, err
 }
 
-// passwordToolDef is set_password as clients list it.
+// passwordToolDef is set_password as clients list it. On an MCP Apps host
+// its view asks the email and links to the page; the password is never on
+// it.
 func passwordToolDef(flow *mcpform.Flow) *mcp.Tool {
-	return &mcp.Tool{
+	tool := &mcp.Tool{
 		Name:  passwordTool,
 		Title: "Set password",
 		Description: "Set the password of an account you signed up. The tool asks for the email itself, " +
 			"and links the person to a page of the server's for the password; call it with no arguments.",
 		InputSchema: flow.InputSchema(nil),
 	}
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		panic(err) // impossible with the default options
+	}
+	return tool
 }

@@ -117,13 +117,7 @@ func newServer(s *signup) *mcp.Server {
 	}
 	server.AddTool(tool, s.guard("Signup not completed", s.handle))
 	if s.password != nil {
-		// On an MCP Apps host its view asks the email and links to the
-		// page; the password is never on it.
-		pw := passwordToolDef(s.password)
-		if err := mcpform.AttachViewer(pw, nil); err != nil {
-			panic(err)
-		}
-		server.AddTool(pw, s.guard("Password not set", s.handlePassword))
+		server.AddTool(passwordToolDef(s.password), s.guard("Password not set", s.handlePassword))
 	}
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end. A
