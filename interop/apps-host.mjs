@@ -52,6 +52,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { tap } from './wiretap.mjs';
 
 const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 60000;
@@ -87,34 +88,8 @@ const client = new Client(
 );
 const transport = tap(plan.url
   ? new StreamableHTTPClientTransport(new URL(plan.url))
-  : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' }));
+  : new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' }), transcript.wire);
 
-// tap records every message through transport, both ways.
-function tap(transport) {
-  return new Proxy(transport, {
-    set(target, prop, value) {
-      if (prop === 'onmessage' && typeof value === 'function') {
-        const deliver = value;
-        value = (message, ...rest) => {
-          transcript.wire.push({ dir: 'in', message });
-          return deliver(message, ...rest);
-        };
-      }
-      target[prop] = value;
-      return true;
-    },
-    get(target, prop) {
-      if (prop === 'send') {
-        return (message, ...rest) => {
-          transcript.wire.push({ dir: 'out', message });
-          return target.send(message, ...rest);
-        };
-      }
-      const v = target[prop];
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-}
 
 // The page's bridge: AppBridge and PostMessageTransport, as a host bundles them.
 async function bundle() {

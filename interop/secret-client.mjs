@@ -38,6 +38,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { tap } from './wiretap.mjs';
 
 const FLAGS = [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -48,32 +49,6 @@ const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 30000;
 const transcript = { results: [], asked: [], pages: [], wire: [] };
 
-// tap records every message through transport, both ways.
-function tap(transport) {
-    return new Proxy(transport, {
-        set(target, prop, value) {
-            if (prop === 'onmessage' && typeof value === 'function') {
-                const deliver = value;
-                value = (message, ...rest) => {
-                    transcript.wire.push({ dir: 'in', message });
-                    return deliver(message, ...rest);
-                };
-            }
-            target[prop] = value;
-            return true;
-        },
-        get(target, prop) {
-            if (prop === 'send') {
-                return (message, ...rest) => {
-                    transcript.wire.push({ dir: 'out', message });
-                    return target.send(message, ...rest);
-                };
-            }
-            const v = target[prop];
-            return typeof v === 'function' ? v.bind(target) : v;
-        },
-    });
-}
 
 // launch starts Chromium on a fresh profile: a browser of its own.
 async function launch() {
@@ -155,7 +130,7 @@ client.setRequestHandler('elicitation/create', async (request, ctx) => {
 });
 
 try {
-    await client.connect(tap(new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' })), { timeout });
+    await client.connect(tap(new StdioClientTransport({ ...plan.stdio, stderr: 'inherit' }), transcript.wire), { timeout });
     transcript.protocolVersion = client.getNegotiatedProtocolVersion();
     for (const name of ['signup', 'set_password']) {
         transcript.results.push(await client.callTool({ name, arguments: {} }, { timeout }));

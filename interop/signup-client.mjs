@@ -46,6 +46,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { tap } from './wiretap.mjs';
 
 const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 20000;
@@ -92,34 +93,8 @@ function tamper(state) {
 
 const transcript = { calls: [], wire: [] };
 
-// tap records every message through transport, both ways.
-function tap(transport) {
-    return new Proxy(transport, {
-        set(target, prop, value) {
-            if (prop === 'onmessage' && typeof value === 'function') {
-                const deliver = value;
-                value = (message, ...rest) => {
-                    transcript.wire.push({ dir: 'in', message });
-                    return deliver(message, ...rest);
-                };
-            }
-            target[prop] = value;
-            return true;
-        },
-        get(target, prop) {
-            if (prop === 'send') {
-                return (message, ...rest) => {
-                    transcript.wire.push({ dir: 'out', message });
-                    return target.send(message, ...rest);
-                };
-            }
-            const v = target[prop];
-            return typeof v === 'function' ? v.bind(target) : v;
-        },
-    });
-}
 try {
-    await client.connect(tap(transport), { timeout });
+    await client.connect(tap(transport, transcript.wire), { timeout });
     transcript.protocolVersion = client.getNegotiatedProtocolVersion();
     for (const call of plan.calls) {
         const step = { asked: [] };
