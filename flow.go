@@ -343,6 +343,7 @@ type FlowRound struct {
 	secretKeys []string            // taken from the store, deleted by Once
 	replay     bool                // the secrets are gone: Once only waits
 	first      *mcp.CallToolResult // the run's outcome, already stored
+	face       *faceRequests       // FlowAsk on another SDK's face: what to ask
 }
 
 // Next runs one round of the flow for the tool call req.
@@ -405,6 +406,7 @@ func (f *Flow) next(call seam.Call) (*FlowRound, error) {
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once
+		res.face = r.face
 	}
 	return res, err
 }
