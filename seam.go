@@ -125,6 +125,10 @@ func init() {
 		}
 		return f.seamRound(r), nil
 	}
+	seam.Once = func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error) {
+		r, _ := round.(*FlowRound)
+		return r.once(ctx, do)
+	}
 }
 
 // seamRequest is c's form-mode request for a face other than go-sdk's,

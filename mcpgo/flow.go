@@ -31,6 +31,8 @@ type FlowRound struct {
 	// ID identifies this run of the flow, the same in every round and
 	// replay of it: key whatever FlowDone triggers on it.
 	ID string
+
+	core any // the core's round, for Once
 }
 
 // Next runs one round of flow for the tool call req, as
@@ -68,7 +70,7 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 	}
 	out := &box.round
 	*out = FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
-		Step: r.Step, Attempt: r.Attempt, ID: r.ID}
+		Step: r.Step, Attempt: r.Attempt, ID: r.ID, core: r.Core}
 	out.Problems, _ = r.Problems.([]*mcpform.FieldError)
 	if r.Requests != nil || r.State != "" {
 		out.Result = result(&box.res, r.Requests, r.State)

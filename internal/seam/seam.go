@@ -95,4 +95,8 @@ var (
 	Reask func(form any, accepted map[string]any, problems any) Request
 	// Next runs one round of flow for call.
 	Next func(flow any, call Call) (Round, error)
+	// Once is mcpform.FlowRound.Once on the outcome's JSON, for round, a
+	// Round's Core: the face marshals its own result for do, and decodes
+	// what Once returns, so that one store serves every SDK.
+	Once func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error)
 )
