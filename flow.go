@@ -341,9 +341,10 @@ type FlowRound struct {
 	ID string
 
 	flow       *Flow
-	secretKeys []string            // taken from the store, deleted by Once
-	replay     bool                // the secrets are gone: Once only waits
-	first      *mcp.CallToolResult // the run's outcome, already stored
+	secretKeys []string      // taken from the store, deleted by Once
+	replay     bool          // the secrets are gone: Once only waits
+	first      []byte        // the run's outcome, already stored, as JSON
+	face       *faceRequests // FlowAsk on another SDK's face: what to ask
 }
 
 // Next runs one round of the flow for the tool call req.
@@ -406,6 +407,7 @@ func (f *Flow) next(call seam.Call) (*FlowRound, error) {
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once
+		res.face = r.face
 	}
 	return res, err
 }

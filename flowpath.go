@@ -288,6 +288,9 @@ func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, tok
 	case viaModel:
 		return r.modelResult(s, filled, problems, token)
 	}
+	if r.forFace() {
+		return nil, r.faceAsk(s, filled, problems, token, true, len(s.c.secrets) > 0 && r.can.url)
+	}
 	res := s.c.reask(filled, problems, token)
 	if len(s.c.secrets) > 0 && r.can.url {
 		p, err := r.pageRequest(s, problems)
@@ -305,6 +308,8 @@ func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, tok
 // other way. A client that can be asked no way at all gets -32021.
 func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	switch {
+	case r.can.url && r.forFace():
+		return nil, r.faceAsk(s, nil, problems, token, false, true)
 	case r.can.url:
 		p, err := r.pageRequest(s, problems)
 		if err != nil {

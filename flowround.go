@@ -26,9 +26,10 @@ type round struct {
 	bind      string
 	principal string
 	st        flowState
-	can       reach    // what the client declared
-	inArgs    bool     // the state came in the arguments; so do the answers
-	args      callArgs // what the call's arguments hold
+	can       reach         // what the client declared
+	inArgs    bool          // the state came in the arguments; so do the answers
+	args      callArgs      // what the call's arguments hold
+	face      *faceRequests // what faceAsk kept for another SDK's face
 }
 
 // run walks the steps in order. A step that applies and whose answer is

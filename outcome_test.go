@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -282,4 +283,74 @@ func anyonePage(t *testing.T, f *Flow) http.Handler {
 	h, err := f.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
 	require.NoError(t, err)
 	return h
+}
+
+// mapOutcomes is an Outcomes of the caller's own, on go-sdk's result,
+// without claims: enough to serve one process's rounds in turn.
+type mapOutcomes struct {
+	mu    sync.Mutex
+	first map[string]*mcp.CallToolResult
+}
+
+func (m *mapOutcomes) Once(ctx context.Context, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.first[key]; ok {
+		return r, nil
+	}
+	r, err := do(ctx)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	m.first[key] = r
+	return r, nil
+}
+
+func (m *mapOutcomes) Lookup(_ context.Context, key string) (*mcp.CallToolResult, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.first[key]
+	return r, ok, nil
+}
+
+// TestOutcomesJSON: the store keeps JSON for every face. SQLStore keeps it
+// as it is; an Outcomes of go-sdk's result is read as JSON through it; and
+// go-sdk's Once gets back do's own result, not a copy, on either.
+func TestOutcomesJSON(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	require.NoError(t, err)
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	sqlStore, err := NewSQLStore(db, nil)
+	require.NoError(t, err)
+	for name, o := range map[string]Outcomes{"sql": sqlStore, "other": &mapOutcomes{first: map[string]*mcp.CallToolResult{}}} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s := outcomesJSON(o)
+			_, found, err := s.lookupJSON(ctx, "a")
+			require.NoError(t, err)
+			assert.False(t, found)
+
+			calls := 0
+			stored := []byte(`{"content":[{"type":"text","text":"first"}]}`)
+			for _, blob := range [][]byte{stored, []byte(`{"content":[{"type":"text","text":"second"}]}`)} {
+				first, err := s.onceJSON(ctx, "a", func(context.Context) ([]byte, error) { calls++; return blob, nil })
+				require.NoError(t, err)
+				assert.JSONEq(t, string(stored), string(first))
+			}
+			assert.Equal(t, 1, calls)
+			first, found, err := s.lookupJSON(ctx, "a")
+			require.NoError(t, err)
+			assert.True(t, found)
+			assert.JSONEq(t, string(stored), string(first))
+
+			_, err = s.onceJSON(ctx, "nil", func(context.Context) ([]byte, error) { return nil, nil })
+			assert.Error(t, err, "a nil outcome is no outcome")
+
+			mine := outcome("mine")
+			got, err := onceDecoded(ctx, s, "b", func(context.Context) (*mcp.CallToolResult, error) { return mine, nil })
+			require.NoError(t, err)
+			assert.Same(t, mine, got)
+		})
+	}
 }

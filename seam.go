@@ -111,17 +111,11 @@ func init() {
 		if err := c.askable(call); err != nil {
 			return seam.Request{}, err
 		}
-		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}, nil
+		return c.seamRequest(nil, nil), nil
 	}
 	seam.Reask = func(form any, accepted map[string]any, problems any) seam.Request {
-		c := form.(seamForm).compiledForm()
 		p, _ := problems.([]*FieldError)
-		msg, raw := c.reasked(accepted, p)
-		var schema any = c.boxed
-		if raw != nil {
-			schema = raw
-		}
-		return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
+		return form.(seamForm).compiledForm().seamRequest(accepted, p)
 	}
 	seam.Next = func(flow any, call seam.Call) (seam.Round, error) {
 		f := flow.(*Flow)
@@ -131,13 +125,71 @@ func init() {
 		}
 		return f.seamRound(r), nil
 	}
+	seam.Once = func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error) {
+		r, _ := round.(*FlowRound)
+		return r.once(ctx, do)
+	}
 }
 
-// seamRound converts r for the seam. Its requests carry the schemas as
-// marshalled once at compile time, rather than the values go-sdk is sent.
+// seamRequest is c's form-mode request for a face other than go-sdk's,
+// naming problems and pre-filling accepted, with the schema as marshalled
+// once at compile time when there is nothing to pre-fill.
+func (c *compiled) seamRequest(accepted Answers, problems []*FieldError) seam.Request {
+	if len(accepted) == 0 && len(problems) == 0 {
+		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed, Face: &c.face}
+	}
+	msg, raw := c.reasked(accepted, problems)
+	var schema any = c.boxed
+	if raw != nil {
+		schema = raw
+	}
+	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
+}
+
+// faceRequests are the requests of a round's native path on a face other
+// than go-sdk's, which builds its own result from them: the core builds
+// no go-sdk result only for the face to convert it.
+type faceRequests struct {
+	reqs  [2]seam.Request
+	n     int
+	state string
+}
+
+// forFace reports whether r's call came through another SDK's face.
+func (r *round) forFace() bool {
+	_, sdk := r.call.(*sdkCall)
+	return !sdk
+}
+
+// faceAsk hands the face the native requests that ask s, carrying token:
+// s's form, and the link to s's secret page when page is set.
+func (r *round) faceAsk(s *flowStep, filled Answers, problems []*FieldError, token string, form, page bool) error {
+	fr := &faceRequests{state: token}
+	r.face = fr
+	if form {
+		fr.reqs[0], fr.n = s.c.seamRequest(filled, problems), 1
+	}
+	if page {
+		p, err := r.pageRequest(s, problems)
+		if err != nil {
+			return err
+		}
+		fr.reqs[fr.n] = seam.Request{Key: s.urlKey(), Mode: p.Mode, Message: p.Message, URL: p.URL}
+		fr.n++
+	}
+	return nil
+}
+
+// seamRound converts r for the seam. The native path's requests are those
+// faceAsk kept; another path's result is go-sdk's, converted, with the
+// schemas as marshalled once at compile time.
 func (f *Flow) seamRound(r *FlowRound) seam.Round {
 	out := seam.Round{Status: int(r.Status), Answers: r.Answers, Step: r.Step,
-		Problems: r.Problems, Attempt: r.Attempt, ID: r.ID}
+		Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Core: r}
+	if r.face != nil {
+		out.Requests, out.State = r.face.reqs[:r.face.n], r.face.state
+		return out
+	}
 	if r.Result == nil {
 		return out
 	}

@@ -101,10 +101,14 @@ func TestSeamRound(t *testing.T) {
 	assert.Equal(t, "account", r.Requests[0].Key)
 	assert.Equal(t, json.RawMessage(flow.steps[0].c.schema), r.Requests[0].Schema)
 	assert.NotEmpty(t, r.State)
+	assert.Same(t, &flow.steps[0].c.face, r.Requests[0].Face, "a step asked as compiled offers its slot")
+	core, ok := r.Core.(*FlowRound)
+	require.True(t, ok)
+	assert.Nil(t, core.Result, "the core builds no go-sdk result for another face")
 
 	var tc *sdkCall
 	assert.Equal(t, "", tc.Tool())
-	_, ok := tc.Answer("x")
+	_, ok = tc.Answer("x")
 	assert.False(t, ok)
 	form, url := tc.Modes()
 	assert.False(t, form || url)

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -39,6 +38,11 @@ func (s *SQLStore) Once(ctx context.Context, key string, do func(context.Context
 	if do == nil {
 		return nil, errors.New("mcpform: SQLStore.Once without a function")
 	}
+	return onceDecoded(ctx, s, key, do)
+}
+
+// onceJSON is Once on the outcome's JSON, whichever SDK's result it is.
+func (s *SQLStore) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
 	if err := s.ensure(ctx, s.outcomeTable, outcomeColumns); err != nil {
 		return nil, err
 	}
@@ -76,7 +80,7 @@ func (s *SQLStore) Once(ctx context.Context, key string, do func(context.Context
 // claim tries to take key with token. It returns the outcome stored under
 // key, or when the claim is now token's, until when it holds; neither
 // while another holds it, and gone when there is no row to read.
-func (s *SQLStore) claim(ctx context.Context, key, token string, insert bool) (first *mcp.CallToolResult, until time.Time, gone bool, err error) {
+func (s *SQLStore) claim(ctx context.Context, key, token string, insert bool) (first []byte, until time.Time, gone bool, err error) {
 	now := s.now()
 	lease := now.Add(s.lease)
 	if insert {
@@ -100,8 +104,7 @@ func (s *SQLStore) claim(ctx context.Context, key, token string, insert bool) (f
 	case err != nil:
 		return nil, time.Time{}, false, err
 	case result.Valid:
-		first, err := decodeOutcome(result.String)
-		return first, time.Time{}, false, err
+		return []byte(result.String), time.Time{}, false, nil
 	case held > now.UnixMilli():
 		return nil, time.Time{}, false, nil
 	}
@@ -121,16 +124,12 @@ func (s *SQLStore) claim(ctx context.Context, key, token string, insert bool) (f
 
 // decide calls do under token's claim on key, which holds until until,
 // and stores its result, or releases the claim when there is none.
-func (s *SQLStore) decide(ctx context.Context, key, token string, until time.Time, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+func (s *SQLStore) decide(ctx context.Context, key, token string, until time.Time, do func(context.Context) ([]byte, error)) ([]byte, error) {
 	dctx, cancel := context.WithDeadline(ctx, until)
-	res, err := do(dctx)
+	blob, err := do(dctx)
 	cancel()
-	var blob []byte
-	if err == nil && res == nil {
-		err = errors.New("mcpform: Once's function returned neither a result nor an error")
-	}
-	if err == nil {
-		blob, err = json.Marshal(res)
+	if err == nil && blob == nil {
+		err = errOutcomeNil
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -145,10 +144,10 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, until time.Tim
 		return nil, err
 	}
 	if n, err := r.RowsAffected(); err != nil || n == 1 {
-		return res, err
+		return blob, err
 	}
 	// Our lease lapsed, and the one who took the claim over decided first.
-	first, _, err := s.Lookup(rctx, key)
+	first, _, err := s.lookupJSON(rctx, key)
 	if err == nil && first == nil {
 		err = errors.New("mcpform: the outcome of a run was deleted before it was stored")
 	}
@@ -157,6 +156,11 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, until time.Tim
 
 // Lookup implements [Outcomes].
 func (s *SQLStore) Lookup(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
+	return lookupDecoded(ctx, s, key)
+}
+
+// lookupJSON is Lookup of the outcome's JSON.
+func (s *SQLStore) lookupJSON(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := s.ensure(ctx, s.outcomeTable, outcomeColumns); err != nil {
 		return nil, false, err
 	}
@@ -170,16 +174,7 @@ func (s *SQLStore) Lookup(ctx context.Context, key string) (*mcp.CallToolResult,
 	case !result.Valid:
 		return nil, true, nil
 	}
-	first, err := decodeOutcome(result.String)
-	return first, err == nil, err
-}
-
-func decodeOutcome(blob string) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := json.Unmarshal([]byte(blob), &res); err != nil {
-		return nil, errors.New("mcpform: a stored outcome is not a tool result")
-	}
-	return &res, nil
+	return []byte(result.String), true, nil
 }
 
 // sweep deletes the outcomes older than the store's Keep, at most once

@@ -23,9 +23,9 @@ type call struct {
 	responses mcp.InputResponses
 }
 
-func newCall(ctx context.Context, req *mcp.CallToolRequest) *call {
+func (c *call) read(ctx context.Context, req *mcp.CallToolRequest) {
 	p := &req.Params
-	return &call{ctx: ctx, tool: p.Name, state: p.RequestState, raw: p.RawArguments,
+	*c = call{ctx: ctx, tool: p.Name, state: p.RequestState, raw: p.RawArguments,
 		arguments: p.Arguments, meta: p.Meta, responses: p.InputResponses}
 }
 
@@ -197,36 +197,45 @@ func (d *declared) Modes() (form, url bool)              { return d.form, d.url 
 func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (d *declared) StateError(err error) error           { return stateError{err} }
 
-// asked is a result and the params of its first request, in one
-// allocation: mcp-go's types are large, and asking is most of a round.
-type asked struct {
-	res    mcp.CallToolResult
-	params [1]mcp.ElicitationParams
+// result is the input_required result that asks for requests, built in
+// place into res.
+func result(res *mcp.CallToolResult, requests []seam.Request, state string) *mcp.CallToolResult {
+	res.ResultType = mcp.ResultTypeInputRequired
+	res.InputRequests, res.RequestState = inputRequests(requests), state
+	return res
 }
 
-// result is the input_required result that asks for requests.
-func result(requests []seam.Request, state string) *mcp.CallToolResult {
-	a := &asked{}
-	params := a.params[:0]
-	if len(requests) > len(a.params) {
-		params = make([]mcp.ElicitationParams, 0, len(requests))
+// inputRequests are requests as mcp-go's. A form's request as compiled is
+// the same for every call, and mcp-go's map and params for it are large:
+// they are built once per form, kept in the slot the core gives (see
+// seam.Request), and shared by every result that asks it alone.
+func inputRequests(requests []seam.Request) mcp.InputRequests {
+	if len(requests) == 1 && requests[0].Face != nil {
+		if in, ok := requests[0].Face.Load().(mcp.InputRequests); ok {
+			return in
+		}
+		in := build(requests)
+		requests[0].Face.Store(in)
+		return in
 	}
+	return build(requests)
+}
+
+func build(requests []seam.Request) mcp.InputRequests {
+	params := make([]mcp.ElicitationParams, len(requests))
 	in := make(mcp.InputRequests, len(requests))
-	for _, r := range requests {
-		params = append(params, mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
+	for i, r := range requests {
+		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.
-			RequestedSchema: r.Schema})
-		p := &params[len(params)-1]
+			RequestedSchema: r.Schema}
 		if r.Mode == mcp.ElicitationModeURL {
 			// mcp-go's bridge refuses a URL elicitation without an ID
 			// on the legacy handshake; 2026-07-28 correlates through the
 			// state instead, and clients ignore the field.
-			p.ElicitationID = r.Key
+			params[i].ElicitationID = r.Key
 		}
-		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: p}
+		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: &params[i]}
 	}
-	a.res.ResultType = mcp.ResultTypeInputRequired
-	a.res.InputRequests, a.res.RequestState = in, state
-	return &a.res
+	return in
 }

@@ -33,8 +33,10 @@
 // checked again each round against the steps as they are now (pins); and
 // secret fields are asked in URL mode on the flow's
 // [mcpform.Flow.SecretPage], which the server mounts on its own HTTP mux.
-// A replayed final round finishes again with the same [FlowRound].ID: key
-// whatever the flow triggers on it.
+// A replayed final round finishes again with the same [FlowRound].ID:
+// gate whatever the flow triggers with [FlowRound.Once], on the flow's
+// FlowOptions.Outcomes (an [mcpform.SQLStore], shared by replicas and by
+// go-sdk's face), so that it happens once per run.
 //
 // # Principal
 //

@@ -2,12 +2,15 @@ package mcpgo_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"log"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
+	_ "modernc.org/sqlite"
 )
 
 // A Room is what the examples' form asks.
@@ -109,4 +112,50 @@ func ExampleNext() {
 	// ask plan
 	// ask team
 	// done team 5
+}
+
+func ExampleFlowRound_Once() {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // each connection to :memory: is a database of its own
+	store, err := mcpform.NewSQLStore(db, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	codec, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("an example key of 32 bytes, or more")}, Bind: true})
+	flow, _ := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "plan", Fields: []mcpform.AutoFormField{{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}}}},
+	}, &mcpform.FlowOptions{Outcomes: store})
+	created := 0
+	handle := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		round, err := mcpgo.Next(ctx, flow, req)
+		if err != nil || round.Status == mcpform.FlowAsk {
+			return round.Result, err
+		}
+		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			if round.Status != mcpform.FlowDone {
+				return mcp.NewToolResultText(round.Status.String()), nil
+			}
+			created++ // create the account: once per run
+			return mcp.NewToolResultText(fmt.Sprintf("created, plan %v", round.Answers["plan"])), nil
+		})
+	}
+	ctx := context.Background()
+	first, _ := handle(ctx, modernCall("", "", nil))
+	for _, plan := range []string{"team", "pro"} { // the last round, then a replay of it
+		res, err := handle(ctx, modernCall(first.RequestState, "plan", map[string]any{"plan": plan}))
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res.Content[0].(mcp.TextContent).Text)
+	}
+	fmt.Println("accounts created:", created)
+	// Output:
+	// created, plan team
+	// created, plan team
+	// accounts created: 1
 }

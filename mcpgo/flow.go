@@ -14,7 +14,9 @@ import (
 type FlowRound struct {
 	Status mcpform.FlowStatus
 	// Result is, for mcpform.FlowAsk, the input_required result to return
-	// from the handler as it is; nil otherwise.
+	// from the handler as it is; nil otherwise. A step asked as compiled
+	// shares its InputRequests with every such ask of the step (see
+	// [Ask]): never modify them.
 	Result *mcp.CallToolResult
 	// Answers are the answers proven so far: all of them for FlowDone,
 	// and those of the steps before Step otherwise. Never nil.
@@ -29,6 +31,8 @@ type FlowRound struct {
 	// ID identifies this run of the flow, the same in every round and
 	// replay of it: key whatever FlowDone triggers on it.
 	ID string
+
+	core any // the core's round, for Once
 }
 
 // Next runs one round of flow for the tool call req, as
@@ -52,15 +56,24 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 	if flow == nil {
 		return nil, errors.New("mcpform: Next on a flow without steps")
 	}
-	r, err := seam.Next(flow, newCall(ctx, &req))
+	// The round, the call and the result in one allocation: mcp-go's
+	// types are large, and a round is mostly their making.
+	box := &struct {
+		round FlowRound
+		call  call
+		res   mcp.CallToolResult
+	}{}
+	box.call.read(ctx, &req)
+	r, err := seam.Next(flow, &box.call)
 	if err != nil {
 		return nil, err
 	}
-	out := &FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
-		Step: r.Step, Attempt: r.Attempt, ID: r.ID}
+	out := &box.round
+	*out = FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
+		Step: r.Step, Attempt: r.Attempt, ID: r.ID, core: r.Core}
 	out.Problems, _ = r.Problems.([]*mcpform.FieldError)
 	if r.Requests != nil || r.State != "" {
-		out.Result = result(r.Requests, r.State)
+		out.Result = result(&box.res, r.Requests, r.State)
 	}
 	return out, nil
 }

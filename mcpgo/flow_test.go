@@ -26,6 +26,11 @@ func signupFlow(t testing.TB) *mcpform.Flow { return signupFlowFor(t, nil) }
 // signupFlowFor is signupFlow with go-sdk's principal option too, for
 // comparing the faces on one flow.
 func signupFlowFor(t testing.TB, principal func(*gosdk.CallToolRequest) string) *mcpform.Flow {
+	return signupFlowWith(t, principal, nil)
+}
+
+// signupFlowWith is signupFlowFor keeping its outcomes in outcomes.
+func signupFlowWith(t testing.TB, principal func(*gosdk.CallToolRequest) string, outcomes mcpform.Outcomes) *mcpform.Flow {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
 	require.NoError(t, err)
@@ -36,7 +41,7 @@ func signupFlowFor(t testing.TB, principal func(*gosdk.CallToolRequest) string) 
 		}},
 		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
 			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
-	}, &mcpform.FlowOptions{Principal: principal, ContextPrincipal: func(ctx context.Context) string {
+	}, &mcpform.FlowOptions{Principal: principal, Outcomes: outcomes, ContextPrincipal: func(ctx context.Context) string {
 		p, _ := ctx.Value(principalKey{}).(string)
 		return p
 	}})

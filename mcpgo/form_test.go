@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -111,6 +112,30 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 	want, err := json.Marshal(form.Schema())
 	require.NoError(t, err)
 	assert.JSONEq(t, string(want), string(got))
+}
+
+// TestAskSharesRequests: the input requests of a form asked as compiled
+// are built once and shared; a re-ask that names a problem or pre-fills
+// gets its own, and leaves the shared ones as they were.
+func TestAskSharesRequests(t *testing.T) {
+	form := bookingForm(t)
+	var req mcp.CallToolRequest
+	first, err := mcpgo.Ask(form, req, "a")
+	require.NoError(t, err)
+	reasked := mcpgo.Reask(form, mcpform.Reply[booking]{Status: mcpform.ReplyInvalid,
+		Answers: mcpform.Answers{"seats": 2}, Problems: []*mcpform.FieldError{{Field: "room", Err: mcpform.ErrInvalidValue}}}, "b")
+	second, err := mcpgo.Ask(form, req, "c")
+	require.NoError(t, err)
+	plain := mcpgo.Reask(form, mcpform.Reply[booking]{}, "d")
+
+	assert.Equal(t, []string{"a", "b", "c", "d"}, []string{first.RequestState, reasked.RequestState, second.RequestState, plain.RequestState})
+	shared := reflect.ValueOf(first.InputRequests).Pointer()
+	assert.Equal(t, shared, reflect.ValueOf(second.InputRequests).Pointer(), "Ask builds its requests once")
+	assert.Equal(t, shared, reflect.ValueOf(plain.InputRequests).Pointer(), "a re-ask with nothing to say asks as Ask")
+	assert.NotEqual(t, shared, reflect.ValueOf(reasked.InputRequests).Pointer())
+	assert.Equal(t, "Book a room", second.InputRequests["booking"].Elicitation.Message)
+	assert.Contains(t, reasked.InputRequests["booking"].Elicitation.Message, "Room")
+	assert.Contains(t, string(reasked.InputRequests["booking"].Elicitation.RequestedSchema.(json.RawMessage)), `"default":2`)
 }
 
 // TestAskRefuses: a client that declared no form elicitation, and a form

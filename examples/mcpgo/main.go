@@ -15,13 +15,15 @@
 // Request state is signed with the hex key in MCPFORM_STATE_KEY (32 bytes
 // or more), or a random one. It is bound to the principal the transport's
 // context function puts in the context: one fixed local principal here;
-// behind auth, the token's user. Outcomes are kept in memory, one per run
-// of the flow, so a replayed final round creates nothing twice.
+// behind auth, the token's user. mcpform's SQLStore keeps the first
+// outcome of each run (SQLite in memory here; a file or PostgreSQL shared by
+// replicas in production), so a replayed final round creates nothing twice.
 package main
 
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -29,13 +31,13 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
+	_ "modernc.org/sqlite"
 )
 
 var (
@@ -63,11 +65,10 @@ func withPrincipal(ctx context.Context) context.Context {
 	return context.WithValue(ctx, principalKey{}, "local") // behind auth: the token's user
 }
 
-// signup is the tool: its flow and the outcome of each run.
+// signup is the tool: its flow, and the database of each run's outcome.
 type signup struct {
-	flow     *mcpform.Flow
-	mu       sync.Mutex
-	outcomes map[string]string // run ID → what the run did
+	flow *mcpform.Flow
+	db   *sql.DB
 }
 
 func newSignup(key []byte) (*signup, error) {
@@ -75,16 +76,19 @@ func newSignup(key []byte) (*signup, error) {
 	if err != nil {
 		return nil, err
 	}
+	db, _ := sql.Open("sqlite", ":memory:") // fails only on an unknown driver
+	db.SetMaxOpenConns(1)                   // each connection to :memory: is a database of its own
+	runs, _ := mcpform.NewSQLStore(db, nil) // fails only on bad table names
 	account := must(mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"}))
 	team := must(mcpform.FormFor[Team](&mcpform.FormOptions{Key: "team", Message: "Tell us about your team"}))
 	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &mcpform.FlowOptions{ContextPrincipal: func(ctx context.Context) string {
+	}, &mcpform.FlowOptions{Outcomes: runs, ContextPrincipal: func(ctx context.Context) string {
 		p, _ := ctx.Value(principalKey{}).(string)
 		return p
 	}})
-	return &signup{flow: flow, outcomes: map[string]string{}}, err
+	return &signup{flow: flow, db: db}, err
 }
 
 // handle is the tool handler: one round of the flow per call.
@@ -93,30 +97,26 @@ func (s *signup) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err != nil {
 		return nil, err // a bad state, or a client that cannot answer
 	}
-	switch round.Status {
-	case mcpform.FlowAsk:
+	if round.Status == mcpform.FlowAsk {
 		return round.Result, nil
-	case mcpform.FlowDone:
+	}
+	// The first outcome of a run wins: a replay gets it, and creates nothing.
+	return round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
 		var a struct {
 			Account
 			Team
 		}
-		if err := round.Answers.Decode(&a); err != nil {
+		if round.Status != mcpform.FlowDone {
+			return mcp.NewToolResultText(fmt.Sprintf("No account created: step %s %s.", round.Step, round.Status)), nil
+		} else if err := round.Answers.Decode(&a); err != nil {
 			return nil, err
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		out, ok := s.outcomes[round.ID] // the first outcome of a run wins
-		if !ok {
-			out = fmt.Sprintf("Welcome, %s: %s plan", a.Email, a.Plan)
-			if a.Plan == "team" {
-				out += fmt.Sprintf(" for %s, %d seats", a.TeamName, a.Seats)
-			}
-			s.outcomes[round.ID] = out
+		out := fmt.Sprintf("Welcome, %s: %s plan", a.Email, a.Plan) // create the account here
+		if a.Plan == "team" {
+			out += fmt.Sprintf(" for %s, %d seats", a.TeamName, a.Seats)
 		}
 		return mcp.NewToolResultText(out), nil
-	}
-	return mcp.NewToolResultText(fmt.Sprintf("No account created: step %s %s.", round.Step, round.Status)), nil
+	})
 }
 
 // must panics on a definition error: the definitions are the program's own.

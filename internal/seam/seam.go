@@ -10,6 +10,7 @@ package seam
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 )
 
 // An Answer is a client's answer to one input request: its action
@@ -57,6 +58,12 @@ type Request struct {
 	Message string
 	Schema  any    // form mode: the requested schema, a json.RawMessage
 	URL     string // URL mode: the link
+	// Face is, for a form's request as compiled (its own message and
+	// schema, nothing to name or pre-fill), a slot of that compiled form
+	// where a face keeps what it builds from the request, to reuse in
+	// every later ask of the form; nil for any other request. What a
+	// face stores there must never be modified.
+	Face *atomic.Value
 }
 
 // A Round is the outcome of one round of a flow; its fields are those of
@@ -70,6 +77,8 @@ type Round struct {
 	Problems any // []*mcpform.FieldError
 	Attempt  int
 	ID       string
+	// Core is the root package's *mcpform.FlowRound, for [Once].
+	Core any
 }
 
 // The core's entry points, set by the root package's init. form is a
@@ -86,4 +95,8 @@ var (
 	Reask func(form any, accepted map[string]any, problems any) Request
 	// Next runs one round of flow for call.
 	Next func(flow any, call Call) (Round, error)
+	// Once is mcpform.FlowRound.Once on the outcome's JSON, for round, a
+	// Round's Core: the face marshals its own result for do, and decodes
+	// what Once returns, so that one store serves every SDK.
+	Once func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error)
 )

@@ -1,0 +1,62 @@
+package mcpgo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpform/mcpform/internal/seam"
+)
+
+// Once gates the side effect of a run on the run's first outcome, as
+// [mcpform.FlowRound.Once] does: it returns the outcome stored under the
+// round's ID in the flow's FlowOptions.Outcomes, and when the run has
+// none, it calls do, stores do's result and returns it. A replay of the
+// round, on any replica, gets that first outcome and calls nothing; a
+// duplicate that arrives while do runs waits for do's outcome. The store
+// keeps the result as JSON, and Once returns it decoded into mcp-go's
+// type, do's own result when it is the one stored. So a handler writes,
+// for every status but FlowAsk:
+//
+//	return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+//		// create the account, send the mail, ... once
+//	})
+//
+// do must return a final result. An error from do, or a nil result, is
+// returned and stores nothing, so a retry calls do again. Once fails on a
+// round of status FlowAsk, whose Result is the answer, and on a flow
+// without Outcomes.
+func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	var core any
+	if r != nil {
+		core = r.core
+	}
+	var mine *mcp.CallToolResult
+	var blob []byte
+	var run func(context.Context) ([]byte, error)
+	if do != nil {
+		run = func(ctx context.Context) ([]byte, error) {
+			res, err := do(ctx)
+			if err != nil || res == nil {
+				return nil, err
+			}
+			b, err := json.Marshal(res)
+			mine, blob = res, b
+			return b, err
+		}
+	}
+	first, err := seam.Once(ctx, core, run)
+	if err != nil {
+		return nil, err
+	}
+	if mine != nil && bytes.Equal(first, blob) {
+		return mine, nil
+	}
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(first, &res); err != nil {
+		return nil, errors.New("mcpform: a stored outcome is not a tool result")
+	}
+	return &res, nil
+}

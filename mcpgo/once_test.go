@@ -1,0 +1,153 @@
+package mcpgo_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/mcpform/mcpform/mcpgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"modernc.org/sqlite"
+)
+
+// onceServer serves "signup" on mcpgo.Next, creating each run's account
+// in FlowRound.Once on a store of its own *sql.DB handle: a replica.
+// created counts the accounts of every replica; last keeps the final
+// round's request.
+type onceServer struct {
+	*server.MCPServer
+	last mcp.CallToolRequest
+}
+
+func newOnceServer(t *testing.T, db *sql.DB, tables *mcpform.SQLStoreOptions, created *atomic.Int32) *onceServer {
+	store, err := mcpform.NewSQLStore(db, tables)
+	require.NoError(t, err)
+	flow := signupFlowWith(t, nil, store)
+	s := &onceServer{MCPServer: server.NewMCPServer("signup", "v0", server.WithToolCapabilities(false))}
+	s.AddTool(mcp.NewTool("signup"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		round, err := mcpgo.Next(context.WithValue(ctx, principalKey{}, "alice"), flow, req)
+		if err != nil {
+			return nil, err
+		}
+		if round.Status == mcpform.FlowAsk {
+			return round.Result, nil
+		}
+		s.last = req
+		return round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+			n := created.Add(1)
+			return mcp.NewToolResultText(fmt.Sprintf("%s %v seats=%v #%d", round.Status, round.Answers["email"], round.Answers["seats"], n)), nil
+		})
+	})
+	return s
+}
+
+// TestFlowOnce: a replayed final round on mcp-go, with the same answers
+// or others, on the same replica or on one with a second *sql.DB handle,
+// on SQLite and PostgreSQL, triggers nothing twice and returns the first
+// outcome, as mcp-go's result.
+func TestFlowOnce(t *testing.T) {
+	for _, db := range []struct {
+		name   string
+		driver driver.Driver
+		dsn    func(t *testing.T) string
+	}{
+		{"sqlite", &sqlite.Driver{}, func(t *testing.T) string {
+			return "file:" + filepath.Join(t.TempDir(), "once.db") + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
+		}},
+		{"postgres", stdlib.GetDefaultDriver(), func(t *testing.T) string { return testenv.Postgres(t) }},
+	} {
+		t.Run(db.name, func(t *testing.T) {
+			dsn := db.dsn(t)
+			open := func() *sql.DB {
+				h := sql.OpenDB(connector{dsn, db.driver})
+				t.Cleanup(func() { h.Close() })
+				require.NoError(t, h.Ping())
+				return h
+			}
+			for _, proto := range protocols {
+				t.Run(proto.name, func(t *testing.T) {
+					tables := ownTables(t, open())
+					var created atomic.Int32
+					one := newOnceServer(t, open(), tables, &created)
+					two := newOnceServer(t, open(), tables, &created)
+					p := &person{answers: []*mcp.ElicitationResult{
+						accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+						accept(map[string]any{"seats": 5}),
+					}}
+					res, err := callTool(t, connect(t, one.MCPServer, p, proto.opts...), "signup")
+					require.NoError(t, err)
+					want := text(t, res)
+					require.Equal(t, "done ada@example.com seats=5 #1", want)
+
+					state := one.last.Params.RequestState
+					require.NotEmpty(t, state)
+					other := mcp.InputResponses{"team": mcp.NewElicitationInputResponse(*accept(map[string]any{"seats": 9}))}
+					for _, s := range []*onceServer{one, two} {
+						c := connect(t, s.MCPServer, &person{}, proto.opts...)
+						for _, responses := range []mcp.InputResponses{one.last.Params.InputResponses, other} {
+							assert.Equal(t, want, rawText(t, sendRaw(t, c, "signup", state, responses)))
+						}
+					}
+					assert.Equal(t, int32(1), created.Load(), "a replay triggered the side effect again")
+				})
+			}
+		})
+	}
+}
+
+// TestOnceMisuse: Once on a round that asks, and on a flow without
+// Outcomes, refuses rather than calls do.
+func TestOnceMisuse(t *testing.T) {
+	var req mcp.CallToolRequest
+	req.Params.Name = "signup"
+	ctx := context.WithValue(context.Background(), principalKey{}, "alice")
+	asks, err := mcpgo.Next(ctx, signupFlow(t), req)
+	require.NoError(t, err)
+	require.Equal(t, mcpform.FlowAsk, asks.Status)
+	called := false
+	do := func(context.Context) (*mcp.CallToolResult, error) {
+		called = true
+		return mcp.NewToolResultText("x"), nil
+	}
+	_, err = asks.Once(ctx, do)
+	assert.ErrorContains(t, err, "Outcomes")
+	_, err = (*mcpgo.FlowRound)(nil).Once(ctx, do)
+	assert.Error(t, err)
+	assert.False(t, called)
+}
+
+// ownTables names outcome and secret tables of the test's own, dropped
+// when it ends.
+func ownTables(t *testing.T, admin *sql.DB) *mcpform.SQLStoreOptions {
+	var b [6]byte
+	rand.Read(b[:])
+	suffix := hex.EncodeToString(b[:])
+	opts := &mcpform.SQLStoreOptions{OutcomeTable: "outcomes_" + suffix, SecretTable: "secrets_" + suffix}
+	t.Cleanup(func() {
+		for _, table := range []string{opts.OutcomeTable, opts.SecretTable} {
+			admin.Exec("DROP TABLE IF EXISTS " + table)
+		}
+	})
+	return opts
+}
+
+// connector opens dsn with driver: a handle of its own per sql.OpenDB.
+type connector struct {
+	dsn    string
+	driver driver.Driver
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.driver.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.driver }
