@@ -28,7 +28,7 @@
 // problem and pre-filling what was accepted.
 //
 // A form that branches over several rounds is a [mcpform.Flow], and its
-// handler calls [Next] each round: the flow's state is signed, bound to
+// handler calls [Next] each round: the flow's state is sealed, bound to
 // the principal, the tool and the call's arguments; proven answers are
 // checked again each round against the steps as they are now (pins); and
 // secret fields are asked in URL mode on the flow's

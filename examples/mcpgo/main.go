@@ -1,7 +1,7 @@
 // The mcpgo example is the signup flow of examples/signup on a server built
 // with github.com/mark3labs/mcp-go: one tool, signup, which asks a person
 // for their account and, for the team plan only, about their team, with
-// mcpform's checks, re-asks and signed, bound request state.
+// mcpform's checks, re-asks and sealed, bound request state.
 //
 // Usage: mcpgo [-stdio | -http ADDR]
 //
@@ -12,8 +12,8 @@
 // -http ADDR serves streamable HTTP at http://ADDR/mcp. Older clients are
 // served by mcp-go's own bridge, which asks with elicitation/create.
 //
-// Request state is signed with the hex key in MCPFORM_STATE_KEY (32 bytes
-// or more), or a random one. It is bound to the principal the transport's
+// Request state is sealed with a key derived from the hex key in
+// MCPFORM_STATE_KEY (32 bytes or more), or from a random one. It is bound to the principal the transport's
 // context function puts in the context: one fixed local principal here;
 // behind auth, the token's user. mcpform's SQLStore keeps the first
 // outcome of each run (SQLite in memory here; a file or PostgreSQL shared by
