@@ -293,7 +293,9 @@ func findDecline(t *testing.T, view any) map[string]any {
 func (d *hostDriver) answerModel(sc map[string]any, link string) map[string]any {
 	args := sc["arguments"].(map[string]any)
 	if d.declines() {
-		for k, v := range sc["decline"].(map[string]any) {
+		decline, ok := sc["decline"].(map[string]any)
+		require.True(d.t, ok, "the contract says how to report a decline")
+		for k, v := range decline {
 			args[k] = v
 		}
 		d.note("model:decline")
@@ -645,9 +647,10 @@ func FuzzFlowArguments(f *testing.F) {
 }
 
 // TestFlowView checks what prefab's renderer is given on the Apps path:
-// the submit keeps the tool's result and shows no toast, the outcome
-// replaces the form once a result carries no view, each view clears the
-// last outcome, and a re-ask names the problem and keeps the good values.
+// the submit and the Decline button keep the tool's result and show no
+// toast, the outcome replaces the form once a result carries no view, each
+// view clears the last outcome, and a re-ask names the problem and keeps
+// the good values.
 func TestFlowView(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
 	r, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", nil))
@@ -668,6 +671,10 @@ func TestFlowView(t *testing.T) {
 	state := carried(t, r)
 	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state}, submit["arguments"])
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
+	assert.Equal(t, map[string]any{"action": "toolCall", "tool": "signup", "resultKey": outcomeKey,
+		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction},
+		"onError":   map[string]any{"action": "showToast", "message": defaultErrorMessage, "variant": "error"},
+	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 
 	again, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
 	require.NoError(t, err)
