@@ -588,6 +588,9 @@ func FuzzFlowArguments(f *testing.F) {
 		`{"mcpform":"STATE","mcpform":"other","email":"ada@example.com","plan":"pro"}`,
 		`{"mcpform":42,"email":"ada@example.com","plan":"pro"}`,
 		`{"mcpform":"STATE","team_name":"x","teamName":"y","seats":"12"}`,
+		`{"mcpform":"STATE","mcpformAction":"decline","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":"STATE","mcpformAction":"accept","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpformAction":"decline"}`,
 		`{"mcpform":"STATE","email":"ada@example.com\u0000","plan":"pro"} `,
 		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
 	} {
