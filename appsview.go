@@ -42,8 +42,9 @@ type prefabVersion struct {
 	Version string `json:"version"`
 }
 
-// argsSlot stands, in a view's JSON, for the arguments its submit sends
-// besides the fields; it is the first key, as encoding/json sorts them.
+// argsSlot stands, in a view's JSON, for the arguments its submit and its
+// Decline button send besides the fields and the action; it is the first
+// key, as encoding/json sorts them.
 const (
 	argsSlotKey  = "\x00"
 	argsSlotJSON = `"\u0000":null`
@@ -52,9 +53,9 @@ const (
 // A builtView is a view as JSON, cut where its submit's arguments go, so
 // that a round costs a copy: on the Apps path, a view is most of the work.
 type builtView struct {
-	tool       string // the tool it submits to
-	head, tail []byte
-	text       string
+	tool  string   // the tool it submits to
+	parts [][]byte // the view's JSON, between its slots
+	text  string
 }
 
 // result returns the view's result, its submit and the wire's arguments
@@ -74,14 +75,23 @@ type viewContent struct {
 // MarshalJSON writes the view's wire object with its arguments.
 func (c *viewContent) MarshalJSON() ([]byte, error) {
 	v, inner := c.v, c.args[1:len(c.args)-1]
-	b := make([]byte, 0, len(v.head)+len(v.tail)+len(inner)+len(c.args)+16)
-	b = append(append(append(b, v.head...), inner...), v.tail...)
+	n := len(c.args) + 16
+	for _, p := range v.parts {
+		n += len(p) + len(inner)
+	}
+	b := make([]byte, 0, n)
+	for i, p := range v.parts {
+		if i > 0 {
+			b = append(b, inner...)
+		}
+		b = append(b, p...)
+	}
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
 // buildView returns content as a flow view submitting to tool.
 func buildView(content *node, tool, url, text string) (*builtView, error) {
-	submitTo(content)
+	submitTo(content, tool)
 	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
 		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
 			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
@@ -92,11 +102,11 @@ func buildView(content *node, tool, url, text string) (*builtView, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
 	}
-	i := bytes.Index(b, []byte(argsSlotJSON))
-	if i < 0 {
+	parts := bytes.Split(b[:len(b)-1], []byte(argsSlotJSON))
+	if len(parts) < 2 {
 		return nil, errors.New("mcpform: the view has no submit") // built here: cannot happen
 	}
-	return &builtView{tool: tool, head: b[:i], tail: b[i+len(argsSlotJSON) : len(b)-1], text: text}, nil
+	return &builtView{tool: tool, parts: parts, text: text}, nil
 }
 
 // stepView returns the view that asks s's form fields, never its secrets,
@@ -161,14 +171,15 @@ func (c *compiled) view(tool string, filled Answers, problems []*FieldError, pag
 }
 
 // linkView returns the view that links to s's secret page, with a button
-// that calls the tool again once the page is sent.
+// that calls the tool again once the page is sent, and one to decline.
 func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	p, err := r.pageRequest(s, problems)
 	if err != nil {
 		return nil, err
 	}
 	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.call.Tool(), Arguments: map[string]any{}},
-		Children: []*node{{Type: "Button", Label: "I have sent the page", Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true}}}
+		Children: []*node{{Type: "Column", CSSClass: "gap-4", Children: []*node{
+			{Type: "Button", Label: "I have sent the page", Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true}}}}}
 	content := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
 		{Type: "Heading", Content: s.c.message, Level: 1}, linkNode(p), form,
 	}}
@@ -190,17 +201,34 @@ func linkNode(p *mcp.ElicitParams) *node {
 
 // submitTo makes the form in view call the tool with the arguments of
 // argsSlot besides its fields, keep the result under outcomeKey, and show
-// no toast on success, which the renderer would show for an error too.
-func submitTo(view *node) {
+// no toast on success, which the renderer would show for an error too. A
+// Decline button beside the submit calls it with argsSlot and
+// actionArgument alone, and keeps its result the same way.
+func submitTo(view *node, tool string) {
 	if view.Type == "Form" && view.OnSubmit != nil {
-		a := view.OnSubmit
-		a.Arguments[argsSlotKey] = nil
-		a.ResultKey, a.OnSuccess = outcomeKey, nil
-		if a.OnError == nil {
-			a.OnError = &action{Action: "showToast", Message: defaultErrorMessage, Variant: "error"}
+		keepOutcome(view.OnSubmit)
+		decline := &action{Action: "toolCall", Tool: tool, Arguments: map[string]any{actionArgument: declineAction}}
+		keepOutcome(decline)
+		button := &node{Type: "Button", CSSClass: "w-full", Label: "Decline", Variant: "outline", Size: "default",
+			Disabled: boolPtr(false), OnClick: decline}
+		in := view // the form's column of controls, where the submit is
+		if n := len(view.Children); n > 0 && view.Children[n-1].Type == "Column" {
+			in = view.Children[n-1]
 		}
+		in.Children = append(in.Children, button)
+		return
 	}
 	for _, c := range view.Children {
-		submitTo(c)
+		submitTo(c, tool)
+	}
+}
+
+// keepOutcome makes a's toolCall send argsSlot and keep its result under
+// outcomeKey, with a toast on a protocol error only.
+func keepOutcome(a *action) {
+	a.Arguments[argsSlotKey] = nil
+	a.ResultKey, a.OnSuccess = outcomeKey, nil
+	if a.OnError == nil {
+		a.OnError = &action{Action: "showToast", Message: defaultErrorMessage, Variant: "error"}
 	}
 }

@@ -196,6 +196,7 @@ type node struct {
 	Href        string          `json:"href,omitempty"`      // of a Link
 	Target      string          `json:"target,omitempty"`    // of a Link
 	OnSubmit    *action         `json:"onSubmit,omitempty"`
+	OnClick     *action         `json:"onClick,omitempty"` // of a Button that does not submit
 	Children    []*node         `json:"children,omitempty"`
 }
 

@@ -167,9 +167,13 @@
 // binding, and re-asks that name the problems and keep the good values),
 // and the view then shows the next step, or, once the tool answers with an
 // ordinary result, that result's text: created, already registered,
-// declined. prefab's renderer replaces the view with one a result carries
-// in structuredContent, and runs onSuccess for an isError result too, so a
-// view keeps the result with resultKey rather than show a toast. Secret
+// declined. Beside the submit, a Decline button calls the tool with the
+// state and "mcpformAction": "decline" alone: the flow ends with
+// [FlowDeclined] for that step, as a native decline does, and
+// [Form.ReadCall] gives [ReplyDeclined]. prefab's renderer replaces the view with one a
+// result carries in structuredContent, and runs onSuccess for an isError
+// result too, so a view keeps the result with resultKey rather than show
+// a toast. Secret
 // fields are never put on a view: it links to the secret page. A tool's
 // own argument names must survive the renderer, which camel-cases "_x" in
 // them, and a string argument holding "{{" and "}}" is evaluated; either
@@ -186,7 +190,9 @@
 //     absent for a link alone;
 //   - url: the secret page's link, for a secret step;
 //   - arguments: an object to send back unchanged, merged with the
-//     answers, each under its field's name, in the next call.
+//     answers, each under its field's name, in the next call;
+//   - decline: {"mcpformAction": "decline"}, merged into arguments in
+//     place of the answers when the person declines.
 //
 // Its text says the same in words, for the model. The state travels under
 // [StateArgument], and is bound to the call's arguments without the
@@ -195,8 +201,9 @@
 // as a state replayed with other arguments is. The tool's input schema
 // must let those keys through, of any type: [Flow.InputSchema] returns one
 // that does, from a base schema of the tool's own arguments. A tool's own
-// argument must not share a name with a field of its flow: it would be
-// read as an answer, and left out of what the state is bound to.
+// argument must not share a name with a field of its flow, or be
+// "mcpformAction": it would be read as an answer, and left out of what the
+// state is bound to.
 //
 // # Asking through the model
 //
@@ -207,9 +214,13 @@
 // as native answers are. Say plainly what this proves: the model, not the
 // person, typed those answers; it may have paraphrased, guessed or been
 // steered by other text in its context. It is off by default, and such a
-// host gets -32021 then. A step with a boolean field, such as a
-// confirmation or a consent, is never asked this way: it fails closed with
-// -32021. Secrets never go this way; the person is given the page's link.
+// host gets -32021 then. When the person declines, the model is told to
+// call the tool with the arguments and "mcpformAction": "decline", which
+// ends the flow as a native decline does; no value says "accept", and any
+// other is asked again as a native answer with an unknown action is. A
+// step with a boolean field, such as a confirmation or a consent, is never
+// asked this way: it fails closed with -32021. Secrets never go this way;
+// the person is given the page's link.
 //
 // # Secrets
 //

@@ -1687,7 +1687,7 @@ func ExampleFlow_InputSchema() {
 	fmt.Println(string(b))
 	fmt.Println(mcpform.StateArgument)
 	// Output:
-	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
+	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
 	// mcpform
 }
 

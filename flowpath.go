@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform/internal/seam"
@@ -14,9 +15,27 @@ import (
 // StateArgument is the argument under which the paths that answer through
 // the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps
 // view's submit, the call that follows a secret page's link, and an answer
-// through the model. The tool's input schema must let it through, with the
-// fields' names; [Flow.InputSchema] returns such a schema.
+// through the model. Beside it, "mcpformAction": "decline" says that the
+// person declined, as a native decline does; no other value is accepted,
+// and there is none for "accept". The tool's input schema must let both
+// through, with the fields' names; [Flow.InputSchema] returns such a
+// schema.
 const StateArgument = "mcpform"
+
+// actionArgument is the argument under which the paths that answer
+// through the arguments say that the person declined, beside the state:
+// a view's Decline button sends it, and the model is told to. Its one
+// value is declineAction; there is no way to say "accept" this way, so
+// that a confirmation stays fail-closed. It has no "_", which prefab's
+// renderer would camel-case (see rendererKey).
+const (
+	actionArgument = "mcpformAction"
+	declineAction  = "decline"
+)
+
+// errArgumentAction reports an actionArgument other than declineAction: it
+// is judged as a native answer with an unknown action is, and asked again.
+var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
 
 // A via is the way one round reaches the person.
 type via int
@@ -78,7 +97,7 @@ func appsDeclared(req *mcp.CallToolRequest) bool {
 // answering through the arguments does not change what the state is bound
 // to.
 func ownArguments(steps []flowStep) map[string]bool {
-	own := map[string]bool{StateArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true}
 	for i := range steps {
 		for _, f := range steps[i].c.all {
 			own[f.Name], own[rendererKey(f.Name)] = true, true
@@ -89,7 +108,7 @@ func ownArguments(steps []flowStep) map[string]bool {
 
 // formArguments is ownArguments for a single form's fields.
 func formArguments(fields []AutoFormField) map[string]bool {
-	own := map[string]bool{StateArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true}
 	for _, f := range fields {
 		own[f.Name], own[rendererKey(f.Name)] = true, true
 	}
@@ -102,7 +121,22 @@ type callArgs struct {
 	token   string         // the state carried under StateArgument
 	carried bool           // StateArgument was there, even empty
 	rest    []byte         // the arguments but the flow's own, as JSON object members
-	answers map[string]any // the flow's own but the state: the answers
+	answers map[string]any // the flow's own but the state and action: the answers
+	action  any            // under actionArgument, when acted
+	acted   bool           // actionArgument was there
+}
+
+// declined reports whether the arguments carry actionArgument, and the
+// status it gives: ReplyDeclined for declineAction, and ReplyInvalid,
+// naming the problem, for any other value.
+func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
+	switch {
+	case !a.acted:
+		return ReplyNone, nil, false
+	case a.action == declineAction:
+		return ReplyDeclined, nil, true
+	}
+	return ReplyInvalid, []*FieldError{{Err: errArgumentAction}}, true
 }
 
 // nullDigest is the digest of absent, null and {} arguments.
@@ -153,6 +187,9 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 			} else {
 				a.token, a.carried = "\x00", true // not a string: a state that cannot verify
 			}
+		case k == actionArgument:
+			delete(m, k)
+			a.action, a.acted = v, true
 		}
 	}
 	if len(m) > 0 {
@@ -357,7 +394,8 @@ func isTokenText(s string) bool {
 // InputSchema returns the input schema of a tool that runs the flow: base
 // (nil means {"type": "object"}), copied, with the properties that the
 // paths answering through the arguments send added: [StateArgument], a
-// string, and each field's name, and the key prefab's renderer sends it
+// string, "mcpformAction", whose one value "decline" says the person
+// declined, and each field's name, and the key prefab's renderer sends it
 // under, of any type, because a browser sends numbers as text and the
 // flow judges every value itself. Secret fields are never sent, and are
 // not added. A base whose additionalProperties is false keeps it: the
@@ -378,6 +416,8 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) *jsonschema.Schema {
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
+	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction},
+		Description: "Sent, with the state and no answers, when the person declines to answer."})
 	for i := range f.steps {
 		for _, fd := range f.steps[i].c.fields {
 			add(fd.Name, &jsonschema.Schema{Description: fd.title()})

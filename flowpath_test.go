@@ -73,7 +73,8 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}, IsError: true}, nil
+			msg := fmt.Sprintf("%v %s %v", r.Status, r.Step, r.Answers)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}, nil
 		})
 	}
 	return h
@@ -92,11 +93,19 @@ type host struct {
 // hostDriver plays the person, and the model where one reads the results: it
 // answers each way of asking it is given and records it in trace.
 type hostDriver struct {
-	t     *testing.T
-	h     *hostServer
-	mu    sync.Mutex
-	trace []string
-	wire  []string // every result, as JSON
+	t         *testing.T
+	h         *hostServer
+	mu        sync.Mutex
+	trace     []string
+	wire      []string // every result, as JSON
+	declineAt int      // the person declines the declineAt-th question; 0 never
+}
+
+// declines reports whether the person declines the question now asked.
+func (d *hostDriver) declines() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.declineAt == len(d.trace)+1
 }
 
 func (d *hostDriver) note(s string) {
@@ -128,6 +137,10 @@ func (d *hostDriver) connect(hs host) *mcp.ClientSession {
 	opts := &mcp.ClientOptions{Capabilities: caps}
 	if hs.form || hs.url {
 		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if d.declines() {
+				d.note(req.Params.Mode + ":decline")
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
 			if req.Params.Mode == "url" {
 				d.note("url")
 				d.sendPage(req.Params.URL)
@@ -189,6 +202,12 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 // the page first when it links to one, and returns the arguments its
 // submit calls the tool with.
 func (d *hostDriver) submitView(view any, link string) map[string]any {
+	if d.declines() {
+		decline := findDecline(d.t, view)
+		require.Equal(d.t, outcomeKey, decline["resultKey"], "the view keeps the outcome")
+		d.note("view:decline")
+		return decline["arguments"].(map[string]any)
+	}
 	submit := findSubmit(d.t, view)
 	args := map[string]any{}
 	var fields []string
@@ -245,10 +264,43 @@ func findSubmit(t *testing.T, view any) map[string]any {
 	return found
 }
 
+// findDecline returns the toolCall of the Decline button in a view: the
+// one button that calls the tool without submitting the form.
+func findDecline(t *testing.T, view any) map[string]any {
+	var found []map[string]any
+	var walk func(any)
+	walk = func(v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if a, ok := m["onClick"].(map[string]any); ok && m["type"] == "Button" && m["submit"] == nil {
+			found = append(found, a)
+		}
+		children, _ := m["children"].([]any)
+		for _, c := range children {
+			walk(c)
+		}
+	}
+	walk(view)
+	require.Len(t, found, 1, "one Decline button in the view")
+	return found[0]
+}
+
 // answerModel does what the model is asked: collect the answers the
-// schema names, give the person the link, and call again.
+// schema names, give the person the link, and call again; or, when the
+// person declines, send the arguments with the contract's decline.
 func (d *hostDriver) answerModel(sc map[string]any, link string) map[string]any {
 	args := sc["arguments"].(map[string]any)
+	if d.declines() {
+		decline, ok := sc["decline"].(map[string]any)
+		require.True(d.t, ok, "the contract says how to report a decline")
+		for k, v := range decline {
+			args[k] = v
+		}
+		d.note("model:decline")
+		return args
+	}
 	trace := "link"
 	if schema, ok := sc["requestedSchema"]; ok {
 		props := properties(d.t, schema)
@@ -318,6 +370,54 @@ func TestFlowHosts(t *testing.T) {
 					assert.NotContains(t, w, hostSecret, "the password is on the MCP wire")
 				}
 			}
+		})
+	}
+}
+
+// TestFlowDeclineHosts declines a question on each kind of host, the way
+// it was asked: natively, with an Apps view's Decline button, or as the
+// model reports it through the contract's decline. Each ends the flow as
+// FlowDeclined, naming the step, with the answers proven before it, as a
+// native decline does.
+func TestFlowDeclineHosts(t *testing.T) {
+	full := host{name: "full", version: "2026-07-28", form: true, url: true}
+	cli := host{name: "CLI with forms", version: "2026-07-28", form: true}
+	editor := host{name: "older editor", version: "2025-11-25", form: true}
+	appsOld := host{name: "Apps-only", version: "2025-11-25", apps: true}
+	appsNew := host{name: "Apps-only", version: "2026-07-28", apps: true}
+	bare := host{name: "bare", version: "2026-07-28"}
+	const (
+		team    = "declined team map[email:ada@example.com plan:team]"
+		account = "declined account map[]"
+	)
+	for _, tt := range []struct {
+		host      host
+		tool      string
+		declineAt int
+		want      string
+		trace     []string
+	}{
+		{full, "signup", 2, team, []string{"form:email,plan", "form:decline"}},
+		{editor, "signup", 2, team, []string{"form:email,plan", "form:decline"}},
+		{appsOld, "signup", 2, team, []string{"view:email,plan", "view:decline"}},
+		{appsNew, "signup", 2, team, []string{"view:email,plan", "view:decline"}},
+		{bare, "signup", 2, team, []string{"model:email,plan", "model:decline"}},
+		{appsOld, "signup", 1, account, []string{"view:decline"}},
+		{appsNew, "signup", 1, account, []string{"view:decline"}},
+		{bare, "signup", 1, account, []string{"model:decline"}},
+		{cli, "set_password", 2, "declined password map[email:ada@example.com]", []string{"form:email", "model:decline"}},
+		{appsNew, "set_password", 1, "declined password map[]", []string{"view:decline"}},
+		{appsOld, "set_password", 1, "declined password map[]", []string{"view:decline"}},
+		{bare, "set_password", 1, "declined password map[]", []string{"model:decline"}},
+	} {
+		t.Run(fmt.Sprintf("%s %s %s %d", tt.host.name, tt.host.version, tt.tool, tt.declineAt), func(t *testing.T) {
+			d := &hostDriver{t: t, h: newHostServer(t, tt.host == bare), declineAt: tt.declineAt}
+			res, err := d.run(d.connect(tt.host), tt.tool)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, res.Content[0].(*mcp.TextContent).Text)
+			assert.Equal(t, tt.trace, d.trace)
+			_, ok := d.h.done.Load(tt.tool)
+			assert.False(t, ok, "nothing was done")
 		})
 	}
 }
@@ -488,6 +588,9 @@ func FuzzFlowArguments(f *testing.F) {
 		`{"mcpform":"STATE","mcpform":"other","email":"ada@example.com","plan":"pro"}`,
 		`{"mcpform":42,"email":"ada@example.com","plan":"pro"}`,
 		`{"mcpform":"STATE","team_name":"x","teamName":"y","seats":"12"}`,
+		`{"mcpform":"STATE","mcpformAction":"decline","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpform":"STATE","mcpformAction":"accept","email":"ada@example.com","plan":"pro"}`,
+		`{"mcpformAction":"decline"}`,
 		`{"mcpform":"STATE","email":"ada@example.com\u0000","plan":"pro"} `,
 		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
 	} {
@@ -547,9 +650,10 @@ func FuzzFlowArguments(f *testing.F) {
 }
 
 // TestFlowView checks what prefab's renderer is given on the Apps path:
-// the submit keeps the tool's result and shows no toast, the outcome
-// replaces the form once a result carries no view, each view clears the
-// last outcome, and a re-ask names the problem and keeps the good values.
+// the submit and the Decline button keep the tool's result and show no
+// toast, the outcome replaces the form once a result carries no view, each
+// view clears the last outcome, and a re-ask names the problem and keeps
+// the good values.
 func TestFlowView(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
 	r, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", nil))
@@ -570,6 +674,10 @@ func TestFlowView(t *testing.T) {
 	state := carried(t, r)
 	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state}, submit["arguments"])
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
+	assert.Equal(t, map[string]any{"action": "toolCall", "tool": "signup", "resultKey": outcomeKey,
+		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction},
+		"onError":   map[string]any{"action": "showToast", "message": defaultErrorMessage, "variant": "error"},
+	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 
 	again, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
 	require.NoError(t, err)
@@ -595,4 +703,139 @@ func TestFlowModelConfirmation(t *testing.T) {
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr, "the confirmation fails closed")
 	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+}
+
+// TestFlowArgumentsDecline sends a decline natively, through an Apps
+// view's arguments and through the model's, at each step, and wants the
+// same round on each: FlowDeclined naming the step, with the answers
+// proven before it. Any other value of the action argument is judged as a
+// native answer with an unknown action: asked again, naming the problem.
+func TestFlowArgumentsDecline(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	account := map[string]any{"email": "ada@example.com", "plan": "team"}
+	type path struct {
+		name string
+		flow *Flow
+		meta mcp.Meta
+	}
+	paths := []path{{"native", flow, formCaps()}, {"apps", flow, appsMeta()}, {"model", model, bareMeta()}}
+	// send answers step natively with native, or through the arguments
+	// with args beside the state.
+	send := func(t *testing.T, p path, state, step string, native any, args map[string]any) (*FlowRound, error) {
+		if p.name == "native" {
+			return p.flow.Next(callAs("alice", "signup", state, map[string]any{step: native}))
+		}
+		a := map[string]any{StateArgument: state}
+		for k, v := range args {
+			a[k] = v
+		}
+		return p.flow.Next(argsCall(t, p.meta, "alice", "signup", a))
+	}
+	begin := func(t *testing.T, p path) *FlowRound {
+		r, err := p.flow.Next(argsCall(t, p.meta, "alice", "signup", nil))
+		require.NoError(t, err)
+		return r
+	}
+	decline := map[string]any{actionArgument: declineAction}
+	shared := func(r *FlowRound, err error) roundOutcome { // the run's ID is checked apart
+		o := outcomeOf(r, err)
+		o.id = ""
+		return o
+	}
+
+	t.Run("each step", func(t *testing.T) {
+		for _, p := range paths {
+			first := begin(t, p)
+			r, err := send(t, p, carried(t, first), "account", "decline", decline)
+			require.NoError(t, err, p.name)
+			assert.Equal(t, roundOutcome{Status: FlowDeclined, Step: "account"}, shared(r, err), p.name)
+			assert.Equal(t, first.ID, r.ID, p.name)
+			assert.Empty(t, r.Answers, p.name)
+
+			second, err := send(t, p, carried(t, first), "account", account, account)
+			require.NoError(t, err, p.name)
+			require.Equal(t, "team", second.Step, p.name)
+			r, err = send(t, p, carried(t, second), "team", "decline", decline)
+			require.NoError(t, err, p.name)
+			assert.Equal(t, roundOutcome{Status: FlowDeclined, Step: "team"}, shared(r, err), p.name)
+			assert.Equal(t, first.ID, r.ID, p.name)
+			assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team"}, r.Answers, p.name)
+		}
+	})
+
+	t.Run("a decline with answers is a decline", func(t *testing.T) {
+		for _, p := range paths[1:] {
+			args := map[string]any{actionArgument: declineAction, "email": "ada@example.com", "plan": "pro"}
+			r, err := send(t, p, carried(t, begin(t, p)), "", nil, args)
+			assert.Equal(t, roundOutcome{Status: FlowDeclined, Step: "account"}, shared(r, err), p.name)
+		}
+	})
+
+	t.Run("a decline with a forged state is refused", func(t *testing.T) {
+		for _, p := range paths[1:] {
+			s := carried(t, begin(t, p))
+			r, err := send(t, p, s[:len(s)-4]+"AAAA", "", nil, decline)
+			assert.Equal(t, roundOutcome{Code: -32602}, shared(r, err), p.name)
+		}
+	})
+
+	reasked := roundOutcome{Status: FlowAsk, Step: "account", Problems: []string{""}}
+	t.Run("a native unknown action", func(t *testing.T) {
+		p := paths[0]
+		r, err := send(t, p, carried(t, begin(t, p)), "account", "bogus", nil)
+		assert.Equal(t, reasked, shared(r, err))
+	})
+	for _, bad := range []any{"accept", "Decline", "cancel", "", 1.0, true, nil, map[string]any{"action": "decline"}, []any{"decline"}} {
+		t.Run(fmt.Sprintf("action %#v", bad), func(t *testing.T) {
+			for _, p := range paths[1:] {
+				args := map[string]any{actionArgument: bad, "email": "ada@example.com", "plan": "pro"}
+				r, err := send(t, p, carried(t, begin(t, p)), "", nil, args)
+				assert.Equal(t, reasked, shared(r, err), p.name)
+				require.NoError(t, err)
+				assert.Equal(t, 1, r.Attempt, "%s: a re-ask, counted", p.name)
+				assert.Contains(t, wireJSON(t, r.Result), actionArgument, "%s: the re-ask names the problem", p.name)
+			}
+		})
+	}
+}
+
+// TestFlowArgumentsDeclineOnce declines through a view's and the model's
+// arguments with Outcomes set: a replay of the decline, and one that
+// answers instead, get the first outcome, and nothing is created.
+func TestFlowArgumentsDeclineOnce(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		_, codec, _ := newFlowFixture(t)
+		s, _ := d.store(t, d.tables(t))
+		flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: s, AskModel: true})
+		require.NoError(t, err)
+		for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
+			r, err := flow.Next(argsCall(t, meta, "alice", "signup", nil))
+			require.NoError(t, err)
+			state := carried(t, r)
+			var calls int
+			for i, args := range []map[string]any{
+				{StateArgument: state, actionArgument: declineAction},
+				{StateArgument: state, actionArgument: declineAction},
+				{StateArgument: state, "email": "ada@example.com", "plan": "pro"},
+			} {
+				round, err := flow.Next(argsCall(t, meta, "alice", "signup", args))
+				require.NoError(t, err)
+				require.NotEqual(t, FlowAsk, round.Status, "round %d", i)
+				assert.Equal(t, r.ID, round.ID)
+				res, err := round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+					calls++
+					if round.Status == FlowDone {
+						return outcome("created"), nil
+					}
+					return outcome("Signup not completed: you declined " + round.Step), nil
+				})
+				require.NoError(t, err)
+				assert.Equal(t, "Signup not completed: you declined account", textOf(res), "round %d", i)
+			}
+			assert.Equal(t, 1, calls, "the decline's outcome alone was made")
+		}
+	})
 }

@@ -144,15 +144,23 @@ func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers, lin
 
 // waitPage is the round while s's page has not been sent: s's other fields
 // stay proven, and only the page is asked again, saying it is still
-// waiting, unless the person has now declined or dismissed it.
+// waiting, unless the person has now declined or dismissed it, natively
+// or, where they were given the link, through the arguments.
 func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
+	problems := secretProblems(s, ErrSecretWaiting)
 	switch u, ok := r.call.Answer(s.urlKey()); {
 	case ok && u.Action == "decline":
 		return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
 	case ok && u.Action == "cancel":
 		return &FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+	case r.inArgs:
+		switch st, p, ok := r.args.declined(); {
+		case ok && st == ReplyDeclined:
+			return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+		case ok:
+			problems = append(problems, p...)
+		}
 	}
-	problems := secretProblems(s, ErrSecretWaiting)
 	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
 	token, err := r.flow.mintState(&st, r.bind)
 	if err != nil {
@@ -207,11 +215,16 @@ func (r *round) link(s *flowStep) *secretLink {
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
-	if len(s.c.fields) > 0 {
-		status, accepted, problems = r.judge(s)
-	}
-	if len(s.c.secrets) > 0 && r.byURL() {
-		status, problems = s.consent(r.call, status, problems)
+	if st, p, ok := r.args.declined(); ok && r.inArgs {
+		// A view's Decline, or the model reporting one: as a native decline.
+		status, accepted, problems = st, nil, p
+	} else {
+		if len(s.c.fields) > 0 {
+			status, accepted, problems = r.judge(s)
+		}
+		if len(s.c.secrets) > 0 && r.byURL() {
+			status, problems = s.consent(r.call, status, problems)
+		}
 	}
 	if status == ReplyAccepted && s.check != nil {
 		if extra := s.check(accepted); len(extra) > 0 {

@@ -47,7 +47,10 @@ func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*Fie
 // carry [StateArgument], from the arguments, as an MCP Apps view's submit
 // and an answer through the model send it. Values a view sends are made
 // typed as [Form.ReadArguments] makes them; the model's are judged exactly
-// as a native answer. Arguments that name none of the form's fields are no
+// as a native answer. The argument "mcpformAction" set to "decline", which
+// a view's Decline button sends and the model is told to send, gives
+// ReplyDeclined; any other value of it is ReplyInvalid. Arguments that name
+// none of the form's fields are no
 // answer: the Reply's Status is ReplyNone. A nil req or one without params
 // has none either.
 func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
@@ -60,6 +63,10 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 			reply := Reply[T]{Status: ReplyNone, via: viaModel, call: req}
 			if can.apps && !can.form {
 				reply.via = viaApps
+			}
+			if st, problems, ok := a.declined(); ok {
+				reply.Status, reply.Problems = st, problems
+				return reply
 			}
 			content := f.c.fromArguments(a.answers, reply.via == viaApps)
 			if content == nil {

@@ -104,3 +104,41 @@ func TestFormReaskPaths(t *testing.T) {
 	require.ErrorAs(t, err, &rpcErr, "a confirmation fails closed")
 	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
 }
+
+// TestFormDecline declines the README's one form in an Apps view, with its
+// Decline button, and through the model, as the contract says: ReadCall
+// gives ReplyDeclined. Any other value of the action argument is
+// ReplyInvalid, naming the problem, and a re-ask on the same path.
+func TestFormDecline(t *testing.T) {
+	for _, tt := range []struct {
+		host  host
+		model bool
+		trace string
+	}{
+		{host{name: "Apps-only", version: "2025-11-25", apps: true}, false, "view:decline"},
+		{host{name: "Apps-only", version: "2026-07-28", apps: true}, false, "view:decline"},
+		{host{name: "bare", version: "2026-07-28"}, true, "model:decline"},
+	} {
+		t.Run(tt.host.name+" "+tt.host.version, func(t *testing.T) {
+			d := &hostDriver{t: t, h: formHostServer(t, tt.model), declineAt: 1}
+			res, err := d.run(d.connect(tt.host), "signup")
+			require.NoError(t, err)
+			assert.Equal(t, "declined", res.Content[0].(*mcp.TextContent).Text)
+			assert.Equal(t, []string{tt.trace}, d.trace)
+		})
+	}
+
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "email", Type: TypeEmail, Required: true}},
+		&FormOptions{Key: "signup", AskModel: true})
+	require.NoError(t, err)
+	for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
+		for _, bad := range []any{"accept", "cancel", "", 1.0, nil, map[string]any{}} {
+			reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: "", actionArgument: bad, "email": "ada@example.com"}))
+			assert.Equal(t, ReplyInvalid, reply.Status, "%#v", bad)
+			require.Len(t, reply.Problems, 1)
+			assert.ErrorIs(t, reply.Problems[0], errArgumentAction)
+			again := wireJSON(t, form.Reask(reply, "s2"))
+			assert.Contains(t, again, `"arguments":{"mcpform":"s2"}`, "asked again on the same path")
+		}
+	}
+}

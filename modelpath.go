@@ -18,7 +18,14 @@ type askContract struct {
 	URL string `json:"url,omitempty"`
 	// Arguments go back unchanged, merged with the answers.
 	Arguments json.RawMessage `json:"arguments"`
+	// Decline is merged into Arguments, in place of the answers, when the
+	// person declines: declineArguments, always. There is no "accept".
+	Decline json.RawMessage `json:"decline"`
 }
+
+// declineArguments is what a model adds to the arguments to report that
+// the person declined.
+var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAction + `"}`)
 
 // modelResult returns the ordinary result that asks the model to collect
 // s's answers from the person and call the tool again with them.
@@ -74,7 +81,7 @@ func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResu
 		c.plainText.Store(t)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.head + string(args) + t.tail}},
-		StructuredContent: &askContract{RequestedSchema: c.schema, Arguments: args}}
+		StructuredContent: &askContract{RequestedSchema: c.schema, Arguments: args, Decline: declineArguments}}
 }
 
 // askModel returns the result of contract c, in words for the model too:
@@ -103,7 +110,10 @@ func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) *mcp
 	}
 	b.WriteString(":\n")
 	b.Write(c.Arguments)
-	b.WriteString("\n\nIf the person does not want to go on, do not call it again.")
+	b.WriteString("\n\nIf the person declines, call it again with these arguments plus ")
+	b.Write(declineArguments[1 : len(declineArguments)-1])
+	b.WriteString(" and no answers. Only the person can decline or answer; do not do either for them.")
+	c.Decline = declineArguments
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
 

@@ -389,6 +389,28 @@ func TestHostMatrix(t *testing.T) {
 	})
 }
 
+// TestHostMatrixDecline presses the Decline button of the team view in the
+// real MCP Apps host, in Chromium: the view's last screen says the signup
+// was declined, naming the step, and nothing is created.
+func TestHostMatrixDecline(t *testing.T) {
+	testenv.Node(t)
+	signupBin(t)
+	for _, revision := range []string{legacy, modern} {
+		t.Run(revision, func(t *testing.T) {
+			h := newHostRun(t, hostRow{revision: revision, kind: hostKind{apps: true}})
+			tr := h.apps(toolName, [][]map[string]any{
+				{{"name": "email", "value": "ada@example.com"}, {"name": "full_name", "value": "Ada Lovelace"}, {"name": "plan", "select": "team"}},
+				{{"name": "team_name", "value": "Analytical Engines"}, {"decline": true}},
+			})
+			assert.Equal(t, []string{"team_name", "seats"}, tr.Views[1].Names)
+			assert.Contains(t, tr.Views[1].Text, "Decline", "the view shows the button")
+			assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", tr.Final)
+			assert.Empty(t, tr.Errors, "the view's console")
+			assert.Empty(t, accounts(t, "sqlite", h.db))
+		})
+	}
+}
+
 // newHostRun starts row's two replicas on a new SQLite file.
 func newHostRun(t *testing.T, row hostRow) *hostRun {
 	db := filepath.Join(t.TempDir(), "signup.db")

@@ -51,6 +51,7 @@ type view struct {
 	fields   []string       // the names of its controls, in order
 	problems string         // its subtitle naming what to fix, or ""
 	submit   map[string]any // the arguments its submit sends, as written
+	decline  map[string]any // the arguments its Decline button sends
 }
 
 // viewOf returns the view res shows, and fails if it shows none.
@@ -74,6 +75,9 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 				sub, _ := n["onSubmit"].(map[string]any)
 				v.tool, _ = sub["tool"].(string)
 				v.submit, _ = sub["arguments"].(map[string]any)
+			}
+			if a, ok := n["onClick"].(map[string]any); ok && n["type"] == "Button" {
+				v.decline, _ = a["arguments"].(map[string]any)
 			}
 			if name, ok := n["name"].(string); ok {
 				v.fields = append(v.fields, name)
@@ -242,6 +246,39 @@ func runUI(t *testing.T, cs *mcp.ClientSession, steps []uiStep) (*mcp.CallToolRe
 		res = submit(t, cs, args)
 	}
 	return res, args
+}
+
+// TestUIDecline presses a view's Decline button at each step: the example
+// answers "declined" for that step, creates nothing, and keeps that
+// outcome when the same view is then submitted with answers.
+func TestUIDecline(t *testing.T) {
+	account := map[string]any{"email": "ada@example.com", "plan": "team"}
+	for _, tt := range []struct {
+		name  string
+		steps []uiStep // answered before the decline
+		step  string   // the step the outcome names
+	}{
+		{"the account step", nil, "account"},
+		{"the team step", []uiStep{{accountFields, account}}, "team"},
+	} {
+		for _, version := range []string{modern, legacy} {
+			t.Run(tt.name+"/"+version, func(t *testing.T) {
+				srv := newServer(t, false)
+				cs := appsClient(t, srv, version)
+				res, _ := runUI(t, cs, tt.steps)
+				v := viewOf(t, res)
+				require.NotNil(t, v.decline, "the view has a Decline button")
+				declined := submit(t, cs, v.decline)
+				assert.Equal(t, "declined", status(t, declined), text(declined))
+				assert.Contains(t, text(declined), "you declined to give your "+tt.step+" details")
+				assert.Empty(t, srv.accounts(t))
+
+				again := submit(t, cs, v.fill(map[string]any{"email": "ada@example.com", "plan": "pro", "team_name": "Analytical Engines", "seats": "12"}))
+				assert.Equal(t, text(declined), text(again), "the first outcome stands")
+				assert.Empty(t, srv.accounts(t))
+			})
+		}
+	}
 }
 
 // TestUIExtraArgument: a submit carrying an argument its view does not

@@ -27,7 +27,8 @@
 // opens the secret page's link the view shows in a tab of the same browser
 // (its origin must be allowed), types the password there and sends it, as
 // a person does before submitting the view. The password goes only into
-// that page. The client declares the MCP Apps extension and
+// that page. A {"decline": true} Fill presses the view's Decline button
+// instead of submitting it. The client declares the MCP Apps extension and
 // nothing else: no elicitation. For each view in turn the host waits until
 // the view shows a form, records the names of its controls and its text,
 // fills it, submits, and waits for the view's tools/call to come back. After
@@ -206,7 +207,12 @@ try {
     await frame.locator('form [name]').first().waitFor({ timeout });
     const before = await shown();
     transcript.views.push(before);
+    let decline = false;
     for (const f of fills) {
+      if (f.decline) {
+        decline = true; // the view's Decline button, in place of the submit
+        continue;
+      }
       if (f.link) {
         await sendPage(before.text, f.password);
         continue;
@@ -217,7 +223,7 @@ try {
     }
     if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, `view-${i + 1}.png`), fullPage: true });
     const calls = transcript.calls.length;
-    await frame.locator('form [type="submit"], form button').last().click();
+    await frame.locator(decline ? 'form button:not([type="submit"])' : 'form [type="submit"]').last().click();
     await waitFor(() => transcript.calls.length > calls && transcript.calls.at(-1).result || transcript.calls.at(-1)?.error);
     // The view re-renders from the result: wait until it shows something new.
     await waitFor(async () => JSON.stringify(await shown()) !== JSON.stringify(before));
