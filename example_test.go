@@ -285,7 +285,7 @@ func ExampleFlow_Next() {
 			},
 			Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "user-42"}},
 		}
-		r, err := flow.Next(req)
+		r, err := flow.Next(context.Background(), req)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -988,7 +988,7 @@ func ExampleForm_Ask() {
 // A step can be a compiled form, so each step is compiled once and its
 // fields come from the struct its answers decode into.
 func ExampleStep() {
-	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, nil)
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1000,7 +1000,7 @@ func ExampleStep() {
 func ExampleFlow_Fields() {
 	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},
-	}, nil)
+	}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1027,13 +1027,13 @@ func ExampleFlowRound_Once() {
 		log.Fatal(err)
 	}
 	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}},
-		&mcpform.FlowOptions{Outcomes: store})
+		&mcpform.FlowOptions{EveryCallerIsSamePerson: true, Outcomes: store})
 	if err != nil {
 		log.Fatal(err)
 	}
 	created := 0
 	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		round, err := flow.Next(req)
+		round, err := flow.Next(ctx, req)
 		if err != nil || round.Status == mcpform.FlowAsk {
 			return round.Result, err
 		}
@@ -1078,7 +1078,7 @@ func ExampleFlow_SecretPage() {
 	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
 		{Name: "email", Type: mcpform.TypeEmail, Required: true},
 		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: mcpform.Bound(8)},
-	}}}, &mcpform.FlowOptions{Secrets: &mcpform.SecretOptions{
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Secrets: &mcpform.SecretOptions{
 		PageURL: "https://example.com/mcp/secret",
 		Store:   mcpform.NewMemorySecretStore(),
 	}})
@@ -1105,7 +1105,7 @@ func ExampleFlow_SecretPage() {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp/secret", page)
 
-	r, err := flow.Next(&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
+	r, err := flow.Next(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "set_password", Meta: exampleURLClient}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1543,6 +1543,7 @@ func ExampleSQLStore() {
 	_, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Fields: []mcpform.AutoFormField{
 		{Name: "password", Type: mcpform.TypePassword, Required: true},
 	}}}, &mcpform.FlowOptions{
+		EveryCallerIsSamePerson: true,
 		Outcomes: store,
 		Secrets:  &mcpform.SecretOptions{PageURL: "https://example.com/secret", Store: mcpform.SealSecrets(store, codec)},
 	})
@@ -1629,7 +1630,7 @@ func ExampleSQLStore_Lookup() {
 // Outcomes is what a flow needs for exactly-once; SQLStore is one.
 func ExampleOutcomes() {
 	var outcomes mcpform.Outcomes = exampleSQLStore(nil)
-	_, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, &mcpform.FlowOptions{Outcomes: outcomes})
+	_, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Outcomes: outcomes})
 	fmt.Println(err)
 	// Output:
 	// <nil>
@@ -1678,7 +1679,7 @@ func ExampleFlow_InputSchema() {
 	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "team", Fields: []mcpform.AutoFormField{
 		{Name: "team_name", Required: true},
 		{Name: "seats", Type: mcpform.TypeInteger},
-	}}}, nil)
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1724,13 +1725,13 @@ func ExampleFlowOptions_askModel() {
 	}
 	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
 		{Name: "email", Type: mcpform.TypeEmail, Required: true},
-	}}}, &mcpform.FlowOptions{AskModel: true})
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, AskModel: true})
 	if err != nil {
 		log.Fatal(err)
 	}
 	bare := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup",
 		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}}}}
-	r, err := flow.Next(bare)
+	r, err := flow.Next(context.Background(), bare)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1747,7 +1748,7 @@ func ExampleFlowOptions_askModel() {
 	// The model calls again with the arguments it was given and the answer.
 	contract.Arguments["email"] = "ada@example.com"
 	bare.Params.Arguments, _ = json.Marshal(contract.Arguments)
-	r, err = flow.Next(bare)
+	r, err = flow.Next(context.Background(), bare)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -47,19 +47,25 @@ type FlowOptions struct {
 	MaxReasks int
 	// Principal returns who the server authenticated for the call, such
 	// as the UserID of req.Extra.TokenInfo, never a value the client
-	// chose. Nil means one principal, "", for every call: right only for
-	// a server without authentication.
+	// chose. A flow needs it, or ContextPrincipal, unless
+	// EveryCallerIsSamePerson says otherwise: NewFlow refuses a flow with
+	// none of the three.
 	Principal func(req *mcp.CallToolRequest) string
 	// ContextPrincipal returns who the server authenticated for the call,
 	// read from the tool handler's context, for SDKs whose handlers get
 	// the principal only there: on mark3labs/mcp-go, what its auth
 	// middleware or HTTPContextFunc put in the context (see the mcpgo
-	// package). [Flow.Next] takes no context and uses Principal; the mcpgo
-	// face uses ContextPrincipal. A flow served by both sets both. A face
-	// whose own field is nil while the other is set refuses the call, so
-	// that a flow with a principal is never bound to "" by mistake. Nil
-	// with a nil Principal means one principal, "", for every call.
+	// package), or from the context [Flow.Next] is given. Where both are
+	// set, go-sdk's face uses Principal and the mcpgo face
+	// ContextPrincipal. An mcpgo call of a flow with Principal alone is
+	// refused, so that a flow with a principal is never bound to "" by
+	// mistake.
 	ContextPrincipal func(ctx context.Context) string
+	// EveryCallerIsSamePerson binds every call's state to one principal,
+	// "": right only for a server without authentication, such as a
+	// local stdio server for one person. False, with neither Principal
+	// nor ContextPrincipal, makes NewFlow refuse the flow.
+	EveryCallerIsSamePerson bool
 	// UnboundArguments leaves the call's arguments out of what the state
 	// is bound to, for a tool whose arguments legitimately change between
 	// rounds. False binds them: a state replayed with other arguments is
@@ -237,9 +243,16 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
+	if f.principal == nil && f.contextPrincipal == nil && (opts == nil || !opts.EveryCallerIsSamePerson) {
+		return nil, errNoPrincipal
+	}
 	f.own = ownArguments(f.steps)
 	return f, nil
 }
+
+// errNoPrincipal refuses a flow that would bind every caller's state to
+// the same principal without saying so.
+var errNoPrincipal = errors.New("mcpform: a flow needs FlowOptions.Principal (go-sdk) or ContextPrincipal, to bind each state to who called; set EveryCallerIsSamePerson only for a server without authentication")
 
 // compileStep returns step i's compiled form.
 func compileStep(i int, s Step) (*compiled, error) {
@@ -347,7 +360,9 @@ type FlowRound struct {
 	face       *faceRequests // FlowAsk on another SDK's face: what to ask
 }
 
-// Next runs one round of the flow for the tool call req.
+// Next runs one round of the flow for the tool call req. ctx is the tool
+// handler's: it bounds the round's store calls, and [FlowOptions].ContextPrincipal
+// reads the principal from it. A nil ctx is context.Background().
 //
 // A call without request state, in req.Params.RequestState or under
 // [StateArgument] in its arguments, starts the flow. A state that does not
@@ -360,19 +375,23 @@ type FlowRound struct {
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
 // fulfils one round only; install the middleware of [AddLegacyRounds] so
 // that such a client can answer every round of the flow.
-func (f *Flow) Next(req *mcp.CallToolRequest) (*FlowRound, error) {
+func (f *Flow) Next(ctx context.Context, req *mcp.CallToolRequest) (*FlowRound, error) {
 	if f != nil && len(f.steps) > 0 && (req == nil || req.Params == nil) {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	return f.next((*sdkCall)(req))
+	return f.next(ctx, (*sdkCall)(req))
 }
 
 // next runs one round for a call read from any SDK (see internal/seam).
-func (f *Flow) next(call seam.Call) (*FlowRound, error) {
+// ctx bounds the round's store calls and reaches ContextPrincipal.
+func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
 		return nil, errors.New("mcpform: Next on a flow without steps")
 	}
-	principal, err := f.principalOf(call)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	principal, err := f.principalOf(ctx, call)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +421,7 @@ func (f *Flow) next(call seam.Call) (*FlowRound, error) {
 		}
 		return nil, call.StateError(err)
 	}
-	r := &round{flow: f, call: call, bind: bind, st: st, principal: principal,
+	r := &round{ctx: ctx, flow: f, call: call, bind: bind, st: st, principal: principal,
 		can: reachOf(call), inArgs: inArgs, args: args}
 	res, err := r.run()
 	if res != nil {

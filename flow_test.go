@@ -115,7 +115,7 @@ func TestFlowBranches(t *testing.T) {
 	} {
 		t.Run(tt.plan, func(t *testing.T) {
 			flow, _, _ := newFlowFixture(t)
-			r, err := flow.Next(call("signup", "", nil))
+			r, err := flow.Next(context.Background(), call("signup", "", nil))
 			require.NoError(t, err)
 			var steps []string
 			for r.Status == FlowAsk {
@@ -125,7 +125,7 @@ func TestFlowBranches(t *testing.T) {
 				if key == "team" {
 					content = map[string]any{"team_name": "Analytical", "seats": 5.0}
 				}
-				r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{key: content}))
+				r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, map[string]any{key: content}))
 				require.NoError(t, err)
 			}
 			assert.Equal(t, FlowDone, r.Status)
@@ -140,9 +140,9 @@ func TestFlowBranches(t *testing.T) {
 // that asks for the team step.
 func round1(t *testing.T, flow *Flow) string {
 	t.Helper()
-	r, err := flow.Next(call("signup", "", nil))
+	r, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
-	r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{
+	r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, map[string]any{
 		"account": map[string]any{"email": "ada@example.com", "plan": "team"},
 	}))
 	require.NoError(t, err)
@@ -155,7 +155,7 @@ func TestFlowIgnoresForgedEarlierAnswers(t *testing.T) {
 	state := round1(t, flow)
 	// Round 2 resends round 1 with a changed email and plan, and smuggles
 	// an extra key into the team answer: none of it may count.
-	r, err := flow.Next(call("signup", state, map[string]any{
+	r, err := flow.Next(context.Background(), call("signup", state, map[string]any{
 		"account": map[string]any{"email": "mallory@example.com", "plan": "pro"},
 		"team":    map[string]any{"team_name": "Analytical", "seats": 5.0, "email": "mallory@example.com"},
 	}))
@@ -190,7 +190,7 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 				state = tt.tamper(state)
 			}
 			clock.t = clock.t.Add(tt.advance)
-			r, err := flow.Next(callAs(tt.principal, tt.tool, state, team))
+			r, err := flow.Next(context.Background(), callAs(tt.principal, tt.tool, state, team))
 			assert.Nil(t, r)
 			var rpcErr *jsonrpc.Error
 			require.True(t, errors.As(err, &rpcErr), "want *jsonrpc.Error, got %T: %v", err, err)
@@ -202,7 +202,7 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 		flow, _, clock := newFlowFixture(t)
 		state := round1(t, flow)
 		clock.t = clock.t.Add(10 * time.Minute)
-		r, err := flow.Next(call("signup", state, team))
+		r, err := flow.Next(context.Background(), call("signup", state, team))
 		require.NoError(t, err)
 		assert.Equal(t, FlowDone, r.Status)
 	})
@@ -211,7 +211,7 @@ func TestFlowStateMustBeOurs(t *testing.T) {
 func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
 	state := round1(t, flow)
-	r, err := flow.Next(call("signup", state, map[string]any{
+	r, err := flow.Next(context.Background(), call("signup", state, map[string]any{
 		"team": map[string]any{"team_name": "Analytical", "seats": 500.0},
 	}))
 	require.NoError(t, err)
@@ -224,7 +224,7 @@ func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team"}, r.Answers, "round 1 is still proven")
 
 	// The re-ask carries round 1 in its own state: answering it finishes.
-	r, err = flow.Next(call("signup", r.Result.RequestState, map[string]any{
+	r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, map[string]any{
 		"team": map[string]any{"team_name": "Analytical", "seats": 50.0},
 	}))
 	require.NoError(t, err)
@@ -234,16 +234,16 @@ func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 
 func TestFlowGivesUpAfterMaxReasks(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
-	r, err := flow.Next(call("signup", "", nil))
+	r, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
 	bad := map[string]any{"account": map[string]any{"email": "nope", "plan": "pro"}}
 	for want := 1; want <= 3; want++ {
-		r, err = flow.Next(call("signup", r.Result.RequestState, bad))
+		r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, bad))
 		require.NoError(t, err)
 		require.Equal(t, FlowAsk, r.Status, "re-ask %d", want)
 		assert.Equal(t, want, r.Attempt)
 	}
-	r, err = flow.Next(call("signup", r.Result.RequestState, bad))
+	r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, bad))
 	require.NoError(t, err)
 	assert.Equal(t, FlowInvalid, r.Status)
 	assert.Equal(t, "account", r.Step)
@@ -263,7 +263,7 @@ func TestFlowRefusals(t *testing.T) {
 		t.Run(tt.action, func(t *testing.T) {
 			flow, _, _ := newFlowFixture(t)
 			state := round1(t, flow)
-			r, err := flow.Next(call("signup", state, map[string]any{"team": tt.action}))
+			r, err := flow.Next(context.Background(), call("signup", state, map[string]any{"team": tt.action}))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, r.Status)
 			assert.Equal(t, "team", r.Step)
@@ -274,7 +274,7 @@ func TestFlowRefusals(t *testing.T) {
 	t.Run("unknown action is a failed answer", func(t *testing.T) {
 		flow, _, _ := newFlowFixture(t)
 		state := round1(t, flow)
-		r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}))
+		r, err := flow.Next(context.Background(), call("signup", state, map[string]any{"team": "maybe"}))
 		require.NoError(t, err)
 		assert.Equal(t, "team", asked(t, r))
 		assert.Equal(t, 1, r.Attempt)
@@ -282,7 +282,7 @@ func TestFlowRefusals(t *testing.T) {
 	t.Run("no answer asks again as it was", func(t *testing.T) {
 		flow, _, _ := newFlowFixture(t)
 		state := round1(t, flow)
-		r, err := flow.Next(call("signup", state, nil))
+		r, err := flow.Next(context.Background(), call("signup", state, nil))
 		require.NoError(t, err)
 		assert.Equal(t, "team", asked(t, r))
 		assert.Equal(t, 0, r.Attempt)
@@ -330,9 +330,9 @@ func TestNewFlowRefusesBrokenFlows(t *testing.T) {
 
 func TestFlowMisuse(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
-	_, err := (*Flow)(nil).Next(call("signup", "", nil))
+	_, err := (*Flow)(nil).Next(context.Background(), call("signup", "", nil))
 	assert.ErrorContains(t, err, "without steps")
-	_, err = flow.Next(nil)
+	_, err = flow.Next(context.Background(), nil)
 	assert.ErrorContains(t, err, "without a tool call")
 }
 
@@ -340,7 +340,7 @@ func TestFlowMisuse(t *testing.T) {
 // account answer, mint the next state and ask for the team step.
 func benchFlowRound(b *testing.B) (*Flow, *RequestStateCodec, *mcp.CallToolRequest) {
 	flow, codec, _ := newFlowFixture(b)
-	r, err := flow.Next(call("signup", "", nil))
+	r, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(b, err)
 	req := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
 	return flow, codec, req
@@ -358,13 +358,13 @@ func BenchmarkFlowRound(b *testing.B) {
 	require.NoError(b, err)
 	readable, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: true})
 	require.NoError(b, err)
-	r, err := readable.Next(call("signup", "", nil))
+	r, err := readable.Next(context.Background(), call("signup", "", nil))
 	require.NoError(b, err)
 	signed := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
 	// second returns round 2 of a flow asked with meta, answered through
 	// the arguments.
 	second := func(flow *Flow, meta mcp.Meta) *mcp.CallToolRequest {
-		r, err := flow.Next(argsCall(b, meta, "alice", "signup", nil))
+		r, err := flow.Next(context.Background(), argsCall(b, meta, "alice", "signup", nil))
 		require.NoError(b, err)
 		return argsCall(b, meta, "alice", "signup", map[string]any{
 			StateArgument: carried(b, r), "email": "ada@example.com", "plan": "team"})
@@ -382,7 +382,7 @@ func BenchmarkFlowRound(b *testing.B) {
 		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r, err := bb.flow.Next(bb.req)
+				r, err := bb.flow.Next(context.Background(), bb.req)
 				if err != nil || r.Status != FlowAsk || r.Step != "team" {
 					b.Fatal(err, r)
 				}
@@ -401,7 +401,7 @@ func BenchmarkFlowRound(b *testing.B) {
 				if err := json.Unmarshal(params, &p); err != nil {
 					b.Fatal(err)
 				}
-				r, err := bb.flow.Next(&mcp.CallToolRequest{Params: &p, Extra: bb.req.Extra})
+				r, err := bb.flow.Next(context.Background(), &mcp.CallToolRequest{Params: &p, Extra: bb.req.Extra})
 				if err != nil || r.Status != FlowAsk || r.Step != "team" {
 					b.Fatal(err, r)
 				}
@@ -447,23 +447,23 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 // re-asks and replays, and different for every start.
 func TestFlowID(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
-	r1, err := flow.Next(call("signup", "", nil))
+	r1, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
-	other, err := flow.Next(call("signup", "", nil))
+	other, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
 	require.NotEmpty(t, r1.ID)
 	assert.NotEqual(t, r1.ID, other.ID, "two starts in the same second share an ID")
 	assert.NotEqual(t, r1.Result.RequestState, other.Result.RequestState)
 
-	bad, err := flow.Next(call("signup", r1.Result.RequestState, map[string]any{"account": map[string]any{"email": "x"}}))
+	bad, err := flow.Next(context.Background(), call("signup", r1.Result.RequestState, map[string]any{"account": map[string]any{"email": "x"}}))
 	require.NoError(t, err)
 	assert.Equal(t, r1.ID, bad.ID, "re-ask")
 	answer := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
-	done, err := flow.Next(call("signup", bad.Result.RequestState, answer))
+	done, err := flow.Next(context.Background(), call("signup", bad.Result.RequestState, answer))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, r1.ID, done.ID, "done")
-	replay, err := flow.Next(call("signup", bad.Result.RequestState, answer))
+	replay, err := flow.Next(context.Background(), call("signup", bad.Result.RequestState, answer))
 	require.NoError(t, err)
 	assert.Equal(t, done.ID, replay.ID, "replay")
 }
@@ -475,16 +475,16 @@ func TestFlowReasksInvalidOptionalValue(t *testing.T) {
 		{Name: "nick", Max: Bound(3)},
 	}}}, &FlowOptions{Principal: tokenUser})
 	require.NoError(t, err)
-	r, err := flow.Next(call("t", "", nil))
+	r, err := flow.Next(context.Background(), call("t", "", nil))
 	require.NoError(t, err)
-	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "nick": "toolong", "extra": 1.0}}))
+	r, err = flow.Next(context.Background(), call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "nick": "toolong", "extra": 1.0}}))
 	require.NoError(t, err)
 	require.Equal(t, FlowAsk, r.Status)
 	assert.Equal(t, 1, r.Attempt)
 	assert.Contains(t, r.Result.InputRequests["k"].(*mcp.ElicitParams).Message, "Nick: longer than 3 characters")
 
 	// Unknown keys alone are dropped without a re-ask.
-	r, err = flow.Next(call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}))
+	r, err = flow.Next(context.Background(), call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}))
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"email": "a@b.co"}, r.Answers)
@@ -512,7 +512,7 @@ func TestFlowBindsArguments(t *testing.T) {
 			require.NoError(t, err)
 			req := finishRequest(t, flow, tt.minted)
 			req.Params.Arguments = json.RawMessage(tt.retried)
-			r, err := flow.Next(req)
+			r, err := flow.Next(context.Background(), req)
 			if !tt.wantErr {
 				require.NoError(t, err)
 				assert.Equal(t, FlowDone, r.Status)
@@ -539,7 +539,7 @@ func TestFlowFields(t *testing.T) {
 // never sent an input request it cannot answer, over go-sdk in memory.
 func TestFlowCapabilities(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
-	flow, err := NewFlow(codec, []Step{accountStep}, nil)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
 	for _, tt := range []struct {
 		name    string
@@ -557,7 +557,7 @@ func TestFlowCapabilities(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)},
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					r, err := flow.Next(req)
+					r, err := flow.Next(context.Background(), req)
 					switch {
 					case err != nil:
 						return nil, err
@@ -586,4 +586,43 @@ func TestFlowCapabilities(t *testing.T) {
 			assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(rpcErr.Data))
 		})
 	}
+}
+
+// TestFlowNeedsPrincipal: a flow says who calls, or says in so many words
+// that every caller is one person; it is never bound to "" by default.
+func TestFlowNeedsPrincipal(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	fromCtx := func(ctx context.Context) string { s, _ := ctx.Value(ctxUser{}).(string); return s }
+	for _, tt := range []struct {
+		name string
+		opts *FlowOptions
+		ok   bool
+	}{
+		{"nil options", nil, false},
+		{"no principal", &FlowOptions{AskModel: true}, false},
+		{"Principal", &FlowOptions{Principal: tokenUser}, true},
+		{"ContextPrincipal", &FlowOptions{ContextPrincipal: fromCtx}, true},
+		{"every caller is the same person", &FlowOptions{EveryCallerIsSamePerson: true}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewFlow(codec, []Step{accountStep}, tt.opts)
+			if tt.ok {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, errNoPrincipal)
+			assert.ErrorContains(t, err, "EveryCallerIsSamePerson")
+		})
+	}
+	// go-sdk's Next reads ContextPrincipal from the context it is given.
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{ContextPrincipal: fromCtx})
+	require.NoError(t, err)
+	first, err := flow.Next(context.WithValue(context.Background(), ctxUser{}, "alice"), call("signup", "", nil))
+	require.NoError(t, err)
+	answer := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
+	_, err = flow.Next(context.WithValue(context.Background(), ctxUser{}, "mallory"), call("signup", first.Result.RequestState, answer))
+	assert.Error(t, err, "a state minted for alice is refused for mallory")
+	done, err := flow.Next(context.WithValue(context.Background(), ctxUser{}, "alice"), call("signup", first.Result.RequestState, answer))
+	require.NoError(t, err)
+	assert.Equal(t, FlowDone, done.Status)
 }

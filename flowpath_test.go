@@ -39,9 +39,9 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 	var pageHandler http.Handler
 	h.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { pageHandler.ServeHTTP(w, r) }))
 	t.Cleanup(h.page.Close)
-	signup, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{AskModel: model})
+	signup, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true, AskModel: model})
 	require.NoError(t, err)
-	password, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{AskModel: model,
+	password, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{EveryCallerIsSamePerson: true, AskModel: model,
 		Secrets: &SecretOptions{PageURL: h.page.URL + "/secret", Store: NewMemorySecretStore()}})
 	require.NoError(t, err)
 	pageHandler, err = password.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
@@ -54,7 +54,7 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 	for name, flow := range map[string]*Flow{"signup": signup, "set_password": password} {
 		tool := &mcp.Tool{Name: name, InputSchema: flow.InputSchema(nil)}
 		h.server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			r, err := flow.Next(req)
+			r, err := flow.Next(context.Background(), req)
 			if err != nil {
 				return nil, err
 			}
@@ -513,7 +513,7 @@ func TestFlowArgumentsHostile(t *testing.T) {
 				raw, _ := json.Marshal(c.extra)
 				req.Params.Arguments = raw
 			}
-			return outcomeOf(p.flow.Next(req))
+			return outcomeOf(p.flow.Next(context.Background(), req))
 		}
 		args := map[string]any{StateArgument: c.state}
 		for k, v := range c.extra {
@@ -522,7 +522,7 @@ func TestFlowArgumentsHostile(t *testing.T) {
 		for k, v := range c.answers {
 			args[k] = v
 		}
-		return outcomeOf(p.flow.Next(argsCall(t, p.meta, c.principal, c.tool, args)))
+		return outcomeOf(p.flow.Next(context.Background(), argsCall(t, p.meta, c.principal, c.tool, args)))
 	}
 	forge := func(s string) string {
 		return s[:len(s)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(s, "AA")]
@@ -555,7 +555,7 @@ func TestFlowArgumentsHostile(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for i, p := range paths {
-				r, err := p.flow.Next(argsCall(t, p.meta, "alice", "signup", nil))
+				r, err := p.flow.Next(context.Background(), argsCall(t, p.meta, "alice", "signup", nil))
 				require.NoError(t, err, p.name)
 				c := tt.call(carried(t, r))
 				got := send(t, i, c)
@@ -602,7 +602,7 @@ func FuzzFlowArguments(f *testing.F) {
 	require.NoError(f, err)
 	first := map[bool]string{}
 	for apps, fl := range map[bool]*Flow{true: flow, false: model} {
-		r, err := fl.Next(argsCall(f, map[bool]mcp.Meta{true: appsMeta(), false: bareMeta()}[apps], "alice", "signup", nil))
+		r, err := fl.Next(context.Background(), argsCall(f, map[bool]mcp.Meta{true: appsMeta(), false: bareMeta()}[apps], "alice", "signup", nil))
 		require.NoError(f, err)
 		first[apps] = carried(f, r)
 	}
@@ -637,7 +637,7 @@ func FuzzFlowArguments(f *testing.F) {
 
 		req := argsCall(t, meta, "alice", "signup", nil)
 		req.Params.Arguments = raw
-		r, err := fl.Next(req)
+		r, err := fl.Next(context.Background(), req)
 		if err != nil {
 			return
 		}
@@ -656,7 +656,7 @@ func FuzzFlowArguments(f *testing.F) {
 // the good values.
 func TestFlowView(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
-	r, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", nil))
+	r, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
 	var w map[string]any
 	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
@@ -679,7 +679,7 @@ func TestFlowView(t *testing.T) {
 		"onError":   map[string]any{"action": "showToast", "message": defaultErrorMessage, "variant": "error"},
 	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 
-	again, err := flow.Next(argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
+	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
 	require.NoError(t, err)
 	view := wireJSON(t, again.Result.StructuredContent)
 	assert.Contains(t, view, `"type":"Muted","content":"Please check: Email: `, "the re-ask names the problem")
@@ -695,10 +695,10 @@ func TestFlowModelConfirmation(t *testing.T) {
 	confirm := Step{Key: "confirm", Message: "Delete the account?", Fields: []AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}}}
 	flow, err := NewFlow(codec, []Step{accountStep, confirm}, &FlowOptions{Principal: tokenUser, AskModel: true})
 	require.NoError(t, err)
-	r, err := flow.Next(argsCall(t, bareMeta(), "alice", "delete", nil))
+	r, err := flow.Next(context.Background(), argsCall(t, bareMeta(), "alice", "delete", nil))
 	require.NoError(t, err)
 	assert.Equal(t, "account", r.Step, "the account step goes through the model")
-	_, err = flow.Next(argsCall(t, bareMeta(), "alice", "delete", map[string]any{
+	_, err = flow.Next(context.Background(), argsCall(t, bareMeta(), "alice", "delete", map[string]any{
 		StateArgument: carried(t, r), "email": "ada@example.com", "plan": "pro", "sure": true}))
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr, "the confirmation fails closed")
@@ -725,16 +725,16 @@ func TestFlowArgumentsDecline(t *testing.T) {
 	// with args beside the state.
 	send := func(t *testing.T, p path, state, step string, native any, args map[string]any) (*FlowRound, error) {
 		if p.name == "native" {
-			return p.flow.Next(callAs("alice", "signup", state, map[string]any{step: native}))
+			return p.flow.Next(context.Background(), callAs("alice", "signup", state, map[string]any{step: native}))
 		}
 		a := map[string]any{StateArgument: state}
 		for k, v := range args {
 			a[k] = v
 		}
-		return p.flow.Next(argsCall(t, p.meta, "alice", "signup", a))
+		return p.flow.Next(context.Background(), argsCall(t, p.meta, "alice", "signup", a))
 	}
 	begin := func(t *testing.T, p path) *FlowRound {
-		r, err := p.flow.Next(argsCall(t, p.meta, "alice", "signup", nil))
+		r, err := p.flow.Next(context.Background(), argsCall(t, p.meta, "alice", "signup", nil))
 		require.NoError(t, err)
 		return r
 	}
@@ -812,7 +812,7 @@ func TestFlowArgumentsDeclineOnce(t *testing.T) {
 		flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: s, AskModel: true})
 		require.NoError(t, err)
 		for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
-			r, err := flow.Next(argsCall(t, meta, "alice", "signup", nil))
+			r, err := flow.Next(context.Background(), argsCall(t, meta, "alice", "signup", nil))
 			require.NoError(t, err)
 			state := carried(t, r)
 			var calls int
@@ -821,7 +821,7 @@ func TestFlowArgumentsDeclineOnce(t *testing.T) {
 				{StateArgument: state, actionArgument: declineAction},
 				{StateArgument: state, "email": "ada@example.com", "plan": "pro"},
 			} {
-				round, err := flow.Next(argsCall(t, meta, "alice", "signup", args))
+				round, err := flow.Next(context.Background(), argsCall(t, meta, "alice", "signup", args))
 				require.NoError(t, err)
 				require.NotEqual(t, FlowAsk, round.Status, "round %d", i)
 				assert.Equal(t, r.ID, round.ID)

@@ -21,6 +21,7 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 // A round is one call of [Flow.Next]: the verified state, and the call it
 // came with.
 type round struct {
+	ctx       context.Context // the handler's; bounds the round's store calls
 	flow      *Flow
 	call      seam.Call
 	bind      string
@@ -79,8 +80,8 @@ func (r *round) run() (*FlowRound, error) {
 	return r.finish(valid, pins, secret)
 }
 
-// storeTimeout bounds each call of a [SecretStore], which Next makes
-// without a caller's context.
+// storeTimeout bounds each call of a [SecretStore], within the round's
+// own context, so that a store that hangs cannot hold a round forever.
 const storeTimeout = 10 * time.Second
 
 // finish takes the secrets of the proven steps out of the store and ends
@@ -90,7 +91,7 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	if len(secret) == 0 {
 		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
 	defer cancel()
 	store := r.flow.secrets.Store
 	taken := Answers{}

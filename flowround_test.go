@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -16,11 +17,11 @@ func finishRequest(t *testing.T, flow *Flow, args string) *mcp.CallToolRequest {
 	t.Helper()
 	req := call("signup", "", nil)
 	req.Params.Arguments = json.RawMessage(args)
-	r, err := flow.Next(req)
+	r, err := flow.Next(context.Background(), req)
 	require.NoError(t, err)
 	req = call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
 	req.Params.Arguments = json.RawMessage(args)
-	r, err = flow.Next(req)
+	r, err = flow.Next(context.Background(), req)
 	require.NoError(t, err)
 	require.Equal(t, "team", asked(t, r))
 	req = call("signup", r.Result.RequestState, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}})
@@ -57,7 +58,7 @@ func TestFlowAfterDeploy(t *testing.T) {
 			after, err := NewFlow(codec, []Step{tt.account, teamStep}, &FlowOptions{Principal: tokenUser})
 			require.NoError(t, err)
 			req := finishRequest(t, before, "")
-			r, err := after.Next(req)
+			r, err := after.Next(context.Background(), req)
 			require.NoError(t, err)
 			if tt.want == nil {
 				assert.Equal(t, FlowDone, r.Status)
@@ -90,7 +91,7 @@ func TestFlowRechecksProvenAnswers(t *testing.T) {
 	require.NoError(t, err)
 	req := finishRequest(t, flow, "")
 	taken = true
-	r, err := flow.Next(req)
+	r, err := flow.Next(context.Background(), req)
 	require.NoError(t, err)
 	require.Equal(t, "account", asked(t, r))
 	assert.Contains(t, r.Result.InputRequests["account"].(*mcp.ElicitParams).Message, "Plan: no team seats are left")
@@ -109,7 +110,7 @@ func TestFlowStateWithoutProof(t *testing.T) {
 	require.NoError(t, err)
 	token, err := codec.mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest), true)
 	require.NoError(t, err)
-	r, err := flow.Next(call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
+	r, err := flow.Next(context.Background(), call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
 	require.NoError(t, err)
 	assert.Equal(t, "account", asked(t, r))
 	assert.Empty(t, r.Answers)
@@ -132,9 +133,9 @@ func TestFlowStepCheck(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
 	flow, err := NewFlow(codec, []Step{slot}, &FlowOptions{Principal: tokenUser})
 	require.NoError(t, err)
-	r, err := flow.Next(call("book", "", nil))
+	r, err := flow.Next(context.Background(), call("book", "", nil))
 	require.NoError(t, err)
-	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "ada", "time": "10:00"}}))
+	r, err = flow.Next(context.Background(), call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "ada", "time": "10:00"}}))
 	require.NoError(t, err)
 	require.Equal(t, "booking", asked(t, r))
 	assert.Equal(t, 1, r.Attempt)
@@ -142,7 +143,7 @@ func TestFlowStepCheck(t *testing.T) {
 	assert.Equal(t, DefaultInputMessage+"\n\nPlease check: Room: booked at that time.", p.Message)
 	assert.Contains(t, wireJSON(t, p.RequestedSchema), `"default":"10:00"`, "the good answer is pre-filled")
 
-	r, err = flow.Next(call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
+	r, err = flow.Next(context.Background(), call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"room": "babbage", "time": "10:00"}, r.Answers)
@@ -151,7 +152,7 @@ func TestFlowStepCheck(t *testing.T) {
 func TestFlowUnknownAction(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
 	state := round1(t, flow)
-	r, err := flow.Next(call("signup", state, map[string]any{"team": "maybe"}))
+	r, err := flow.Next(context.Background(), call("signup", state, map[string]any{"team": "maybe"}))
 	require.NoError(t, err)
 	require.Equal(t, "team", asked(t, r))
 	assert.Contains(t, r.Result.InputRequests["team"].(*mcp.ElicitParams).Message, "the answer's action is none of accept, decline and cancel")

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"math"
@@ -299,9 +300,9 @@ var sealAnswers = map[string]any{"account": map[string]any{"email": "ada@example
 // the account step proved sealAnswers.
 func teamState(t *testing.T, flow *Flow) (state, id string) {
 	t.Helper()
-	r, err := flow.Next(call("signup", "", nil))
+	r, err := flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
-	r, err = flow.Next(call("signup", r.Result.RequestState, sealAnswers))
+	r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, sealAnswers))
 	require.NoError(t, err)
 	require.Equal(t, "team", asked(t, r))
 	return r.Result.RequestState, r.ID
@@ -321,7 +322,7 @@ func TestFlowStateSealed(t *testing.T) {
 		assert.NotContains(t, state, v)
 		assert.NotContains(t, string(raw), v)
 	}
-	done, err := flow.Next(call("signup", state, map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}))
+	done, err := flow.Next(context.Background(), call("signup", state, map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, id, done.ID, "the run ID is kept in the sealed state")
@@ -371,12 +372,12 @@ func TestFlowStateSealedRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clock.t = tc.at
 			defer func() { clock.t = sealNow }()
-			r, err := tc.flow.Next(tc.req)
+			r, err := tc.flow.Next(context.Background(), tc.req)
 			assert.Nil(t, r)
 			assert.Equal(t, RequestStateError(ErrMAC), err)
 		})
 	}
-	r, err := flow.Next(call("signup", state, team))
+	r, err := flow.Next(context.Background(), call("signup", state, team))
 	require.NoError(t, err, "the control")
 	assert.Equal(t, FlowDone, r.Status)
 }
@@ -390,14 +391,14 @@ func TestFlowStateSealedRotation(t *testing.T) {
 	after, _ := sealFlow(t, false, sealKeyB)
 	team := map[string]any{"team": map[string]any{"team_name": "Engines", "seats": 5.0}}
 	old, _ := teamState(t, before)
-	r, err := during.Next(call("signup", old, team))
+	r, err := during.Next(context.Background(), call("signup", old, team))
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status)
-	_, err = after.Next(call("signup", old, team))
+	_, err = after.Next(context.Background(), call("signup", old, team))
 	assert.Equal(t, RequestStateError(ErrMAC), err)
 
 	fresh, _ := teamState(t, during)
-	r, err = after.Next(call("signup", fresh, team))
+	r, err = after.Next(context.Background(), call("signup", fresh, team))
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status, "the new key seals")
 }

@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"context"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,7 +24,7 @@ func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*Fie
 			a = callArgs{} // arguments the form cannot read: send none back
 		}
 	}
-	r := &round{call: (*sdkCall)(req), args: a}
+	r := &round{ctx: context.Background(), call: (*sdkCall)(req), args: a}
 	back := r.sendBack(requestState)
 	if can.apps && c.ui == nil {
 		v, err := c.view(req.Params.Name, filled, problems, nil)

@@ -303,10 +303,10 @@ func TestLegacyEnding(t *testing.T) {
 	const maxReasks = 2
 	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
 	require.NoError(t, err)
-	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{MaxReasks: maxReasks})
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true, MaxReasks: maxReasks})
 	require.NoError(t, err)
 	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := flow.Next(req)
+		r, err := flow.Next(context.Background(), req)
 		if err != nil {
 			return nil, err
 		}

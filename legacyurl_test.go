@@ -28,7 +28,7 @@ func TestLegacySecretFlow(t *testing.T) {
 	server.AddTool(&mcp.Tool{Name: "set_password", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			req.Extra = &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "alice"}}
-			r, err := fx.flow.Next(req)
+			r, err := fx.flow.Next(context.Background(), req)
 			switch {
 			case err != nil:
 				return nil, err

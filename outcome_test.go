@@ -39,13 +39,13 @@ func TestFlowRoundOnce(t *testing.T) {
 			}
 		}
 		begin := func(t *testing.T, f *Flow) string {
-			r, err := f.Next(call("signup", "", nil))
+			r, err := f.Next(context.Background(), call("signup", "", nil))
 			require.NoError(t, err)
 			require.Equal(t, "account", asked(t, r))
 			return r.Result.RequestState
 		}
 		finish := func(t *testing.T, f *Flow, state string, answers map[string]any) (*FlowRound, string) {
-			r, err := f.Next(call("signup", state, answers))
+			r, err := f.Next(context.Background(), call("signup", state, answers))
 			require.NoError(t, err)
 			require.NotEqual(t, FlowAsk, r.Status)
 			res, err := r.Once(ctx, create(r))
@@ -68,7 +68,7 @@ func TestFlowRoundOnce(t *testing.T) {
 
 		t.Run("a declined run stays declined", func(t *testing.T) {
 			start := begin(t, replicas[1])
-			r, err := replicas[1].Next(call("signup", start, map[string]any{"account": "decline"}))
+			r, err := replicas[1].Next(context.Background(), call("signup", start, map[string]any{"account": "decline"}))
 			require.NoError(t, err)
 			require.Equal(t, FlowDeclined, r.Status)
 			res, err := r.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return outcome("declined"), nil })
@@ -80,18 +80,18 @@ func TestFlowRoundOnce(t *testing.T) {
 		})
 
 		t.Run("misuse", func(t *testing.T) {
-			ask, err := replicas[0].Next(call("signup", "", nil))
+			ask, err := replicas[0].Next(context.Background(), call("signup", "", nil))
 			require.NoError(t, err)
 			_, err = ask.Once(ctx, create(ask))
 			assert.ErrorContains(t, err, "return its Result")
 			plain, _, _ := newFlowFixture(t)
-			done, err := plain.Next(call("signup", begin(t, plain), map[string]any{"account": map[string]any{"email": "a@example.com", "plan": "pro"}}))
+			done, err := plain.Next(context.Background(), call("signup", begin(t, plain), map[string]any{"account": map[string]any{"email": "a@example.com", "plan": "pro"}}))
 			require.NoError(t, err)
 			_, err = done.Once(ctx, create(done))
 			assert.ErrorContains(t, err, "needs FlowOptions.Outcomes")
 			_, err = (*FlowRound)(nil).Once(ctx, create(done))
 			assert.Error(t, err)
-			r, err := replicas[0].Next(call("signup", begin(t, replicas[0]), map[string]any{"account": "cancel"}))
+			r, err := replicas[0].Next(context.Background(), call("signup", begin(t, replicas[0]), map[string]any{"account": "cancel"}))
 			require.NoError(t, err)
 			_, err = r.Once(ctx, nil)
 			assert.ErrorContains(t, err, "without a function")
@@ -123,7 +123,7 @@ func TestFlowOnceSecretDuplicate(t *testing.T) {
 		}
 		handler = anyonePage(t, flows[1])
 
-		r, err := flows[0].Next(secretCall("", nil))
+		r, err := flows[0].Next(context.Background(), secretCall("", nil))
 		require.NoError(t, err)
 		status := send(t, pageLink(t, r), "correct horse battery")
 		require.Equal(t, http.StatusOK, status)
@@ -142,7 +142,7 @@ func TestFlowOnceSecretDuplicate(t *testing.T) {
 			}
 		}
 		handle := func(f *Flow, wait func()) (string, error) {
-			r, err := f.Next(final)
+			r, err := f.Next(context.Background(), final)
 			if err != nil {
 				return "", err
 			}
@@ -208,7 +208,7 @@ func TestFlowOnceSecretRetry(t *testing.T) {
 			Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
 		require.NoError(t, err)
 		handler = anyonePage(t, f)
-		r, err := f.Next(secretCall("", nil))
+		r, err := f.Next(context.Background(), secretCall("", nil))
 		require.NoError(t, err)
 		status := send(t, pageLink(t, r), "correct horse battery")
 		require.Equal(t, http.StatusOK, status)
@@ -216,12 +216,12 @@ func TestFlowOnceSecretRetry(t *testing.T) {
 			"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"})
 
 		boom := errors.New("the database is down")
-		done, err := f.Next(final)
+		done, err := f.Next(context.Background(), final)
 		require.NoError(t, err)
 		_, err = done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return nil, boom })
 		require.ErrorIs(t, err, boom)
 
-		retry, err := f.Next(final)
+		retry, err := f.Next(context.Background(), final)
 		require.NoError(t, err)
 		require.Equal(t, FlowDone, retry.Status)
 		assert.Equal(t, "correct horse battery", retry.Answers["password"])
@@ -259,12 +259,12 @@ func TestFlowFinishStatements(t *testing.T) {
 					Secrets: &SecretOptions{PageURL: page.URL + "/secret", Store: SealSecrets(s, codec)}})
 				require.NoError(t, err)
 				handler = anyonePage(t, f)
-				r, err := f.Next(secretCall("", nil))
+				r, err := f.Next(context.Background(), secretCall("", nil))
 				require.NoError(t, err)
 				status := send(t, pageLink(t, r), "correct horse battery")
 				require.Equal(t, http.StatusOK, status)
 				log.take()
-				done, err := f.Next(secretCall(r.Result.RequestState, map[string]any{
+				done, err := f.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{
 					"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}))
 				require.NoError(t, err)
 				require.Equal(t, FlowDone, done.Status)

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/hkdf"
@@ -381,11 +382,11 @@ func BenchmarkSealedCost(b *testing.B) {
 			_, codec, _ := newFlowFixture(b)
 			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, ReadableState: readable})
 			require.NoError(b, err)
-			r, err := flow.Next(call("signup", "", nil))
+			r, err := flow.Next(context.Background(), call("signup", "", nil))
 			require.NoError(b, err)
 			req := call("signup", r.Result.RequestState, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "team"}})
 			return func() {
-				if r, err := flow.Next(req); err != nil || r.Status != FlowAsk {
+				if r, err := flow.Next(context.Background(), req); err != nil || r.Status != FlowAsk {
 					b.Fatal(err, r)
 				}
 			}

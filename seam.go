@@ -57,34 +57,24 @@ func (c *sdkCall) Modes() (form, url bool) {
 	return elicitationModes((*mcp.CallToolRequest)(c))
 }
 
-// errPrincipalFace reports a flow whose principal is read on one SDK's face
-// served through the other, which would bind every call to "".
-var errPrincipalFace = errors.New("mcpform: the flow reads its principal on another SDK: set FlowOptions.Principal for go-sdk and ContextPrincipal for mcp-go")
+// errPrincipalFace reports a flow whose principal is read from go-sdk's
+// request, served through another SDK, which would bind every call to "".
+var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go-sdk's request: set FlowOptions.ContextPrincipal for mcp-go")
 
 // principalOf returns who the server authenticated for call, by the
 // option of call's face: Principal for go-sdk's request, ContextPrincipal
 // for a face that passes the handler's context.
-func (f *Flow) principalOf(call seam.Call) (string, error) {
-	if c, ok := call.(*sdkCall); ok {
-		switch {
-		case f.principal != nil:
-			return f.principal((*mcp.CallToolRequest)(c)), nil
-		case f.contextPrincipal != nil:
-			return "", errPrincipalFace
-		}
-		return "", nil
+func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) {
+	if c, ok := call.(*sdkCall); ok && f.principal != nil {
+		return f.principal((*mcp.CallToolRequest)(c)), nil
 	}
-	switch {
-	case f.contextPrincipal != nil:
-		ctx := call.Context()
-		if ctx == nil {
-			ctx = context.Background()
-		}
+	if f.contextPrincipal != nil {
 		return f.contextPrincipal(ctx), nil
-	case f.principal != nil:
+	}
+	if f.principal != nil {
 		return "", errPrincipalFace
 	}
-	return "", nil
+	return "", nil // FlowOptions.EveryCallerIsSamePerson
 }
 
 // askable returns why c cannot be asked of call's client in form mode:
@@ -119,7 +109,11 @@ func init() {
 	}
 	seam.Next = func(flow any, call seam.Call) (seam.Round, error) {
 		f := flow.(*Flow)
-		r, err := f.next(call)
+		ctx := call.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		r, err := f.next(ctx, call)
 		if err != nil {
 			return seam.Round{}, err
 		}

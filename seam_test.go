@@ -58,21 +58,21 @@ func TestSeamPrincipal(t *testing.T) {
 	}{
 		{"go-sdk, Principal", both, (*sdkCall)(call("signup", "", nil)), "alice", false},
 		{"other face, ContextPrincipal", both, other, "alice", false},
-		{"go-sdk without Principal", ctxOnly, (*sdkCall)(call("signup", "", nil)), "", true},
+		{"go-sdk, ContextPrincipal from Next's context", ctxOnly, (*sdkCall)(call("signup", "", nil)), "alice", false},
 		{"other face without ContextPrincipal", goOnly, other, "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.flow.principalOf(tt.call)
+			got, err := tt.flow.principalOf(other.ctx, tt.call)
 			assert.Equal(t, tt.err, err != nil, "%v", err)
 			assert.Equal(t, tt.want, got)
 		})
 	}
 	// A state minted on one face verifies on the other: one principal.
-	r, err := both.Next(call("signup", "", nil))
+	r, err := both.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
 	other.state = r.Result.RequestState
 	other.answers = map[string]seam.Answer{"account": {Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "pro"}}}
-	done, err := both.next(other)
+	done, err := both.next(other.ctx, other)
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, r.ID, done.ID)
@@ -80,11 +80,11 @@ func TestSeamPrincipal(t *testing.T) {
 
 func TestSeamErrorsAreTheFaces(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
-	flow, err := NewFlow(codec, []Step{accountStep}, nil)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
-	_, err = flow.next(&fakeCall{form: false})
+	_, err = flow.next(context.Background(), &fakeCall{form: false})
 	assert.Equal(t, errFakeCapability, err)
-	_, err = flow.next(&fakeCall{form: true, state: "v1.x.y"})
+	_, err = flow.next(context.Background(), &fakeCall{form: true, state: "v1.x.y"})
 	assert.Equal(t, errFakeState, err)
 }
 
@@ -93,7 +93,7 @@ func TestSeamErrorsAreTheFaces(t *testing.T) {
 // it, as before.
 func TestSeamRound(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
-	flow, err := NewFlow(codec, []Step{accountStep}, nil)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
 	r, err := seam.Next(flow, &fakeCall{form: true})
 	require.NoError(t, err)

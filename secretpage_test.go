@@ -145,7 +145,7 @@ func payloadOf(t *testing.T, token string) string {
 func TestSecretFlow(t *testing.T) {
 	const secret = "correct horse battery"
 	fx := newSecretFixture(t, nil)
-	r, err := fx.flow.Next(secretCall("", nil))
+	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
 	assert.True(t, strings.HasPrefix(link, fx.page.URL+"/secret?t="), link)
@@ -155,7 +155,7 @@ func TestSecretFlow(t *testing.T) {
 
 	answer := map[string]any{"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}
 	t.Run("a retry before the page was sent asks again", func(t *testing.T) {
-		w, err := fx.flow.Next(secretCall(r.Result.RequestState, answer))
+		w, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, answer))
 		require.NoError(t, err)
 		pageLink(t, w)
 		assert.Equal(t, 0, w.Attempt, "waiting is not a failure")
@@ -168,10 +168,10 @@ func TestSecretFlow(t *testing.T) {
 
 		// Waiting again, from the waiting round's own state; a decline
 		// of the page ends the flow.
-		again, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "accept"}))
+		again, err := fx.flow.Next(context.Background(), secretCall(w.Result.RequestState, map[string]any{"password.secret": "accept"}))
 		require.NoError(t, err)
 		assert.Equal(t, FlowAsk, again.Status)
-		declined, err := fx.flow.Next(secretCall(w.Result.RequestState, map[string]any{"password.secret": "decline"}))
+		declined, err := fx.flow.Next(context.Background(), secretCall(w.Result.RequestState, map[string]any{"password.secret": "decline"}))
 		require.NoError(t, err)
 		assert.Equal(t, FlowDeclined, declined.Status)
 	})
@@ -235,14 +235,14 @@ func TestSecretFlow(t *testing.T) {
 	assert.Contains(t, body, "already used")
 
 	final := secretCall(r.Result.RequestState, answer)
-	done, err := fx.flow.Next(final)
+	done, err := fx.flow.Next(context.Background(), final)
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)
 	assert.Equal(t, Answers{"email": "ada@example.com", "password": secret}, done.Answers)
 	assert.NotContains(t, payloadOf(t, r.Result.RequestState), secret)
 	assert.NotContains(t, link, secret)
 
-	replay, err := fx.flow.Next(final)
+	replay, err := fx.flow.Next(context.Background(), final)
 	require.NoError(t, err)
 	assert.Equal(t, FlowAsk, replay.Status, "a secret never comes back from a replay")
 	require.NotEmpty(t, replay.Problems)
@@ -251,7 +251,7 @@ func TestSecretFlow(t *testing.T) {
 
 func TestSecretLinkRefusals(t *testing.T) {
 	fx := newSecretFixture(t, nil)
-	r, err := fx.flow.Next(secretCall("", nil))
+	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
 	u, _ := url.Parse(link)
@@ -265,7 +265,7 @@ func TestSecretLinkRefusals(t *testing.T) {
 	other, err := fx.codec.Mint(l, BindTo(secretLinkBind))
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, send(t, fx.page.URL+"/secret?t="+url.QueryEscape(other), "mallory's choice"))
-	w, err := fx.flow.Next(secretCall(r.Result.RequestState, answer))
+	w, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, answer))
 	require.NoError(t, err)
 	assert.Equal(t, FlowAsk, w.Status, "mallory's secret is not alice's")
 
@@ -274,7 +274,7 @@ func TestSecretLinkRefusals(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 	status, _ = newBrowser(t).post(t, fx.page.URL+"/secret?t="+url.QueryEscape(r.Result.RequestState), url.Values{"password": {"whatever!"}}, nil)
 	assert.Equal(t, http.StatusNotFound, status)
-	_, err = fx.flow.Next(secretCall(u.Query().Get("t"), answer))
+	_, err = fx.flow.Next(context.Background(), secretCall(u.Query().Get("t"), answer))
 	var rpcErr *jsonrpc.Error
 	assert.ErrorAs(t, err, &rpcErr)
 
@@ -360,13 +360,13 @@ func TestSecretLinkUsedElsewhere(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := newSecretFixture(t, nil)
-			r, err := fx.flow.Next(secretCall("", nil))
+			r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 			require.NoError(t, err)
 			link := pageLink(t, r)
 			tt.visit(t, link, newBrowser(t), newBrowser(t))
 
 			answer := map[string]any{"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}
-			end, err := fx.flow.Next(secretCall(r.Result.RequestState, answer))
+			end, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, answer))
 			require.NoError(t, err)
 			require.Equal(t, FlowInvalid, end.Status, "the flow ends, taking nothing")
 			assert.Equal(t, "password", end.Step)
@@ -382,7 +382,7 @@ func TestSecretLinkUsedElsewhere(t *testing.T) {
 			_, held, err := fx.store.Get(context.Background(), l.key())
 			require.NoError(t, err)
 			assert.False(t, held, "a secret sent on a refused link is dropped")
-			again, err := fx.flow.Next(secretCall(r.Result.RequestState, answer))
+			again, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, answer))
 			require.NoError(t, err)
 			assert.Equal(t, FlowInvalid, again.Status, "a replay ends the same way")
 		})
@@ -396,7 +396,7 @@ func TestSecretLinkOpenedTwiceByThePerson(t *testing.T) {
 	person := newBrowser(t)
 	answer := map[string]any{"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}
 	for run := range 2 {
-		r, err := fx.flow.Next(secretCall("", nil))
+		r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 		require.NoError(t, err)
 		link := pageLink(t, r)
 		for range 2 {
@@ -405,7 +405,7 @@ func TestSecretLinkOpenedTwiceByThePerson(t *testing.T) {
 		}
 		status, _ := person.post(t, link, url.Values{"password": {"correct horse battery"}}, nil)
 		require.Equal(t, http.StatusOK, status)
-		done, err := fx.flow.Next(secretCall(r.Result.RequestState, answer))
+		done, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, answer))
 		require.NoError(t, err)
 		assert.Equal(t, FlowDone, done.Status)
 	}
@@ -458,7 +458,7 @@ func TestSecretPageCookie(t *testing.T) {
 					Secrets: &SecretOptions{PageURL: tt.pageURL, Store: NewMemorySecretStore()}})
 				require.NoError(t, err)
 			}
-			r, err := flow.Next(secretCall("", nil))
+			r, err := flow.Next(context.Background(), secretCall("", nil))
 			require.NoError(t, err)
 			req := httptest.NewRequest(http.MethodGet, pageLink(t, r), nil)
 			req.TLS = nil // as NewRequest sets it for an https URL
@@ -486,7 +486,7 @@ func TestSecretPageLimits(t *testing.T) {
 	}
 	fx := newSecretFixture(t, &SecretPageOptions{Authorize: authorize})
 	alice, mallory := http.Header{"X-Session-User": {"alice"}}, http.Header{"X-Session-User": {"mallory"}}
-	r, err := fx.flow.Next(secretCall("", nil))
+	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
 	person := newBrowser(t)
@@ -520,7 +520,7 @@ func TestSecretPageLimits(t *testing.T) {
 
 	// A post Authorize refuses, even from the browser that opened the
 	// link, refuses the link.
-	r, err = fx.flow.Next(secretCall("", nil))
+	r, err = fx.flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link = pageLink(t, r)
 	assert.Equal(t, http.StatusOK, get(person, alice))
@@ -528,7 +528,7 @@ func TestSecretPageLimits(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, status)
 	status, _ = person.post(t, link, url.Values{"password": {"long enough"}}, alice)
 	assert.Equal(t, http.StatusConflict, status)
-	end, err := fx.flow.Next(secretCall(r.Result.RequestState, map[string]any{
+	end, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{
 		"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}))
 	require.NoError(t, err)
 	assert.Equal(t, FlowInvalid, end.Status)
@@ -538,13 +538,13 @@ func TestSecretFlowCapabilities(t *testing.T) {
 	fx := newSecretFixture(t, nil)
 	// Form mode only: the form is asked natively, and the page's link is
 	// given in an ordinary result once it is answered (TestFlowHosts).
-	r, err := fx.flow.Next(call("set_password", "", nil))
+	r, err := fx.flow.Next(context.Background(), call("set_password", "", nil))
 	require.NoError(t, err)
 	assert.Equal(t, "password", asked(t, r), "no URL-mode request")
 
 	bare := call("set_password", "", nil)
 	bare.Params.Meta = mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}}
-	_, err = fx.flow.Next(bare)
+	_, err = fx.flow.Next(context.Background(), bare)
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
@@ -566,7 +566,7 @@ func FuzzSecretPage(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		fx := newSecretFixture(t, nil)
-		r, err := fx.flow.Next(secretCall("", nil))
+		r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 		require.NoError(t, err)
 		u, _ := url.Parse(pageLink(t, r))
 		page, err := fx.flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})

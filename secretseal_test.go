@@ -98,7 +98,7 @@ func TestSecretFlowSealed(t *testing.T) {
 	flow, err := NewFlow(fx.codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
 		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: SealSecrets(inner, fx.codec)}})
 	require.NoError(t, err)
-	r, err := flow.Next(secretCall("", nil))
+	r, err := flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
 	page, err := flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
@@ -110,7 +110,7 @@ func TestSecretFlowSealed(t *testing.T) {
 		assert.NotContains(t, e.value, "correct")
 	}
 	inner.mu.Unlock()
-	done, err := flow.Next(secretCall(r.Result.RequestState, map[string]any{
+	done, err := flow.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{
 		"password": map[string]any{"email": "ada@example.com"}, "password.secret": "accept"}))
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, done.Status)

@@ -165,12 +165,12 @@ func BenchmarkFaceFlowRound(b *testing.B) {
 		// The same flow, with go-sdk's principal option: its state binds
 		// to the same principal.
 		goFlow := signupFlowFor(b, func(*gosdk.CallToolRequest) string { return "alice" })
-		r, err := goFlow.Next(goSDKCall("", nil))
+		r, err := goFlow.Next(ctx, goSDKCall("", nil))
 		require.NoError(b, err)
 		req := goSDKCall(r.Result.RequestState, gosdk.InputResponseMap{"account": &gosdk.ElicitResult{Action: "accept", Content: answer}})
 		b.ReportAllocs()
 		for b.Loop() {
-			if r, err := goFlow.Next(req); err != nil || r.Status != mcpform.FlowAsk {
+			if r, err := goFlow.Next(context.Background(), req); err != nil || r.Status != mcpform.FlowAsk {
 				b.Fatal(err, r)
 			}
 		}

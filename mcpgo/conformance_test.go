@@ -74,7 +74,7 @@ func probeFaces(t *testing.T) []probeFace {
 			req := &gosdk.CallToolRequest{Params: &gosdk.CallToolParamsRaw{}}
 			require.NoError(t, json.Unmarshal([]byte(params), req.Params))
 			req.Params.Meta = gosdk.Meta{gosdk.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}
-			r, err := f.Next(req)
+			r, err := f.Next(context.Background(), req)
 			if err != nil {
 				return nil, err
 			}
@@ -229,7 +229,7 @@ func TestConformanceInputRequired(t *testing.T) {
 	multi, err := mcpform.NewFlow(codec, []mcpform.Step{
 		{Key: "step1", Message: "Step 1: What is your name?", Fields: []mcpform.AutoFormField{{Name: "name", Required: true}}},
 		{Key: "step2", Message: "Step 2: What is your favorite color?", Fields: []mcpform.AutoFormField{{Name: "color", Required: true}}},
-	}, nil)
+	}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
 	for _, face := range probeFaces(t) {
 		t.Run(face.name, func(t *testing.T) {

@@ -129,7 +129,7 @@ func ExampleFlowRound_Once() {
 		Keys: [][]byte{[]byte("an example key of 32 bytes, or more")}, Bind: true})
 	flow, _ := mcpform.NewFlow(codec, []mcpform.Step{
 		{Key: "plan", Fields: []mcpform.AutoFormField{{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro"}, {Value: "team"}}}}},
-	}, &mcpform.FlowOptions{Outcomes: store})
+	}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Outcomes: store})
 	created := 0
 	handle := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		round, err := mcpgo.Next(ctx, flow, req)

@@ -233,7 +233,9 @@ func TestNextPrincipalFace(t *testing.T) {
 	goSDKOnly, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{
 		Principal: func(*gosdk.CallToolRequest) string { return "alice" }})
 	require.NoError(t, err)
-	none, err := mcpform.NewFlow(codec, steps, nil)
+	_, err = mcpform.NewFlow(codec, steps, nil)
+	assert.ErrorContains(t, err, "EveryCallerIsSamePerson", "a flow says who calls, or that every caller is one person")
+	none, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
 	var req mcp.CallToolRequest
 	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
@@ -241,7 +243,7 @@ func TestNextPrincipalFace(t *testing.T) {
 	_, err = mcpgo.Next(context.Background(), goSDKOnly, req)
 	assert.ErrorContains(t, err, "ContextPrincipal")
 	r, err := mcpgo.Next(context.Background(), none, req)
-	require.NoError(t, err, "no principal at all is one principal, \"\"")
+	require.NoError(t, err, "every caller is one principal, \"\"")
 	assert.Equal(t, mcpform.FlowAsk, r.Status)
 	_, err = mcpgo.Next(context.Background(), nil, req)
 	assert.Error(t, err)

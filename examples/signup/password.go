@@ -67,7 +67,7 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 	if err != nil {
 		return nil, err
 	}
-	round, err := s.password.Next(req)
+	round, err := s.password.Next(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	// Next asks, re-asks naming the problems, or finishes. Its errors are
 	// JSON-RPC errors to return as they are: -32602 for a state that does
 	// not verify, -32021 for a client that can be asked no way.
-	round, err := s.flow.Next(req)
+	round, err := s.flow.Next(ctx, req)
 	if err != nil {
 		return nil, err
 	}

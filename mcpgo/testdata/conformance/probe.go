@@ -78,11 +78,11 @@ func flows() map[string]*mcpform.Flow {
 	multi := must(mcpform.NewFlow(codec, []mcpform.Step{
 		{Key: "step1", Message: "Step 1: What is your name?", Fields: []mcpform.AutoFormField{{Name: "name", Required: true}}},
 		{Key: "step2", Message: "Step 2: What is your favorite color?", Fields: []mcpform.AutoFormField{{Name: "color", Required: true}}},
-	}, nil))
+	}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true}))
 	return map[string]*mcpform.Flow{
 		"test_input_required_result_request_state": must(mcpform.NewFlow(codec, []mcpform.Step{
 			{Key: "confirm", Message: "Please confirm", Fields: []mcpform.AutoFormField{{Name: "ok", Type: mcpform.TypeBoolean, Required: true}}},
-		}, nil)),
+		}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})),
 		"test_input_required_result_multi_round":    multi,
 		"test_input_required_result_tampered_state": multi,
 		"test_input_required_result_capabilities":   multi,
@@ -148,7 +148,7 @@ func main() {
 		}
 		for name, f := range flows() {
 			srv.AddTool(&gosdk.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallToolResult, error) {
-				r, err := f.Next(req)
+				r, err := f.Next(ctx, req)
 				if err != nil {
 					return nil, err
 				}
