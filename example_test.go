@@ -1544,8 +1544,8 @@ func ExampleSQLStore() {
 		{Name: "password", Type: mcpform.TypePassword, Required: true},
 	}}}, &mcpform.FlowOptions{
 		EveryCallerIsSamePerson: true,
-		Outcomes: store,
-		Secrets:  &mcpform.SecretOptions{PageURL: "https://example.com/secret", Store: mcpform.SealSecrets(store, codec)},
+		Outcomes:                store,
+		Secrets:                 &mcpform.SecretOptions{PageURL: "https://example.com/secret", Store: mcpform.SealSecrets(store, codec)},
 	})
 	fmt.Println(err)
 	// Output:
