@@ -32,7 +32,7 @@ func testDemoBinary(t *testing.T) {
 	}{
 		{"pro plan", "ada@example.com\nAda Lovelace\npro\n", []string{"Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan."}},
 		{"team plan", "ada@example.com\n\nteam\nAnalytical Engines\n12\n", []string{
-			"── round 3", `Signup complete: created ada@example.com on the Team plan for "Analytical Engines", 12 seats.`}},
+			"Tell us about your team", `Signup complete: created ada@example.com on the Team plan for "Analytical Engines", 12 seats.`}},
 		{"no input", "", []string{"Signup not completed: the form was cancelled"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

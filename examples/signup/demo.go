@@ -22,13 +22,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// demoOptions says how the demo talks to the person.
+type demoOptions struct {
+	// interactive says whether the input is a terminal, which echoes what
+	// is typed; otherwise each answer read is echoed after its prompt, so
+	// the transcript reads the same, and a secret is echoed masked.
+	interactive bool
+	// verbose prints the protocol trace: each tools/call, what the server
+	// answered, and the request state's size.
+	verbose bool
+	// readSecret reads a secret from the terminal without echo; nil reads
+	// it as any other answer.
+	readSecret func() (string, error)
+}
+
 // runDemo runs the signup server and an in-process go-sdk client on
 // 2026-07-28 that asks the person in the terminal: it reads answers from in
-// and writes the transcript to out. interactive says whether in is a
-// terminal, which echoes what is typed; otherwise each answer read is
-// echoed after its prompt, so the transcript reads the same. tool is the
-// tool to demonstrate: signup, or set_password, which runs after a signup.
-func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, interactive bool, tool string) error {
+// and writes the transcript to out. tool is the tool to demonstrate:
+// signup, or set_password, which runs after a signup.
+func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, opts demoOptions, tool string) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
 	codec, err := newCodec(os.Getenv(keyEnv), io.Discard)
@@ -50,7 +62,7 @@ func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, intera
 	if tool == passwordTool {
 		tools = append(tools, passwordTool)
 	}
-	_, err = demo(ctx, newServer(s), in, out, interactive, tools...)
+	_, err = demo(ctx, newServer(s), in, out, opts, tools...)
 	return err
 }
 
@@ -65,7 +77,7 @@ func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, intera
 //
 // A URL-mode request links to the server's secret page. The person would
 // open it in a browser; here the demo plays the browser too (demopage.go).
-func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, interactive bool, tools ...string) (*mcp.CallToolResult, error) {
+func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, opts demoOptions, tools ...string) (*mcp.CallToolResult, error) {
 	if len(tools) == 0 {
 		tools = []string{toolName}
 	}
@@ -89,12 +101,13 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 	}
 	defer cs.Close()
 
-	p := &prompter{in: bufio.NewReader(in), out: out, echo: !interactive}
+	p := &prompter{in: bufio.NewReader(in), out: out, echo: !opts.interactive, verbose: opts.verbose, readSecret: opts.readSecret}
 	calls := fmt.Sprintf("the %q tool", tools[0])
 	if len(tools) > 1 {
 		calls = fmt.Sprintf("%q, then %q", tools[0], tools[1])
 	}
-	fmt.Fprintf(out, "mcpform signup demo: a go-sdk client on protocol %s calls %s.\n", cs.InitializeResult().ProtocolVersion, calls)
+	fmt.Fprintf(out, "mcpform signup demo: a go-sdk client calls %s.\n", calls)
+	p.trace("The client speaks protocol %s.\n", cs.InitializeResult().ProtocolVersion)
 	fmt.Fprintf(out, "Answer each question. An empty answer takes the default; \"decline\" or \"cancel\" stops.\n")
 	var res *mcp.CallToolResult
 	for _, tool := range tools {
@@ -111,15 +124,17 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 	out := p.out
 	params := &mcp.CallToolParams{Name: tool}
 	for round := 1; ; round++ {
-		fmt.Fprintf(out, "\n── round %d %s\n", round, strings.Repeat("─", 50))
-		printCall(out, params)
+		p.trace("\n── round %d %s\n", round, strings.Repeat("─", 50))
+		if p.verbose {
+			printCall(out, params)
+		}
 		res, err := cs.CallTool(ctx, params)
 		if err != nil {
-			fmt.Fprintf(out, "server ← error: %v\n", err)
+			fmt.Fprintf(out, "\nThe server refused the call: %v\n", err)
 			return nil, err
 		}
 		if len(res.InputRequests) == 0 {
-			fmt.Fprintf(out, "server ← result\n")
+			p.trace("server ← result\n")
 			for _, c := range res.Content {
 				if t, ok := c.(*mcp.TextContent); ok {
 					fmt.Fprintf(out, "\n%s\n", t.Text)
@@ -135,9 +150,9 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 			if ep, ok := res.InputRequests[key].(*mcp.ElicitParams); ok && ep.Mode == "url" {
 				mode = "url"
 			}
-			fmt.Fprintf(out, "server ← input_required: %s %q\n", mode, key)
+			p.trace("server ← input_required: %s %q\n", mode, key)
 		}
-		fmt.Fprintf(out, "         requestState sealed by the server (%d bytes)\n", len(res.RequestState))
+		p.trace("         requestState sealed by the server (%d bytes)\n", len(res.RequestState))
 		answers := mcp.InputResponseMap{}
 		for _, key := range keys {
 			ep, ok := res.InputRequests[key].(*mcp.ElicitParams)
@@ -177,10 +192,20 @@ func printCall(out io.Writer, p *mcp.CallToolParams) {
 // A prompter renders a form elicitation in the terminal, one prompt per
 // field, the way a host without a UI would.
 type prompter struct {
-	in   *bufio.Reader
-	out  io.Writer
-	echo bool // print each answer read, for input that is not a terminal
-	eof  bool
+	in         *bufio.Reader
+	out        io.Writer
+	echo       bool // print each answer read, for input that is not a terminal
+	verbose    bool // print the protocol trace
+	readSecret func() (string, error)
+	eof        bool
+}
+
+// trace prints a line of the protocol trace, in verbose mode only: the
+// person reads the questions, and a developer the wire.
+func (p *prompter) trace(format string, args ...any) {
+	if p.verbose {
+		fmt.Fprintf(p.out, format, args...)
+	}
 }
 
 // elicit asks for the fields of ep in the given order and returns the
@@ -212,6 +237,7 @@ func (p *prompter) elicit(ep *mcp.ElicitParams, order []string) (*mcp.ElicitResu
 		if f.Description != "" {
 			fmt.Fprintf(p.out, "    %s\n", f.Description)
 		}
+		printChoices(p.out, f)
 		fmt.Fprintf(p.out, "  > ")
 		line := p.readLine()
 		switch strings.ToLower(line) {
@@ -235,10 +261,21 @@ func (p *prompter) elicit(ep *mcp.ElicitParams, order []string) (*mcp.ElicitResu
 // readLine reads one answer; "cancel" at the end of the input.
 func (p *prompter) readLine() string { return p.read(false) }
 
-// read reads one answer, echoing it masked if hide is set.
+// read reads one answer, echoing it masked if hide is set. A hidden
+// answer at a terminal is read without echo, so that the terminal never
+// shows it either.
 func (p *prompter) read(hide bool) string {
 	if p.eof {
 		return "cancel"
+	}
+	if hide && p.readSecret != nil {
+		line, err := p.readSecret()
+		fmt.Fprintln(p.out) // the Enter that the terminal did not echo
+		if err != nil {
+			p.eof = true
+			return "cancel"
+		}
+		return strings.TrimSpace(line)
 	}
 	line, err := p.in.ReadString('\n')
 	if err != nil && line == "" {
@@ -267,7 +304,7 @@ func value(f *jsonschema.Schema, s string) any {
 		if o.Const == nil {
 			continue
 		}
-		if c, ok := (*o.Const).(string); ok && strings.EqualFold(c, s) {
+		if c, ok := (*o.Const).(string); ok && (strings.EqualFold(c, s) || strings.EqualFold(o.Title, s)) {
 			return c
 		}
 	}
@@ -284,6 +321,22 @@ func value(f *jsonschema.Schema, s string) any {
 	return s
 }
 
+// printChoices lists a choice's options, one a line, each value with its
+// title: the person may type either.
+func printChoices(out io.Writer, f *jsonschema.Schema) {
+	for _, o := range f.OneOf {
+		if o.Const == nil {
+			continue
+		}
+		v := fmt.Sprint(*o.Const)
+		if o.Title == "" || strings.EqualFold(o.Title, v) {
+			fmt.Fprintf(out, "    · %s\n", v)
+		} else {
+			fmt.Fprintf(out, "    · %s – %s\n", v, o.Title)
+		}
+	}
+}
+
 // heading is a field's title line: its title, whether it is required, and
 // what it takes.
 func heading(name string, f *jsonschema.Schema, required []string) string {
@@ -294,13 +347,7 @@ func heading(name string, f *jsonschema.Schema, required []string) string {
 		}
 	}
 	if len(f.OneOf) > 0 {
-		var opts []string
-		for _, o := range f.OneOf {
-			if o.Const != nil {
-				opts = append(opts, fmt.Sprint(*o.Const))
-			}
-		}
-		facts = append(facts, "one of "+strings.Join(opts, ", "))
+		facts = append(facts, "one of these")
 	}
 	switch {
 	case f.Format == "email":

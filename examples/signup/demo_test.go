@@ -33,7 +33,7 @@ func TestDemo(t *testing.T) {
 				"Create your account",
 				"Email (required; an email address)",
 				"Full name (optional; up to 100 characters)",
-				"Plan (required; one of free, pro, team; default free)",
+				"Plan (required; one of these; default free)\n    Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.\n    · free\n    · pro – Pro, $12 a month\n    · team – Team, $10 a seat a month\n",
 				"Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan.",
 			},
 		},
@@ -77,7 +77,7 @@ func TestDemo(t *testing.T) {
 			input:  "\n\npro\nada@example.com\n\n\n",
 			status: "created", rounds: 3,
 			want:  &account{Email: "ada@example.com", Plan: "pro"},
-			shows: []string{"Please check: Email: missing required value.", "Plan (required; one of free, pro, team; default pro)"},
+			shows: []string{"Please check: Email: missing required value.", "Plan (required; one of these; default pro)"},
 		},
 		{
 			name:   "a number that is not one",
@@ -121,7 +121,7 @@ func TestDemo(t *testing.T) {
 			var out bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, false)
+			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, demoOptions{verbose: true})
 			require.NoError(t, err, "transcript:\n%s", out.String())
 			transcript := out.String()
 
@@ -151,7 +151,7 @@ func TestDemoShowsServerReask(t *testing.T) {
 	s, st := newTestSignup(t)
 	var out bytes.Buffer
 	res, err := demo(context.Background(), newServer(s),
-		strings.NewReader("ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n"), &out, false)
+		strings.NewReader("ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n"), &out, demoOptions{verbose: true})
 	require.NoError(t, err)
 	screen := out.String()
 
@@ -203,7 +203,7 @@ func TestDemoSetPassword(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, st := newTestSignup(t)
 			var out bytes.Buffer
-			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, false, toolName, passwordTool)
+			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, demoOptions{verbose: true}, toolName, passwordTool)
 			require.NoError(t, err, "transcript:\n%s", out.String())
 			screen := out.String()
 			assert.Equal(t, tt.status, status(t, res), screen)
@@ -226,7 +226,7 @@ func TestDemoEchoesOnlyPipedInput(t *testing.T) {
 	for _, interactive := range []bool{false, true} {
 		s, _ := newTestSignup(t)
 		var out bytes.Buffer
-		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, interactive)
+		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, demoOptions{interactive: interactive})
 		require.NoError(t, err)
 		assert.Equal(t, !interactive, strings.Contains(out.String(), "> ada@example.com"), "interactive=%v:\n%s", interactive, out.String())
 	}
@@ -272,4 +272,36 @@ func status(t *testing.T, res *mcp.CallToolResult) string {
 	m, _ := res.StructuredContent.(map[string]any) // as the client decoded it
 	s, _ := m["status"].(string)
 	return s
+}
+
+// TestDemoTraceOnlyVerbose: the person reads questions and results; the
+// protocol trace, with its JSON, is for -v.
+func TestDemoTraceOnlyVerbose(t *testing.T) {
+	trace := []string{"client → tools/call", "server ← input_required", "requestState", `{"email"`, "── round"}
+	for _, verbose := range []bool{false, true} {
+		s, _ := newTestSignup(t)
+		var out bytes.Buffer
+		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, demoOptions{verbose: verbose})
+		require.NoError(t, err)
+		for _, line := range trace {
+			assert.Equal(t, verbose, strings.Contains(out.String(), line), "%q, verbose=%v:\n%s", line, verbose, out.String())
+		}
+		assert.Contains(t, out.String(), "Signup complete: created ada@example.com on the Pro plan.")
+	}
+}
+
+// TestDemoReadsSecretsWithoutEcho: at a terminal, the page's password is
+// read by the no-echo reader, never from the echoed input, and never
+// printed; other answers are read as typed.
+func TestDemoReadsSecretsWithoutEcho(t *testing.T) {
+	const good = "correct horse battery staple"
+	s, _ := newTestSignup(t)
+	var out bytes.Buffer
+	secrets := 0
+	opts := demoOptions{interactive: true, readSecret: func() (string, error) { secrets++; return good, nil }}
+	res, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\nada@example.com\n"), &out, opts, toolName, passwordTool)
+	require.NoError(t, err, out.String())
+	assert.Equal(t, "updated", status(t, res), out.String())
+	assert.Equal(t, 1, secrets, "the password alone is read without echo")
+	assert.NotContains(t, out.String(), good)
 }

@@ -68,7 +68,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		}
 		status, page, err = browse(ctx, http.MethodPost, ep.URL, form)
 		if err == nil {
-			fmt.Fprintf(p.out, "\nbrowser → POST %s: %d %s\n", strings.SplitN(ep.URL, "?", 2)[0], status, http.StatusText(status))
+			p.trace("\nbrowser → POST %s: %d %s\n", strings.SplitN(ep.URL, "?", 2)[0], status, http.StatusText(status))
 		}
 		if status == http.StatusOK {
 			fmt.Fprintf(p.out, "  %s\n", pageText(page))

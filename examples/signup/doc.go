@@ -3,15 +3,17 @@
 // for their details, and set_password (password.go), which asks for a
 // password without the client ever seeing it.
 //
-// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]
+// Usage: signup [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password] [-v]
 //
 // With no flags it runs a self-contained demo (demo.go): the server and an
 // in-process go-sdk client on protocol revision 2026-07-28, which asks the
 // questions in the terminal and sends what is typed, unchecked, so that
 // the server's checks speak: a bad email is asked again, naming the
-// problem. Type an answer at each prompt, or "decline" or "cancel". When
-// stdin is not a terminal, answers are read one per line, so the demo runs
-// in scripts:
+// problem. Type an answer at each prompt, or "decline" or "cancel"; a
+// choice takes its value or its title. At a terminal, a password is read
+// without echo. -v adds the protocol trace: each tools/call, what the
+// server answered, and the sealed state's size. When stdin is not a
+// terminal, answers are read one per line, so the demo runs in scripts:
 //
 //	printf 'ada@example.com\nAda Lovelace\npro\n' | go run ./examples/signup
 //

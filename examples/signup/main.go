@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"golang.org/x/term"
 )
 
 var (
@@ -22,11 +24,12 @@ var (
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
 	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
+	verboseFlag   = flag.Bool("v", false, "the demo prints the protocol trace: each call, and what the server answered")
 )
 
 func usage() {
 	out := flag.CommandLine.Output()
-	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password]\n\n", os.Args[0])
+	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password] [-v]\n\n", os.Args[0])
 	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
 	fmt.Fprintf(out, "Request state is sealed with keys from the hex keys in %s (comma-separated; the first seals).\n\n", keyEnv)
 	flag.PrintDefaults()
@@ -58,7 +61,7 @@ func run() error {
 	if !*stdioFlag && *httpAddr == "" {
 		// No signal handling: the demo may be blocked reading the
 		// terminal, and Ctrl-C should simply end it.
-		return runDemo(context.Background(), st, os.Stdin, os.Stdout, isTerminal(os.Stdin), *demoFlag)
+		return runDemo(context.Background(), st, os.Stdin, os.Stdout, terminalDemo(os.Stdin, *verboseFlag), *demoFlag)
 	}
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -92,8 +95,17 @@ func run() error {
 	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
 }
 
-// isTerminal reports whether f is a terminal rather than a pipe or file.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+// terminalDemo returns the demo's options for input from in: at a
+// terminal, a secret is read without echo, so that it never appears on
+// the screen; from a pipe or file, each answer is echoed after its prompt.
+func terminalDemo(in *os.File, verbose bool) demoOptions {
+	fd := int(in.Fd())
+	opts := demoOptions{interactive: term.IsTerminal(fd), verbose: verbose}
+	if opts.interactive {
+		opts.readSecret = func() (string, error) {
+			b, err := term.ReadPassword(fd)
+			return string(b), err
+		}
+	}
+	return opts
 }

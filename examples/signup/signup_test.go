@@ -37,7 +37,7 @@ func TestStoreErrorIsGeneric(t *testing.T) {
 			_, err := st.db.Exec(`DROP TABLE ` + tt.drop)
 			require.NoError(t, err)
 			var out bytes.Buffer
-			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, false, tt.tools...)
+			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, demoOptions{}, tt.tools...)
 			require.NoError(t, err, "transcript:\n%s", out.String())
 			assert.True(t, res.IsError)
 			assert.Equal(t, "error", status(t, res))
