@@ -18,10 +18,10 @@ import (
 // The accessibility gate: axe-core (interop/axe.mjs) judges every state
 // a person can meet, in light and dark, at a phone's width, and a serious
 // or critical violation fails the test. Screenshots of each state are
-// kept under testdata/artifacts/a11y (ignored by git) when -artifacts is
-// set, as .ci/run does.
+// kept under testdata/artifacts/a11y (ignored by git) under CI, or when
+// -artifacts is set.
 
-var artifacts = flag.Bool("artifacts", false, "keep screenshots of the accessibility gate's states under testdata/artifacts/a11y")
+var artifacts = flag.Bool("artifacts", os.Getenv("CI") == "true", "keep screenshots of the accessibility gate's states under testdata/artifacts/a11y")
 
 // axeTarget is one state for interop/axe.mjs to judge.
 type axeTarget struct {
