@@ -73,9 +73,9 @@ func runAxe(t *testing.T, scheme string, targets []axeTarget) []axeResult {
 	return report.Results
 }
 
-// TestSecretPageAccessible judges every state of the secret page: empty,
+// TestSecretPageAxe judges every state of the secret page: empty,
 // with a problem, done, a used link reopened, refused, and a bad link.
-func TestSecretPageAccessible(t *testing.T) {
+func TestSecretPageAxe(t *testing.T) {
 	needNode(t)
 	fx := newSecretFixture(t, nil)
 	refused := newSecretFixture(t, &SecretPageOptions{Authorize: func(*http.Request, string) error {
