@@ -281,3 +281,20 @@ func dataJSON(t *testing.T, data any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// TestServeClientCallTool: mcp-go's own client, calling as it does,
+// reads the -32021 of a client without elicitation as mcp-go's own
+// MissingRequiredClientCapabilityError, on each transport.
+func TestServeClientCallTool(t *testing.T) {
+	for _, tr := range specTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			c, _ := tr.connect(t, specServer(t))
+			startClient(t, c)
+			require.True(t, mcp.IsModernProtocol(c.ProtocolVersion()), c.ProtocolVersion())
+			for _, tool := range []string{"signup", "book"} {
+				_, err := callTool(t, c, tool)
+				assert.True(t, mcp.IsMissingRequiredClientCapability(err), "%s: %v", tool, err)
+			}
+		})
+	}
+}
