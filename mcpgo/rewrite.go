@@ -35,7 +35,7 @@ type pending struct {
 }
 
 type pendingError struct {
-	text   string // what mcp-go sends as the message: the handler error's text
+	texts  [2]string // what mcp-go may send as the message: the error's text, or its handler error's
 	wire   wireError
 	modern bool // 2026-07-28, where HTTP maps the code to a status
 }
@@ -57,10 +57,11 @@ func record(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error)
 		return
 	}
 	// mcp-go's request error unwraps to the handler's error, whose text
-	// is the message it sends.
-	text := err.Error()
+	// is the message it sends; an mcp-go that hands the hook the handler's
+	// error itself would send err's own text.
+	texts := [2]string{err.Error()}
 	if inner := errors.Unwrap(err); inner != nil {
-		text = inner.Error()
+		texts[1] = inner.Error()
 	}
 	key, kerr := json.Marshal(id)
 	if kerr != nil {
@@ -68,7 +69,7 @@ func record(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error)
 	}
 	modern := mcp.IsModernProtocol(server.RequestProtocolVersion(ctx))
 	p.mu.Lock()
-	p.m[string(key)] = pendingError{text: text, wire: se.wire(), modern: modern}
+	p.m[string(key)] = pendingError{texts: texts, wire: se.wire(), modern: modern}
 	p.mu.Unlock()
 }
 
@@ -98,7 +99,7 @@ func (p *pending) rewrite(msg []byte) (out []byte, e pendingError, ok bool) {
 	key, _ := json.Marshal(id) // the hook's key for the same id
 	p.mu.Lock()
 	e, ok = p.m[string(key)]
-	if ok && e.text == r.Error.Message {
+	if ok && r.Error.Message != "" && (e.texts[0] == r.Error.Message || e.texts[1] == r.Error.Message) {
 		delete(p.m, string(key))
 	} else {
 		ok = false

@@ -70,6 +70,12 @@ func TestRewrite(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the hook given the handler's error itself", func(t *testing.T) {
+		ctx, p := withPending(context.Background())
+		record(ctx, float64(7), mcp.MethodToolsCall, nil, state)
+		out, _, _ := p.rewrite([]byte(ours))
+		assert.Equal(t, spec, string(out))
+	})
 	t.Run("no pending set", func(t *testing.T) {
 		record(context.Background(), float64(7), mcp.MethodToolsCall, nil, requestError{state}) // must not panic
 	})
@@ -128,7 +134,7 @@ func TestRewriteHTTP(t *testing.T) {
 		for _, size := range []int{3, len(tc.body) + 1} {
 			t.Run(fmt.Sprint(tc.name, "/", size), func(t *testing.T) {
 				_, p := withPending(context.Background())
-				p.m["7"] = pendingError{text: stateText, wire: stateError{}.wire(), modern: tc.modern}
+				p.m["7"] = pendingError{texts: [2]string{stateText}, wire: stateError{}.wire(), modern: tc.modern}
 				rec := httptest.NewRecorder()
 				w := &httpWriter{ResponseWriter: rec, p: p}
 				if tc.ct != "" {
