@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"sync"
@@ -20,8 +21,12 @@ import (
 // A program serves os.Stdin and os.Stdout, with a ctx that
 // signal.NotifyContext ends; mcp-go's stdio session is one per process,
 // so a process serves stdio once at a time. ServeStdio adds a hook to
-// srv's server.Hooks (see [NewStreamableHTTPServer]).
+// srv's server.Hooks (see [NewStreamableHTTPServer]). A nil srv is an
+// error.
 func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io.Writer, opts ...server.StdioOption) error {
+	if srv == nil {
+		return errors.New("mcpform: ServeStdio of a nil server")
+	}
 	hook(srv)
 	s := server.NewStdioServer(srv)
 	for _, opt := range opts {
@@ -45,7 +50,7 @@ func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io
 // per server, which sees the request's id and the error. Call it, and
 // ServeStdio, before srv serves on another transport. A response replayed
 // from a server.WithEventStore store, and the in-process transport, keep
-// mcp-go's -32603.
+// mcp-go's -32603. srv must not be nil.
 func NewStreamableHTTPServer(srv *server.MCPServer, opts ...server.StreamableHTTPOption) http.Handler {
 	hook(srv)
 	h := server.NewStreamableHTTPServer(srv, opts...)

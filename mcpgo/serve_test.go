@@ -298,3 +298,9 @@ func TestServeClientCallTool(t *testing.T) {
 		})
 	}
 }
+
+// TestServeStdioNil: a nil server is an error, not a panic.
+func TestServeStdioNil(t *testing.T) {
+	err := mcpgo.ServeStdio(context.Background(), nil, strings.NewReader(""), io.Discard)
+	assert.EqualError(t, err, "mcpform: ServeStdio of a nil server")
+}
