@@ -8,6 +8,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"path/filepath"
@@ -87,4 +88,38 @@ func TestMcpgoTypeScript(t *testing.T) {
 			assert.Equal(t, "No account created: step team declined.", dec.Result.Content[0].Text)
 		})
 	}
+}
+
+// TestMcpgoTypeScriptErrors: over stdio, the official client gets the
+// spec's codes from examples/mcpgo, which serves through mcpgo.ServeStdio:
+// a tampered state is -32602 on 2026-07-28 and on the legacy handshake,
+// and a client that declared no elicitation gets -32021 naming form mode.
+func TestMcpgoTypeScriptErrors(t *testing.T) {
+	bin := mcpgoBin(t)
+	key, _ := tsStateKey(t)
+	account := map[string]any{"account": tsAccept(map[string]any{"email": "mallory@example.com", "plan": "free"})}
+	t.Run("tampered state", func(t *testing.T) {
+		tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key), Pin: tsModern, Calls: []tsCall{
+			{Manual: true},
+			{Manual: true, StateFrom: tsAt(-1), Tamper: true, InputResponses: account},
+		}})
+		tr.Calls[0].reasked(t, "account")
+		tr.Calls[1].invalidState(t)
+	})
+	t.Run("junk state, legacy", func(t *testing.T) {
+		tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key), Calls: []tsCall{
+			{Manual: true, RequestState: "s1.AAAA", InputResponses: account},
+		}})
+		assert.Equal(t, tsLegacy, tr.ProtocolVersion)
+		tr.Calls[0].invalidState(t)
+	})
+	t.Run("no elicitation", func(t *testing.T) {
+		tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key), Pin: tsModern, Capabilities: json.RawMessage(`{}`),
+			Calls: []tsCall{{Manual: true}}})
+		s := tr.Calls[0]
+		require.Nil(t, s.Result, "want an error, not a result")
+		require.NotNil(t, s.Error)
+		assert.Equal(t, -32021, s.Error.Code)
+		assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, string(s.Error.Data))
+	})
 }

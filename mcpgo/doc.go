@@ -56,24 +56,44 @@
 // with the answers, up to ten times, so every round of a flow works there
 // too; nothing else is needed.
 //
-// # Errors, and what mcp-go lacks
+// # Serving, and the spec's error codes
+//
+// Serve srv with [ServeStdio] and [NewStreamableHTTPServer] rather than
+// mcp-go's own server.ServeStdio and server.NewStreamableHTTPServer:
+//
+//	srv := server.NewMCPServer("booking", "v1")
+//	srv.AddTool(mcp.NewTool("book"), book)
+//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//	defer stop()
+//	err := mcpgo.ServeStdio(ctx, srv, os.Stdin, os.Stdout, server.WithStdioContextFunc(withUser))
+//
+//	mux.Handle("/mcp", mcpgo.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(userFromToken)))
 //
 // The spec answers a request state that does not verify with JSON-RPC
-// -32602 (Invalid params), and a client that declared no way to answer with
-// -32021 and data {"requiredCapabilities": ...}. mcp-go v1.2.1 sends every
-// error a tool handler returns as -32603 (internal error) with the error's
-// text; the one exception is mcp.URLElicitationRequiredError on the legacy
-// handshake. Its hooks (OnRequestInitialization can refuse, with -32600
-// only), its tool middleware (which returns the same error) and its
-// transports (which take the concrete *server.MCPServer) offer no way to
-// choose the code of a tools/call error. So Ask and Next return the
-// closest thing: a JSON-RPC error, never a result a client would take as
-// the outcome, whose text is the spec's message ("Invalid or expired
-// requestState", with its reason) or carries the spec's data verbatim
-// ({"requiredCapabilities":{"elicitation":{"form":{}}}}). Each wraps
-// mcp-go's own error for the spec's code, mcp.ErrInvalidParams or
-// mcp.MissingRequiredClientCapabilityError, so errors.Is finds it, and an
-// mcp-go that maps those from handlers will send the right code unchanged.
+// -32602 (Invalid params) and data {"reason":"invalid_request_state"}, and
+// a client that declared no way to answer with -32021 and data
+// {"requiredCapabilities": ...}. mcp-go v1.2.1 sends every error a tool
+// handler returns as -32603 (internal error) with the error's text; its
+// hooks (OnRequestInitialization can refuse, with -32600 only), its tool
+// middleware (which returns the same error) and its transports (which
+// take the concrete *server.MCPServer) offer no way to choose the code.
+// So the two wrappers of its transports do it: an OnError hook sees each
+// tools/call error with its JSON-RPC id, and when the error is one Ask or
+// Next made, the wrapper writes that one response with the spec's code,
+// message and data (over HTTP on 2026-07-28, with status 400, as mcp-go
+// sends its own -32602). Every other response goes out as mcp-go wrote
+// it; another handler's error keeps -32603, whatever its text. Both
+// codes are sent on the legacy handshake too, as go-sdk's face sends them.
+//
+// On any other transport (mcp-go's own, or its in-process client) the
+// errors still fail the call as JSON-RPC errors, never as a result a
+// client would take as the outcome: -32603 whose text is the spec's
+// message ("Invalid or expired requestState", with its reason) or carries
+// the spec's data verbatim ({"requiredCapabilities":{"elicitation":
+// {"form":{}}}}). Each wraps mcp-go's own error for the spec's code,
+// mcp.ErrInvalidParams or mcp.MissingRequiredClientCapabilityError, so
+// errors.Is finds it, and an mcp-go that maps those from handlers will
+// send the right code with no change here.
 //
 // On 2026-07-28 the client's capabilities come with each request. On the
 // legacy handshake Next reads the session's, through the context; Ask has

@@ -1,13 +1,19 @@
 package mcpgo_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
 	_ "modernc.org/sqlite"
@@ -158,4 +164,62 @@ func ExampleFlowRound_Once() {
 	// created, plan team
 	// created, plan team
 	// accounts created: 1
+}
+
+// bookServer is an mcp-go server whose "book" tool asks for a Room.
+func bookServer() *server.MCPServer {
+	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
+	srv := server.NewMCPServer("booking", "v1")
+	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		switch reply := mcpgo.Read(form, req); reply.Status {
+		case mcpform.ReplyNone:
+			return mcpgo.Ask(form, req, "")
+		case mcpform.ReplyInvalid:
+			return mcpgo.Reask(form, reply, ""), nil
+		}
+		return mcp.NewToolResultText("booked"), nil
+	})
+	return srv
+}
+
+// bareCall is a 2026-07-28 tools/call of "book" from a client that
+// declared no elicitation.
+var bareCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book","_meta":{` +
+	`"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"bare","version":"v0"},` +
+	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+func ExampleServeStdio() {
+	in, out := strings.NewReader(bareCall+"\n"), &bytes.Buffer{}
+	// A program serves os.Stdin and os.Stdout until a signal ends ctx.
+	if err := mcpgo.ServeStdio(context.Background(), bookServer(), in, out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(out)
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capabilities","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}
+}
+
+func ExampleNewStreamableHTTPServer() {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpgo.NewStreamableHTTPServer(bookServer()))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(bareCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	for k, v := range mcp.StandardHeaders("2026-07-28", mcp.MethodToolsCall, json.RawMessage(`{"name":"book"}`)) {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	fmt.Print(res.StatusCode, " ", string(body))
+	// Output:
+	// 400 {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capabilities","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}
 }

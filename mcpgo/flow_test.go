@@ -138,8 +138,10 @@ func TestFlowWhen(t *testing.T) {
 }
 
 // TestFlowNoElicitation: a client that declared no elicitation is not
-// asked. mcp-go sends the handler's error as -32603 (ErrInternalError on
-// its client); its text is the spec's -32021 data.
+// asked. In process, mcp-go sends the handler's error as -32603
+// (ErrInternalError on its client), and its text is the spec's -32021
+// data; ServeStdio and NewStreamableHTTPServer send -32021 itself
+// (TestServeSpecCodes).
 func TestFlowNoElicitation(t *testing.T) {
 	flow := signupFlow(t)
 	for _, proto := range protocols {
@@ -177,7 +179,8 @@ func TestFlowTamperedState(t *testing.T) {
 					c := connect(t, s.MCPServer, &person{}, proto.opts...)
 					resp := sendRaw(t, c, "signup", state, nil)
 					require.NotNil(t, resp.Error)
-					// -32602 is the spec's; mcp-go v1.2.1 sends -32603 for every handler error.
+					// -32602 is the spec's, which ServeStdio and NewStreamableHTTPServer
+					// send; in process mcp-go v1.2.1 sends -32603 for every handler error.
 					assert.Equal(t, mcp.INTERNAL_ERROR, resp.Error.Code)
 					assert.Contains(t, resp.Error.Message, "Invalid or expired requestState")
 					assert.Zero(t, s.created)

@@ -9,8 +9,12 @@
 // client on protocol revision 2026-07-28, whose scripted person answers the
 // team plan, gives one seat (refused, and asked again, naming the problem),
 // then five. -stdio serves the tool over stdin and stdout, for an MCP host;
-// -http ADDR serves streamable HTTP at http://ADDR/mcp. Older clients are
-// served by mcp-go's own bridge, which asks with elicitation/create.
+// -http ADDR serves streamable HTTP at http://ADDR/mcp. Both serve through
+// mcpgo.ServeStdio and mcpgo.NewStreamableHTTPServer, so that a bad
+// request state reaches the client as -32602 and a client that cannot
+// answer as -32021, as the spec asks, not as mcp-go's -32603. Older
+// clients are served by mcp-go's own bridge, which asks with
+// elicitation/create.
 //
 // Request state is sealed with a key derived from the hex key in
 // MCPFORM_STATE_KEY (32 bytes or more), or from a random one. It is bound to the principal the transport's
@@ -31,6 +35,9 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -150,12 +157,20 @@ func main() {
 	}
 	switch srv := newServer(s); {
 	case *stdioFlag:
-		err = server.ServeStdio(srv, server.WithStdioContextFunc(withPrincipal))
+		// mcpgo's wrappers of mcp-go's transports send a bad state as
+		// -32602 and a client that cannot answer as -32021, as the spec
+		// asks; mcp-go's own send both as -32603.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err = mcpgo.ServeStdio(ctx, srv, os.Stdin, os.Stdout, server.WithStdioContextFunc(withPrincipal)); ctx.Err() != nil {
+			err = nil // stopped by a signal
+		}
 	case *httpAddr != "":
-		h := server.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(
-			func(ctx context.Context, _ *http.Request) context.Context { return withPrincipal(ctx) }))
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcpgo.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(
+			func(ctx context.Context, _ *http.Request) context.Context { return withPrincipal(ctx) })))
 		fmt.Fprintf(os.Stderr, "mcpform mcpgo: listening on http://%s/mcp\n", *httpAddr)
-		err = h.Start(*httpAddr)
+		err = (&http.Server{Addr: *httpAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}).ListenAndServe()
 	default:
 		err = demo(srv)
 	}
