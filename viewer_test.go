@@ -35,6 +35,10 @@ func TestViewerSelfContained(t *testing.T) {
 		assert.Contains(t, page, "<style>"+prefabCSS+"</style>")
 		assert.Contains(t, page, "<script>"+prefabJS+"</script>")
 		assert.Contains(t, page, `<div id="root"></div>`)
+		// Nothing inlined ends its element early: two of each, prefab's
+		// and the viewer's own.
+		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</style"))
+		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</script"))
 		assert.Less(t, strings.Index(page, prefabCSS), strings.Index(page, viewerCSS), "the viewer's CSS must follow prefab's to win over it")
 	}
 	page, err := ViewerHTML(&ViewerOptions{Title: `Tom & "Jerry"`})
