@@ -322,6 +322,9 @@ func TestViewerBrowserCDN(t *testing.T) {
 		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
 		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "free", Label: "Free"}, {Value: "team", Label: "Team"}}},
 		{Name: "notes", Label: "Notes"},
+		// Its label's for="root" names the viewer's mount point, a div,
+		// not the field: the repair must still tie it.
+		{Name: "root", Label: "Root folder"},
 	}
 	res, err := DisplayForm(fields, "signup", nil)
 	require.NoError(t, err)
@@ -332,9 +335,9 @@ func TestViewerBrowserCDN(t *testing.T) {
 	require.Empty(t, run.Invalid)
 	assert.Empty(t, run.Errors, "the view logged errors")
 	assert.Subset(t, run.Served, []string{"/prefab/prefab.css", "/prefab/renderer.auto.min.js"})
-	checkViewerLooks(t, run, fields, map[string]string{"Email": "email", "Plan": "plan", "Notes": "notes"})
+	checkViewerLooks(t, run, fields, map[string]string{"Email": "email", "Plan": "plan", "Notes": "notes", "Root folder": "root"})
 	require.Len(t, run.Calls, 1)
-	assert.JSONEq(t, `{"email":"ada@example.com","plan":"team","notes":""}`, string(run.Calls[0].Arguments))
+	assert.JSONEq(t, `{"email":"ada@example.com","plan":"team","notes":"","root":""}`, string(run.Calls[0].Arguments))
 }
 
 // TestDisplayFormBrowserTypeScript renders what the TypeScript
