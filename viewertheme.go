@@ -11,10 +11,10 @@ type viewerColor struct{ token, light, dark string }
 // contrast: 4.5:1 for text on its background, including button labels and
 // links, and 3:1 for input borders and the focus ring (1.4.3, 1.4.11).
 // prefab 0.3.13's own light primary (#3b82f6 under white) is 3.68:1 and its
-// input borders (#e5e7eb on white) 1.24:1. TestViewerContrast checks every
-// pair the renderer's stylesheet draws. Hues stay prefab's; only lightness
-// moves. The primary keeps 4.5:1 under the 0.9 opacity prefab gives a
-// hovered button.
+// input borders (#e5e7eb on white) 1.24:1. TestViewerContrast checks each
+// such pair the renderer's stylesheet draws. The hues stay close to
+// prefab's; mostly the lightness moves. The primary keeps 4.5:1 under the
+// 0.9 opacity prefab gives a hovered button.
 var viewerPalette = []viewerColor{
 	{"background", "#ffffff", "#09090b"},
 	{"foreground", "#09090b", "#fafafa"},
