@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,10 +35,6 @@ func needChromium(t *testing.T) string {
 	return chromiumPath
 }
 
-// prefabDist is the npm-installed renderer the browser test serves in place
-// of the CDN.
-var prefabDist = filepath.Join(interopDir, "node_modules", "@maxhealth.tech", "prefab", "dist")
-
 // browserStep is one action of interop/browser.mjs on a form control.
 type browserStep struct {
 	Do     string   `json:"do"`
@@ -45,7 +43,8 @@ type browserStep struct {
 	Values []string `json:"values,omitempty"`
 }
 
-// browserRun is what interop/browser.mjs reports.
+// browserRun is what interop/browser.mjs reports, and Served the paths the
+// test's server answered, in order.
 type browserRun struct {
 	Calls []struct {
 		Name      string          `json:"name"`
@@ -54,28 +53,53 @@ type browserRun struct {
 	Methods []string          `json:"methods"`
 	Shown   map[string]string `json:"shown"`
 	Types   map[string]string `json:"types"`
-	Invalid []string          `json:"invalid"`
-	Errors  []string          `json:"errors"`
+	Labels  map[string]string `json:"labels"`
+	Looks   struct {
+		Toggle      bool   `json:"toggle"`
+		BodyMargin  string `json:"bodyMargin"`
+		ColorScheme string `json:"colorScheme"`
+	} `json:"looks"`
+	Invalid []string `json:"invalid"`
+	Errors  []string `json:"errors"`
+	Served  []string `json:"-"`
 }
 
 // runBrowser serves result to the host page on 127.0.0.1, has Chromium fill
-// and submit the form the viewer renders, and returns what the view sent.
+// and submit the form the default, self-contained viewer renders, and
+// returns what the view sent.
 func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string) browserRun {
+	t.Helper()
+	return runBrowserViewer(t, result, steps, screenshot, false)
+}
+
+// runBrowserViewer is runBrowser, with a viewer that loads prefab's files
+// from the test's server, as from a CDN, when cdn is set. The server sends
+// them with Access-Control-Allow-Origin: the view's frame is sandboxed, so
+// its origin is opaque, and it loads them with crossorigin.
+func runBrowserViewer(t *testing.T, result any, steps []browserStep, screenshot string, cdn bool) browserRun {
 	t.Helper()
 	needNode(t)
 	chromium := needChromium(t)
-	for _, f := range []string{"prefab.css", "renderer.auto.min.js"} {
-		if _, err := os.Stat(filepath.Join(prefabDist, f)); err != nil {
-			t.Fatalf("the renderer is not installed: run (cd interop && npm ci): %v", err)
-		}
-	}
 	resultJSON, err := json.Marshal(result)
 	require.NoError(t, err)
 
+	var (
+		mu     sync.Mutex
+		served []string
+	)
 	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux) // listens on 127.0.0.1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		served = append(served, r.URL.Path)
+		mu.Unlock()
+		mux.ServeHTTP(w, r)
+	})) // listens on 127.0.0.1
 	defer srv.Close()
-	page, err := ViewerHTML(&ViewerOptions{BaseURL: srv.URL + "/prefab/"})
+	opts := &ViewerOptions{}
+	if cdn {
+		opts.BaseURL = srv.URL + "/prefab/"
+	}
+	page, err := ViewerHTML(opts)
 	require.NoError(t, err)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, filepath.Join("testdata", "browser", "host.html"))
@@ -91,17 +115,15 @@ func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
+	assets := map[string]string{prefabCSSFile: prefabCSS, prefabJSFile: prefabJS}
 	mux.HandleFunc("GET /prefab/{file}", func(w http.ResponseWriter, r *http.Request) {
-		file := r.PathValue("file")
-		if file != "prefab.css" && file != "renderer.auto.min.js" {
+		content, ok := assets[r.PathValue("file")]
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		// The view's frame is sandboxed, so its origin is opaque, and it
-		// loads the renderer with crossorigin: without this header
-		// Chromium refuses both files.
 		w.Header().Set("Access-Control-Allow-Origin", "*")
-		http.ServeFile(w, r, filepath.Join(prefabDist, file))
+		http.ServeContent(w, r, r.PathValue("file"), time.Time{}, strings.NewReader(content))
 	})
 
 	if screenshot != "" {
@@ -119,6 +141,9 @@ func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string
 	t.Logf("browser run took %v", time.Since(start).Round(time.Millisecond))
 	var run browserRun
 	require.NoError(t, json.Unmarshal(out, &run), "browser.mjs said: %s", out)
+	mu.Lock()
+	run.Served = slices.Clone(served)
+	mu.Unlock()
 	return run
 }
 
@@ -185,6 +210,13 @@ func TestDisplayFormBrowser(t *testing.T) {
 
 	require.Empty(t, run.Invalid, "the browser refused to submit the form")
 	assert.Empty(t, run.Errors, "the view logged errors")
+	checkViewerLooks(t, run, fields, map[string]string{
+		"Email": "email", "Plan": "plan", "Odd name": "o'neil.name", "Start date": "start",
+		"Starts at": "starts_at", "Send me the newsletter": "newsletter",
+	})
+	for _, path := range run.Served {
+		assert.Contains(t, []string{"/", "/viewer", "/result.json", "/favicon.ico"}, path, "the self-contained view fetched a file")
+	}
 	assert.Equal(t, typed, run.Shown, "the form does not show what was typed")
 	// The controls the person saw: a number input (numeric keyboard, whole
 	// numbers only at the default step) for an integer, and a date-time
@@ -259,6 +291,53 @@ func TestDisplayFormBrowser(t *testing.T) {
 		Interests:  []string{"ai", "infra"},
 		Newsletter: true,
 	}, got.Value)
+}
+
+// checkViewerLooks checks what the viewer itself adds to a view (issue 23,
+// item 1): every field is found by exactly one label, and each label in
+// some finds the field it names; no theme toggle shows; the page has no
+// margin and takes the host's scheme (the test host says light).
+func checkViewerLooks(t *testing.T, run browserRun, fields []AutoFormField, some map[string]string) {
+	t.Helper()
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.Name)
+	}
+	assert.ElementsMatch(t, names, slices.Collect(maps.Values(run.Labels)),
+		"each field must be found by exactly one label: %q", run.Labels)
+	for label, name := range some {
+		assert.Equal(t, name, run.Labels[label], "the control labelled %q", label)
+	}
+	assert.False(t, run.Looks.Toggle, "a theme toggle shows")
+	assert.Equal(t, "0px", run.Looks.BodyMargin)
+	assert.Equal(t, "light", run.Looks.ColorScheme)
+}
+
+// TestViewerBrowserCDN runs a viewer that loads prefab's files from a base
+// URL, as from a CDN, in Chromium: the files pass their integrity check
+// (else the renderer would never run and no form would show), and the
+// viewer's own fixes hold as in the self-contained page.
+func TestViewerBrowserCDN(t *testing.T) {
+	fields := []AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "free", Label: "Free"}, {Value: "team", Label: "Team"}}},
+		{Name: "notes", Label: "Notes"},
+		// Its label's for="root" names the viewer's mount point, a div,
+		// not the field: the repair must still tie it.
+		{Name: "root", Label: "Root folder"},
+	}
+	res, err := DisplayForm(fields, "signup", nil)
+	require.NoError(t, err)
+	run := runBrowserViewer(t, res, []browserStep{
+		{Do: "fill", Name: "email", Value: "ada@example.com"},
+		{Do: "select", Name: "plan", Values: []string{"team"}},
+	}, "", true)
+	require.Empty(t, run.Invalid)
+	assert.Empty(t, run.Errors, "the view logged errors")
+	assert.Subset(t, run.Served, []string{"/prefab/prefab.css", "/prefab/renderer.auto.min.js"})
+	checkViewerLooks(t, run, fields, map[string]string{"Email": "email", "Plan": "plan", "Notes": "notes", "Root folder": "root"})
+	require.Len(t, run.Calls, 1)
+	assert.JSONEq(t, `{"email":"ada@example.com","plan":"team","notes":"","root":""}`, string(run.Calls[0].Arguments))
 }
 
 // TestDisplayFormBrowserTypeScript renders what the TypeScript

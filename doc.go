@@ -290,18 +290,28 @@
 //
 // # The viewer
 //
-// A host renders a view in the MCP Apps viewer, which loads prefab's
+// A host renders a view in the MCP Apps viewer, which runs prefab's
 // renderer. A tool that asks on the UI path needs the server to declare
 // the extension when it is created
 // (ServerOptions.Capabilities.AddExtension([AppsExtension], nil)),
 // [AddViewer] to register the viewer resource, and [AttachViewer] to link
-// the tool to it; [ViewerHTML] is the page itself. The viewer loads the
-// renderer from [DefaultRendererBaseURL], a pinned CDN location, and
-// declares that origin in _meta.ui.csp.resourceDomains. A server that
-// serves the renderer itself sets [ViewerOptions].BaseURL and must send
-// Access-Control-Allow-Origin, because the sandboxed frame's origin is
-// null. The host sandboxes the frame with allow-scripts allow-forms:
-// without allow-forms, Chromium blocks the submit without a word.
+// the tool to it; [ViewerHTML] is the page itself. The viewer is
+// self-contained: the renderer and stylesheet of @maxhealth.tech/prefab
+// 0.3.13 (MIT, in third_party/prefab with their checksums) are embedded
+// unmodified and inlined, so a view loads nothing and its resource
+// declares no origin in _meta.ui.csp. A server that would rather load them
+// from a CDN, such as [RendererCDNBaseURL], or serve them itself, sets
+// [ViewerOptions].BaseURL: the viewer then loads them with Subresource
+// Integrity of the embedded files, declares that origin, and the server
+// that serves them must send Access-Control-Allow-Origin, because the
+// sandboxed frame's origin is null. The host sandboxes the frame with
+// allow-scripts allow-forms: without allow-forms, Chromium blocks the
+// submit without a word.
+//
+// The viewer's own small stylesheet and script set prefab's colours to
+// meet WCAG contrast in light and dark, follow the host's scheme with no
+// frame and no theme toggle, and tie each label to its field, which
+// prefab 0.3.13's renderer does not.
 //
 // The renderer of @maxhealth.tech/prefab 0.3 sets limits that no server can
 // lift, and mcpform checks what it cannot prevent:

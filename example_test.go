@@ -800,25 +800,27 @@ func ExampleCheckFormArguments() {
 }
 
 func ExampleViewerHTML() {
-	page, err := mcpform.ViewerHTML(&mcpform.ViewerOptions{BaseURL: "https://assets.example.com/prefab/0.3.13"})
+	// The default viewer is one self-contained page: it loads no file.
+	page, err := mcpform.ViewerHTML(nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(page)
+	fmt.Println("loads a file:", strings.Contains(page, "<script src=") || strings.Contains(page, "<link rel="))
+
+	// Given a base, it loads the renderer from there, with integrity.
+	page, err = mcpform.ViewerHTML(&mcpform.ViewerOptions{BaseURL: mcpform.RendererCDNBaseURL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, "<link") || strings.HasPrefix(line, "<script src") {
+			fmt.Println(line)
+		}
+	}
 	// Output:
-	// <!doctype html>
-	// <html lang="en">
-	// <head>
-	// <meta charset="utf-8">
-	// <meta name="viewport" content="width=device-width, initial-scale=1">
-	// <title>Form</title>
-	// <link rel="stylesheet" href="https://assets.example.com/prefab/0.3.13/prefab.css" crossorigin>
-	// </head>
-	// <body>
-	// <div id="root"></div>
-	// <script src="https://assets.example.com/prefab/0.3.13/renderer.auto.min.js" crossorigin></script>
-	// </body>
-	// </html>
+	// loads a file: false
+	// <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/@maxhealth.tech/prefab@0.3.13/dist/prefab.css" integrity="sha384-82lYoPMpvT84VJh1KSU76YGwLH3/DOGX3+3OZitifwuaQX/nhGFbpfOifnNiy/jb" crossorigin>
+	// <script src="https://cdn.jsdelivr.net/npm/@maxhealth.tech/prefab@0.3.13/dist/renderer.auto.min.js" integrity="sha384-xq2ZsFiqOfn0D8KzIrKp1WlA+fh+9mnGlB4g0HOj4V/Br93TPM6KynZL2kV6kby+" crossorigin></script>
 }
 
 func ExampleAddViewer() {
@@ -847,7 +849,7 @@ func ExampleAddViewer() {
 	fmt.Println(string(meta))
 	// Output:
 	// ui://mcpform/viewer text/html;profile=mcp-app
-	// {"ui":{"csp":{"resourceDomains":["https://cdn.jsdelivr.net"]}}}
+	// {"ui":{"csp":{}}}
 }
 
 func ExampleAttachViewer() {

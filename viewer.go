@@ -19,11 +19,12 @@ const (
 	// AppsExtension is the identifier under which a client or server
 	// declares MCP Apps support in its capabilities' extensions.
 	AppsExtension = "io.modelcontextprotocol/ui"
-	// DefaultRendererBaseURL is where the viewer loads prefab.css and
-	// renderer.auto.min.js from by default: the jsDelivr path of the
-	// @maxhealth.tech/prefab version mcpform's wire matches, the same
-	// location prefab's own rendererHtml uses.
-	DefaultRendererBaseURL = "https://cdn.jsdelivr.net/npm/@maxhealth.tech/prefab@0.3.13/dist"
+	// RendererCDNBaseURL is the jsDelivr folder of the
+	// @maxhealth.tech/prefab version that mcpform embeds and its wire
+	// matches, the location prefab's own rendererHtml uses. Set it as
+	// [ViewerOptions].BaseURL to load the renderer from the CDN rather
+	// than inline it.
+	RendererCDNBaseURL = "https://cdn.jsdelivr.net/npm/@maxhealth.tech/prefab@0.3.13/dist"
 )
 
 // ViewerOptions configures the MCP Apps viewer resource. A nil
@@ -31,11 +32,15 @@ const (
 type ViewerOptions struct {
 	// URI is the resource's ui:// URI. Empty means [ViewerURI].
 	URI string
-	// BaseURL is the absolute http or https URL of the folder that holds
-	// prefab's prefab.css and renderer.auto.min.js. Empty means
-	// [DefaultRendererBaseURL]. A server that serves them itself must
-	// send Access-Control-Allow-Origin, because the viewer's sandboxed
-	// frame has an opaque origin and loads them with crossorigin.
+	// BaseURL, when set, is the absolute http or https URL of a folder
+	// that serves prefab 0.3.13's prefab.css and renderer.auto.min.js,
+	// such as [RendererCDNBaseURL]. The viewer then loads them from there
+	// with Subresource Integrity: the browser runs them only if they equal,
+	// byte for byte, the files mcpform embeds. A server that serves them
+	// itself must send Access-Control-Allow-Origin, because the viewer's
+	// sandboxed frame has an opaque origin and loads them with
+	// crossorigin. Empty means the viewer is self-contained: both files
+	// are inlined, and the view loads nothing.
 	BaseURL string
 	// Title is the resource's title and the page's. Empty means "Form".
 	Title string
@@ -46,20 +51,21 @@ type viewer struct {
 }
 
 func (o *ViewerOptions) resolve() (*viewer, error) {
-	v := &viewer{uri: ViewerURI, base: DefaultRendererBaseURL, title: "Form"}
+	v := &viewer{uri: ViewerURI, title: "Form"}
 	if o != nil {
 		if o.URI != "" {
 			v.uri = o.URI
 		}
-		if o.BaseURL != "" {
-			v.base = o.BaseURL
-		}
+		v.base = o.BaseURL
 		if o.Title != "" {
 			v.title = o.Title
 		}
 	}
 	if !strings.HasPrefix(v.uri, "ui://") || len(v.uri) == len("ui://") {
 		return nil, fmt.Errorf("mcpform: viewer URI %q is not a ui:// URI", v.uri)
+	}
+	if v.base == "" {
+		return v, nil
 	}
 	u, err := url.Parse(v.base)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
@@ -70,34 +76,59 @@ func (o *ViewerOptions) resolve() (*viewer, error) {
 	return v, nil
 }
 
-// meta is the resource's _meta: the CSP a host must allow for the renderer.
+// meta is the resource's _meta: the CSP a host must allow. A
+// self-contained viewer needs no origin at all; one with a base URL needs
+// the base's origin for the renderer's two files.
 func (v *viewer) meta() mcp.Meta {
-	return mcp.Meta{"ui": map[string]any{"csp": map[string]any{"resourceDomains": []string{v.origin}}}}
+	csp := map[string]any{}
+	if v.origin != "" {
+		csp["resourceDomains"] = []string{v.origin}
+	}
+	return mcp.Meta{"ui": map[string]any{"csp": csp}}
 }
 
+// html is the viewer page: prefab's stylesheet, the viewer's own CSS, the
+// mount point, the viewer's script, then prefab's renderer. The embedded
+// files hold no "</style", "</script" or "<!--" (TestViewerAssets), so they
+// can stand inline as they are.
 func (v *viewer) html() string {
-	base := html.EscapeString(v.base)
-	return `<!doctype html>
+	var b strings.Builder
+	b.WriteString(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>` + html.EscapeString(v.title) + `</title>
-<link rel="stylesheet" href="` + base + `/prefab.css" crossorigin>
-</head>
-<body>
-<div id="root"></div>
-<script src="` + base + `/renderer.auto.min.js" crossorigin></script>
-</body>
-</html>
-`
+<title>` + html.EscapeString(v.title) + "</title>\n")
+	if v.base == "" {
+		b.WriteString("<style>" + prefabCSS + "</style>\n")
+	} else {
+		b.WriteString(`<link rel="stylesheet" href="` + html.EscapeString(v.base+"/"+prefabCSSFile) +
+			`" integrity="` + prefabIntegrity()[prefabCSSFile] + `" crossorigin>` + "\n")
+	}
+	b.WriteString("<style>" + viewerCSS + "</style>\n</head>\n<body>\n<div id=\"root\"></div>\n")
+	b.WriteString("<script>" + viewerScript + "</script>\n")
+	if v.base == "" {
+		b.WriteString("<script>" + prefabJS + "</script>\n")
+	} else {
+		b.WriteString(`<script src="` + html.EscapeString(v.base+"/"+prefabJSFile) +
+			`" integrity="` + prefabIntegrity()[prefabJSFile] + `" crossorigin></script>` + "\n")
+	}
+	b.WriteString("</body>\n</html>\n")
+	return b.String()
 }
 
 // ViewerHTML returns the HTML of the MCP Apps viewer that renders a
-// [DisplayForm] result: a page that loads prefab's stylesheet and
-// self-mounting renderer from opts.BaseURL, with crossorigin. The renderer
-// answers the host's ui/* messages and mounts the tool result. The page is
-// mcpform's; prefab's code is loaded, never bundled.
+// [DisplayForm] result with the renderer of @maxhealth.tech/prefab 0.3.13,
+// which answers the host's ui/* messages and mounts the tool result.
+//
+// With a nil opts or an empty opts.BaseURL the page is self-contained: the
+// renderer and its stylesheet, embedded in mcpform unmodified (MIT), are
+// inlined, and the view loads nothing from a network. With opts.BaseURL it
+// loads both from there, with crossorigin and the integrity (SHA-384) of
+// the embedded files. Either way the page carries the viewer's own small
+// stylesheet and script: colours that meet WCAG contrast, the host's light
+// or dark scheme with no frame, no theme toggle, and labels tied to their
+// fields, a repair of the renderer.
 //
 // ViewerHTML returns an error when opts.URI is not a ui:// URI or
 // opts.BaseURL is not an absolute http or https URL without query or
@@ -115,9 +146,11 @@ func ViewerHTML(opts *ViewerOptions) (string, error) {
 const viewerCacheTTL = 24 * 60 * 60 * 1000
 
 // AddViewer registers the viewer of [ViewerHTML] on server as an MCP Apps
-// resource at opts.URI, with MIME type [AppMIMEType] and the renderer's
-// origin in _meta.ui.csp.resourceDomains, on both the listing and the
-// content, since hosts read either. The content may be cached for a day.
+// resource at opts.URI, with MIME type [AppMIMEType] and its CSP in
+// _meta.ui.csp, on both the listing and the content, since hosts read
+// either: no origin for the default, self-contained viewer, and the
+// origin of opts.BaseURL when it loads the renderer from there. The
+// content may be cached for a day.
 //
 // AddViewer does not declare the MCP Apps extension, which go-sdk fixes
 // when the server is created: set it with

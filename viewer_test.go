@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,23 +12,65 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestViewerHTML(t *testing.T) {
-	page, err := ViewerHTML(nil)
-	require.NoError(t, err)
-	hrefs := regexp.MustCompile(`<(?:link|script)\b[^>]*\b(?:href|src)="([^"]*)"[^>]*>`).FindAllStringSubmatch(page, -1)
-	var urls []string
-	for _, m := range hrefs {
-		assert.Contains(t, m[0], "crossorigin", "loaded without crossorigin: %s", m[0])
-		urls = append(urls, m[1])
-	}
-	assert.Equal(t, []string{DefaultRendererBaseURL + "/prefab.css", DefaultRendererBaseURL + "/renderer.auto.min.js"}, urls)
-	assert.Contains(t, page, `<div id="root"></div>`)
+// The integrity values of prefab 0.3.13's files, computed apart from the
+// code under test: openssl dgst -sha384 -binary FILE | base64.
+const (
+	pinnedCSSIntegrity = "sha384-82lYoPMpvT84VJh1KSU76YGwLH3/DOGX3+3OZitifwuaQX/nhGFbpfOifnNiy/jb"
+	pinnedJSIntegrity  = "sha384-xq2ZsFiqOfn0D8KzIrKp1WlA+fh+9mnGlB4g0HOj4V/Br93TPM6KynZL2kV6kby+"
+)
 
-	page, err = ViewerHTML(&ViewerOptions{BaseURL: "http://127.0.0.1:8080/assets/prefab/", Title: `Tom & "Jerry"`})
+// loads finds the elements of page that load a file: each <link> or
+// <script> with an href or src.
+var loads = regexp.MustCompile(`(?i)<(?:link|script)\b[^>]*\b(?:href|src)\s*=\s*"([^"]*)"[^>]*>`)
+
+// TestViewerSelfContained checks finding 11 of issue 22: the default viewer
+// loads nothing from a network; prefab's renderer and stylesheet are in the
+// page, unmodified.
+func TestViewerSelfContained(t *testing.T) {
+	for _, opts := range []*ViewerOptions{nil, {}, {Title: "Sign up", URI: "ui://shop/form"}} {
+		page, err := ViewerHTML(opts)
+		require.NoError(t, err)
+		assert.Empty(t, loads.FindAllString(page, -1), "the default viewer loads a file")
+		assert.NotRegexp(t, `(?i)(?:href|src)\s*=|@import|url\(`, strings.Replace(page, prefabJS, "", 1), "the page outside the renderer refers to a resource")
+		assert.Contains(t, page, "<style>"+prefabCSS+"</style>")
+		assert.Contains(t, page, "<script>"+prefabJS+"</script>")
+		assert.Contains(t, page, `<div id="root"></div>`)
+		// Nothing inlined ends its element early: two of each, prefab's
+		// and the viewer's own.
+		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</style"))
+		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</script"))
+		assert.Less(t, strings.Index(page, prefabCSS), strings.Index(page, viewerCSS), "the viewer's CSS must follow prefab's to win over it")
+	}
+	page, err := ViewerHTML(&ViewerOptions{Title: `Tom & "Jerry"`})
 	require.NoError(t, err)
-	assert.Contains(t, page, `href="http://127.0.0.1:8080/assets/prefab/prefab.css"`)
-	assert.Contains(t, page, `src="http://127.0.0.1:8080/assets/prefab/renderer.auto.min.js"`)
 	assert.Contains(t, page, `<title>Tom &amp; &#34;Jerry&#34;</title>`)
+}
+
+// TestViewerBaseURL checks that a viewer given a CDN base loads the pinned
+// files from there with Subresource Integrity, and refuses bad options.
+func TestViewerBaseURL(t *testing.T) {
+	for _, tt := range []struct{ base, folder string }{
+		{RendererCDNBaseURL, RendererCDNBaseURL},
+		{"http://127.0.0.1:8080/assets/prefab/", "http://127.0.0.1:8080/assets/prefab"},
+		{"https://a.example.com/x&y", "https://a.example.com/x&amp;y"},
+	} {
+		t.Run(tt.base, func(t *testing.T) {
+			page, err := ViewerHTML(&ViewerOptions{BaseURL: tt.base})
+			require.NoError(t, err)
+			want := []string{
+				`<link rel="stylesheet" href="` + tt.folder + `/prefab.css" integrity="` + pinnedCSSIntegrity + `" crossorigin>`,
+				`<script src="` + tt.folder + `/renderer.auto.min.js" integrity="` + pinnedJSIntegrity + `" crossorigin></script>`,
+			}
+			got := loads.FindAllString(page, -1)
+			if len(got) == 2 {
+				got[1] += "</script>"
+			}
+			assert.Equal(t, want, got)
+			assert.NotContains(t, page, prefabJS[:200], "a CDN viewer also inlines the renderer")
+			assert.Contains(t, page, viewerCSS)
+			assert.Contains(t, page, viewerScript)
+		})
+	}
 
 	for _, bad := range []ViewerOptions{
 		{BaseURL: "/relative"}, {BaseURL: "cdn.example.com/x"}, {BaseURL: "ftp://example.com/x"},
@@ -40,14 +83,14 @@ func TestViewerHTML(t *testing.T) {
 	}
 }
 
-// TestViewerMatchesTypeScript checks that the default renderer location is
-// the one prefab's own rendererHtml pins.
+// TestViewerMatchesTypeScript checks that the CDN location is the one
+// prefab's own rendererHtml pins.
 func TestViewerMatchesTypeScript(t *testing.T) {
 	ts := callPrefab(t, []map[string]any{{"fn": "rendererHtml", "args": []any{}}})
 	require.Empty(t, ts[0].Error)
 	var tsPage string
 	require.NoError(t, json.Unmarshal(ts[0].Result, &tsPage))
-	page, err := ViewerHTML(nil)
+	page, err := ViewerHTML(&ViewerOptions{BaseURL: RendererCDNBaseURL})
 	require.NoError(t, err)
 	urls := regexp.MustCompile(`(?:href|src)="(https://[^"]*)"`)
 	var want, got []string
@@ -62,13 +105,25 @@ func TestViewerMatchesTypeScript(t *testing.T) {
 }
 
 func TestAddViewer(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		opts     *ViewerOptions
+		wantMeta mcp.Meta
+	}{
+		{"self-contained", &ViewerOptions{Title: "Signup"}, mcp.Meta{"ui": map[string]any{"csp": map[string]any{}}}},
+		{"CDN", &ViewerOptions{BaseURL: "https://assets.example.com:8443/prefab", Title: "Signup"},
+			mcp.Meta{"ui": map[string]any{"csp": map[string]any{"resourceDomains": []any{"https://assets.example.com:8443"}}}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { testAddViewer(t, tt.opts, tt.wantMeta) })
+	}
+}
+
+func testAddViewer(t *testing.T, opts *ViewerOptions, wantMeta mcp.Meta) {
 	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-	opts := &ViewerOptions{BaseURL: "https://assets.example.com:8443/prefab", Title: "Signup"}
 	require.NoError(t, AddViewer(server, opts))
 	cs := connect(t, server, nil)
 
-	wantMeta := mcp.Meta{"ui": map[string]any{"csp": map[string]any{"resourceDomains": []any{"https://assets.example.com:8443"}}}}
 	list, err := cs.ListResources(ctx, nil)
 	require.NoError(t, err)
 	require.Len(t, list.Resources, 1)

@@ -337,5 +337,10 @@ func TestViewer(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Contents, 1)
 	assert.Equal(t, mcpform.AppMIMEType, res.Contents[0].MIMEType)
-	assert.Contains(t, res.Contents[0].Text, "renderer.auto.min.js")
+	// The viewer is self-contained: it inlines the renderer and asks the
+	// host to allow no origin.
+	page := res.Contents[0].Text
+	assert.True(t, strings.Contains(page, `<div id="root"></div>`) && !strings.Contains(page, "<script src="),
+		"want the self-contained viewer, got %.200q", page)
+	assert.Equal(t, map[string]any{"csp": map[string]any{}}, res.Contents[0].Meta["ui"])
 }

@@ -3,8 +3,8 @@
 // Debian's Chromium behind the real host bridge of
 // @modelcontextprotocol/ext-apps (AppBridge and PostMessageTransport,
 // bundled for the page with esbuild at run time). It never downloads a
-// browser, and the page reaches no network: prefab's renderer, which the
-// view loads from its CDN address, is served from node_modules.
+// browser, and the page reaches no network: the view carries prefab's
+// renderer inline, and any other request is aborted.
 //
 // Usage (cwd interop/): node apps-host.mjs < plan.json > transcript.json
 //
@@ -44,7 +44,7 @@
 //
 // on stdout. Any failure exits non-zero with the reason on stderr.
 import { createServer } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -59,8 +59,6 @@ const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 60000;
 const watchdog = setTimeout(() => fail(`no result within ${timeout} ms`), timeout);
 const here = dirname(fileURLToPath(import.meta.url));
-const prefabDist = join(here, 'node_modules', '@maxhealth.tech', 'prefab', 'dist');
-const CDN = /^https:\/\/cdn\.jsdelivr\.net\/npm\/@maxhealth\.tech\/prefab@[^/]+\/dist\//;
 const UI = 'io.modelcontextprotocol/ui';
 const FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -169,11 +167,6 @@ try {
   // One handler: Playwright tries the last route first, so two would race.
   await browser.route('**/*', async (route) => {
     const url = route.request().url();
-    if (CDN.test(url)) {
-      const file = url.replace(CDN, '');
-      const type = file.endsWith('.css') ? 'text/css' : 'text/javascript';
-      return route.fulfill({ body: await readFile(join(prefabDist, file)), contentType: type, headers: { 'access-control-allow-origin': '*' } });
-    }
     const allowed = [origin, ...(plan.allow ?? [])].some((o) => url.startsWith(o + '/'));
     return allowed ? route.continue() : route.abort();
   });

@@ -18,6 +18,10 @@
 //    "shown": {name: value the control showed after the fill steps},
 //    "types": {name: the type of the input element each fill step filled,
 //              which is "text" for a type the browser does not know},
+//    "labels": {text of each label in the form: the name of the one control
+//               Playwright's getByLabel finds by it, or "N controls"},
+//    "looks": {"toggle": whether a theme toggle shows, "bodyMargin",
+//              "colorScheme": computed styles of the view's page},
 //    "invalid": ["name: message" of each control the browser would not
 //                submit; when there is one, the form is not submitted],
 //    "errors": [console errors and uncaught exceptions]}
@@ -92,6 +96,23 @@ try {
     shown[step.name] = await control.inputValue();
     types[step.name] = await control.evaluate((e) => e.type);
   }
+  // Each label of the form, and the name of the one control a person (or a
+  // screen reader) reaches by it.
+  const labels = {};
+  for (const raw of await view.locator('form.pf-form label').allTextContents()) {
+    const text = raw.trim();
+    const found = view.getByLabel(text, { exact: true });
+    const n = await found.count();
+    labels[text] = n === 1 ? await found.evaluate((e) => e.name) : `${n} controls`;
+  }
+  // What frames the view: the theme toggle, the body's margin, the scheme.
+  const looks = {
+    toggle: await view.locator('.pf-theme-toggle').isVisible(),
+    ...await view.locator('body').evaluate((b) => ({
+      bodyMargin: getComputedStyle(b).margin,
+      colorScheme: getComputedStyle(document.documentElement).colorScheme,
+    })),
+  };
   if (job.screenshot) {
     // Filling scrolls the controls into view, inside the frame too; shoot
     // the form from its top.
@@ -110,7 +131,7 @@ try {
     await page.waitForFunction(() => window.mcpHost.calls.length > 0);
   }
   const host = await page.evaluate(() => window.mcpHost);
-  process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, types, invalid, errors }));
+  process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, types, labels, looks, invalid, errors }));
 } finally {
   clearTimeout(watchdog);
   await context?.close();

@@ -107,7 +107,7 @@ func newServer(s *signup) *mcp.Server {
 		// The arguments a view, a link or the model sends back.
 		InputSchema: s.flow.InputSchema(nil),
 	}
-	// The viewer loads prefab's renderer from its pinned CDN location;
+	// The viewer carries prefab's renderer inline, loading nothing;
 	// with the default options, these cannot fail.
 	if err := mcpform.AttachViewer(tool, nil); err != nil {
 		panic(err)
