@@ -71,7 +71,7 @@ func main() {
 		cfg.Root, err = root()
 	}
 	if err == nil {
-		err = run(context.Background(), cfg, os.Stdout)
+		_, err = run(context.Background(), cfg, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
@@ -123,12 +123,12 @@ func root() (string, error) {
 	return "", err
 }
 
-// run starts the servers, loads them in turn and prints each run and the
-// medians to out.
-func run(ctx context.Context, cfg config, out io.Writer) error {
+// run starts the servers, loads them in turn, prints each run and the
+// medians to out, and returns the runs.
+func run(ctx context.Context, cfg config, out io.Writer) ([]result, error) {
 	procs, stop, err := startServers(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stop()
 	fmt.Fprintf(out, "# plan %s, %v measured per run after %v of warm-up, %d runs each; %s\n",
@@ -145,7 +145,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 			for _, p := range order {
 				r, err := load(ctx, p, c, cfg)
 				if err != nil {
-					return fmt.Errorf("%s at c=%d: %w", p.name, c, err)
+					return nil, fmt.Errorf("%s at c=%d: %w", p.name, c, err)
 				}
 				r.rep = rep
 				all = append(all, r)
@@ -154,7 +154,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		}
 	}
 	printSummary(out, cfg, all)
-	return nil
+	return all, nil
 }
 
 func reversed[T any](s []T) []T {
