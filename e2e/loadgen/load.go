@@ -52,6 +52,17 @@ var emails atomic.Int64
 // sessionID keeps emails unique across sessions against the same store.
 var sessionID = strconv.FormatInt(time.Now().UnixNano(), 36)
 
+// prewarm loads s, unmeasured, for cfg.Prewarm at 16 clients.
+func prewarm(ctx context.Context, s server, cfg config) error {
+	if cfg.Prewarm <= 0 {
+		return nil
+	}
+	tr := &http.Transport{MaxIdleConnsPerHost: 16, MaxConnsPerHost: 16}
+	defer tr.CloseIdleConnections()
+	_, _, _, err := drive(ctx, &http.Client{Transport: tr, Timeout: time.Minute}, s.url, 16, cfg.Prewarm, "mix")
+	return err
+}
+
 // load runs clients concurrent signup loops against s for cfg's warm-up,
 // then for its duration, measured.
 func load(ctx context.Context, s server, clients int, cfg config) (result, error) {

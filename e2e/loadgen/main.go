@@ -37,6 +37,7 @@ type config struct {
 	Clients  []int         // numbers of concurrent clients, each a run
 	Duration time.Duration // measured time of a run
 	Warmup   time.Duration // unmeasured load before each run
+	Prewarm  time.Duration // unmeasured load of each server before the first run
 	Count    int           // runs of each server at each number of clients
 	Plan     string        // pro (2 calls), team (3 calls) or mix (alternating)
 	Servers  []string      // "go", "ts"
@@ -52,6 +53,7 @@ func main() {
 		clients  = flag.String("c", "1,16,64,200", "comma-separated `counts` of concurrent clients")
 		duration = flag.Duration("d", 15*time.Second, "measured `time` of each run")
 		warmup   = flag.Duration("warmup", 2*time.Second, "unmeasured load before each run")
+		prewarm  = flag.Duration("prewarm", 10*time.Second, "unmeasured load of each server, at 16 clients, before the first run: Node's JIT settles")
 		count    = flag.Int("count", 3, "runs of each server at each client count; the table shows medians")
 		plan     = flag.String("plan", "pro", "`plan` of every signup: pro (2 calls), team (3 calls) or mix")
 		servers  = flag.String("servers", "go,ts", "servers to load: go (examples/signup), ts (interop/signup-server.mjs)")
@@ -61,7 +63,7 @@ func main() {
 		node     = flag.String("node", "node", "node `binary`")
 	)
 	flag.Parse()
-	cfg := config{Duration: *duration, Warmup: *warmup, Count: *count, Plan: *plan, GoBin: *goBin,
+	cfg := config{Duration: *duration, Warmup: *warmup, Prewarm: *prewarm, Count: *count, Plan: *plan, GoBin: *goBin,
 		GoArgs: strings.Fields(*goArgs), GoEnv: strings.Fields(*goEnv), Node: *node, Servers: strings.Split(*servers, ",")}
 	var err error
 	if cfg.Clients, err = parseInts(*clients); err == nil {
@@ -80,8 +82,8 @@ func main() {
 }
 
 func (c config) check() error {
-	if c.Duration <= 0 || c.Warmup < 0 || c.Count < 1 || len(c.Clients) == 0 {
-		return fmt.Errorf("-d must be positive, -warmup not negative, -count and -c at least 1")
+	if c.Duration <= 0 || c.Warmup < 0 || c.Prewarm < 0 || c.Count < 1 || len(c.Clients) == 0 {
+		return fmt.Errorf("-d must be positive, -warmup and -prewarm not negative, -count and -c at least 1")
 	}
 	if c.Plan != "pro" && c.Plan != "team" && c.Plan != "mix" {
 		return fmt.Errorf("-plan %q: want pro, team or mix", c.Plan)
@@ -131,8 +133,13 @@ func run(ctx context.Context, cfg config, out io.Writer) ([]result, error) {
 		return nil, err
 	}
 	defer stop()
-	fmt.Fprintf(out, "# plan %s, %v measured per run after %v of warm-up, %d runs each; %s\n",
-		cfg.Plan, cfg.Duration, cfg.Warmup, cfg.Count, machine())
+	for _, p := range procs {
+		if err := prewarm(ctx, p, cfg); err != nil {
+			return nil, fmt.Errorf("%s, warming up: %w", p.name, err)
+		}
+	}
+	fmt.Fprintf(out, "# plan %s, %v measured per run after %v of warm-up, %d runs each; go: env %q, flags %q; %s\n",
+		cfg.Plan, cfg.Duration, cfg.Warmup, cfg.Count, cfg.GoEnv, cfg.GoArgs, machine())
 	fmt.Fprintf(out, "%-3s %4s %3s %10s %9s %9s %11s %9s %7s\n",
 		"srv", "c", "run", "signups/s", "p50 ms", "p99 ms", "cpu ms/su", "peak MB", "errors")
 	var all []result

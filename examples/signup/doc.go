@@ -70,10 +70,11 @@
 // Under load, an operator sets:
 //
 //   - GOMAXPROCS=1 on a box of one or two cores shared with other work (a
-//     proxy, a database, a load generator): the server is then never
-//     descheduled holding a lock another of its threads waits for, and
-//     spends less CPU per signup and less memory. Leave the default on a
-//     box of its own with more cores.
+//     proxy, a database, a load generator): a second thread gains the
+//     server little there, and costs it CPU per signup and memory (in
+//     e2e/loadgen on two shared cores, about a tenth of the CPU and a
+//     third of the peak). Leave the default on a box of its own with more
+//     cores.
 //   - GOMEMLIMIT, to about half the memory the process is given. The
 //     example runs its collector at GOGC=400 unless GOGC is set (gc.go),
 //     since its live heap is small and go-sdk's decoding leaves much
