@@ -10,9 +10,12 @@
 // signups per second, the 99th percentile of a call's latency, the
 // server's CPU time per signup (utime+stime from /proc/PID/stat) and its
 // peak resident memory (VmHWM from /proc/PID/status), and at the end the
-// medians of the runs, side by side. Runs alternate between the servers,
-// and which goes first, so that both see the same load from the rest of
-// the machine.
+// medians of the runs, side by side. Each number of clients gets fresh
+// server processes, warmed up (-prewarm) so that Node's JIT has settled;
+// its runs alternate between the servers, and which goes first, so that
+// both see the same load from the rest of the machine. The machine's
+// load average is printed with the results: on a shared machine, compare
+// only runs of one session.
 //
 // From the repository's root, with node and interop's packages installed:
 //
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,10 +129,39 @@ func root() (string, error) {
 	return "", err
 }
 
-// run starts the servers, loads them in turn, prints each run and the
-// medians to out, and returns the runs.
+// run loads the servers at each number of clients in turn, prints each
+// run and the medians to out, and returns the runs. Each number of
+// clients gets fresh server processes, warmed up, so that a peak memory
+// is that of its own load and not of the runs before it.
 func run(ctx context.Context, cfg config, out io.Writer) ([]result, error) {
-	procs, stop, err := startServers(ctx, cfg)
+	if cfg.GoBin == "" && slices.Contains(cfg.Servers, "go") {
+		bin, cleanup, err := buildExample(ctx, cfg.Root)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		cfg.GoBin = bin
+	}
+	fmt.Fprintf(out, "# plan %s, %v measured per run after %v of warm-up, %d runs each; go: env %q, flags %q; %s\n",
+		cfg.Plan, cfg.Duration, cfg.Warmup, cfg.Count, cfg.GoEnv, cfg.GoArgs, machine())
+	fmt.Fprintf(out, "%-3s %4s %3s %10s %9s %9s %11s %9s %7s\n",
+		"srv", "c", "run", "signups/s", "p50 ms", "p99 ms", "cpu ms/su", "peak MB", "errors")
+	var all []result
+	for _, c := range cfg.Clients {
+		rs, err := runAt(ctx, cfg, c, out)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rs...)
+	}
+	printSummary(out, cfg, all)
+	return all, nil
+}
+
+// runAt starts the servers, warms them up and loads them in turn with c
+// clients, cfg.Count times each.
+func runAt(ctx context.Context, cfg config, c int, out io.Writer) ([]result, error) {
+	procs, stop, err := startServers(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -138,29 +171,22 @@ func run(ctx context.Context, cfg config, out io.Writer) ([]result, error) {
 			return nil, fmt.Errorf("%s, warming up: %w", p.name, err)
 		}
 	}
-	fmt.Fprintf(out, "# plan %s, %v measured per run after %v of warm-up, %d runs each; go: env %q, flags %q; %s\n",
-		cfg.Plan, cfg.Duration, cfg.Warmup, cfg.Count, cfg.GoEnv, cfg.GoArgs, machine())
-	fmt.Fprintf(out, "%-3s %4s %3s %10s %9s %9s %11s %9s %7s\n",
-		"srv", "c", "run", "signups/s", "p50 ms", "p99 ms", "cpu ms/su", "peak MB", "errors")
 	var all []result
-	for _, c := range cfg.Clients {
-		for rep := range cfg.Count {
-			order := procs
-			if rep%2 == 1 { // alternate which server goes first
-				order = reversed(procs)
+	for rep := range cfg.Count {
+		order := procs
+		if rep%2 == 1 { // alternate which server goes first
+			order = reversed(procs)
+		}
+		for _, p := range order {
+			r, err := load(ctx, p, c, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("%s at c=%d: %w", p.name, c, err)
 			}
-			for _, p := range order {
-				r, err := load(ctx, p, c, cfg)
-				if err != nil {
-					return nil, fmt.Errorf("%s at c=%d: %w", p.name, c, err)
-				}
-				r.rep = rep
-				all = append(all, r)
-				fmt.Fprintln(out, r.line())
-			}
+			r.rep = rep
+			all = append(all, r)
+			fmt.Fprintln(out, r.line())
 		}
 	}
-	printSummary(out, cfg, all)
 	return all, nil
 }
 

@@ -29,9 +29,28 @@ const listening = "mcpform signup: listening on "
 // 100 on every Linux that Go and Node run on.
 const clockTicks = 100
 
-// startServers starts the servers cfg names, each on a free loopback port,
-// and returns them and the function that stops them.
-func startServers(ctx context.Context, cfg config) ([]server, func(), error) {
+// buildExample builds examples/signup from the repository at root into a
+// temporary directory, and returns the binary and the function that
+// removes it.
+func buildExample(ctx context.Context, root string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "mcpform-loadgen-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	bin := filepath.Join(dir, "signup")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/signup")
+	build.Dir = root
+	if b, err := build.CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("go build ./examples/signup: %v\n%s", err, b)
+	}
+	return bin, cleanup, nil
+}
+
+// startServers starts the servers cfg names, each on a free loopback port
+// with a new key, and returns them and the function that stops them.
+func startServers(cfg config) ([]server, func(), error) {
 	var stops []func()
 	stop := func() {
 		for _, s := range stops {
@@ -46,23 +65,7 @@ func startServers(ctx context.Context, cfg config) ([]server, func(), error) {
 		var cmd *exec.Cmd
 		switch name {
 		case "go":
-			bin := cfg.GoBin
-			if bin == "" {
-				dir, err := os.MkdirTemp("", "mcpform-loadgen-")
-				if err != nil {
-					stop()
-					return nil, nil, err
-				}
-				stops = append(stops, func() { os.RemoveAll(dir) })
-				bin = filepath.Join(dir, "signup")
-				build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/signup")
-				build.Dir = cfg.Root
-				if b, err := build.CombinedOutput(); err != nil {
-					stop()
-					return nil, nil, fmt.Errorf("go build ./examples/signup: %v\n%s", err, b)
-				}
-			}
-			cmd = exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, cfg.GoArgs...)...)
+			cmd = exec.Command(cfg.GoBin, append([]string{"-http", "127.0.0.1:0"}, cfg.GoArgs...)...)
 			cmd.Env = append(env, cfg.GoEnv...)
 		case "ts":
 			cmd = exec.Command(cfg.Node, filepath.Join(cfg.Root, "interop", "signup-server.mjs"))
