@@ -80,15 +80,16 @@
 //     since its live heap is small and go-sdk's decoding leaves much
 //     garbage: that halves the CPU of a signup, and GOMEMLIMIT makes the
 //     collector run sooner if the heap ever nears the limit.
-//   - The store, with -db: none for one process; a SQLite file for
-//     replicas on one machine; PostgreSQL for replicas on several. Every
-//     claim and outcome of SQLite in memory goes through its one
-//     connection, so under many clients they queue there.
+//   - The store, with -db: no -db for one process (SQLite in memory, gone
+//     when it exits); a SQLite file for replicas on one machine;
+//     PostgreSQL for replicas on several. Every claim and outcome of
+//     SQLite in memory goes through its one connection, so under many
+//     clients they queue there.
 //   - Nothing for the HTTP handler: 2026-07-28 clients get go-sdk's
 //     stateless handler with JSONResponse, one JSON body per call rather
 //     than an event stream, since a call's result is all it sends, and
-//     bodies of at most 64 KiB. Keep connections alive from a proxy in
-//     front: a new TCP connection per call costs more than the call.
+//     bodies of at most 64 KiB. Behind a proxy, let it keep its
+//     connections to the server alive.
 //
 // go run ./e2e/loadgen measures whole signups against the same flow on the
 // TypeScript SDK; its package comment says how.
