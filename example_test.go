@@ -1685,12 +1685,12 @@ func ExampleFlow_InputSchema() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// The schema is JSON, marshalled once: go-sdk reads it on every call.
 	tool := &mcp.Tool{Name: "signup", InputSchema: flow.InputSchema(nil)}
-	b, _ := json.Marshal(tool.InputSchema.(*jsonschema.Schema).Properties)
-	fmt.Println(string(b))
+	fmt.Println(string(tool.InputSchema.(json.RawMessage)))
 	fmt.Println(mcpform.StateArgument)
 	// Output:
-	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
+	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
 	// mcpform
 }
 

@@ -69,6 +69,33 @@
 // idle connections, and at most -max-sessions sessions of older clients,
 // each closed after -session-timeout without a request.
 //
+// Under load, an operator sets:
+//
+//   - GOMAXPROCS=1 on a box of one or two cores shared with other work (a
+//     proxy, a database, a load generator): a second thread gains the
+//     server little there, and costs it CPU per signup and memory (in
+//     e2e/loadgen on two shared cores, about a tenth of the CPU and a
+//     third of the peak). Leave the default on a box of its own with more
+//     cores.
+//   - GOMEMLIMIT, to about half the memory the process is given. The
+//     example runs its collector at GOGC=400 unless GOGC is set (gc.go),
+//     since its live heap is small and go-sdk's decoding leaves much
+//     garbage: that halves the CPU of a signup, and GOMEMLIMIT makes the
+//     collector run sooner if the heap ever nears the limit.
+//   - The store, with -db: no -db for one process (SQLite in memory, gone
+//     when it exits); a SQLite file for replicas on one machine;
+//     PostgreSQL for replicas on several. Every claim and outcome of
+//     SQLite in memory goes through its one connection, so under many
+//     clients they queue there.
+//   - Nothing for the HTTP handler: 2026-07-28 clients get go-sdk's
+//     stateless handler with JSONResponse, one JSON body per call rather
+//     than an event stream, since a call's result is all it sends, and
+//     bodies of at most 64 KiB. Behind a proxy, let it keep its
+//     connections to the server alive.
+//
+// go run ./e2e/loadgen measures whole signups against the same flow on the
+// TypeScript SDK; its package comment says how.
+//
 // Request state is bound to the tool and to a principal: the user of the
 // bearer token when the transport has auth, and otherwise one fixed local
 // principal, "local", which -principal renames (for tests).

@@ -90,8 +90,10 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: maxBody})
+	// A 2026-07-28 call gets its one result as a JSON body, not an event
+	// stream: the server sends it nothing else, and JSON costs less.
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		Stateless: true, MaxRequestBodyBytes: maxBody})
+		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody})
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readBody(w, r, timeout) {
