@@ -169,9 +169,6 @@ func TestSQLStoreOnce(t *testing.T) {
 			a.now, b.now = clock.now, clock.now
 			defer func() { a.now, b.now = time.Now, time.Now }()
 			got, err := a.Once(ctx, "run-6", func(dctx context.Context) (*mcp.CallToolResult, error) {
-				deadline, ok := dctx.Deadline()
-				assert.True(t, ok)
-				assert.Equal(t, clock.t.Add(a.lease).UnixMilli(), deadline.UnixMilli(), "do's context ends with the lease")
 				clock.t = clock.t.Add(a.lease + time.Second) // the holder stalls past its lease
 				taken, err := b.Once(ctx, "run-6", func(context.Context) (*mcp.CallToolResult, error) { return outcome("taker"), nil })
 				assert.NoError(t, err)
@@ -196,21 +193,43 @@ func TestSQLStoreOnce(t *testing.T) {
 }
 
 // TestSQLStoreStatements counts the statements a store sends: claiming a
-// run is one, storing its outcome one more, and a replay reads.
+// run is one, storing its outcome one more, a do shorter than a third of
+// the lease adds none, and a replay reads; and each statement is prepared
+// once, not parsed again on every call.
 func TestSQLStoreStatements(t *testing.T) {
 	eachDB(t, func(t *testing.T, d testDB) {
 		ctx := context.Background()
-		s, log := d.store(t, d.tables(t))
+		tables := d.tables(t)
+		s, log := d.store(t, tables)
+		s.db.SetMaxOpenConns(1) // one connection, so each statement is prepared on it once
+		log.take()
 		_, err := s.Once(ctx, "warm", counted(new(atomic.Int32), "warm"))
 		require.NoError(t, err)
-		assert.Equal(t, []string{"CREATE outcomes", "DELETE outcomes", "INSERT outcomes", "UPDATE outcomes"}, log.take(),
-			"the first use creates the table and sweeps it")
-		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "first"))
-		require.NoError(t, err)
-		assert.Equal(t, []string{"INSERT outcomes", "UPDATE outcomes"}, log.take(), "a first finish: claim, then store")
-		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "replay"))
+		assert.Equal(t, []string{"CREATE outcomes", "CREATE outcomes", "DELETE outcomes", "INSERT outcomes", "UPDATE outcomes"}, log.take(),
+			"the first use creates the table and its index, and sweeps it")
+		for i := range 3 {
+			_, err = s.Once(ctx, fmt.Sprint("run-", i), counted(new(atomic.Int32), "first"))
+			require.NoError(t, err)
+			assert.Equal(t, []string{"INSERT outcomes", "UPDATE outcomes"}, log.take(), "a first finish: claim, then store")
+		}
+		_, err = s.Once(ctx, "run-0", counted(new(atomic.Int32), "replay"))
 		require.NoError(t, err)
 		assert.Equal(t, []string{"INSERT outcomes", "SELECT outcomes"}, log.take(), "a replay: the claim fails, then read")
+		_, _, err = s.Lookup(ctx, "run-1")
+		require.NoError(t, err)
+
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		prepared := map[string]int{}
+		for _, q := range log.prepared {
+			prepared[q]++
+		}
+		for _, q := range outcomeStatements(tables.OutcomeTable) {
+			assert.LessOrEqual(t, prepared[q], 1, "prepared again: %s", q)
+		}
+		for _, i := range []int{outClaim, outRead, outRecord, outSweep} {
+			assert.Equal(t, 1, prepared[outcomeStatements(tables.OutcomeTable)[i]], "prepared once: %s", outcomeStatements(tables.OutcomeTable)[i])
+		}
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -87,7 +89,8 @@ func (d testDB) tables(t *testing.T) *SQLStoreOptions {
 
 // countingConnector opens connections that log each statement. A
 // connection that implements nothing but driver.Conn makes database/sql
-// prepare every statement, so Prepare sees them all, one per round trip.
+// prepare every statement it runs, so Prepare sees them all, and the
+// statements it returns log each run, one per round trip.
 type countingConnector struct {
 	dsn    string
 	driver driver.Driver
@@ -110,15 +113,56 @@ type countingConn struct {
 }
 
 func (c countingConn) Prepare(query string) (driver.Stmt, error) {
-	c.log.add(query)
-	return c.Conn.Prepare(query)
+	c.log.mu.Lock()
+	c.log.prepared = append(c.log.prepared, query)
+	c.log.mu.Unlock()
+	st, err := c.Conn.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return countingStmt{st, query, c.log}, nil
 }
 
-// A stmtLog records the statements a handle sent, by their first word
-// and table, such as "INSERT outcomes".
+// A countingStmt logs each run of its statement, and fails it when the
+// log's fail says so.
+type countingStmt struct {
+	driver.Stmt
+	query string
+	log   *stmtLog
+}
+
+func (s countingStmt) run() error {
+	s.log.add(s.query)
+	s.log.mu.Lock()
+	fail := s.log.fail
+	s.log.mu.Unlock()
+	if fail != nil {
+		return fail(s.query)
+	}
+	return nil
+}
+
+func (s countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+}
+
+func (s countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+}
+
+// A stmtLog records the statements a handle ran, by their first word
+// and table, such as "INSERT outcomes", and the texts it prepared.
 type stmtLog struct {
-	mu    sync.Mutex
-	stmts []string
+	mu       sync.Mutex
+	stmts    []string
+	prepared []string
+	fail     func(query string) error // nil, or whether to fail a run
 }
 
 func (l *stmtLog) add(query string) {
@@ -133,6 +177,20 @@ func (l *stmtLog) add(query string) {
 	l.mu.Lock()
 	l.stmts = append(l.stmts, verb+" "+table)
 	l.mu.Unlock()
+}
+
+// failing makes the handle fail every run of a statement that contains
+// part, until the test ends.
+func (l *stmtLog) failing(t *testing.T, part string) {
+	l.mu.Lock()
+	l.fail = func(query string) error {
+		if strings.Contains(query, part) {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	l.mu.Unlock()
+	t.Cleanup(func() { l.mu.Lock(); l.fail = nil; l.mu.Unlock() })
 }
 
 // take returns the statements logged since the last take.
@@ -161,6 +219,7 @@ func TestNewSQLStoreRefusals(t *testing.T) {
 	db, err := sql.Open("sqlite", ":memory:")
 	require.NoError(t, err)
 	defer db.Close()
+	db.SetMaxOpenConns(1)
 	for _, tt := range []struct {
 		name string
 		db   *sql.DB
@@ -185,11 +244,44 @@ func TestNewSQLStoreRefusals(t *testing.T) {
 	}
 	s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: "app.run_outcomes", SecretTable: "Secrets_2"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"app.run_outcomes", "Secrets_2"}, []string{s.outcomeTable, s.secTable})
+	assert.Equal(t, []string{"app.run_outcomes", "Secrets_2"}, []string{s.outcomes.name, s.secrets.name})
 	s, err = NewSQLStore(db, nil)
 	require.NoError(t, err)
-	assert.Equal(t, []any{"mcpform_outcomes", "mcpform_secrets", time.Minute, 24 * time.Hour},
-		[]any{s.outcomeTable, s.secTable, s.lease, s.keep})
+	assert.Equal(t, []any{"mcpform_outcomes", "mcpform_secrets", 10 * time.Second, 24 * time.Hour},
+		[]any{s.outcomes.name, s.secrets.name, s.lease, s.keep}, "a lease of seconds: a retry after a crash waits that long")
+}
+
+// TestNewSQLStoreInMemorySQLite checks that an in-memory SQLite database
+// that may open a second connection, which would be another, empty
+// database, is refused, naming the fix; and that one connection, or a
+// file, is taken.
+func TestNewSQLStoreInMemorySQLite(t *testing.T) {
+	for _, tt := range []struct {
+		dsn   string
+		conns int
+		ok    bool
+	}{
+		{":memory:", 0, false},
+		{":memory:", 2, false},
+		{"file::memory:?cache=shared", 0, false},
+		{"file:mem?mode=memory", 4, false},
+		{":memory:", 1, true},
+		{"file:" + filepath.Join(t.TempDir(), "a.db"), 0, true},
+	} {
+		t.Run(fmt.Sprintf("%s conns=%d", tt.dsn, tt.conns), func(t *testing.T) {
+			db, err := sql.Open("sqlite", tt.dsn)
+			require.NoError(t, err)
+			defer db.Close()
+			db.SetMaxOpenConns(tt.conns)
+			_, err = NewSQLStore(db, nil)
+			if tt.ok {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, "in-memory SQLite")
+			assert.ErrorContains(t, err, "db.SetMaxOpenConns(1)")
+		})
+	}
 }
 
 // TestSQLStoreCreatesTablesOnce checks that the tables are created on first
