@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -307,5 +308,78 @@ func TestSQLStoreCreatesTablesOnce(t *testing.T) {
 		_, _, err := a.Lookup(ctx, "run")
 		require.NoError(t, err)
 		assert.Equal(t, []string{"SELECT outcomes"}, logA.take(), "the table is known to exist")
+	})
+}
+
+// TestSQLStoreSweepBounded fills each table with expired rows: a write
+// deletes at most a batch of them, through the expiry index, and leaves
+// the rest to the next writes; and the sweep statements' plans search
+// the index rather than scan the table.
+func TestSQLStoreSweepBounded(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		s, _ := d.store(t, tables)
+		s.batch = 10
+		require.NoError(t, s.Create(ctx))
+		old := time.Now().Add(-48 * time.Hour).UnixMilli()
+		for i := range 25 {
+			_, err := s.db.Exec("INSERT INTO "+tables.OutcomeTable+" (run_key, claim, lease_ms, result, created_ms) VALUES ($1, 'x', $2, '{}', $2)",
+				fmt.Sprint("old-", i), old)
+			require.NoError(t, err)
+			_, err = s.db.Exec("INSERT INTO "+tables.SecretTable+" (secret_key, value, expires_ms) VALUES ($1, NULL, $2)", fmt.Sprint("old-", i), old)
+			require.NoError(t, err)
+		}
+		count := func(table string) (n int) {
+			require.NoError(t, s.db.QueryRow("SELECT COUNT(*) FROM "+table).Scan(&n))
+			return n
+		}
+		_, err := s.Once(ctx, "new-0", counted(new(atomic.Int32), "new"))
+		require.NoError(t, err)
+		require.NoError(t, s.Put(ctx, "new-0", "v", time.Now().Add(time.Minute)))
+		assert.Equal(t, []int{15 + 1, 15 + 1}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "one batch each")
+		for i := 1; i <= 2; i++ {
+			_, err := s.Once(ctx, fmt.Sprint("new-", i), counted(new(atomic.Int32), "new"))
+			require.NoError(t, err)
+			require.NoError(t, s.Put(ctx, fmt.Sprint("new-", i), "v", time.Now().Add(time.Minute)))
+		}
+		assert.Equal(t, []int{3, 3}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "a full batch makes the next write sweep again")
+
+		// The plans: SQLite's, and PostgreSQL's with sequential scans
+		// priced out, as on a table too large to read whole.
+		conn, err := s.db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		explain := "EXPLAIN QUERY PLAN "
+		if d.name == "postgres" {
+			explain = "EXPLAIN "
+			_, err := conn.ExecContext(ctx, "SET enable_seqscan = off")
+			require.NoError(t, err)
+			_, err = conn.ExecContext(ctx, "ANALYZE "+tables.SecretTable)
+			require.NoError(t, err)
+		}
+		for _, q := range []struct{ stmt, index string }{
+			{outcomeStatements(tables.OutcomeTable)[outSweep], tables.OutcomeTable + "_expiry"},
+			{secretStatements(tables.SecretTable)[secForget], tables.SecretTable + "_expiry"},
+			{secretStatements(tables.SecretTable)[secClear], tables.SecretTable + "_held"},
+		} {
+			rows, err := conn.QueryContext(ctx, explain+q.stmt, time.Now().UnixMilli(), 10)
+			require.NoError(t, err)
+			var plan []string
+			cols, _ := rows.Columns()
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				require.NoError(t, rows.Scan(ptrs...))
+				plan = append(plan, fmt.Sprint(vals[len(vals)-1]))
+			}
+			rows.Close()
+			text := strings.Join(plan, "\n")
+			assert.Contains(t, text, q.index, "the sweep searches the index:\n%s", text)
+			assert.NotRegexp(t, `SCAN `+tables.OutcomeTable+`\b|SCAN `+tables.SecretTable+`\b|Seq Scan`, text, "no scan of the table")
+		}
 	})
 }
