@@ -426,7 +426,7 @@ func TestSQLStoreClaimLost(t *testing.T) {
 		tables := leased(d.tables(t), time.Second)
 		a, _ := d.store(t, tables)
 		_, err := a.Once(ctx, "run", func(dctx context.Context) (*mcp.CallToolResult, error) {
-			_, err := a.db.Exec("UPDATE "+tables.OutcomeTable+" SET claim = 'thief' WHERE run_key = 'run'")
+			_, err := a.db.Exec("UPDATE " + tables.OutcomeTable + " SET claim = 'thief' WHERE run_key = 'run'")
 			require.NoError(t, err)
 			select {
 			case <-dctx.Done():
