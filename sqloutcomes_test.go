@@ -512,3 +512,23 @@ func crashChild(spec string) {
 	})
 	panic("Once returned")
 }
+
+// TestSQLStorePanic: a do that panics releases its claim, as one that
+// fails does, so that the next call, on any replica, runs do.
+func TestSQLStorePanic(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		a, _ := d.store(t, tables)
+		b, _ := d.store(t, tables)
+		assert.PanicsWithValue(t, "boom", func() {
+			a.Once(ctx, "run", func(context.Context) (*mcp.CallToolResult, error) { panic("boom") })
+		})
+		_, found, err := b.Lookup(ctx, "run")
+		require.NoError(t, err)
+		assert.False(t, found, "released")
+		got, err := b.Once(ctx, "run", counted(new(atomic.Int32), "after the panic"))
+		require.NoError(t, err)
+		assert.Equal(t, "after the panic", textOf(got))
+	})
+}
