@@ -161,3 +161,17 @@ func TestMemoryOutcomesSweep(t *testing.T) {
 	assert.LessOrEqual(t, len(m.order)-m.head, 5, "the queue of claims shrinks too")
 	m.mu.Unlock()
 }
+
+// BenchmarkMemoryOutcomesOnce measures a first finish on MemoryOutcomes,
+// beside BenchmarkSQLStoreOnce.
+func BenchmarkMemoryOutcomesOnce(b *testing.B) {
+	m := NewMemoryOutcomes(0)
+	ctx := context.Background()
+	res := outcome("created")
+	do := func(context.Context) (*mcp.CallToolResult, error) { return res, nil }
+	for i := 0; b.Loop(); i++ {
+		if _, err := m.Once(ctx, fmt.Sprintf("run-%d", i), do); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
