@@ -125,8 +125,9 @@ const sweepBatch = 1000
 // NewSQLStore returns a store on db; a nil opts means the defaults. It
 // refuses a nil db, a table name that is not a plain identifier, a
 // negative duration, and an in-memory SQLite database that may open a
-// second connection, which would see none of the first's rows. It reads
-// nothing but, on SQLite, PRAGMA database_list.
+// second connection, which would see none of the first's rows. It sends
+// nothing but, on SQLite with more than one connection allowed, PRAGMA
+// database_list, which opens a connection: a SQLite file is created then.
 func NewSQLStore(db *sql.DB, opts *SQLStoreOptions) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("mcpform: NewSQLStore needs a database")
