@@ -63,7 +63,8 @@
 //   - [FlowOptions] name the principal, the stores and the opt-ins of a flow.
 //   - [Flow.Next] runs one round and returns a [FlowRound].
 //   - [FlowRound.Once] runs what a finished flow triggers once, on every replica.
-//   - [SQLStore], from [NewSQLStore], keeps those outcomes and the secrets on database/sql.
+//   - [SQLStore], from [NewSQLStore], keeps those outcomes and the secrets on database/sql, for replicas.
+//   - [MemoryOutcomes], from [NewMemoryOutcomes], keeps the outcomes in one process's memory.
 //   - [RequestStateCodec], from [NewRequestStateCodec], signs and seals the state between rounds.
 //   - [Flow.InputSchema] lets the answers and state through a tool's input schema.
 //   - [AddLegacyRounds] lets clients older than 2026-07-28 answer more than one round.
@@ -252,8 +253,15 @@
 // database/sql, tested on SQLite and PostgreSQL; its documentation names
 // where the two differ. The program imports the driver and opens the
 // database; the tables are created on first use, or by [SQLStore.Create].
-// Seal the secrets with [SealSecrets]. [NewMemorySecretStore] keeps
-// secrets in one process.
+// Through a flow, outcomes are sealed with the flow's codec before SQLStore
+// keeps them; seal the secrets with [SealSecrets]. [NewMemoryOutcomes] and
+// [NewMemorySecretStore] keep both in one process, faster.
+//
+// Once is once, with two exceptions that [SQLStore.Once] states exactly: a
+// side effect cut short by a crash runs again, after at most a lease (10
+// seconds by default), so pass [IdempotencyKey] to the provider; and an
+// outcome that cannot be stored ends the run with [ErrOutcomeUnknown],
+// never running the side effect again.
 //
 // # mcp-go
 //

@@ -11,6 +11,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -1555,7 +1556,8 @@ func ExampleSQLStore() {
 }
 
 func ExampleNewSQLStore() {
-	db, err := sql.Open("sqlite", "file:app.db?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	path := filepath.Join(os.TempDir(), "app.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -1636,6 +1638,89 @@ func ExampleOutcomes() {
 	fmt.Println(err)
 	// Output:
 	// <nil>
+}
+
+func ExampleNewMemoryOutcomes() {
+	// Outcomes kept an hour: longer than the codec's state lives.
+	store := mcpform.NewMemoryOutcomes(time.Hour)
+	ctx := context.Background()
+	for _, text := range []string{"first", "second"} {
+		res, err := store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
+			fmt.Println("running:", text)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("outcome:", res.Content[0].(*mcp.TextContent).Text)
+	}
+	// Output:
+	// running: first
+	// outcome: first
+	// outcome: first
+}
+
+func ExampleMemoryOutcomes_Lookup() {
+	store := mcpform.NewMemoryOutcomes(0)
+	ctx := context.Background()
+	_, found, _ := store.Lookup(ctx, "run-1")
+	fmt.Println(found)
+	_, _ = store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	first, found, _ := store.Lookup(ctx, "run-1")
+	fmt.Println(found, first.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// false
+	// true done
+}
+
+func ExampleMemoryOutcomes_Once() {
+	store := mcpform.NewMemoryOutcomes(0)
+	ctx := context.Background()
+	_, err := store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
+		return nil, errors.New("the mail server is down")
+	})
+	fmt.Println(err)
+	res, _ := store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) { // a failure stored nothing
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}}, nil
+	})
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// the mail server is down
+	// sent
+}
+
+// A side effect passes the run's idempotency key to its provider, so that
+// a retry after a crash, which runs do again, charges once.
+func ExampleIdempotencyKey() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Form: signupForm}},
+		&mcpform.FlowOptions{EveryCallerIsSamePerson: true, Outcomes: mcpform.NewMemoryOutcomes(0)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	ask, err := flow.Next(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup", Meta: exampleFormClient}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	round, err := flow.Next(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "signup", Meta: exampleFormClient, RequestState: ask.Result.RequestState,
+		InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept",
+			Content: map[string]any{"email": "ada@example.com", "plan": "free"}}},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		key := mcpform.IdempotencyKey(ctx) // for the provider's Idempotency-Key header
+		fmt.Println(len(key) > 0, key == round.ID)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "charged"}}}, nil
+	})
+	fmt.Println(err, mcpform.IdempotencyKey(ctx) == "")
+	// Output:
+	// true false
+	// <nil> true
 }
 
 func ExampleSQLStore_Put() {

@@ -177,6 +177,7 @@ type Flow struct {
 	unbound          bool
 	secrets          *SecretOptions
 	outcomes         Outcomes
+	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 }
@@ -216,6 +217,11 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 	}
+	seal, err := checkStores(codec, opts)
+	if err != nil {
+		return nil, err
+	}
+	f.outcomeSeal = seal
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
 	}

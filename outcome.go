@@ -3,8 +3,12 @@ package mcpform
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,11 +16,14 @@ import (
 // Outcomes keeps the first outcome of each run of a [Flow], so that what
 // the run triggers happens once: set it as [FlowOptions].Outcomes and gate
 // the side effect with [FlowRound.Once]. Replicas that share it share the
-// guarantee. [SQLStore] is one on database/sql: it keeps each outcome
-// as the result's JSON, so that one store serves go-sdk's face and
-// mcp-go's (the mcpgo package), each decoding its own result type. Any
-// other implementation serves mcp-go's face through go-sdk's result, into
-// which the JSON of every SDK's tool result decodes.
+// guarantee. [SQLStore] is one on database/sql, for replicas, and
+// [MemoryOutcomes] one in a process's memory. Both keep each outcome as
+// the result's JSON, so that one store serves go-sdk's face and mcp-go's
+// (the mcpgo package), each decoding its own result type, and through a
+// flow that JSON is sealed with the flow's codec before SQLStore keeps
+// it. Any other implementation serves mcp-go's face through go-sdk's
+// result, into which the JSON of every SDK's tool result decodes, and
+// keeps it unsealed.
 //
 // Implementations must be safe for concurrent use, by this process and by
 // any other sharing the same storage.
@@ -24,16 +31,79 @@ type Outcomes interface {
 	// Once returns the first outcome stored under key. When key has none,
 	// Once claims it, calls do, stores do's result and returns it; a claim
 	// held by another call, here or on a replica, is waited for, and its
-	// outcome returned. do runs at most once while its claim holds, and
-	// its context ends when the claim does, so that a claim whose holder
-	// has crashed can lapse and be taken over. An error from do, or a nil
-	// result, stores nothing and releases the claim: the next Once calls
-	// do again. Waiting ends with ctx.
+	// outcome returned. do runs once while its claim holds, and its
+	// context ends when the claim is lost. An error from do, a panic or a
+	// nil result stores nothing and releases the claim: the next Once
+	// calls do again. A result that cannot be stored is reported as
+	// [ErrOutcomeUnknown], to this call and to every later one, which
+	// never call do. Waiting ends with ctx.
 	Once(ctx context.Context, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
 	// Lookup returns the outcome stored under key, and true; nil and true
-	// while key is claimed and its outcome not yet stored; nil and false
-	// when key was never claimed, or its claim was released.
+	// while key is claimed and its outcome not stored, yet or ever (see
+	// ErrOutcomeUnknown); nil and false when key was never claimed, or
+	// its claim was released.
 	Lookup(ctx context.Context, key string) (first *mcp.CallToolResult, found bool, err error)
+}
+
+// ErrOutcomeUnknown reports a run whose side effect ran, or may have run,
+// but whose outcome could not be stored: the store's writes failed, or
+// the claim was taken over by another call that has not stored one
+// either. The run is kept claimed until its record expires, so that no
+// retry runs the side effect again; the tool should say that the action
+// may have happened, and how to check.
+var ErrOutcomeUnknown = errors.New("mcpform: the outcome of this run could not be stored; its side effect may have happened, and will not run again")
+
+// outcomeSealLabel is the HKDF label of the keys that seal outcomes at
+// rest, apart from the request state's and the secrets'.
+const outcomeSealLabel = "mcpform outcome store v1"
+
+// idempotencyKey is the context key of IdempotencyKey's value.
+type idempotencyKey struct{}
+
+// IdempotencyKey returns the idempotency key of the run whose side effect
+// ctx is for: [FlowRound.Once] passes it in the context it gives do. It is
+// the same on every replica and every retry of the run, including a retry
+// that runs do again after a crash, and reveals nothing of the run's ID.
+// Pass it to a payment or mail provider, so that the provider does the
+// action once. IdempotencyKey returns "" for any other context.
+func IdempotencyKey(ctx context.Context) string {
+	k, _ := ctx.Value(idempotencyKey{}).(string)
+	return k
+}
+
+// runIdempotencyKey derives the idempotency key of the run id.
+func runIdempotencyKey(id string) string {
+	sum := sha256.Sum256([]byte("mcpform idempotency key v1\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
+}
+
+// checkStores refuses a store in opts that is a nil pointer, or other nil
+// value, inside its interface, which would panic only when first used,
+// and returns the sealer of outcomes for a store that keeps them at rest.
+func checkStores(codec *RequestStateCodec, opts *FlowOptions) (*sealer, error) {
+	if opts == nil {
+		return nil, nil
+	}
+	if opts.Outcomes != nil && nilInside(opts.Outcomes) {
+		return nil, fmt.Errorf("mcpform: FlowOptions.Outcomes is a nil %T; make the store first, or leave Outcomes nil", opts.Outcomes)
+	}
+	if opts.Secrets != nil && opts.Secrets.Store != nil && nilInside(opts.Secrets.Store) {
+		return nil, fmt.Errorf("mcpform: FlowOptions.Secrets.Store is a nil %T; make the store first", opts.Secrets.Store)
+	}
+	if o, ok := opts.Outcomes.(interface{ sealsOutcomes() bool }); ok && o.sealsOutcomes() {
+		return newSealer(codec.keys, outcomeSealLabel), nil
+	}
+	return nil, nil
+}
+
+// nilInside reports whether v, not nil itself, holds a nil value.
+func nilInside(v any) bool {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return r.IsNil()
+	}
+	return false
 }
 
 // errRunLost reports a replay of a finishing round whose first finish
@@ -49,19 +119,32 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // do's outcome. So a handler writes, for every status but [FlowAsk]:
 //
 //	return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-//		// create the account, send the mail, ... once
+//		// create the account, send the mail, ... once,
+//		// passing mcpform.IdempotencyKey(ctx) to the provider
 //	})
 //
 // Storing the outcomes of declined, cancelled and invalid rounds too keeps
 // a replay of the last round from turning a "declined" into a "created".
 //
-// do must return a final result, not an input request. An error from do
-// is returned and stores nothing, so a retry calls do again. A flow with
+// do runs once per run, with these exceptions, which the store's Once
+// documents (see [SQLStore.Once]): a do that fails, panics or returns nil
+// stores nothing, so a retry calls do again; and a do cut short by a
+// crash of its process, or by its replica losing the database for a
+// whole lease, may have done its effect, and the retry after that lease
+// runs do again, with the same [IdempotencyKey]. When do succeeds but its
+// outcome cannot be stored, Once and every retry fail with
+// [ErrOutcomeUnknown] and none runs do again. do's context ends when its
+// claim is lost to another caller.
+//
+// do must return a final result, not an input request. A flow with
 // secrets takes them out of its [SecretStore] only once the outcome is
 // stored, so the retry still has them; a FlowDone round that finds them
 // already taken by another round of its run carries none in its Answers,
-// and its Once never calls do: it waits for that round's outcome. Once fails on a round of status
-// FlowAsk, whose Result is the answer, and on a flow without Outcomes.
+// and its Once never calls do: it waits for that round's outcome. On a
+// [SQLStore], the outcome is sealed with keys derived from the flow's
+// codec, bound to the run, so that the table holds no answer in the
+// clear. Once fails on a round of status FlowAsk, whose Result is the
+// answer, and on a flow without Outcomes.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	d := &sdkDo{do: do}
 	var run func(context.Context) ([]byte, error)
@@ -89,12 +172,24 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 	if r.first != nil {
 		return r.first, nil
 	}
-	if r.replay {
-		// The secrets are gone: this round can only wait for the outcome
-		// of the round that took them.
-		do = func(context.Context) ([]byte, error) { return nil, errRunLost }
+	seal := r.flow.outcomeSeal
+	run := func(ctx context.Context) ([]byte, error) {
+		if r.replay {
+			// The secrets are gone: this round can only wait for the
+			// outcome of the round that took them.
+			return nil, errRunLost
+		}
+		blob, err := do(context.WithValue(ctx, idempotencyKey{}, runIdempotencyKey(r.ID)))
+		if err != nil || blob == nil || seal == nil {
+			return blob, err
+		}
+		sealed, _, err := seal.seal(nil, nil, blob, []byte(r.ID))
+		return sealed, err
 	}
-	first, err := outcomesJSON(r.flow.outcomes).onceJSON(ctx, r.ID, do)
+	first, err := outcomesJSON(r.flow.outcomes).onceJSON(ctx, r.ID, run)
+	if err == nil && seal != nil {
+		first, err = openOutcome(seal, first, r.ID)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +202,15 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 	return first, nil
 }
 
+// openOutcome opens an outcome of run sealed by seal.
+func openOutcome(seal *sealer, sealed []byte, run string) ([]byte, error) {
+	plain, _, err := seal.open(nil, nil, sealed, []byte(run))
+	if err != nil {
+		return nil, errors.New("mcpform: a stored outcome opens under none of the codec's keys")
+	}
+	return plain, nil
+}
+
 // finishing returns, for a round whose secrets are gone from the store,
 // the round that waits for the outcome of the round that took them, or
 // nil when the run has no outcome and no claim: its page was never sent.
@@ -117,6 +221,11 @@ func (r *round) finishing(ctx context.Context, valid Answers) (*FlowRound, error
 	first, found, err := outcomesJSON(r.flow.outcomes).lookupJSON(ctx, r.st.ID)
 	if err != nil || !found {
 		return nil, err
+	}
+	if first != nil && r.flow.outcomeSeal != nil {
+		if first, err = openOutcome(r.flow.outcomeSeal, first, r.st.ID); err != nil {
+			return nil, err
+		}
 	}
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, first: first, replay: true}, nil
 }

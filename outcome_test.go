@@ -354,3 +354,106 @@ func TestOutcomesJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestFlowRoundOnceSealed finishes a run through a flow on SQLStore: the
+// outcome table holds the outcome sealed, never the answers in it, and a
+// replay on another replica, sharing the codec's keys, opens it.
+func TestFlowRoundOnceSealed(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		_, codec, _ := newFlowFixture(t)
+		var flows []*Flow
+		for range 2 {
+			s, _ := d.store(t, tables)
+			f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: s})
+			require.NoError(t, err)
+			flows = append(flows, f)
+		}
+		start, err := flows[0].Next(ctx, call("signup", "", nil))
+		require.NoError(t, err)
+		answers := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
+		var texts []string
+		for _, f := range flows {
+			r, err := f.Next(ctx, call("signup", start.Result.RequestState, answers))
+			require.NoError(t, err)
+			res, err := r.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+				return outcome("created " + r.Answers["email"].(string)), nil
+			})
+			require.NoError(t, err)
+			texts = append(texts, textOf(res))
+		}
+		assert.Equal(t, []string{"created ada@example.com", "created ada@example.com"}, texts)
+		var stored string
+		require.NoError(t, flows[0].outcomes.(*SQLStore).db.QueryRow("SELECT result FROM "+tables.OutcomeTable).Scan(&stored))
+		assert.NotContains(t, stored, "ada@example.com")
+		assert.Regexp(t, `^s1\.[A-Za-z0-9_-]+$`, stored, "sealed text")
+	})
+}
+
+// TestIdempotencyKey checks that do's context carries the run's key: the
+// same for a retry of the run, another for another run, never the run ID,
+// and "" elsewhere.
+func TestIdempotencyKey(t *testing.T) {
+	ctx := context.Background()
+	_, codec, _ := newFlowFixture(t)
+	f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: NewMemoryOutcomes(0)})
+	require.NoError(t, err)
+	answers := map[string]any{"account": "decline"}
+	var keys, ids []string
+	// A run that fails once, then is retried; and another run.
+	start := func() string {
+		r, err := f.Next(ctx, call("signup", "", nil))
+		require.NoError(t, err)
+		return r.Result.RequestState
+	}
+	first, second := start(), start()
+	for _, tt := range []struct {
+		state string
+		fail  bool
+	}{{first, true}, {first, false}, {second, false}} {
+		r, err := f.Next(ctx, call("signup", tt.state, answers))
+		require.NoError(t, err)
+		_, err = r.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			keys, ids = append(keys, IdempotencyKey(ctx)), append(ids, r.ID)
+			if tt.fail {
+				return nil, errors.New("the provider is down")
+			}
+			return outcome("declined"), nil
+		})
+		if !tt.fail {
+			require.NoError(t, err)
+		}
+	}
+	require.Len(t, keys, 3)
+	assert.NotEmpty(t, keys[0])
+	assert.Equal(t, keys[0], keys[1], "a retry of the run")
+	assert.NotEqual(t, keys[0], keys[2], "another run")
+	for i, k := range keys {
+		assert.NotContains(t, k, ids[i], "the run ID stays hidden")
+	}
+	assert.Empty(t, IdempotencyKey(ctx))
+}
+
+// TestNewFlowNilStores checks that NewFlow refuses a store option that
+// holds a nil pointer, naming the option, rather than failing at Once.
+func TestNewFlowNilStores(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	for _, tt := range []struct {
+		name string
+		opts FlowOptions
+		want string
+	}{
+		{"nil *SQLStore", FlowOptions{Outcomes: (*SQLStore)(nil)}, "FlowOptions.Outcomes is a nil *mcpform.SQLStore"},
+		{"nil *MemoryOutcomes", FlowOptions{Outcomes: (*MemoryOutcomes)(nil)}, "FlowOptions.Outcomes is a nil *mcpform.MemoryOutcomes"},
+		{"nil secret store", FlowOptions{Secrets: &SecretOptions{PageURL: "https://example.com/s", Store: (*MemorySecretStore)(nil)}},
+			"FlowOptions.Secrets.Store is a nil *mcpform.MemorySecretStore"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Principal = tokenUser
+			f, err := NewFlow(codec, []Step{accountStep}, &tt.opts)
+			assert.Nil(t, f)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"sync"
@@ -49,15 +50,21 @@ type SecretStore interface {
 // MemorySecretStore is a [SecretStore] in one process's memory: for a
 // server without replicas, and for tests. Expired values are dropped as the
 // store is used; the record that a key was used is kept for a day after its
-// value expires, longer than any link stays valid. Its zero value is not
-// usable; make one with [NewMemorySecretStore].
+// value expires, longer than any link stays valid. Each Put drops a small
+// batch of what has expired, soonest first, so that no call pays for the
+// whole store. Its zero value is not usable; make one with
+// [NewMemorySecretStore].
 type MemorySecretStore struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	entries map[string]*secretEntry
+	held    secretHeap     // entries that may still hold a value, soonest expiry first
+	used    []*secretEntry // entries whose value expired, in expiry order, from usedAt
+	usedAt  int
 }
 
 type secretEntry struct {
+	key     string
 	value   string
 	held    bool // value is there to Get
 	expires time.Time
@@ -65,6 +72,10 @@ type secretEntry struct {
 
 // usedFor is how long a used key is remembered after its value expires.
 const usedFor = 24 * time.Hour
+
+// memSecretBatch is how many expired entries a Put handles at most, in
+// each of its two steps.
+const memSecretBatch = 64
 
 // NewMemorySecretStore returns an empty MemorySecretStore.
 func NewMemorySecretStore() *MemorySecretStore {
@@ -79,7 +90,9 @@ func (s *MemorySecretStore) Put(_ context.Context, key, value string, expires ti
 	if _, used := s.entries[key]; used {
 		return ErrSecretUsed
 	}
-	s.entries[key] = &secretEntry{value: value, held: true, expires: expires}
+	e := &secretEntry{key: key, value: value, held: true, expires: expires}
+	s.entries[key] = e
+	heap.Push(&s.held, e)
 	return nil
 }
 
@@ -104,19 +117,47 @@ func (s *MemorySecretStore) Delete(_ context.Context, key string) error {
 	return nil
 }
 
-// sweep forgets values that have expired, and used keys once they have
-// been remembered for usedFor. Its cost is spread over Puts, which are
-// rarer than Gets.
+// sweep forgets at most a batch of values that have expired, soonest
+// first, and at most a batch of used keys remembered for usedFor. Since
+// usedFor is the same for every key, the order values expire in is the
+// order their keys are forgotten in: a queue, behind the heap.
 func (s *MemorySecretStore) sweep() {
 	now := s.now()
-	for k, e := range s.entries {
-		if !now.Before(e.expires) {
-			e.value, e.held = "", false
-			if now.After(e.expires.Add(usedFor)) {
-				delete(s.entries, k)
-			}
+	for range memSecretBatch {
+		if len(s.held) == 0 || now.Before(s.held[0].expires) {
+			break
 		}
+		e := heap.Pop(&s.held).(*secretEntry)
+		e.value, e.held = "", false
+		s.used = append(s.used, e)
 	}
+	for range memSecretBatch {
+		if s.usedAt == len(s.used) || !now.After(s.used[s.usedAt].expires.Add(usedFor)) {
+			break
+		}
+		delete(s.entries, s.used[s.usedAt].key)
+		s.used[s.usedAt] = nil
+		s.usedAt++
+	}
+	if s.usedAt > 0 && s.usedAt >= len(s.used)/2 {
+		s.used = append(s.used[:0], s.used[s.usedAt:]...)
+		s.usedAt = 0
+	}
+}
+
+// A secretHeap orders entries by expiry, soonest first (container/heap).
+type secretHeap []*secretEntry
+
+func (h secretHeap) Len() int           { return len(h) }
+func (h secretHeap) Less(i, j int) bool { return h[i].expires.Before(h[j].expires) }
+func (h secretHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *secretHeap) Push(x any)        { *h = append(*h, x.(*secretEntry)) }
+func (h *secretHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return e
 }
 
 // SecretOptions configures how a [Flow] asks for secret fields: through

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -58,4 +59,49 @@ func TestSecretLinkKey(t *testing.T) {
 		seen[k] = true
 		assert.NotContains(t, k, "alice")
 	}
+}
+
+// TestMemorySecretStoreSweepBounded fills the store with values that
+// expire: each Put clears at most a batch of them, soonest first, and
+// later forgets at most a batch of used keys, so that no Put walks the
+// whole store, and what is swept still ends up swept.
+func TestMemorySecretStoreSweepBounded(t *testing.T) {
+	ctx := context.Background()
+	clock := &flowClock{t: time.Unix(1_800_000_000, 0)}
+	s := NewMemorySecretStore()
+	s.now = clock.now
+	const n = 2*memSecretBatch + 3
+	for i := range n {
+		// Expiring in reverse order of their Puts.
+		require.NoError(t, s.Put(ctx, fmt.Sprint("k", i), "v", clock.t.Add(time.Duration(n-i)*time.Second)))
+	}
+	held := func() (n int) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, e := range s.entries {
+			if e.held {
+				n++
+			}
+		}
+		return n
+	}
+	clock.t = clock.t.Add(time.Duration(n+1) * time.Second)
+	var got []int
+	for i := range 3 {
+		require.NoError(t, s.Put(ctx, fmt.Sprint("new", i), "v", clock.t.Add(time.Hour)))
+		got = append(got, held())
+	}
+	assert.Equal(t, []int{n - memSecretBatch + 1, n - 2*memSecretBatch + 2, 3}, got, "values held after each Put")
+
+	clock.t = clock.t.Add(time.Hour + usedFor + time.Second)
+	var sizes []int
+	for i := range 4 {
+		require.NoError(t, s.Put(ctx, fmt.Sprint("later", i), "v", clock.t.Add(time.Hour)))
+		s.mu.Lock()
+		sizes = append(sizes, len(s.entries))
+		s.mu.Unlock()
+	}
+	total := n + 3
+	assert.Equal(t, []int{total - memSecretBatch + 1, total - 2*memSecretBatch + 2, 3, 4}, sizes,
+		"keys after each Put: a batch forgotten, until only the live keys are left")
 }

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -9,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -169,9 +172,6 @@ func TestSQLStoreOnce(t *testing.T) {
 			a.now, b.now = clock.now, clock.now
 			defer func() { a.now, b.now = time.Now, time.Now }()
 			got, err := a.Once(ctx, "run-6", func(dctx context.Context) (*mcp.CallToolResult, error) {
-				deadline, ok := dctx.Deadline()
-				assert.True(t, ok)
-				assert.Equal(t, clock.t.Add(a.lease).UnixMilli(), deadline.UnixMilli(), "do's context ends with the lease")
 				clock.t = clock.t.Add(a.lease + time.Second) // the holder stalls past its lease
 				taken, err := b.Once(ctx, "run-6", func(context.Context) (*mcp.CallToolResult, error) { return outcome("taker"), nil })
 				assert.NoError(t, err)
@@ -196,21 +196,43 @@ func TestSQLStoreOnce(t *testing.T) {
 }
 
 // TestSQLStoreStatements counts the statements a store sends: claiming a
-// run is one, storing its outcome one more, and a replay reads.
+// run is one, storing its outcome one more, a do shorter than a third of
+// the lease adds none, and a replay reads; and each statement is prepared
+// once, not parsed again on every call.
 func TestSQLStoreStatements(t *testing.T) {
 	eachDB(t, func(t *testing.T, d testDB) {
 		ctx := context.Background()
-		s, log := d.store(t, d.tables(t))
+		tables := d.tables(t)
+		s, log := d.store(t, tables)
+		s.db.SetMaxOpenConns(1) // one connection, so each statement is prepared on it once
+		log.take()
 		_, err := s.Once(ctx, "warm", counted(new(atomic.Int32), "warm"))
 		require.NoError(t, err)
-		assert.Equal(t, []string{"CREATE outcomes", "DELETE outcomes", "INSERT outcomes", "UPDATE outcomes"}, log.take(),
-			"the first use creates the table and sweeps it")
-		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "first"))
-		require.NoError(t, err)
-		assert.Equal(t, []string{"INSERT outcomes", "UPDATE outcomes"}, log.take(), "a first finish: claim, then store")
-		_, err = s.Once(ctx, "run", counted(new(atomic.Int32), "replay"))
+		assert.Equal(t, []string{"CREATE outcomes", "CREATE outcomes", "DELETE outcomes", "INSERT outcomes", "UPDATE outcomes"}, log.take(),
+			"the first use creates the table and its index, and sweeps it")
+		for i := range 3 {
+			_, err = s.Once(ctx, fmt.Sprint("run-", i), counted(new(atomic.Int32), "first"))
+			require.NoError(t, err)
+			assert.Equal(t, []string{"INSERT outcomes", "UPDATE outcomes"}, log.take(), "a first finish: claim, then store")
+		}
+		_, err = s.Once(ctx, "run-0", counted(new(atomic.Int32), "replay"))
 		require.NoError(t, err)
 		assert.Equal(t, []string{"INSERT outcomes", "SELECT outcomes"}, log.take(), "a replay: the claim fails, then read")
+		_, _, err = s.Lookup(ctx, "run-1")
+		require.NoError(t, err)
+
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		prepared := map[string]int{}
+		for _, q := range log.prepared {
+			prepared[q]++
+		}
+		for _, q := range outcomeStatements(tables.OutcomeTable) {
+			assert.LessOrEqual(t, prepared[q], 1, "prepared again: %s", q)
+		}
+		for _, i := range []int{outClaim, outRead, outRecord, outSweep} {
+			assert.Equal(t, 1, prepared[outcomeStatements(tables.OutcomeTable)[i]], "prepared once: %s", outcomeStatements(tables.OutcomeTable)[i])
+		}
 	})
 }
 
@@ -292,4 +314,221 @@ func benchDBs(b *testing.B, f func(b *testing.B, db *sql.DB, table string)) {
 			f(b, db, table)
 		})
 	}
+}
+
+// leased returns tables's options with a lease of d.
+func leased(tables *SQLStoreOptions, d time.Duration) *SQLStoreOptions {
+	o := *tables
+	o.Lease = d
+	return &o
+}
+
+// TestSQLStoreSlowDo runs a do that outlasts its lease several times over
+// while a duplicate waits on another replica: the holder renews its claim,
+// so the duplicate never takes it over, and the side effect runs once.
+func TestSQLStoreSlowDo(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		const lease = time.Second
+		tables := leased(d.tables(t), lease)
+		a, logA := d.store(t, tables)
+		b, logB := d.store(t, tables)
+		var calls atomic.Int32
+		entered := make(chan struct{})
+		results := make([]string, 2)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			got, err := a.Once(ctx, "slow", func(dctx context.Context) (*mcp.CallToolResult, error) {
+				calls.Add(1)
+				close(entered)
+				logA.take()
+				// Run for three leases, and until the duplicate has read
+				// the claim after the first lease has passed.
+				start, polled := time.Now(), 0
+				for time.Since(start) < 3*lease || polled == 0 {
+					time.Sleep(10 * time.Millisecond)
+					if time.Since(start) > lease && polled == 0 {
+						polled = logB.count("SELECT outcomes")
+					}
+					if dctx.Err() != nil {
+						return nil, context.Cause(dctx)
+					}
+				}
+				return outcome("slow first"), nil
+			})
+			assert.NoError(t, err)
+			results[0] = textOf(got)
+		})
+		<-entered
+		wg.Go(func() {
+			got, err := b.Once(ctx, "slow", counted(&calls, "duplicate"))
+			assert.NoError(t, err)
+			results[1] = textOf(got)
+		})
+		wg.Wait()
+		assert.Equal(t, []string{"slow first", "slow first"}, results)
+		assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		assert.Contains(t, logA.take(), "UPDATE outcomes", "the holder renewed its claim")
+	})
+}
+
+// TestSQLStoreFailedWrite fails every write of an outcome: the holder
+// tries, then marks the run unrecorded, and reports ErrOutcomeUnknown; a
+// duplicate that waited, and a retry long after the lease, on another
+// replica, get the same error and never run the side effect again.
+func TestSQLStoreFailedWrite(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := leased(d.tables(t), time.Second)
+		a, logA := d.store(t, tables)
+		b, logB := d.store(t, tables)
+		logA.failing(t, "SET result")
+		var calls atomic.Int32
+		entered := make(chan struct{})
+		var dupErr error
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			<-entered
+			_, dupErr = b.Once(ctx, "run", counted(&calls, "duplicate"))
+		})
+		polled := logB.count("SELECT outcomes")
+		_, err := a.Once(ctx, "run", func(context.Context) (*mcp.CallToolResult, error) {
+			calls.Add(1)
+			close(entered)
+			for logB.count("SELECT outcomes") == polled { // the duplicate waits
+				time.Sleep(time.Millisecond)
+			}
+			return outcome("created"), nil
+		})
+		assert.ErrorIs(t, err, ErrOutcomeUnknown)
+		assert.NotContains(t, err.Error(), "created", "no payload in the error")
+		wg.Wait()
+		assert.ErrorIs(t, dupErr, ErrOutcomeUnknown, "the duplicate that waited")
+
+		clock := &flowClock{t: time.Now().Add(time.Hour)} // long past the lease
+		b.now = clock.now
+		_, err = b.Once(ctx, "run", counted(&calls, "retry"))
+		assert.ErrorIs(t, err, ErrOutcomeUnknown, "a retry after the lease")
+		assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		first, found, err := b.Lookup(ctx, "run")
+		require.NoError(t, err)
+		assert.True(t, found)
+		assert.Nil(t, first)
+	})
+}
+
+// TestSQLStoreClaimLost takes a holder's claim away while do runs: do's
+// context ends, with the cause, and the holder's outcome is not stored
+// over the new holder's claim.
+func TestSQLStoreClaimLost(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := leased(d.tables(t), time.Second)
+		a, _ := d.store(t, tables)
+		_, err := a.Once(ctx, "run", func(dctx context.Context) (*mcp.CallToolResult, error) {
+			_, err := a.db.Exec("UPDATE " + tables.OutcomeTable + " SET claim = 'thief' WHERE run_key = 'run'")
+			require.NoError(t, err)
+			select {
+			case <-dctx.Done():
+				assert.ErrorIs(t, context.Cause(dctx), errClaimLost)
+			case <-time.After(30 * time.Second):
+				t.Error("do's context did not end when its claim was taken")
+			}
+			return outcome("stale"), nil
+		})
+		assert.ErrorIs(t, err, ErrOutcomeUnknown, "the thief never stored an outcome")
+		var claim string
+		var result sql.NullString
+		require.NoError(t, a.db.QueryRow("SELECT claim, result FROM "+tables.OutcomeTable+" WHERE run_key = 'run'").Scan(&claim, &result))
+		assert.Equal(t, "thief", claim)
+		assert.False(t, result.Valid, "the lost holder stored nothing")
+	})
+}
+
+// crashChildEnv names the database, as "driver dsn table", that
+// TestSQLStoreCrash's child process claims a run on.
+const crashChildEnv = "MCPFORM_TEST_CRASH_CHILD"
+
+// TestSQLStoreCrash claims a run in a child process, with the default
+// lease, and kills it (SIGKILL) inside do: the parent's retry, on its own
+// handle, waits out the crashed holder's lease, seconds rather than a
+// minute, then takes the run over and runs do.
+func TestSQLStoreCrash(t *testing.T) {
+	if spec := os.Getenv(crashChildEnv); spec != "" {
+		crashChild(spec)
+		return
+	}
+	eachDB(t, func(t *testing.T, d testDB) {
+		tables := d.tables(t)
+		driverName := map[string]string{"sqlite": "sqlite", "postgres": "pgx"}[d.name]
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSQLStoreCrash$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+driverName+" "+d.dsn+" "+tables.OutcomeTable)
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		cmd.Stderr = os.Stderr
+		require.NoError(t, cmd.Start())
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil || line != "in do\n" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the child never reached do: %q, %v", line, err)
+		}
+		require.NoError(t, cmd.Process.Kill()) // SIGKILL, inside do
+		cmd.Wait()
+
+		b, _ := d.store(t, tables)
+		first, found, err := b.Lookup(context.Background(), "crashed")
+		require.NoError(t, err)
+		require.True(t, found, "the child's claim")
+		require.Nil(t, first)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		start := time.Now()
+		var calls atomic.Int32
+		got, err := b.Once(ctx, "crashed", counted(&calls, "recovered"))
+		require.NoError(t, err, "the retry waited more than 30 s for a crashed holder")
+		t.Logf("the retry took the run over after %v", time.Since(start).Round(10*time.Millisecond))
+		assert.Equal(t, "recovered", textOf(got))
+		assert.EqualValues(t, 1, calls.Load())
+	})
+}
+
+// crashChild claims the run "crashed" on the database of spec, with the
+// store's default lease, says so on stdout inside do, and waits there to
+// be killed.
+func crashChild(spec string) {
+	f := strings.Fields(spec)
+	db, err := sql.Open(f[0], f[1])
+	if err != nil {
+		panic(err)
+	}
+	s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: f[2], SecretTable: f[2] + "_s"})
+	if err != nil {
+		panic(err)
+	}
+	s.Once(context.Background(), "crashed", func(context.Context) (*mcp.CallToolResult, error) {
+		os.Stdout.WriteString("in do\n")
+		select {}
+	})
+	panic("Once returned")
+}
+
+// TestSQLStorePanic: a do that panics releases its claim, as one that
+// fails does, so that the next call, on any replica, runs do.
+func TestSQLStorePanic(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		a, _ := d.store(t, tables)
+		b, _ := d.store(t, tables)
+		assert.PanicsWithValue(t, "boom", func() {
+			a.Once(ctx, "run", func(context.Context) (*mcp.CallToolResult, error) { panic("boom") })
+		})
+		_, found, err := b.Lookup(ctx, "run")
+		require.NoError(t, err)
+		assert.False(t, found, "released")
+		got, err := b.Once(ctx, "run", counted(new(atomic.Int32), "after the panic"))
+		require.NoError(t, err)
+		assert.Equal(t, "after the panic", textOf(got))
+	})
 }

@@ -78,7 +78,7 @@ func TestSQLStoreSecretsSweep(t *testing.T) {
 		clock.t = clock.t.Add(time.Minute + usedFor + time.Second)
 		require.NoError(t, s.Put(ctx, "new", "w", clock.t.Add(time.Minute)))
 		var rows int
-		require.NoError(t, s.db.QueryRow("SELECT COUNT(*) FROM "+s.secTable+" WHERE secret_key = 'old'").Scan(&rows))
+		require.NoError(t, s.db.QueryRow("SELECT COUNT(*) FROM "+s.secrets.name+" WHERE secret_key = 'old'").Scan(&rows))
 		assert.Zero(t, rows, "a key used a day ago is forgotten")
 		assert.NoError(t, s.Put(ctx, "old", "again", clock.t.Add(time.Minute)))
 	})

@@ -6,9 +6,12 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,7 +90,8 @@ func (d testDB) tables(t *testing.T) *SQLStoreOptions {
 
 // countingConnector opens connections that log each statement. A
 // connection that implements nothing but driver.Conn makes database/sql
-// prepare every statement, so Prepare sees them all, one per round trip.
+// prepare every statement it runs, so Prepare sees them all, and the
+// statements it returns log each run, one per round trip.
 type countingConnector struct {
 	dsn    string
 	driver driver.Driver
@@ -110,15 +114,56 @@ type countingConn struct {
 }
 
 func (c countingConn) Prepare(query string) (driver.Stmt, error) {
-	c.log.add(query)
-	return c.Conn.Prepare(query)
+	c.log.mu.Lock()
+	c.log.prepared = append(c.log.prepared, query)
+	c.log.mu.Unlock()
+	st, err := c.Conn.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return countingStmt{st, query, c.log}, nil
 }
 
-// A stmtLog records the statements a handle sent, by their first word
-// and table, such as "INSERT outcomes".
+// A countingStmt logs each run of its statement, and fails it when the
+// log's fail says so.
+type countingStmt struct {
+	driver.Stmt
+	query string
+	log   *stmtLog
+}
+
+func (s countingStmt) run() error {
+	s.log.add(s.query)
+	s.log.mu.Lock()
+	fail := s.log.fail
+	s.log.mu.Unlock()
+	if fail != nil {
+		return fail(s.query)
+	}
+	return nil
+}
+
+func (s countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+}
+
+func (s countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+}
+
+// A stmtLog records the statements a handle ran, by their first word
+// and table, such as "INSERT outcomes", and the texts it prepared.
 type stmtLog struct {
-	mu    sync.Mutex
-	stmts []string
+	mu       sync.Mutex
+	stmts    []string
+	prepared []string
+	fail     func(query string) error // nil, or whether to fail a run
 }
 
 func (l *stmtLog) add(query string) {
@@ -133,6 +178,20 @@ func (l *stmtLog) add(query string) {
 	l.mu.Lock()
 	l.stmts = append(l.stmts, verb+" "+table)
 	l.mu.Unlock()
+}
+
+// failing makes the handle fail every run of a statement that contains
+// part, until the test ends.
+func (l *stmtLog) failing(t *testing.T, part string) {
+	l.mu.Lock()
+	l.fail = func(query string) error {
+		if strings.Contains(query, part) {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	l.mu.Unlock()
+	t.Cleanup(func() { l.mu.Lock(); l.fail = nil; l.mu.Unlock() })
 }
 
 // take returns the statements logged since the last take.
@@ -161,6 +220,7 @@ func TestNewSQLStoreRefusals(t *testing.T) {
 	db, err := sql.Open("sqlite", ":memory:")
 	require.NoError(t, err)
 	defer db.Close()
+	db.SetMaxOpenConns(1)
 	for _, tt := range []struct {
 		name string
 		db   *sql.DB
@@ -185,11 +245,44 @@ func TestNewSQLStoreRefusals(t *testing.T) {
 	}
 	s, err := NewSQLStore(db, &SQLStoreOptions{OutcomeTable: "app.run_outcomes", SecretTable: "Secrets_2"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"app.run_outcomes", "Secrets_2"}, []string{s.outcomeTable, s.secTable})
+	assert.Equal(t, []string{"app.run_outcomes", "Secrets_2"}, []string{s.outcomes.name, s.secrets.name})
 	s, err = NewSQLStore(db, nil)
 	require.NoError(t, err)
-	assert.Equal(t, []any{"mcpform_outcomes", "mcpform_secrets", time.Minute, 24 * time.Hour},
-		[]any{s.outcomeTable, s.secTable, s.lease, s.keep})
+	assert.Equal(t, []any{"mcpform_outcomes", "mcpform_secrets", 10 * time.Second, 24 * time.Hour},
+		[]any{s.outcomes.name, s.secrets.name, s.lease, s.keep}, "a lease of seconds: a retry after a crash waits that long")
+}
+
+// TestNewSQLStoreInMemorySQLite checks that an in-memory SQLite database
+// that may open a second connection, which would be another, empty
+// database, is refused, naming the fix; and that one connection, or a
+// file, is taken.
+func TestNewSQLStoreInMemorySQLite(t *testing.T) {
+	for _, tt := range []struct {
+		dsn   string
+		conns int
+		ok    bool
+	}{
+		{":memory:", 0, false},
+		{":memory:", 2, false},
+		{"file::memory:?cache=shared", 0, false},
+		{"file:mem?mode=memory", 4, false},
+		{":memory:", 1, true},
+		{"file:" + filepath.Join(t.TempDir(), "a.db"), 0, true},
+	} {
+		t.Run(fmt.Sprintf("%s conns=%d", tt.dsn, tt.conns), func(t *testing.T) {
+			db, err := sql.Open("sqlite", tt.dsn)
+			require.NoError(t, err)
+			defer db.Close()
+			db.SetMaxOpenConns(tt.conns)
+			_, err = NewSQLStore(db, nil)
+			if tt.ok {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, "in-memory SQLite")
+			assert.ErrorContains(t, err, "db.SetMaxOpenConns(1)")
+		})
+	}
 }
 
 // TestSQLStoreCreatesTablesOnce checks that the tables are created on first
@@ -215,5 +308,78 @@ func TestSQLStoreCreatesTablesOnce(t *testing.T) {
 		_, _, err := a.Lookup(ctx, "run")
 		require.NoError(t, err)
 		assert.Equal(t, []string{"SELECT outcomes"}, logA.take(), "the table is known to exist")
+	})
+}
+
+// TestSQLStoreSweepBounded fills each table with expired rows: a write
+// deletes at most a batch of them, through the expiry index, and leaves
+// the rest to the next writes; and the sweep statements' plans search
+// the index rather than scan the table.
+func TestSQLStoreSweepBounded(t *testing.T) {
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := d.tables(t)
+		s, _ := d.store(t, tables)
+		s.batch = 10
+		require.NoError(t, s.Create(ctx))
+		old := time.Now().Add(-48 * time.Hour).UnixMilli()
+		for i := range 25 {
+			_, err := s.db.Exec("INSERT INTO "+tables.OutcomeTable+" (run_key, claim, lease_ms, result, created_ms) VALUES ($1, 'x', $2, '{}', $2)",
+				fmt.Sprint("old-", i), old)
+			require.NoError(t, err)
+			_, err = s.db.Exec("INSERT INTO "+tables.SecretTable+" (secret_key, value, expires_ms) VALUES ($1, NULL, $2)", fmt.Sprint("old-", i), old)
+			require.NoError(t, err)
+		}
+		count := func(table string) (n int) {
+			require.NoError(t, s.db.QueryRow("SELECT COUNT(*) FROM "+table).Scan(&n))
+			return n
+		}
+		_, err := s.Once(ctx, "new-0", counted(new(atomic.Int32), "new"))
+		require.NoError(t, err)
+		require.NoError(t, s.Put(ctx, "new-0", "v", time.Now().Add(time.Minute)))
+		assert.Equal(t, []int{15 + 1, 15 + 1}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "one batch each")
+		for i := 1; i <= 2; i++ {
+			_, err := s.Once(ctx, fmt.Sprint("new-", i), counted(new(atomic.Int32), "new"))
+			require.NoError(t, err)
+			require.NoError(t, s.Put(ctx, fmt.Sprint("new-", i), "v", time.Now().Add(time.Minute)))
+		}
+		assert.Equal(t, []int{3, 3}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "a full batch makes the next write sweep again")
+
+		// The plans: SQLite's, and PostgreSQL's with sequential scans
+		// priced out, as on a table too large to read whole.
+		conn, err := s.db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		explain := "EXPLAIN QUERY PLAN "
+		if d.name == "postgres" {
+			explain = "EXPLAIN "
+			_, err := conn.ExecContext(ctx, "SET enable_seqscan = off")
+			require.NoError(t, err)
+			_, err = conn.ExecContext(ctx, "ANALYZE "+tables.SecretTable)
+			require.NoError(t, err)
+		}
+		for _, q := range []struct{ stmt, index string }{
+			{outcomeStatements(tables.OutcomeTable)[outSweep], tables.OutcomeTable + "_expiry"},
+			{secretStatements(tables.SecretTable)[secForget], tables.SecretTable + "_expiry"},
+			{secretStatements(tables.SecretTable)[secClear], tables.SecretTable + "_held"},
+		} {
+			rows, err := conn.QueryContext(ctx, explain+q.stmt, time.Now().UnixMilli(), 10)
+			require.NoError(t, err)
+			var plan []string
+			cols, _ := rows.Columns()
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				require.NoError(t, rows.Scan(ptrs...))
+				plan = append(plan, fmt.Sprint(vals[len(vals)-1]))
+			}
+			rows.Close()
+			text := strings.Join(plan, "\n")
+			assert.Contains(t, text, q.index, "the sweep searches the index:\n%s", text)
+			assert.NotRegexp(t, `SCAN `+tables.OutcomeTable+`\b|SCAN `+tables.SecretTable+`\b|Seq Scan`, text, "no scan of the table")
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -201,7 +202,8 @@ func TestDemoSetPassword(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, st := newTestSignup(t)
+			// A SQLite file, whose secrets table the test reads.
+			s, st := newTestSignupOn(t, filepath.Join(t.TempDir(), "signup.db"))
 			var out bytes.Buffer
 			res, err := demo(context.Background(), newServer(s), strings.NewReader(tt.input), &out, demoOptions{verbose: true}, toolName, passwordTool)
 			require.NoError(t, err, "transcript:\n%s", out.String())
@@ -236,9 +238,15 @@ func TestDemoEchoesOnlyPipedInput(t *testing.T) {
 // fixed key and serving the secret page on a loopback port, and the store.
 func newTestSignup(t *testing.T) (*signup, *store) {
 	t.Helper()
+	return newTestSignupOn(t, "")
+}
+
+// newTestSignupOn is newTestSignup on the store of dsn, as -db takes it.
+func newTestSignupOn(t *testing.T, dsn string) (*signup, *store) {
+	t.Helper()
 	codec, err := newCodec(strings.Repeat("a1", 32), io.Discard)
 	require.NoError(t, err)
-	st, err := openStore(context.Background(), "")
+	st, err := openStore(context.Background(), dsn)
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	ln, err := listenHTTP("127.0.0.1:0")

@@ -62,7 +62,9 @@
 // hashes), or a postgres:// URL. A signup creates at most one account, on
 // whichever replica its rounds land: the database holds one account per
 // email, and mcpform's SQLStore one outcome per run of the flow, so a
-// replayed round gets the first result again.
+// replayed round gets the first result again. Without -db, the outcomes
+// and the secret page's values are kept in memory (mcpform.MemoryOutcomes
+// and MemorySecretStore), the fastest store for a single process.
 //
 // Over HTTP, the server bounds what a client can hold: request bodies of
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on

@@ -25,7 +25,7 @@ func TestStoreErrorIsGeneric(t *testing.T) {
 		tools             []string
 		says, logs        string
 	}{
-		{"signup", "outcomes", "ada@example.com\n\npro\n", []string{toolName},
+		{"signup", "accounts", "ada@example.com\n\npro\n", []string{toolName},
 			"Signup not completed: the server failed to finish it.", "signup: reference "},
 		{"set_password", "passwords", "ada@example.com\n\npro\nada@example.com\n" + good + "\n", []string{toolName, passwordTool},
 			"Password not set: the server failed to finish it.", "set_password: reference "},

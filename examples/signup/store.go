@@ -16,15 +16,30 @@ import (
 // runs keeps each flow run's first outcome and the secret page's values.
 type store struct {
 	db   *sql.DB
-	runs *mcpform.SQLStore
+	runs runStore
+}
+
+// A runStore keeps the flows' outcomes and secrets: mcpform.SQLStore, which
+// replicas share, or memoryRuns, for one process.
+type runStore interface {
+	mcpform.Outcomes
+	mcpform.SecretStore
+}
+
+// memoryRuns keeps a single process's runs in its memory: no statement,
+// and no queue behind the one connection of an in-memory database.
+type memoryRuns struct {
+	*mcpform.MemoryOutcomes
+	*mcpform.MemorySecretStore
 }
 
 const schema = `CREATE TABLE IF NOT EXISTS accounts (email TEXT PRIMARY KEY, idem_key TEXT NOT NULL UNIQUE, full_name TEXT NOT NULL,
 	plan TEXT NOT NULL, team_name TEXT NOT NULL, seats INTEGER NOT NULL, principal TEXT NOT NULL, created_at TIMESTAMP NOT NULL);
 CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL, hash TEXT NOT NULL, iterations INTEGER NOT NULL, updated_at TIMESTAMP NOT NULL)`
 
-// openStore opens a postgres:// URL, a SQLite file that replicas may share (see
-// mcpform.SQLStore), or for "" SQLite in memory, on one connection: each is its own.
+// openStore opens a postgres:// URL or a SQLite file that replicas may share,
+// with the runs in it (see mcpform.SQLStore), or for "" the accounts in SQLite
+// in memory, on one connection, and the runs in the process's memory.
 func openStore(ctx context.Context, dsn string) (*store, error) {
 	driver, name, conns := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)", 0
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
@@ -42,7 +57,13 @@ func openStore(ctx context.Context, dsn string) (*store, error) {
 			return nil, errors.Join(err, db.Close())
 		}
 	}
-	runs, _ := mcpform.NewSQLStore(db, &mcpform.SQLStoreOptions{OutcomeTable: "outcomes", SecretTable: "secrets"}) // valid
+	if dsn == "" {
+		return &store{db, memoryRuns{mcpform.NewMemoryOutcomes(0), mcpform.NewMemorySecretStore()}}, nil
+	}
+	runs, err := mcpform.NewSQLStore(db, &mcpform.SQLStoreOptions{OutcomeTable: "outcomes", SecretTable: "secrets"})
+	if err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
 	return &store{db, runs}, runs.Create(ctx)
 }
 

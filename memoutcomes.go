@@ -1,0 +1,164 @@
+package mcpform
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MemoryOutcomes is an [Outcomes] in one process's memory: the fast store
+// for a server without replicas, and for tests. Its Once keeps
+// [SQLStore.Once]'s promises within the process: a duplicate waits for
+// the running do and gets its outcome; a do that fails, panics or returns
+// nil releases the run, so the next call runs do again; an outcome is
+// kept, and replays get it, for the store's keep. Nothing is leased, so
+// no running do loses its claim; and what a process keeps in memory ends
+// with it, so after a restart a replay runs do again: use [SQLStore] when
+// that matters, or when replicas serve the same runs. Expired outcomes
+// are dropped in small batches as the store is used. Its zero value is
+// not usable; make one with [NewMemoryOutcomes].
+type MemoryOutcomes struct {
+	keep time.Duration
+	now  func() time.Time
+
+	mu    sync.Mutex
+	runs  map[string]*memRun
+	order []memClaim // claims, oldest first, from head
+	head  int
+}
+
+// A memRun is one run's claim: its outcome once decided, and a channel
+// closed when its holder decides or releases it.
+type memRun struct {
+	result []byte
+	done   chan struct{}
+}
+
+type memClaim struct {
+	key     string
+	run     *memRun
+	expires time.Time
+}
+
+// memSweepBatch is how many expired outcomes a call drops at most.
+const memSweepBatch = 64
+
+// NewMemoryOutcomes returns an empty MemoryOutcomes that keeps each
+// outcome for keep after its claim. keep must outlast the flow's request
+// state (its codec's TTL), or a late replay runs again; zero or less
+// means 24 hours.
+func NewMemoryOutcomes(keep time.Duration) *MemoryOutcomes {
+	if keep <= 0 {
+		keep = 24 * time.Hour
+	}
+	return &MemoryOutcomes{keep: keep, now: time.Now, runs: map[string]*memRun{}}
+}
+
+// Once implements [Outcomes].
+func (m *MemoryOutcomes) Once(ctx context.Context, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	if do == nil {
+		return nil, errors.New("mcpform: MemoryOutcomes.Once without a function")
+	}
+	return onceDecoded(ctx, m, key, do)
+}
+
+// onceJSON is Once on the outcome's JSON.
+func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+	for {
+		m.mu.Lock()
+		m.sweep()
+		r, ok := m.runs[key]
+		if !ok {
+			r = &memRun{done: make(chan struct{})}
+			m.runs[key] = r
+			m.order = append(m.order, memClaim{key, r, m.now().Add(m.keep)})
+			m.mu.Unlock()
+			return m.decide(ctx, key, r, do)
+		}
+		first := r.result
+		m.mu.Unlock()
+		if first != nil {
+			return first, nil
+		}
+		select {
+		case <-r.done: // decided, or released: look again
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// decide calls do for the run r, which this call holds, and stores its
+// result, or releases r when there is none.
+func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
+	returned := false
+	defer func() {
+		if !returned { // do panicked: as if it failed
+			m.release(key, r)
+		}
+	}()
+	blob, err := do(ctx)
+	returned = true
+	if err == nil && blob == nil {
+		err = errOutcomeNil
+	}
+	if err != nil {
+		m.release(key, r)
+		return nil, err
+	}
+	m.mu.Lock()
+	r.result = blob
+	m.mu.Unlock()
+	close(r.done)
+	return blob, nil
+}
+
+// release forgets the claim r on key, so that the next call claims it.
+func (m *MemoryOutcomes) release(key string, r *memRun) {
+	m.mu.Lock()
+	if m.runs[key] == r {
+		delete(m.runs, key)
+	}
+	m.mu.Unlock()
+	close(r.done)
+}
+
+// sweep drops at most memSweepBatch outcomes that have expired, oldest
+// first; m.mu is held.
+func (m *MemoryOutcomes) sweep() {
+	now := m.now()
+	for range memSweepBatch {
+		if m.head == len(m.order) || now.Before(m.order[m.head].expires) {
+			break
+		}
+		c := m.order[m.head]
+		if m.runs[c.key] == c.run {
+			delete(m.runs, c.key)
+		}
+		m.order[m.head] = memClaim{}
+		m.head++
+	}
+	if m.head > 0 && m.head >= len(m.order)/2 {
+		m.order = append(m.order[:0], m.order[m.head:]...)
+		m.head = 0
+	}
+}
+
+// Lookup implements [Outcomes].
+func (m *MemoryOutcomes) Lookup(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
+	return lookupDecoded(ctx, m, key)
+}
+
+// lookupJSON is Lookup of the outcome's JSON.
+func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.runs[key]
+	if !ok {
+		return nil, false, nil
+	}
+	return r.result, true, nil
+}
