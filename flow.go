@@ -176,6 +176,7 @@ type Flow struct {
 	contextPrincipal func(context.Context) string
 	unbound          bool
 	secrets          *SecretOptions
+	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
@@ -218,6 +219,9 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 	}
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
+	}
+	if f.secrets != nil {
+		f.links = newLinkKeys(codec)
 	}
 	owner := map[string]string{} // field name → step key
 	for i, s := range steps {
