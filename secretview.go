@@ -18,24 +18,25 @@ type pageText struct{ Heading, Message string }
 // that a catalog per language can replace it. Headings say what happened
 // in words, never an HTTP status.
 var pageStrings = struct {
-	Intro       string // above the form
-	Send        string // the form's button
-	ErrorTitle  string // before the title of a page with a problem
-	Required    string // a required field left empty
-	NotText     string // a value that is not UTF-8
-	Done        pageText
-	Used        pageText
-	UsedElsewhere,
-	Refused,
-	Ended,
-	BadLink,
-	NotYours,
-	AnotherSite,
-	NoCookie,
-	TooBig,
-	Unreadable,
-	Method,
-	Unavailable pageText
+	Intro      string // above the form
+	Send       string // the form's button
+	ErrorTitle string // before the title of a page with a problem
+	Required   string // a required field left empty
+	NotText    string // a value that is not UTF-8
+
+	Done          pageText // the browser that sent the secret
+	Used          pageText // any other browser, once it was sent
+	UsedElsewhere pageText // a post from a browser that did not claim the link
+	Refused       pageText // a link refused for good
+	Ended         pageText // a link whose flow ended without its secret
+	BadLink       pageText // a link that does not open, or has expired
+	NotYours      pageText // Authorize refused the person
+	AnotherSite   pageText // CrossOriginProtection refused the post
+	NoCookie      pageText // a post without the page's cookie and form token
+	TooBig        pageText
+	Unreadable    pageText
+	Method        pageText
+	Unavailable   pageText // the store failed
 }{
 	Intro:      "What you type here goes straight to the server, never through your app or its assistant.",
 	Send:       "Send",
