@@ -129,7 +129,11 @@ type FlowOptions struct {
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was
-// sent asks again, saying the page is still waiting. With
+// sent asks again, saying the page is still waiting. A flow that ends any
+// other way (declined, cancelled, invalid, refused) deletes what was sent
+// on its pages, and they take nothing more. With
+// [SecretPageOptions].AnyoneWithTheLink, whoever opens the link and posts
+// first sets the value; only Authorize closes this. With
 // [FlowOptions].Outcomes, the secrets stay in the store until
 // [FlowRound.Once] has stored the run's outcome, and a duplicate or replay
 // of the finishing round gets that outcome; without, a replay after the
