@@ -165,6 +165,11 @@ func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
 		if err := link.close(ctx, store, closedEnded, expires); err != nil {
 			return nil, err
 		}
+		// Use the secret's key up before deleting it, so that a post the
+		// page let through just before the close stores nothing.
+		if err := store.Put(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+			return nil, err
+		}
 		if err := store.Delete(ctx, link.key()); err != nil {
 			return nil, err
 		}

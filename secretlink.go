@@ -9,7 +9,9 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"hash"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -106,10 +108,13 @@ func (l *secretLink) closed(ctx context.Context, store SecretStore) (string, err
 // every key opens and checks, so rotating the codec's keys rotates these.
 type linkKeys struct {
 	sealer *sealer
-	nonce  []byte   // derives a link's nonce from what it seals
-	macs   [][]byte // the page's MAC keys
-	ttl    int64    // the codec's, in seconds
-	now    func() time.Time
+	nonce  []byte // derives a link's nonce from what it seals
+	// nonceMACs pools HMACs under nonce, which cost a few allocations
+	// each to make.
+	nonceMACs sync.Pool
+	macs      [][]byte // the page's MAC keys
+	ttl       int64    // the codec's, in seconds
+	now       func() time.Time
 }
 
 // HKDF labels of the link keys.
@@ -156,16 +161,28 @@ func (k *linkKeys) expiry(now int64) int64 {
 // token (a synthetic nonce: two tokens share a nonce only when they seal
 // the same bytes, so the nonce never repeats under different plaintexts).
 func (k *linkKeys) seal(l *secretLink) string {
-	plain := binary.AppendUvarint(nil, uint64(k.expiry(k.now().Unix())))
-	for _, s := range []string{l.Principal, l.Tool, l.Run, l.Step} {
+	n := binary.MaxVarintLen64 * 5
+	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
+		n += len(s)
+	}
+	buf := make([]byte, 0, 2*n+sealNonceSize+sealTagSize) // the plain text, then the sealed
+	plain := binary.AppendUvarint(buf, uint64(k.expiry(k.now().Unix())))
+	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
 		plain = append(plain, s...)
 	}
-	m := hmac.New(sha256.New, k.nonce)
+	m, _ := k.nonceMACs.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, k.nonce)
+	}
+	m.Reset()
 	m.Write(plain)
-	nonce := m.Sum(nil)[:sealNonceSize]
-	raw := k.sealer.aeads[0].Seal(nonce, nonce, plain, []byte(secretLinkBind))
-	return sealedPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	var sum [sha256.Size]byte
+	nonce := m.Sum(sum[:0])[:sealNonceSize]
+	k.nonceMACs.Put(m)
+	raw := k.sealer.aeads[0].Seal(append(plain[len(plain):len(plain)], nonce...), nonce, plain, []byte(secretLinkBind))
+	tok := make([]byte, 0, len(sealedPrefix)+base64.RawURLEncoding.EncodedLen(len(raw)))
+	return string(base64.RawURLEncoding.AppendEncode(append(tok, sealedPrefix...), raw))
 }
 
 // open returns the link token seals, and false when it does not open, is

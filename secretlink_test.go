@@ -136,3 +136,19 @@ func TestPageCookie(t *testing.T) {
 	assert.False(t, keys.checkMAC(macForm, other, c.n, form), "another link's token")
 	assert.False(t, keys.checkMAC(macForm, link, "", form), "no cookie")
 }
+
+// BenchmarkSecretFlowFirstRound is the round that asks a secret step: its
+// form and its page's link, sealed.
+func BenchmarkSecretFlowFirstRound(b *testing.B) {
+	_, codec, _ := newFlowFixture(b)
+	flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}})
+	require.NoError(b, err)
+	req := secretCall("", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := flow.Next(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -260,9 +260,11 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	raw, _ := json.Marshal(values)
 	switch err := p.flow.secrets.Store.Put(ctx, link.key(), string(raw), p.flow.linkStoreExpiry()); {
 	case errors.Is(err, ErrSecretUsed):
-		// Sent already, from another tab of this browser, or deleted as
-		// the flow ended.
-		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Used})
+		// Sent already, from another tab of this browser, or used up as
+		// the flow ended meanwhile.
+		if p.usable(ctx, w, r, link) {
+			p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Used})
+		}
 	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 	default:

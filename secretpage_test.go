@@ -616,6 +616,10 @@ func TestSecretFlowEndings(t *testing.T) {
 			if tt.want == FlowDone {
 				return
 			}
+			// Even a post the page let through just before the end stores
+			// nothing: the secret's key is used up.
+			err = fx.store.Put(context.Background(), fx.linkOf(t, link).key(), "late", time.Now().Add(time.Minute))
+			assert.ErrorIs(t, err, ErrSecretUsed)
 			status, body := newBrowser(t).get(t, link)
 			assert.NotContains(t, body, "<form", "the page takes nothing more")
 			if tt.name != "refused" {
