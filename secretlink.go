@@ -28,8 +28,9 @@ import (
 //
 //   - opened: used once, ever, by the first POST, whose browser alone gets
 //     the proof, in its page cookie.
-//   - closed: set when anyone else posted on the link, or the page refused
-//     a post ("refused"), or when the flow ended without taking the
+//   - closed: set when anyone else posted on the link, the page refused a
+//     post, or a person who did not send the secret stopped the link
+//     ("refused"), or when the flow ended without taking the
 //     secret ("ended"). The page then refuses the link for good, and the
 //     flow takes nothing from it.
 type secretLink struct {

@@ -73,6 +73,10 @@ const maxSecretPageBody = 64 << 10
 //     with [FlowInvalid] and [ErrSecretRefused], so the tool changes
 //     nothing and can say why. Claims and refusals live in the store, so
 //     every replica sharing it agrees.
+//   - A browser that opens a link on which another browser sent the
+//     secret is told so, and offered to stop the link, by a POST: a
+//     person who did not send it stops the flow from taking it, if the
+//     flow has not taken it yet.
 //   - When the flow ends without taking the secret (declined, cancelled,
 //     invalid, refused), the secret sent on the link, if any, is deleted,
 //     and the page takes nothing more on it.
@@ -186,17 +190,22 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 		return
 	}
-	switch _, sent, err := p.flow.secrets.Store.Get(ctx, link.key()); {
-	case err != nil:
+	_, sent, err := p.flow.secrets.Store.Get(ctx, link.key())
+	if err != nil {
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
-		return
-	case sent:
-		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Used})
 		return
 	}
 	if c.n == "" {
 		c = newPageCookie()
 		p.setCookie(w, r, link, c)
+	}
+	if sent {
+		// Sent from another browser: the person's, or someone else's
+		// who held the link. A person who did not send it can stop the
+		// link, by a POST, which no preview sends.
+		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Used, Token: token,
+			Check: p.flow.links.mac(macForm, link, c.n), Stop: pageStrings.Stop})
+		return
 	}
 	p.show(w, r, http.StatusOK, p.form(step, link, token, c, nil))
 }
@@ -235,8 +244,13 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.show(w, r, http.StatusForbidden, pageView{text: &pageStrings.NoCookie})
 		return
 	}
-	if c.stage == stageSent {
+	switch {
+	case c.stage == stageSent:
 		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Done})
+		return
+	case r.PostForm.Get("a") == "stop":
+		// A person who did not send what was sent on the link.
+		p.refuse(ctx, w, r, link, http.StatusOK, &pageStrings.Stopped)
 		return
 	}
 	if c.stage != stageClaimed {

@@ -23,9 +23,11 @@ var pageStrings = struct {
 	ErrorTitle string // before the title of a page with a problem
 	Required   string // a required field left empty
 	NotText    string // a value that is not UTF-8
+	Stop       string // the button that stops a link someone else used
 
 	Done          pageText // the browser that sent the secret
 	Used          pageText // any other browser, once it was sent
+	Stopped       pageText // the link, stopped by a person who did not send it
 	UsedElsewhere pageText // a post from a browser that did not claim the link
 	Refused       pageText // a link refused for good
 	Ended         pageText // a link whose flow ended without its secret
@@ -43,11 +45,15 @@ var pageStrings = struct {
 	ErrorTitle: "Error: ",
 	Required:   "Enter a value: it is required.",
 	NotText:    "This could not be read as text. Type it again.",
+	Stop:       "I didn't send it: stop this link",
 	Done: pageText{"You're done",
 		"You have sent it. You can close this page and go back to your app."},
 	Used: pageText{"This link was already used",
 		"What it asked for was sent already. If you sent it, you're done: close this page and go back to your app. " +
-			"If not, go back to your app and ask it again for a new link."},
+			"If you didn't, stop the link, then go back to your app and ask it again for a new link."},
+	Stopped: pageText{"This link is stopped",
+		"It no longer works. If your app has not finished with it yet, it will not use what was sent on it. " +
+			"Go back to your app and ask it again for a new link."},
 	UsedElsewhere: pageText{"This link no longer works",
 		"It was already used in another browser, or by someone else." + afterRefusal},
 	Refused: pageText{"This link no longer works",
@@ -86,6 +92,7 @@ type pageView struct {
 	Token, Check            string // the link and the form's token; the form is shown with a Token
 	Fields                  []pageField
 	Button                  string
+	Stop                    string // the button of a form that stops the link, in place of Fields
 }
 
 type pageField struct {
@@ -185,6 +192,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <form method="post" autocomplete="off">
 <input type="hidden" name="t" value="{{.Token}}">
 <input type="hidden" name="c" value="{{.Check}}">
+{{- if .Stop}}
+<input type="hidden" name="a" value="stop">
+<button type="submit">{{.Stop}}</button>
+{{- else}}
 {{- range .Fields}}
 <label for="{{.ID}}">{{.Label}}</label>
 {{- if .Description}}<div class="help" id="{{.ID}}-help">{{.Description}}</div>{{end}}
@@ -194,6 +205,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 {{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
 {{- end}}
 <button type="submit">{{.Button}}</button>
+{{- end}}
 </form>
 {{- end}}
 </main></body></html>

@@ -77,7 +77,7 @@ func TestSecretPageAccessible(t *testing.T) {
 func TestSecretPageWords(t *testing.T) {
 	p := &secretPage{flow: newSecretFixture(t, nil).flow}
 	for _, status := range []int{http.StatusOK, http.StatusNotFound, http.StatusConflict, http.StatusGone, http.StatusForbidden} {
-		for _, text := range []*pageText{&pageStrings.Done, &pageStrings.Used, &pageStrings.UsedElsewhere, &pageStrings.Refused,
+		for _, text := range []*pageText{&pageStrings.Done, &pageStrings.Used, &pageStrings.Stopped, &pageStrings.UsedElsewhere, &pageStrings.Refused,
 			&pageStrings.Ended, &pageStrings.BadLink, &pageStrings.NotYours, &pageStrings.AnotherSite, &pageStrings.NoCookie,
 			&pageStrings.TooBig, &pageStrings.Unreadable, &pageStrings.Method, &pageStrings.Unavailable} {
 			rec := httptest.NewRecorder()
