@@ -45,11 +45,17 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		for _, m := range problemRe.FindAllStringSubmatch(page, -1) {
 			fmt.Fprintf(p.out, "\n  The page says: %s\n", html.UnescapeString(m[1]))
 		}
+		fields := labelRe.FindAllStringSubmatch(page, -1)
+		if len(fields) == 0 {
+			// Not the form: done already, or a link someone else used.
+			fmt.Fprintf(p.out, "\n  The page says: %s\n", pageText(page))
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}
 		form := url.Values{}
 		for _, m := range hiddenRe.FindAllStringSubmatch(page, -1) {
 			form.Set(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
 		}
-		for _, f := range labelRe.FindAllStringSubmatch(page, -1) {
+		for _, f := range fields {
 			fmt.Fprintf(p.out, "\n  %s (on the page)\n", html.UnescapeString(f[1]))
 			if f[2] != "" {
 				fmt.Fprintf(p.out, "    %s\n", html.UnescapeString(f[2]))
