@@ -667,8 +667,8 @@ func (p *pagePerson) complete(_ context.Context, req *mcp.ElicitationCompleteNot
 	p.completed = append(p.completed, req.Params.ElicitationID)
 }
 
-// tokenRe matches a signed token (request state, or a page link's t) or a
-// sealed one (a flow's request state) in text.
+// tokenRe matches a signed token (request state) or a sealed one (a
+// flow's request state, or a page link's t) in text.
 var tokenRe = regexp.MustCompile(`v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|\bs1\.[A-Za-z0-9_-]+`)
 
 // jsonOf is v as JSON.
