@@ -233,10 +233,15 @@
 // never through the client. The flow takes it, once, in the round that
 // finishes, so the secret is in FlowDone's answers and in no request state,
 // link, log or result; [SealSecrets] keeps it out of the store's database
-// in the clear too. The page must say who may use a link
-// ([SecretPageOptions].Authorize, or AnyoneWithTheLink), and only the first
-// browser that opens a link can send on it: any other use refuses the
-// link, and the flow ends with [ErrSecretRefused], taking nothing.
+// in the clear too. The link's token is sealed: it reveals no principal,
+// tool or run. Opening the page changes nothing, so a link preview spoils
+// nothing; the first browser that posts on a link claims it, and a post
+// from any other refuses the link, and the flow ends with
+// [ErrSecretRefused], taking nothing. However a flow ends, the secrets
+// sent for it are deleted. The page must say who may use a link
+// ([SecretPageOptions].Authorize, or AnyoneWithTheLink): with
+// AnyoneWithTheLink, whoever opens the link and posts first sets the
+// value, and only Authorize closes this.
 //
 // A client that cannot open a URL-mode request is given the page's link
 // in an ordinary result instead (see "The link and model paths"), after

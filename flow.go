@@ -129,7 +129,11 @@ type FlowOptions struct {
 // The page puts what the person types into the [SecretStore] of
 // [FlowOptions].Secrets, and the round that finishes the flow takes it
 // from there, once, into FlowDone's Answers. A retry before the page was
-// sent asks again, saying the page is still waiting. With
+// sent asks again, saying the page is still waiting. A flow that ends any
+// other way (declined, cancelled, invalid, refused) deletes what was sent
+// on its pages, and they take nothing more. With
+// [SecretPageOptions].AnyoneWithTheLink, whoever opens the link and posts
+// first sets the value; only Authorize closes this. With
 // [FlowOptions].Outcomes, the secrets stay in the store until
 // [FlowRound.Once] has stored the run's outcome, and a duplicate or replay
 // of the finishing round gets that outcome; without, a replay after the
@@ -176,6 +180,7 @@ type Flow struct {
 	contextPrincipal func(context.Context) string
 	unbound          bool
 	secrets          *SecretOptions
+	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
 	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
@@ -224,6 +229,9 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 	f.outcomeSeal = seal
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
+	}
+	if f.secrets != nil {
+		f.links = newLinkKeys(codec)
 	}
 	owner := map[string]string{} // field name → step key
 	for i, s := range steps {

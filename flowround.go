@@ -52,7 +52,7 @@ func (r *round) run() (*FlowRound, error) {
 			r.st.Step = "" // the call answers one step at most
 			accepted, done, err := r.answer(s, valid, pins)
 			if done != nil || err != nil {
-				return done, err
+				return r.ended(done, err)
 			}
 			merge(valid, accepted)
 			pins = append(pins, stepPin{key, s.pin})
@@ -98,12 +98,14 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	keys := make([]string, 0, len(secret))
 	for _, s := range secret {
 		link := r.link(s)
-		refused, err := link.refused(ctx, store)
+		why, err := link.closed(ctx, store)
 		if err != nil {
 			return nil, err
 		}
-		if refused {
-			return r.linkRefused(ctx, s, valid, link)
+		if why != "" {
+			// Refused by the page, or ended by an earlier round of the
+			// run (a replay after a decline): nothing from it is taken.
+			return r.linkRefused(ctx, s, valid)
 		}
 		key := link.key()
 		values, ok, err := r.secretsOf(ctx, s, key)
@@ -134,13 +136,45 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 }
 
 // linkRefused ends the flow when the page refused s's link: nothing from
-// that link is taken, and the secret sent on it, if any, is dropped.
-func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers, link *secretLink) (*FlowRound, error) {
-	if err := r.flow.secrets.Store.Delete(ctx, link.key()); err != nil {
-		return nil, err
+// that link is taken, and what was sent on any of the run's links is
+// dropped (see ended).
+func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers) (*FlowRound, error) {
+	return r.ended(&FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
+		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil)
+}
+
+// ended returns end, the round that ends the flow without FlowDone, once
+// the run's secrets are gone: whatever the ending (declined, cancelled,
+// invalid, refused), each step with secrets whose page the run may have
+// linked to, the proven ones and end's own, is closed, so that its page
+// takes nothing more and says the request ended, and the secret sent on
+// it, if any, is deleted. A round that does not end passes through.
+func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
+	if err != nil || end == nil || end.Status == FlowAsk || end.Status == FlowDone || r.flow.secrets == nil {
+		return end, err
 	}
-	return &FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
-		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
+	defer cancel()
+	store, expires := r.flow.secrets.Store, r.flow.linkStoreExpiry()
+	for i := range r.flow.steps {
+		s := &r.flow.steps[i]
+		if _, proven := r.st.Pins.get(s.c.key); len(s.c.secrets) == 0 || (!proven && s.c.key != end.Step) {
+			continue
+		}
+		link := r.link(s)
+		if err := link.close(ctx, store, closedEnded, expires); err != nil {
+			return nil, err
+		}
+		// Use the secret's key up before deleting it, so that a post the
+		// page let through just before the close stores nothing.
+		if err := store.Put(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+			return nil, err
+		}
+		if err := store.Delete(ctx, link.key()); err != nil {
+			return nil, err
+		}
+	}
+	return end, nil
 }
 
 // waitPage is the round while s's page has not been sent: s's other fields
@@ -151,13 +185,13 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	problems := secretProblems(s, ErrSecretWaiting)
 	switch u, ok := r.call.Answer(s.urlKey()); {
 	case ok && u.Action == "decline":
-		return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+		return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
 	case ok && u.Action == "cancel":
-		return &FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+		return r.ended(&FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
 	case r.inArgs:
 		switch st, p, ok := r.args.declined(); {
 		case ok && st == ReplyDeclined:
-			return &FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil
+			return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
 		case ok:
 			problems = append(problems, p...)
 		}
@@ -272,14 +306,10 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 }
 
 // pageRequest returns the URL-mode request that links the person to s's
-// secret page. The link carries a signed token, never a secret.
+// secret page. The link carries a sealed token, never a secret, and the
+// same one from round to round (see linkKeys.expiry).
 func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
-	// Signed, never sealed: the link carries no answer, and legacyRounds
-	// reads its run and step (see urlElicitationID).
-	token, err := r.flow.codec.mint(r.link(s), BindTo(secretLinkBind), false)
-	if err != nil {
-		return nil, err
-	}
+	token := r.flow.links.seal(r.link(s))
 	titles := make([]string, len(s.c.secrets))
 	for i := range s.c.secrets {
 		titles[i] = s.c.secrets[i].title()

@@ -18,11 +18,11 @@ var (
 	// message says so.
 	ErrSecretWaiting = errors.New("the page for it is still waiting")
 	// ErrSecretRefused reports that a secret page refused its link: a
-	// browser other than the first to open it used it, or the page refused
-	// a post (see [Flow.SecretPage]). The flow takes nothing from that
-	// link, even a secret sent before, and ends with [FlowInvalid], naming
-	// the step's secret fields with this error; the tool changes nothing
-	// and says so. Calling the tool again makes a new link.
+	// browser other than the first to post on it posted, or the page
+	// refused a post (see [Flow.SecretPage]). The flow takes nothing from
+	// that link, even a secret sent before, and ends with [FlowInvalid],
+	// naming the step's secret fields with this error; the tool changes
+	// nothing and says so. Calling the tool again makes a new link.
 	ErrSecretRefused = errors.New("its link was used in another browser, so the page refused it")
 )
 

@@ -1,9 +1,10 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
-	"net/http"
-	"net/http/httptest"
+	"encoding/base64"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,56 +13,142 @@ import (
 )
 
 // TestSecretLinkClaim: a link is claimed once, ever, and leaves no value
-// in the store; only the proof its claim gave proves it, and a refusal is
-// recorded once, for every replica sharing the store.
+// in the store; it is closed once, for every replica sharing the store,
+// and the first reason stays.
 func TestSecretLinkClaim(t *testing.T) {
-	_, codec, _ := newFlowFixture(t)
 	store := NewMemorySecretStore()
 	ctx := context.Background()
 	expires := time.Now().Add(time.Minute)
 	link := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-1", Step: "password"}
 	other := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-2", Step: "password"}
 
-	proof, err := link.claim(ctx, store, codec, expires)
-	require.NoError(t, err)
-	_, err = link.claim(ctx, store, codec, expires)
-	assert.ErrorIs(t, err, ErrSecretUsed, "a second opening")
+	require.NoError(t, link.claim(ctx, store, expires))
+	assert.ErrorIs(t, link.claim(ctx, store, expires), ErrSecretUsed, "a second claim")
 	_, held, err := store.Get(ctx, link.keyFor(linkOpened))
 	require.NoError(t, err)
 	assert.False(t, held, "the claim is the store's record of a used key, not a value")
-	otherProof, err := other.claim(ctx, store, codec, expires)
-	require.NoError(t, err)
+	require.NoError(t, other.claim(ctx, store, expires))
 
-	for _, tt := range []struct {
-		name   string
-		cookie *http.Cookie
-		want   bool
-	}{
-		{"its proof", &http.Cookie{Name: link.cookieName(), Value: proof}, true},
-		{"no cookie", nil, false},
-		{"another link's proof", &http.Cookie{Name: link.cookieName(), Value: otherProof}, false},
-		{"a forged proof", &http.Cookie{Name: link.cookieName(), Value: proof + "x"}, false},
-		{"its proof under another name", &http.Cookie{Name: other.cookieName(), Value: proof}, false},
+	why, err := link.closed(ctx, store)
+	require.NoError(t, err)
+	assert.Empty(t, why)
+	require.NoError(t, link.close(ctx, store, closedRefused, expires))
+	require.NoError(t, link.close(ctx, store, closedEnded, expires), "closing twice is closing")
+	why, err = link.closed(ctx, store)
+	require.NoError(t, err)
+	assert.Equal(t, closedRefused, why, "the first reason stays")
+	why, err = other.closed(ctx, store)
+	require.NoError(t, err)
+	assert.Empty(t, why, "a link's closing is its own")
+}
+
+// TestSecretLinkSealed: the token in a link reveals nothing of whose run
+// and step it names, base64url-decoded or not; it is short, the same from
+// round to round, and opens only as it was sealed, before it expires.
+func TestSecretLinkSealed(t *testing.T) {
+	_, codec, clock := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), secretCall("", nil))
+	require.NoError(t, err)
+	token := linkToken(t, pageLink(t, r))
+	link, ok := flow.links.open(token)
+	require.True(t, ok)
+	assert.Equal(t, secretLink{Principal: "alice", Tool: "set_password", Run: r.ID, Step: "password"}, *link)
+
+	assert.LessOrEqual(t, len(token), 140, "a short link: %s", token)
+	var decoded [][]byte
+	for _, part := range strings.Split(token, ".") {
+		if b, err := base64.RawURLEncoding.DecodeString(part); err == nil {
+			decoded = append(decoded, b)
+		}
+	}
+	require.NotEmpty(t, decoded, "the token is base64url")
+	for _, b := range append(decoded, []byte(token)) {
+		for _, secret := range []string{"alice", "set_password", r.ID, "password"} {
+			assert.False(t, bytes.Contains(b, []byte(secret)), "the link reveals %q", secret)
+		}
+	}
+
+	next, err := flow.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{"password.secret": "accept"}))
+	require.NoError(t, err)
+	assert.Equal(t, token, linkToken(t, pageLink(t, next)), "the same link from round to round")
+
+	for _, tt := range []struct{ name, token string }{
+		{"a bit flipped", flipLast(token)},
+		{"truncated", token[:len(token)-4]},
+		{"no prefix", strings.TrimPrefix(token, "s1.")},
+		{"the flow's state", r.Result.RequestState},
+		{"empty", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest(http.MethodPost, "/secret", nil)
-			if tt.cookie != nil {
-				r.AddCookie(tt.cookie)
-			}
-			assert.Equal(t, tt.want, link.holds(r, codec))
+			_, ok := flow.links.open(tt.token)
+			assert.False(t, ok)
 		})
 	}
+	clock.t = clock.t.Add(2*defaultRequestStateTTL + RequestStateLeeway + time.Second)
+	_, ok = flow.links.open(token)
+	assert.False(t, ok, "expired")
+}
 
-	refused, err := link.refused(ctx, store)
-	require.NoError(t, err)
-	assert.False(t, refused)
-	for range 2 {
-		require.NoError(t, link.refuse(ctx, store, expires), "refusing twice is refusing")
+// flipLast changes a token's last character, keeping it base64url.
+func flipLast(token string) string {
+	last := token[len(token)-1]
+	repl := byte('A')
+	if last == 'A' {
+		repl = 'B'
 	}
-	refused, err = link.refused(ctx, store)
-	require.NoError(t, err)
-	assert.True(t, refused)
-	refused, err = other.refused(ctx, store)
-	require.NoError(t, err)
-	assert.False(t, refused, "a refusal is the link's own")
+	return token[:len(token)-1] + string(repl)
+}
+
+// TestPageCookie: a page cookie's stage holds only with its MAC, for its
+// own link and value.
+func TestPageCookie(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	keys := newLinkKeys(codec)
+	link := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-1", Step: "password"}
+	other := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-2", Step: "password"}
+	c := newPageCookie()
+	claimed := pageCookie{n: c.n, stage: stageClaimed}
+	for _, tt := range []struct {
+		name  string
+		value string
+		link  *secretLink
+		want  pageCookie
+	}{
+		{"fresh", keys.encode(link, c), link, c},
+		{"claimed", keys.encode(link, claimed), link, claimed},
+		{"sent", keys.encode(link, pageCookie{n: c.n, stage: stageSent}), link, pageCookie{n: c.n, stage: stageSent}},
+		{"another link's proof", keys.encode(other, claimed), link, c},
+		{"a forged stage", c.n + ".dAAAAAAAAAAAAAAAAAAAAAA", link, c},
+		{"another stage's proof", c.n + ".d" + keys.encode(link, claimed)[len(c.n)+2:], link, c},
+		{"not a value of ours", "hello", link, pageCookie{}},
+		{"empty", "", link, pageCookie{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, keys.decode(tt.link, tt.value))
+		})
+	}
+	form := keys.mac(macForm, link, c.n)
+	assert.True(t, keys.checkMAC(macForm, link, c.n, form))
+	assert.False(t, keys.checkMAC(macForm, link, newPageCookie().n, form), "another browser's token")
+	assert.False(t, keys.checkMAC(macForm, other, c.n, form), "another link's token")
+	assert.False(t, keys.checkMAC(macForm, link, "", form), "no cookie")
+}
+
+// BenchmarkSecretFlowFirstRound is the round that asks a secret step: its
+// form and its page's link, sealed.
+func BenchmarkSecretFlowFirstRound(b *testing.B) {
+	_, codec, _ := newFlowFixture(b)
+	flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}})
+	require.NoError(b, err)
+	req := secretCall("", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := flow.Next(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -334,7 +334,7 @@ func appsPassword(h *hostRun) (string, json.RawMessage) {
 	assert.Equal(h.t, []string{"email"}, tr.Views[0].Names, "the view asks the email alone")
 	require.Len(h.t, tr.Pages, 1)
 	assert.Equal(h.t, 200, tr.Pages[0].Status)
-	assert.Equal(h.t, "Done", tr.Pages[0].Heading)
+	assert.Equal(h.t, "You're done", tr.Pages[0].Heading)
 	return tr.Final, tr.Calls[len(tr.Calls)-1].Params
 }
 
@@ -432,8 +432,8 @@ func openStates(t *testing.T, texts ...string) (opened int) {
 	seen := map[string]bool{}
 	for _, s := range texts {
 		for _, tok := range tokenRe.FindAllString(s, -1) {
-			if !strings.HasPrefix(tok, "s1.") || seen[tok] {
-				continue
+			if !strings.HasPrefix(tok, "s1.") || seen[tok] || strings.Contains(s, "t="+tok) {
+				continue // a secret page's link (t=…) is sealed too, but is no state
 			}
 			seen[tok] = true
 			var payload json.RawMessage

@@ -20,13 +20,13 @@
 // The client declares form and URL-mode elicitation, calls signup (the
 // form answered with email on the free plan), then set_password: its form
 // gets email, and its URL-mode request is opened in Chromium, where the
-// password is typed into the page and sent; with intruder, a second
-// Chromium, someone else's, opens the link while the page is open. The
-// transcript is
+// password is typed into the page and sent, and the link opened again;
+// with intruder, a second Chromium, someone else's, opens the link first.
+// The transcript is
 //
 //	{"protocolVersion", "results": [signup's, set_password's],
 //	 "asked": [{key, mode, message, url}],
-//	 "pages": [{shown, status, heading, intruder: {status, heading, text}}],
+//	 "pages": [{shown, fits, status, heading, reopened, intruder: {status, heading, text}}],
 //	 "wire": [{dir: "out"|"in", message}], "error"}
 //
 // where wire is every JSON-RPC message the client sent or received. The
@@ -73,17 +73,15 @@ async function launch() {
 }
 
 // openPage types the password into the page at url in a fresh Chromium
-// profile, sends it, and records what the page answered. With
-// plan.intruder, someone else opens the same link in a browser of their
-// own while the person has the page open, and what they saw is recorded
-// too.
+// profile, sends it, and records what the page answered, then opens the
+// link again and records what it says. With plan.intruder, someone else
+// (or a chat app's preview) opens the same link in a browser of their own
+// first, and what they saw is recorded too. Before typing, it records
+// whether the page's input fits its column on a 390 px wide screen.
 async function openPage(url) {
     const browsers = [];
     try {
-        const person = await launch();
-        browsers.push(person);
-        const shown = await person.page.goto(url);
-        const record = { shown: shown.status() };
+        const record = {};
         if (plan.intruder) {
             const other = await launch();
             browsers.push(other);
@@ -94,6 +92,14 @@ async function openPage(url) {
                 text: await other.page.locator('p').first().textContent(),
             };
         }
+        const person = await launch();
+        browsers.push(person);
+        await person.page.setViewportSize({ width: 390, height: 844 });
+        const shown = await person.page.goto(url);
+        record.shown = shown.status();
+        record.fits = await person.page.locator('input[type=password]').evaluate(
+            (el) => el.getBoundingClientRect().right <= el.closest('form').getBoundingClientRect().right + 0.5
+                && document.documentElement.scrollWidth <= window.innerWidth);
         await person.page.locator('input[type=password]').fill(plan.password);
         const [sent] = await Promise.all([
             person.page.waitForResponse((r) => r.request().method() === 'POST'),
@@ -102,6 +108,8 @@ async function openPage(url) {
         await person.page.waitForLoadState();
         record.status = sent.status();
         record.heading = await person.page.locator('h1').textContent();
+        await person.page.goto(url);
+        record.reopened = await person.page.locator('h1').textContent();
         transcript.pages.push(record);
     } finally {
         for (const b of browsers) {

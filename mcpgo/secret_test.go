@@ -3,10 +3,12 @@ package mcpgo_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -40,15 +42,21 @@ func (b *browser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	if err != nil {
 		return nil, err
 	}
-	// A link opens once, in one browser: open it, then send from there.
+	// Open the link in one browser, then send from there, with the
+	// form's token the page gave it.
 	jar, _ := cookiejar.New(nil)
 	web := &http.Client{Jar: jar}
 	page, err := web.Get(req.Params.URL)
 	if err != nil {
 		return nil, err
 	}
+	body, _ := io.ReadAll(page.Body)
 	page.Body.Close()
-	form := url.Values{"t": {u.Query().Get("t")}, "password": {b.secret}}
+	check := ""
+	if m := regexp.MustCompile(`name="c" value="([^"]*)"`).FindSubmatch(body); m != nil {
+		check = string(m[1])
+	}
+	form := url.Values{"t": {u.Query().Get("t")}, "c": {check}, "password": {b.secret}}
 	post, err := http.NewRequest(http.MethodPost, req.Params.URL, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, err

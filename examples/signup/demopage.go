@@ -34,7 +34,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	fmt.Fprintf(p.out, "\n  Link: %s\n", ep.URL)
 	fmt.Fprintf(p.out, "  The demo plays your browser too: it opens the link, and what you type\n"+
 		"  next goes to that page, not to the client. A browser would not show it.\n"+
-		"  A link opens in one browser only: the page refuses it anywhere else.\n"+
+		"  Once a browser has sent the page, the page refuses the link anywhere else.\n"+
 		"  An empty answer leaves the page for later.\n")
 	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil)
 	for err == nil {
@@ -45,14 +45,20 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		for _, m := range problemRe.FindAllStringSubmatch(page, -1) {
 			fmt.Fprintf(p.out, "\n  The page says: %s\n", html.UnescapeString(m[1]))
 		}
-		form := url.Values{}
-		if m := tokenRe.FindStringSubmatch(page); m != nil {
-			form.Set("t", html.UnescapeString(m[1]))
+		fields := labelRe.FindAllStringSubmatch(page, -1)
+		if len(fields) == 0 {
+			// Not the form: done already, or a link someone else used.
+			fmt.Fprintf(p.out, "\n  The page says: %s\n", pageText(page))
+			return &mcp.ElicitResult{Action: "accept"}, nil
 		}
-		for _, f := range labelRe.FindAllStringSubmatch(page, -1) {
-			fmt.Fprintf(p.out, "\n  %s (on the page)\n", html.UnescapeString(f[2]))
-			if f[3] != "" {
-				fmt.Fprintf(p.out, "    %s\n", html.UnescapeString(f[3]))
+		form := url.Values{}
+		for _, m := range hiddenRe.FindAllStringSubmatch(page, -1) {
+			form.Set(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
+		}
+		for _, f := range fields {
+			fmt.Fprintf(p.out, "\n  %s (on the page)\n", html.UnescapeString(f[1]))
+			if f[2] != "" {
+				fmt.Fprintf(p.out, "    %s\n", html.UnescapeString(f[2]))
 			}
 			fmt.Fprintf(p.out, "  > ")
 			line := p.read(true)
@@ -64,7 +70,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 				fmt.Fprintf(p.out, "\n  → %s\n", l)
 				return &mcp.ElicitResult{Action: l}, nil
 			}
-			form.Set(html.UnescapeString(f[1]), line)
+			form.Set(html.UnescapeString(f[3]), line)
 		}
 		status, page, err = browse(ctx, http.MethodPost, ep.URL, form)
 		if err == nil {
@@ -78,10 +84,12 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	return nil, err
 }
 
-// What openPage reads of the page's HTML (mcpform's secretpage.go).
+// What openPage reads of the page's HTML (mcpform's secretview.go): each
+// field's label, hint and name, the form's hidden fields (the link, and
+// the form's token), the problems, and the message.
 var (
-	labelRe   = regexp.MustCompile(`<label for="f-([^"]+)">([^<]*)</label>(?:<div class="help">([^<]*)</div>)?`)
-	tokenRe   = regexp.MustCompile(`name="t" value="([^"]*)"`)
+	labelRe   = regexp.MustCompile(`<label for="f-[0-9]+">([^<]*)</label>(?:<div class="help" id="[^"]*">([^<]*)</div>)?\s*<input id="f-[0-9]+" name="([^"]*)"`)
+	hiddenRe  = regexp.MustCompile(`<input type="hidden" name="([^"]*)" value="([^"]*)">`)
 	problemRe = regexp.MustCompile(`role="alert">([^<]*)<`)
 	textRe    = regexp.MustCompile(`<p>([^<]*)</p>`)
 )
@@ -95,8 +103,8 @@ func pageText(page string) string {
 }
 
 // demoBrowser is the browser the demo plays. It keeps the page's cookies,
-// as a browser does: the page shows its form, and takes what is sent on
-// it, only in the browser that opened the link first.
+// as a browser does: the page takes what is sent on it only from the
+// browser that first posted on the link.
 var demoBrowser = func() *http.Client {
 	jar, err := cookiejar.New(nil)
 	if err != nil {

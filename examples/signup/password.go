@@ -52,11 +52,12 @@ func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string
 
 // passwordPage returns the page of flow's links. The example has no login
 // that an Authorize could check the person against, so it says that
-// whoever holds a link may use it, and run offers set_password only where
-// that is true enough: over stdio, in the demo, and over HTTP on loopback,
-// where the page's port answers this machine alone, as the person at the
-// host is on it. The page's one-time opening still keeps a link, once the
-// person has opened it, from another browser.
+// whoever holds a link may use it: whoever opens it and posts first sets
+// the password, and only an Authorize would close this. So run offers
+// set_password only where that is true enough: over stdio, in the demo,
+// and over HTTP on loopback, where the page's port answers this machine
+// alone, as the person at the host is on it. Once a browser has posted
+// on a link, the page refuses it in any other.
 func passwordPage(flow *mcpform.Flow) (http.Handler, error) {
 	return flow.SecretPage(&mcpform.SecretPageOptions{AnyoneWithTheLink: true})
 }

@@ -1,0 +1,212 @@
+package mcpform
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// A pageText is one state of the secret page, as the person reads it: a
+// heading, which is also the title, and what to do.
+type pageText struct{ Heading, Message string }
+
+// pageStrings is every string the secret page shows, in one place, so
+// that a catalog per language can replace it. Headings say what happened
+// in words, never an HTTP status.
+var pageStrings = struct {
+	Intro      string // above the form
+	Send       string // the form's button
+	ErrorTitle string // before the title of a page with a problem
+	Required   string // a required field left empty
+	NotText    string // a value that is not UTF-8
+	Stop       string // the button that stops a link someone else used
+
+	Done          pageText // the browser that sent the secret
+	Used          pageText // any other browser, once it was sent
+	Stopped       pageText // the link, stopped by a person who did not send it
+	UsedElsewhere pageText // a post from a browser that did not claim the link
+	Refused       pageText // a link refused for good
+	Ended         pageText // a link whose flow ended without its secret
+	BadLink       pageText // a link that does not open, or has expired
+	NotYours      pageText // Authorize refused the person
+	AnotherSite   pageText // CrossOriginProtection refused the post
+	NoCookie      pageText // a post without the page's cookie and form token
+	TooBig        pageText
+	Unreadable    pageText
+	Method        pageText
+	Unavailable   pageText // the store failed
+}{
+	Intro:      "What you type here goes straight to the server, never through your app or its assistant.",
+	Send:       "Send",
+	ErrorTitle: "Error: ",
+	Required:   "Enter a value: it is required.",
+	NotText:    "This could not be read as text. Type it again.",
+	Stop:       "I didn't send it: stop this link",
+	Done: pageText{"You're done",
+		"You have sent it. You can close this page and go back to your app."},
+	Used: pageText{"This link was already used",
+		"What it asked for was sent already. If you sent it, you're done: close this page and go back to your app. " +
+			"If you didn't, stop the link, then go back to your app and ask it again for a new link."},
+	Stopped: pageText{"This link is stopped",
+		"It no longer works. If your app has not finished with it yet, it will not use what was sent on it. " +
+			"Go back to your app and ask it again for a new link."},
+	UsedElsewhere: pageText{"This link no longer works",
+		"It was already used in another browser, or by someone else." + afterRefusal},
+	Refused: pageText{"This link no longer works",
+		"It was used in another browser, or by someone else." + afterRefusal},
+	Ended: pageText{"This request has ended",
+		"It was ended in your app, so this page takes nothing more, and nothing you typed on it was kept. " +
+			"To try again, go back to your app and ask it again for a new link."},
+	BadLink: pageText{"This link doesn't work",
+		"It is not valid, or it has expired. Go back to your app to get a new one."},
+	NotYours: pageText{"This page is not for you",
+		"It belongs to someone else's request." + afterRefusal},
+	AnotherSite: pageText{"This wasn't sent from this page",
+		"It came from another site, so nothing was kept. Open the link from your app again, and send it from there."},
+	NoCookie: pageText{"This wasn't sent from this page",
+		"Your browser did not send back what this page gave it, so nothing was kept. " +
+			"Allow cookies for this site, open the link from your app again, and send it from there."},
+	TooBig: pageText{"That was too much to send",
+		"Nothing was kept. Go back, and send it again."},
+	Unreadable: pageText{"That could not be read",
+		"Nothing was kept. Go back, and send it again."},
+	Method: pageText{"This page can't do that",
+		"Open the link from your app to use this page."},
+	Unavailable: pageText{"That could not be saved",
+		"Something went wrong on the server. Please try again in a moment."},
+}
+
+// afterRefusal is what every refusal of a link tells the person to do.
+const afterRefusal = " To keep your account safe, this link no longer works, and nothing sent from here was kept. " +
+	"Go back to your app and ask it again: it will give you a new link. Open that one in one browser only."
+
+// pageView is what the page's template shows.
+type pageView struct {
+	text *pageText
+
+	Title, Heading, Message string
+	Token, Check            string // the link and the form's token; the form is shown with a Token
+	Fields                  []pageField
+	Button                  string
+	Stop                    string // the button of a form that stops the link, in place of Fields
+}
+
+type pageField struct {
+	ID, Name, Label, Description, Problem string
+	Required, Focus                       bool
+	MinLength, MaxLength                  int // 0 means none
+}
+
+// DescribedBy lists the ids of what describes the field: its help, then
+// its problem.
+func (f pageField) DescribedBy() string {
+	var ids []string
+	if f.Description != "" {
+		ids = append(ids, f.ID+"-help")
+	}
+	if f.Problem != "" {
+		ids = append(ids, f.ID+"-problem")
+	}
+	return strings.Join(ids, " ")
+}
+
+// form returns the view of step's form for link, naming problems by field
+// and focusing the first field with one. Ids are by position, so that any
+// field name makes a valid id.
+func (p *secretPage) form(step *flowStep, link *secretLink, token string, c pageCookie, problems map[string]string) pageView {
+	v := pageView{Title: step.c.message, Heading: step.c.message, Message: pageStrings.Intro,
+		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: pageStrings.Send}
+	focused := false
+	for i := range step.c.secrets {
+		f := &step.c.secrets[i]
+		pf := pageField{ID: "f-" + strconv.Itoa(i), Name: f.Name, Label: f.title(), Description: f.Description,
+			Required: f.Required, Problem: problems[f.Name]}
+		if pf.Problem != "" && !focused {
+			pf.Focus, focused = true, true
+		}
+		if f.Min != nil {
+			pf.MinLength = int(*f.Min)
+		}
+		if f.Max != nil {
+			pf.MaxLength = int(*f.Max)
+		}
+		v.Fields = append(v.Fields, pf)
+	}
+	if focused {
+		v.Title = pageStrings.ErrorTitle + v.Title
+	}
+	return v
+}
+
+// show answers with status and the page of v, a form or v.text. A HEAD
+// gets the same status and headers, Content-Length included, and no body.
+func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v pageView) {
+	if v.text != nil {
+		v.Title, v.Heading, v.Message = v.text.Heading, v.text.Heading, v.text.Message
+		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used {
+			v.Title = pageStrings.ErrorTitle + v.Title
+		}
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, v); err != nil {
+		panic(err) // the template and its data are the package's own
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(b.Bytes())
+	}
+}
+
+// pageStyle is the page's only style, allowed by its hash in pageCSP. It
+// follows the browser's light or dark scheme, and sizes inputs by their
+// border box, so that none overflows its column on a narrow screen.
+const pageStyle = `:root{color-scheme:light dark}*,*::before,*::after{box-sizing:border-box}` +
+	`body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}` +
+	`label{display:block;font-weight:600;margin-top:1rem}` +
+	`input{font:inherit;width:100%;padding:.5rem;border:1px solid #767676;border-radius:4px}` +
+	`input[aria-invalid=true]{border:2px solid #b00020}` +
+	`.problem{color:#b00020;font-weight:600}.help{color:#595959;font-size:.9rem}` +
+	`button{font:inherit;margin-top:1.5rem;padding:.5rem 1.5rem}` +
+	`@media (prefers-color-scheme:dark){input{border-color:#949494}.help{color:#c4c4c4}` +
+	`.problem{color:#ff8a80}input[aria-invalid=true]{border-color:#ff8a80}}`
+
+var pageCSP = func() string {
+	sum := sha256.Sum256([]byte(pageStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
+		"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+}()
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">
+<title>{{.Title}}</title><style>` + pageStyle + `</style></head>
+<body><main><h1>{{.Heading}}</h1>{{if .Message}}<p>{{.Message}}</p>{{end}}
+{{- if .Token}}
+<form method="post" autocomplete="off">
+<input type="hidden" name="t" value="{{.Token}}">
+<input type="hidden" name="c" value="{{.Check}}">
+{{- if .Stop}}
+<input type="hidden" name="a" value="stop">
+<button type="submit">{{.Stop}}</button>
+{{- else}}
+{{- range .Fields}}
+<label for="{{.ID}}">{{.Label}}</label>
+{{- if .Description}}<div class="help" id="{{.ID}}-help">{{.Description}}</div>{{end}}
+<input id="{{.ID}}" name="{{.Name}}" type="password" autocomplete="new-password"
+{{- if .Required}} required{{end}}{{if .MinLength}} minlength="{{.MinLength}}"{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}
+{{- if .Problem}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}{{if .Focus}} autofocus{{end}}>
+{{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
+{{- end}}
+<button type="submit">{{.Button}}</button>
+{{- end}}
+</form>
+{{- end}}
+</main></body></html>
+`))
