@@ -106,9 +106,9 @@ type LegacyOptions struct {
 // through.
 //
 // On the sending side, it governs the elicitation/create requests it
-// bridges: every round of an input request that this package built ([Form],
-// [Flow], [FormInputRequest]), go-sdk's first round included, and every
-// round after the first of any other:
+// bridges: every round of an input request that this package built during
+// the call ([Form], [Flow], [FormInputRequest]), go-sdk's first round
+// included, and every round after the first of any other:
 //   - each waits at most [LegacyOptions].Timeout for the client, and the
 //     calls that wait are bounded per session, per client and in all;
 //   - a client older than 2025-11-25 gets titled choices as enum plus

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,14 +23,19 @@ var served = struct {
 	calls map[*mcp.ServerSession]int
 }{calls: map[*mcp.ServerSession]int{}}
 
+// servedCalls counts them in all, for own to read without a lock.
+var servedCalls atomic.Int64
+
 // markServed counts a call of ss as served until unmark is called.
 func markServed(ss *mcp.ServerSession) (unmark func()) {
 	served.Lock()
 	served.calls[ss]++
+	servedCalls.Add(1)
 	served.Unlock()
 	return func() {
 		served.Lock()
 		defer served.Unlock()
+		servedCalls.Add(-1)
 		if served.calls[ss]--; served.calls[ss] == 0 {
 			delete(served.calls, ss)
 		}

@@ -24,13 +24,21 @@ import (
 // a handler's own Elicit and its own input requests, meets go-sdk's check
 // as it would without the middleware.
 
-// ownRequests holds, weakly, every *mcp.ElicitParams mcpform built: an
-// entry goes when its params are collected.
+// ownRequests holds, weakly, the *mcp.ElicitParams mcpform built while
+// the middleware served a call: an entry goes when its params are
+// collected.
 var ownRequests sync.Map // weak.Pointer[mcp.ElicitParams] → struct{}
 
 // own records p as built by mcpform, for a client's answer to be judged by
-// mcpform's checker alone, and returns it.
+// mcpform's checker alone, and returns it. It records nothing while the
+// middleware serves no call, in no process that lacks it and on no
+// 2026-07-28 server at rest, so that a round pays nothing for it there:
+// the requests of a call it serves are built during that call. (A result
+// kept from an earlier call may meet go-sdk's check instead.)
 func own(p *mcp.ElicitParams) *mcp.ElicitParams {
+	if servedCalls.Load() == 0 {
+		return p
+	}
 	w := weak.Make(p)
 	ownRequests.Store(w, struct{}{})
 	runtime.AddCleanup(p, func(w weak.Pointer[mcp.ElicitParams]) { ownRequests.Delete(w) }, w)

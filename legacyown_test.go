@@ -91,20 +91,23 @@ func TestLegacyHandlersOwnElicit(t *testing.T) {
 func TestLegacyOwnRequests(t *testing.T) {
 	form, err := NewForm[Answers]([]AutoFormField{{Name: "n", Type: TypeInteger, Max: Bound(5)}}, nil)
 	require.NoError(t, err)
+	idle := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	unmark := markServed(nil) // as while the middleware serves a call
 	built, err := FormInputRequest([]AutoFormField{{Name: "n"}}, nil)
 	require.NoError(t, err)
+	asked := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	copied := *asked
+	unmark()
 	for _, tt := range []struct {
 		name string
 		p    *mcp.ElicitParams
 		want bool
 	}{
-		{"Form.InputRequest", form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams), true},
+		{"Form.InputRequest", asked, true},
 		{"FormInputRequest", built.InputRequests[DefaultInputKey].(*mcp.ElicitParams), true},
+		{"built while no call was served", idle, false},
 		{"a handler's own", &mcp.ElicitParams{Mode: "form", Message: "m"}, false},
-		{"a copy of the package's", func() *mcp.ElicitParams {
-			q := *form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
-			return &q
-		}(), false},
+		{"a copy of the package's", &copied, false},
 		{"nil", nil, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, isOwn(tt.p)) })
