@@ -94,7 +94,8 @@ func decodeJSON(x, v any) error {
 // unchecked answer. A nil responses has no answers.
 func InputResponse(responses mcp.InputResponseMap, key string) *mcp.ElicitResult {
 	r, _ := responses[key].(*mcp.ElicitResult)
-	return r
+	return unstand(r) // an answer AddLegacyRounds kept from go-sdk's check
+
 }
 
 // AcceptedFormInput returns the accepted values of the client's form answer

@@ -155,9 +155,13 @@
 // once. [AddLegacyRounds] installs the middleware that lets such a client
 // finish forms of several rounds and re-asks: it passes every answer to
 // the handler, which judges it and asks again as it does on 2026-07-28,
-// and it bounds each question with a deadline and the calls each session
-// may hold ([LegacyOptions]). It serves URL mode too, with elicitationId
-// and notifications/elicitation/complete.
+// and it bounds each question with a deadline and the calls that wait per
+// session, per client and in all ([LegacyOptions]). It serves URL mode
+// too, with elicitationId and notifications/elicitation/complete. It
+// touches only what it bridges for this package's requests: a handler's
+// own Elicit keeps go-sdk's check of the answer, and no params a handler
+// holds are edited. Without it, [Flow.Next] answers a round such a client
+// could not read with a JSON-RPC error that names AddLegacyRounds.
 //
 // # UI path
 //

@@ -388,12 +388,21 @@ type FlowRound struct {
 //
 // A client older than 2026-07-28 is served by go-sdk's bridge, which
 // fulfils one round only; install the middleware of [AddLegacyRounds] so
-// that such a client can answer every round of the flow.
+// that such a client can answer every round of the flow. Without it, a
+// round that would ask such a client a second time returns a JSON-RPC
+// error, code -32603, that says so.
 func (f *Flow) Next(ctx context.Context, req *mcp.CallToolRequest) (*FlowRound, error) {
 	if f != nil && len(f.steps) > 0 && (req == nil || req.Params == nil) {
 		return nil, errors.New("mcpform: Next without a tool call")
 	}
-	return f.next(ctx, (*sdkCall)(req))
+	r, err := f.next(ctx, (*sdkCall)(req))
+	if err == nil {
+		err = unservedRound(req, r) // a round go-sdk's bridge cannot carry
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // next runs one round for a call read from any SDK (see internal/seam).

@@ -331,7 +331,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	if strings.Contains(r.flow.secrets.PageURL, "?") {
 		sep = "&"
 	}
-	return &mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}, nil
+	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}), nil
 }
 
 // urlKey is the key of s's URL-mode request, beside its form under s's key.

@@ -259,7 +259,7 @@ func undecodable[T any](reply Reply[T], err error) Reply[T] {
 func (c *compiled) request(message string, schema any, requestState string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
-			c.key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema},
+			c.key: own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
 		},
 		RequestState: requestState,
 	}

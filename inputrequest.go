@@ -56,7 +56,7 @@ func FormInputRequest(fields []AutoFormField, opts *InputRequestOptions) (*mcp.C
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
-			o.Key: &mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema},
+			o.Key: own(&mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema}),
 		},
 		RequestState: o.RequestState,
 	}, nil

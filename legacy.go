@@ -31,6 +31,9 @@ const (
 	// maxLegacyCallsPerSession bounds the calls of one session that may
 	// wait on the client at once: a person answers one form at a time.
 	maxLegacyCallsPerSession = 4
+	// maxLegacyCallsPerClient bounds them per client, across its
+	// sessions: a person's few hosts and windows, well short of MaxCalls.
+	maxLegacyCallsPerClient = 32
 	// maxLegacyCalls bounds them across sessions. Measured on the
 	// example, a waiting call holds about 50 KB and two goroutines.
 	maxLegacyCalls = 1000
@@ -60,20 +63,37 @@ type LegacyOptions struct {
 	// Zero means 10, the bound of go-sdk's own client loop.
 	MaxRounds int
 	// MaxCallsPerSession bounds the tool calls of one session that wait
-	// on the client at once, from their first elicitation/create to
-	// their end; a call beyond it ends instead of asking, with a JSON-RPC
-	// error, code -32603. Zero means 4.
+	// on the client at once, from their first elicitation/create the
+	// middleware sends to their end; a call beyond it ends instead of
+	// asking, with a JSON-RPC error, code -32603. Zero means 4.
 	MaxCallsPerSession int
+	// MaxCallsPerClient bounds them per client, across its sessions, as
+	// Client names it, refused the same way: one client, however many
+	// sessions it opens, cannot fill MaxCalls and starve the others.
+	// Zero means 32, or a quarter of MaxCalls if that is less.
+	MaxCallsPerClient int
 	// MaxCalls bounds them across all sessions, refused the same way.
 	// Zero means 1000.
 	MaxCalls int
+	// Client names the client a tool call comes from, for
+	// MaxCallsPerClient; it is called once, as the call starts. Calls it
+	// names alike share the bound, and "" names no client: such a call is
+	// bounded per session and in all only. Nil means the authenticated
+	// user, req.Extra.TokenInfo.UserID. go-sdk tells a handler nothing of
+	// the remote address: over HTTP without auth, set Client to read the
+	// address from ctx, where an http.Handler in front of the MCP handler
+	// can put it, since go-sdk runs a session's calls in the context of the
+	// HTTP request that opened it (examples/signup does so).
+	Client func(ctx context.Context, req *mcp.CallToolRequest) string
 }
 
 // AddLegacyRounds installs middleware on both sides of server that lets a
 // client older than protocol revision 2026-07-28 answer a tool call that
 // asks for input in several rounds, such as a [Flow] with two steps or a
 // form asked again. Call it once, after creating the server. A nil opts
-// means the defaults of [LegacyOptions].
+// means the defaults of [LegacyOptions]. Without it, [Flow.Next] refuses,
+// with a JSON-RPC error that names AddLegacyRounds, a round that such a
+// client could not read.
 //
 // Such a client knows nothing of input_required. go-sdk bridges for it: it
 // sends each input request as elicitation/create and calls the handler
@@ -85,22 +105,29 @@ type LegacyOptions struct {
 // Calls from newer clients, and requests other than tools/call, pass
 // through.
 //
-// On the sending side, it governs every elicitation/create sent for such a
-// call, go-sdk's first round included:
-//   - each waits at most [LegacyOptions].Timeout for the client;
+// On the sending side, it governs the elicitation/create requests it
+// bridges: every round of an input request that this package built during
+// the call ([Form], [Flow], [FormInputRequest]), go-sdk's first round
+// included, and every round after the first of any other:
+//   - each waits at most [LegacyOptions].Timeout for the client, and the
+//     calls that wait are bounded per session, per client and in all;
 //   - a client older than 2025-11-25 gets titled choices as enum plus
 //     enumNames, the labels its revision can show (a multiple choice, which
 //     its revision lacks, stays an array, without labels);
-//   - the answer reaches the handler as the client sent it, as on
-//     2026-07-28, so that the handler's own checker judges it: a refused
-//     answer is asked again by the handler's re-ask, naming every problem,
-//     and a [Flow] ends with [FlowInvalid] after the same
-//     [FlowOptions].MaxReasks on every revision. (ServerSession.Elicit
-//     would judge it again with the schema alone, blind to formats, and
-//     end the call on a mismatch with an error of JSON-RPC code 0.) To do
-//     so it clears the RequestedSchema of the *mcp.ElicitParams the
-//     handler returned once it is sent; the package's functions build
-//     them anew for every call, and so must a handler that builds its own.
+//   - the answer to a request this package built reaches the handler as
+//     the client sent it, as on 2026-07-28, so that the package's checker
+//     judges it: a refused answer is asked again by the handler's re-ask,
+//     naming every problem, and a [Flow] ends with [FlowInvalid] after the
+//     same [FlowOptions].MaxReasks on every revision. (ServerSession.Elicit
+//     would judge it with the schema alone, blind to formats, and end the
+//     call on a mismatch with an error of JSON-RPC code 0.) Read it with
+//     this package's functions, such as [InputResponse]: in go-sdk's first
+//     round it arrives in a stand-in that they unwrap.
+//
+// It edits no params a handler holds. A handler's own
+// req.Session.Elicit, and go-sdk's first round of an input request the
+// handler built itself, pass as they would without the middleware, with
+// go-sdk's check of the answer against the schema.
 //
 // Its own errors are JSON-RPC errors, code -32603, that say which bound
 // was reached or what failed; the handler's errors pass as they are. It
@@ -115,41 +142,40 @@ func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
 // legacyRounds returns the middleware of [AddLegacyRounds], one value for
 // both sides.
 func legacyRounds(opts *LegacyOptions) mcp.Middleware {
-	l := &legacy{
-		timeout:    defaultRequestStateTTL,
-		max:        maxLegacyRounds,
-		perSession: maxLegacyCallsPerSession,
-		total:      maxLegacyCalls,
-		sessions:   map[*mcp.ServerSession]int{},
-	}
+	l := &legacy{timeout: defaultRequestStateTTL, max: maxLegacyRounds, client: defaultClient}
+	var o LegacyOptions
 	if opts != nil {
-		l.timeout = cmp.Or(max(opts.Timeout, 0), l.timeout)
-		l.max = cmp.Or(max(opts.MaxRounds, 0), l.max)
-		l.perSession = cmp.Or(max(opts.MaxCallsPerSession, 0), l.perSession)
-		l.total = cmp.Or(max(opts.MaxCalls, 0), l.total)
+		o = *opts
+		l.timeout = cmp.Or(max(o.Timeout, 0), l.timeout)
+		l.max = cmp.Or(max(o.MaxRounds, 0), l.max)
+		if o.Client != nil {
+			l.client = o.Client
+		}
 	}
+	l.bounds = newCallBounds(o.MaxCallsPerSession, o.MaxCallsPerClient, o.MaxCalls)
 	return l.middleware
 }
 
 type legacy struct {
-	timeout    time.Duration
-	max        int
-	perSession int
-	total      int
-
-	mu       sync.Mutex
-	calls    int                        // legacy calls that asked
-	sessions map[*mcp.ServerSession]int // of them, per session that has any
+	timeout time.Duration
+	max     int
+	client  func(context.Context, *mcp.CallToolRequest) string
+	bounds  *callBounds
 }
 
 // legacyCallKey keys the *legacyCall of a tool call in its context.
 type legacyCallKey struct{}
 
+// bridgingKey marks the context of an elicitation the middleware's own
+// rounds send.
+type bridgingKey struct{}
+
 // A legacyCall is what the two sides of the middleware share about one
 // tool call from a legacy client.
 type legacyCall struct {
-	asked atomic.Int32 // elicitation/create requests sent
-	pages pages        // its URL-mode requests
+	client string       // as LegacyOptions.Client named it
+	asked  atomic.Int32 // elicitation/create requests sent
+	pages  pages        // its URL-mode requests
 
 	mu       sync.Mutex
 	admitted bool  // counted in the bounds of LegacyOptions
@@ -164,8 +190,10 @@ func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return l.rounds(ctx, next, call)
 			}
 		case "elicitation/create":
-			if c, ok := ctx.Value(legacyCallKey{}).(*legacyCall); ok {
-				return l.elicit(ctx, next, req, c)
+			c, ok := ctx.Value(legacyCallKey{}).(*legacyCall)
+			p, ok2 := req.GetParams().(*mcp.ElicitParams)
+			if ok && ok2 && (isOwn(p) || ctx.Value(bridgingKey{}) != nil) {
+				return l.elicit(ctx, next, req, p, c)
 			}
 		}
 		return next(ctx, method, req)
@@ -180,7 +208,7 @@ func (l *legacy) admit(ss *mcp.ServerSession, c *legacyCall) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.admitted && c.refused == nil {
-		c.refused = l.count(ss)
+		c.refused = l.bounds.enter(ss, c.client)
 		c.admitted = c.refused == nil
 	}
 	return c.refused
@@ -191,31 +219,8 @@ func (l *legacy) release(ss *mcp.ServerSession, c *legacyCall) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.admitted {
-		l.leave(ss)
+		l.bounds.leave(ss, c.client)
 		c.admitted = false
-	}
-}
-
-func (l *legacy) count(ss *mcp.ServerSession) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.sessions[ss] >= l.perSession {
-		return legacyErr(nil, "mcpform: this session has %d calls waiting for input already, the most it may; answer or cancel one first", l.perSession)
-	}
-	if l.calls >= l.total {
-		return legacyErr(nil, "mcpform: the server has %d calls waiting for input, the most it serves at once; try again later", l.total)
-	}
-	l.calls++
-	l.sessions[ss]++
-	return nil
-}
-
-func (l *legacy) leave(ss *mcp.ServerSession) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.calls--
-	if l.sessions[ss]--; l.sessions[ss] == 0 {
-		delete(l.sessions, ss) // memory follows the sessions with calls
 	}
 }
 
@@ -262,16 +267,18 @@ func isLegacy(ss *mcp.ServerSession) bool {
 // go-sdk's own bridge is the innermost receiving middleware (NewServer
 // installs it before any other can be added), so it fulfils the handler's
 // first input request before this middleware sees the result, through
-// ServerSession.Elicit, which judges the client's answer against the
-// schema. No receiving middleware can reach that round. Every
+// ServerSession.Elicit. No receiving middleware can reach that round. Every
 // elicitation, the bridge's and ours, goes through the server's sending
 // middleware, though, with a context derived from the call's: so rounds
 // marks the context, and [legacy.elicit], on the sending side, bounds and
-// downgrades each marked elicitation, and keeps Elicit from judging it.
+// downgrades the elicitations it bridges (see legacyown.go). It counts the
+// call as served, for [Flow.Next] to know (see legacyneeded.go).
 func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) (mcp.Result, error) {
-	c := &legacyCall{}
+	c := &legacyCall{client: l.client(ctx, call)}
 	defer l.release(call.Session, c)
 	ctx = context.WithValue(ctx, legacyCallKey{}, c)
+	defer markServed(call.Session)()
+	bridging := context.WithValue(ctx, bridgingKey{}, true)
 	for {
 		res, err := next(ctx, "tools/call", call)
 		if err != nil {
@@ -295,19 +302,18 @@ func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.C
 		open := map[string]bool{}
 		for _, key := range keys {
 			p, ok := r.InputRequests[key].(*mcp.ElicitParams)
-			if !ok {
+			if !ok || p == nil {
 				return res, nil // sampling or roots: not ours to bridge
 			}
-			q := *p // elicit clears the schema of what Elicit holds
-			if isURLMode(&q) {
-				q = *withID(&q)
-				open[q.ElicitationID] = true
+			if isURLMode(p) {
+				p = withID(p) // a copy, when it lacks an ID
+				open[p.ElicitationID] = true
 			}
-			a, err := call.Session.Elicit(ctx, &q)
+			a, err := call.Session.Elicit(bridging, p)
 			if err != nil {
 				return nil, wrapLegacy(err, "mcpform: asking for input %q", key)
 			}
-			answers[key] = a
+			answers[key] = unstand(a)
 		}
 		if err := c.pages.complete(ctx, call.Session, open); err != nil {
 			return nil, legacyErr(err, "mcpform: telling the client a page is done")
@@ -344,16 +350,15 @@ func (l *legacy) tooMany() error {
 	return legacyErr(nil, "mcpform: the tool call asked for input more than %d times", l.max)
 }
 
-// elicit sends one elicitation/create of a legacy call, under the call's
-// bounds and in the words of the client's revision. The answer goes to the
-// handler as the client sent it: elicit clears the schema that
-// ServerSession.Elicit, its caller, would judge it with, once it has been
-// sent, so that the handler's checker, the one a 2026-07-28 answer meets,
-// is the only judge.
-func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Request, c *legacyCall) (mcp.Result, error) {
-	p, ok := req.GetParams().(*mcp.ElicitParams)
-	ss, ok2 := req.GetSession().(*mcp.ServerSession)
-	if !ok || !ok2 || p == nil {
+// elicit sends one elicitation/create p that the middleware bridges for a
+// legacy call, under the call's bounds and in the words of the client's
+// revision, and never edits p. The answer to a request this package built
+// goes back to ServerSession.Elicit, its caller, in a stand-in that it
+// passes unjudged, so that the package's checker, the one a 2026-07-28
+// answer meets, is the only judge.
+func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Request, p *mcp.ElicitParams, c *legacyCall) (mcp.Result, error) {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok {
 		return l.send(ctx, next, req, c)
 	}
 	if isURLMode(p) {
@@ -380,7 +385,9 @@ func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		}
 	}
 	res, err := l.send(ctx, next, out, c)
-	p.RequestedSchema = nil
+	if a, ok := res.(*mcp.ElicitResult); ok && err == nil && isOwn(p) {
+		return standIn(a), nil
+	}
 	return res, err
 }
 

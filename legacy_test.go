@@ -496,9 +496,16 @@ type rawClient struct {
 
 func newRawClient(t *testing.T, server *mcp.Server, keep bool) *rawClient {
 	t.Helper()
+	return newRawClientIn(t, context.Background(), server, keep)
+}
+
+// newRawClientIn is newRawClient whose session the server serves in
+// sctx, as go-sdk serves an HTTP session in its initialize request's.
+func newRawClientIn(t *testing.T, sctx context.Context, server *mcp.Server, keep bool) *rawClient {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
+	ss, err := server.Connect(sctx, st, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { ss.Close() })
 	conn, err := ct.Connect(ctx)

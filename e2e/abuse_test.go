@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -82,7 +83,9 @@ func TestAbandonedSessions(t *testing.T) {
 		n       = 2000
 		timeout = 3 * time.Second
 	)
-	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(2*n))
+	// One client opens them all: its own cap must not stop it first.
+	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(2*n),
+		"-max-sessions-per-client", fmt.Sprint(2*n))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 	ids := openSessions(t, client, r.url, n)
@@ -117,7 +120,8 @@ func TestAbandonedSessions(t *testing.T) {
 // -max-sessions with 503, and takes new ones as old ones close.
 func TestSessionCap(t *testing.T) {
 	const n = 100
-	r := startReplica(t, keyA, "-session-timeout", "10m", "-max-sessions", fmt.Sprint(n))
+	r := startReplica(t, keyA, "-session-timeout", "10m", "-max-sessions", fmt.Sprint(n),
+		"-max-sessions-per-client", fmt.Sprint(n)) // the global cap, from one address
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 	ids := openSessions(t, client, r.url, n)
@@ -350,7 +354,10 @@ func TestAbandonedCallsFreeSessions(t *testing.T) {
 		timeout = 5 * time.Second
 		slack   = 5 * time.Second
 	)
-	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n))
+	// The global caps, filled from one address: TestOneClientCannotStarve
+	// checks the caps per address.
+	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n),
+		"-max-sessions-per-client", fmt.Sprint(n), "-max-calls-per-client", fmt.Sprint(n))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 
@@ -373,8 +380,9 @@ func TestAbandonedCallsFreeSessions(t *testing.T) {
 
 	code, _ := post(t, client, r.url, "", initialize)
 	require.Equal(t, http.StatusServiceUnavailable, code, "the sessions of the abandoned calls fill the cap")
+	var sid string
 	for {
-		code, _ = post(t, client, r.url, "", initialize)
+		code, sid = post(t, client, r.url, "", initialize)
 		if code == http.StatusOK {
 			break
 		}
@@ -386,8 +394,88 @@ func TestAbandonedCallsFreeSessions(t *testing.T) {
 	}
 	served := time.Since(abandoned)
 	// And it is asked, as a person would be: the cap on calls is free too.
-	sid := openSession(t, client, r.url)
+	// It goes on with the session it got: another initialize could find
+	// the cap full again, until the last abandoned session closes.
+	code, _ = post(t, client, r.url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	require.Equal(t, http.StatusAccepted, code, "notifications/initialized")
 	assert.Equal(t, "asked", callAndWalkAway(t, client, r.url, sid, 1))
 	t.Logf("a new older client was served %v after %d calls were abandoned, with -session-timeout %v",
 		served.Round(time.Millisecond), n, timeout)
+}
+
+// fromAddress returns an HTTP client whose connections come from the
+// loopback address ip, a client of its own to the server. Linux routes
+// all of 127/8 to loopback; elsewhere the test skips, and fails under CI.
+func fromAddress(t *testing.T, ip string) *http.Client {
+	t.Helper()
+	ln, err := net.Listen("tcp", ip+":0")
+	if err != nil {
+		testenv.Missing(t, "no loopback address %s here (%v): clients from several addresses need Linux's 127/8", ip, err)
+	}
+	ln.Close()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 8}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// TestOneClientCannotStarve: one older client, from one address, opens as
+// many sessions as it can and abandons as many calls as it can on each,
+// 250 × 4 of which filled the 1,000 waiting calls the server holds, and
+// -max-sessions the rest. The caps per address stop it first: a client
+// that opened its session before is still asked, and one that comes after
+// still gets a session and is asked. Before, both were refused for the
+// whole session timeout.
+func TestOneClientCannotStarve(t *testing.T) {
+	const (
+		sessions = 300 // past 1000 calls / 4 per session
+		perCall  = 4   // LegacyOptions.MaxCallsPerSession's default
+	)
+	r := startReplica(t, keyA, "-session-timeout", "2m", "-max-sessions", fmt.Sprint(sessions))
+	early, flood, late := fromAddress(t, "127.0.0.3"), fromAddress(t, "127.0.0.2"), fromAddress(t, "127.0.0.4")
+	earlySID := openSession(t, early, r.url)
+
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	count := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		outcomes[s]++
+	}
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 8 {
+		wg.Go(func() {
+			for i := range work {
+				code, sid := post(t, flood, r.url, "", initialize)
+				if code != http.StatusOK {
+					count(fmt.Sprint("initialize ", code))
+					continue
+				}
+				code, _ = post(t, flood, r.url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+				require.Equal(t, http.StatusAccepted, code)
+				count("initialize 200")
+				for j := range perCall + 1 {
+					count(callAndWalkAway(t, flood, r.url, sid, 10+i*(perCall+1)+j))
+				}
+			}
+		})
+	}
+	for i := range sessions {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	t.Logf("the flooding client's outcomes: %v", outcomes)
+
+	assert.Equal(t, "asked", callAndWalkAway(t, early, r.url, earlySID, 1), "a client whose session opened first")
+	code, sid := post(t, late, r.url, "", initialize)
+	require.Equal(t, http.StatusOK, code, "a client that comes after the flood gets a session")
+	code, _ = post(t, late, r.url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	require.Equal(t, http.StatusAccepted, code)
+	assert.Equal(t, "asked", callAndWalkAway(t, late, r.url, sid, 1), "and is asked")
+
+	// The flood stopped at the caps per address: the example's defaults.
+	assert.Equal(t, 16, outcomes["initialize 200"], "sessions of the flooding client")
+	assert.Equal(t, 32, outcomes["asked"], "calls of the flooding client that wait")
 }

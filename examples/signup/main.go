@@ -20,6 +20,8 @@ var (
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
 	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	clientSess    = flag.Int("max-sessions-per-client", 16, "refuse new HTTP sessions of older clients beyond this many per remote address")
+	clientCalls   = flag.Int("max-calls-per-client", 32, "refuse an older client's calls beyond this many waiting for input per remote address")
 	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
@@ -39,7 +41,7 @@ func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
 	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
-		*idleFlag <= 0 || *maxSessions <= 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
+		*idleFlag <= 0 || *maxSessions <= 0 || *clientSess <= 0 || *clientCalls <= 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -91,7 +93,7 @@ func run() error {
 	if *stdioFlag {
 		return serveStdio(ctx, server, ln, s.secretPage(), *bodyTimeout)
 	}
-	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions, BodyTimeout: *bodyTimeout}
+	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions, MaxSessionsPerClient: *clientSess, BodyTimeout: *bodyTimeout}
 	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
 }
 

@@ -48,6 +48,10 @@ type httpLimits struct {
 	// 503, so abandoned initializes cost bounded memory until the timeout
 	// reclaims them.
 	MaxSessions int
+	// MaxSessionsPerClient caps them per client (see clientOf), refused
+	// the same way, so that one client cannot fill MaxSessions; zero
+	// means no cap.
+	MaxSessionsPerClient int
 	// BodyTimeout is how long a client may take to send a request's
 	// body; zero means defaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -95,6 +99,7 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody})
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
+	perClient := newClientSessions(server, limits.MaxSessionsPerClient)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readBody(w, r, timeout) {
 			return
@@ -103,14 +108,31 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		if r.Header.Get(sessionIDHeader) == "" && r.Method == http.MethodPost &&
-			limits.MaxSessions > 0 && countSessions(server) >= limits.MaxSessions {
-			w.Header().Set("Retry-After", "60")
-			http.Error(w, "too many sessions; try again later", http.StatusServiceUnavailable)
+		if r.Header.Get(sessionIDHeader) != "" || r.Method != http.MethodPost {
+			stateful.ServeHTTP(w, r)
 			return
 		}
-		stateful.ServeHTTP(w, r)
+		// An initialize, which opens a session.
+		if limits.MaxSessions > 0 && countSessions(server) >= limits.MaxSessions {
+			busy(w, "too many sessions; try again later")
+			return
+		}
+		client := clientOf(r)
+		if limits.MaxSessionsPerClient > 0 {
+			if !perClient.reserve(client) {
+				busy(w, "too many sessions from your address; close one or try again later")
+				return
+			}
+			defer func() { perClient.settle(client, w.Header().Get(sessionIDHeader)) }()
+		}
+		stateful.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, client)))
 	})
+}
+
+// busy refuses a new session with 503 and msg.
+func busy(w http.ResponseWriter, msg string) {
+	w.Header().Set("Retry-After", "60")
+	http.Error(w, msg, http.StatusServiceUnavailable)
 }
 
 // readBody reads r's body, up to maxBody bytes within timeout, and puts it

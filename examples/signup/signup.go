@@ -122,7 +122,9 @@ func newServer(s *signup) *mcp.Server {
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end. A
 	// closing session waits for its calls: no wait outlasts its timeout.
-	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: *idleFlag})
+	// Without auth, a client is its remote address (clients.go).
+	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: *idleFlag,
+		MaxCallsPerClient: *clientCalls, Client: legacyClient})
 	return server
 }
 

@@ -1,0 +1,84 @@
+package mcpform
+
+import (
+	"cmp"
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// callBounds counts the legacy calls that wait on their client, per
+// session, per client and in all, and refuses one beyond any bound. The
+// global bound alone let one client fill it, from as many sessions as it
+// liked, and so starve every other older client.
+type callBounds struct {
+	perSession, perClient, total int
+
+	mu       sync.Mutex
+	calls    int                        // calls counted
+	sessions map[*mcp.ServerSession]int // of them, per session that has any
+	clients  map[string]int             // and per named client that has any
+}
+
+// newCallBounds returns the bounds of [LegacyOptions] whose fields are
+// perSession, perClient and total, zero or less meaning the defaults.
+func newCallBounds(perSession, perClient, total int) *callBounds {
+	b := &callBounds{
+		perSession: cmp.Or(max(perSession, 0), maxLegacyCallsPerSession),
+		total:      cmp.Or(max(total, 0), maxLegacyCalls),
+		sessions:   map[*mcp.ServerSession]int{},
+		clients:    map[string]int{},
+	}
+	b.perClient = cmp.Or(max(perClient, 0), max(min(maxLegacyCallsPerClient, b.total/4), 1))
+	return b
+}
+
+// enter counts a call of session ss from client ("" for none named), or
+// returns the error of the bound it would pass.
+func (b *callBounds) enter(ss *mcp.ServerSession, client string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sessions[ss] >= b.perSession {
+		return legacyErr(nil, "mcpform: this session has %d calls waiting for input already, the most it may; answer or cancel one first", b.perSession)
+	}
+	if client != "" && b.clients[client] >= b.perClient {
+		return legacyErr(nil, "mcpform: this client has %d calls waiting for input already, the most it may; answer or cancel one first", b.perClient)
+	}
+	if b.calls >= b.total {
+		return legacyErr(nil, "mcpform: the server has %d calls waiting for input, the most it serves at once; try again later", b.total)
+	}
+	b.calls++
+	b.sessions[ss]++
+	if client != "" {
+		b.clients[client]++
+	}
+	return nil
+}
+
+// leave uncounts a call that enter counted. Memory follows the sessions
+// and clients with calls.
+func (b *callBounds) leave(ss *mcp.ServerSession, client string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls--
+	if b.sessions[ss]--; b.sessions[ss] == 0 {
+		delete(b.sessions, ss)
+	}
+	if client == "" {
+		return
+	}
+	if b.clients[client]--; b.clients[client] == 0 {
+		delete(b.clients, client)
+	}
+}
+
+// defaultClient is LegacyOptions.Client when it is nil: the authenticated
+// user, if any. The name is prefixed so that no user ID can equal a name
+// a server's own Client gives.
+func defaultClient(_ context.Context, req *mcp.CallToolRequest) string {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil || req.Extra.TokenInfo.UserID == "" {
+		return ""
+	}
+	return "user:" + req.Extra.TokenInfo.UserID
+}

@@ -1,0 +1,127 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLegacyHandlersOwnElicit: AddLegacyRounds leaves alone what a handler
+// asks by itself, outside this package. An answer of 99 to a question with
+// a maximum of 5 is refused by go-sdk's check with the middleware as
+// without it, whether the handler sends its own elicitation/create or
+// returns its own input request, which go-sdk's bridge sends; and the
+// handler's params keep their schema. The middleware switched the check
+// off for every elicitation of an older client's call, and cleared the
+// handler's schema, so 99 came through.
+func TestLegacyHandlersOwnElicit(t *testing.T) {
+	schema := map[string]any{"type": "object", "required": []any{"n"},
+		"properties": map[string]any{"n": map[string]any{"type": "integer", "maximum": 5}}}
+	// A record is what the handler got, and the params it asked with.
+	type record struct {
+		got    string
+		params *mcp.ElicitParams
+	}
+	reply := func(rec *record, s string) (*mcp.CallToolResult, error) {
+		rec.got = s
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}, nil
+	}
+	for _, tt := range []struct {
+		name    string
+		handler func(rec *record) mcp.ToolHandler
+	}{
+		{"its own Elicit", func(rec *record) mcp.ToolHandler {
+			return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				rec.params = &mcp.ElicitParams{Mode: "form", Message: "How many?", RequestedSchema: schema}
+				r, err := req.Session.Elicit(ctx, rec.params)
+				if err != nil {
+					return reply(rec, "refused: "+err.Error())
+				}
+				return reply(rec, fmt.Sprint("accepted ", r.Content["n"]))
+			}
+		}},
+		{"its own input request", func(rec *record) mcp.ToolHandler {
+			return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if r, ok := req.Params.InputResponses["n"].(*mcp.ElicitResult); ok {
+					return reply(rec, fmt.Sprint("accepted ", r.Content["n"]))
+				}
+				rec.params = &mcp.ElicitParams{Mode: "form", Message: "How many?", RequestedSchema: schema}
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"n": rec.params}}, nil
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// run returns what the handler got and whether its params
+			// still hold their schema.
+			run := func(install bool) (string, bool) {
+				rec := &record{}
+				server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+				server.AddTool(&mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)}, tt.handler(rec))
+				if install {
+					AddLegacyRounds(server, nil)
+				}
+				cs := uncheckedClient(t, server, "2025-11-25", func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 99}}, nil
+				})
+				_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "count"})
+				if err != nil && rec.got == "" {
+					rec.got = "refused: " + err.Error() // go-sdk's bridge ended the call
+				}
+				require.NotNil(t, rec.params, "the handler asked")
+				return rec.got, rec.params.RequestedSchema != nil
+			}
+			got, kept := run(false)
+			require.Contains(t, got, "does not match requested schema", "go-sdk refuses 99 without the middleware")
+			require.True(t, kept)
+			gotWith, keptWith := run(true)
+			assert.Equal(t, got, gotWith, "the middleware changes nothing the handler asks by itself")
+			assert.True(t, keptWith, "the handler's params keep their schema")
+		})
+	}
+}
+
+// TestLegacyOwnRequests: only what this package built is sent unjudged by
+// go-sdk, and the stand-in that carries its answer past Elicit is read
+// back by InputResponse alone, never made from a client's JSON.
+func TestLegacyOwnRequests(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "n", Type: TypeInteger, Max: Bound(5)}}, nil)
+	require.NoError(t, err)
+	idle := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	unmark := markServed(nil) // as while the middleware serves a call
+	built, err := FormInputRequest([]AutoFormField{{Name: "n"}}, nil)
+	require.NoError(t, err)
+	asked := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	copied := *asked
+	unmark()
+	for _, tt := range []struct {
+		name string
+		p    *mcp.ElicitParams
+		want bool
+	}{
+		{"Form.InputRequest", asked, true},
+		{"FormInputRequest", built.InputRequests[DefaultInputKey].(*mcp.ElicitParams), true},
+		{"built while no call was served", idle, false},
+		{"a handler's own", &mcp.ElicitParams{Mode: "form", Message: "m"}, false},
+		{"a copy of the package's", &copied, false},
+		{"nil", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, isOwn(tt.p)) })
+	}
+
+	answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 99.0}}
+	s := standIn(answer)
+	assert.Nil(t, s.Content, "Elicit judges no stand-in")
+	assert.Same(t, answer, InputResponse(mcp.InputResponseMap{"form": s}, "form"))
+	assert.Same(t, answer, unstand(answer))
+	for _, r := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "accept"}, nil} {
+		assert.Same(t, r, standIn(r), "nothing to judge: passed as it is")
+	}
+	var forged mcp.ElicitResult
+	require.NoError(t, json.Unmarshal([]byte(`{"action":"accept","_meta":{"`+standInKey+`":{"r":{"action":"accept","content":{"n":1}}}}}`), &forged))
+	assert.Same(t, &forged, InputResponse(mcp.InputResponseMap{"form": &forged}, "form"), "a client cannot make a stand-in")
+}
