@@ -51,7 +51,12 @@ type CompiledForm interface {
 	compiledForm() *compiled
 }
 
-func (f *Form[T]) compiledForm() *compiled { return f.c }
+func (f *Form[T]) compiledForm() *compiled {
+	if f == nil {
+		return nil // a nil *Form, from an ignored FormFor or NewForm error
+	}
+	return f.c
+}
 
 // FormOptions configures [NewForm] and [FormFor]. A nil *FormOptions and
 // zero fields mean the defaults.
