@@ -94,8 +94,10 @@ type AutoFormField struct {
 	// the bounds or not among the options, is an error.
 	Default any `json:"default,omitempty"`
 	// AllowBidi lets a text answer hold the bidirectional embeddings,
-	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, for a
-	// field whose answers mix scripts written in both directions. By
+	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, the
+	// zero-width and direction marks (U+200B, U+200E, U+200F, U+061C,
+	// U+180E, U+2060 to U+2064, U+FEFF), and zero-width joiners anywhere,
+	// for a field whose answers mix scripts written in both directions. By
 	// default they are refused: they make text display in an order other
 	// than the one it is stored in, so what a person reads back is not
 	// what was kept. The TypeScript package has no such key and ignores it.
