@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -205,19 +206,12 @@ func result(res *mcp.CallToolResult, requests []seam.Request, state string) *mcp
 	return res
 }
 
-// inputRequests are requests as mcp-go's. A form's request as compiled is
-// the same for every call, and mcp-go's map and params for it are large:
-// they are built once per form, kept in the slot the core gives (see
-// seam.Request), and shared by every result that asks it alone.
+// inputRequests are requests as mcp-go's, built for this result alone:
+// its map, params and schema bytes are the caller's own, so that a
+// handler that edits one result edits no other, and concurrent calls
+// share nothing mutable. The schema was marshalled once, when the form was
+// compiled; only its bytes are copied.
 func inputRequests(requests []seam.Request) mcp.InputRequests {
-	if len(requests) == 1 && requests[0].Face != nil {
-		if in, ok := requests[0].Face.Load().(mcp.InputRequests); ok {
-			return in
-		}
-		in := build(requests)
-		requests[0].Face.Store(in)
-		return in
-	}
 	return build(requests)
 }
 
@@ -228,7 +222,7 @@ func build(requests []seam.Request) mcp.InputRequests {
 		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.
-			RequestedSchema: r.Schema}
+			RequestedSchema: ownSchema(r.Schema)}
 		if r.Mode == mcp.ElicitationModeURL {
 			// mcp-go's bridge refuses a URL elicitation without an ID
 			// on the legacy handshake; 2026-07-28 correlates through the
@@ -238,4 +232,13 @@ func build(requests []seam.Request) mcp.InputRequests {
 		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: &params[i]}
 	}
 	return in
+}
+
+// ownSchema returns a copy of a schema's bytes, which the compiled form
+// keeps for every call; any other value as it is.
+func ownSchema(schema any) any {
+	if raw, ok := schema.(json.RawMessage); ok {
+		return slices.Clone(raw)
+	}
+	return schema
 }
