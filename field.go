@@ -429,11 +429,13 @@ func (f *AutoFormField) checkType() error {
 	if f.Type == "" {
 		return nil
 	}
-	best, dist := FieldType(""), 3
 	for _, t := range fieldTypes {
 		if t == f.Type {
 			return nil
 		}
+	}
+	best, dist := FieldType(""), 3
+	for _, t := range fieldTypes {
 		if d := editDistance(strings.ToLower(string(f.Type)), string(t), 2); d < dist {
 			best, dist = t, d
 		}
