@@ -35,7 +35,9 @@ func canonicalJSON(v any) ([]byte, error) {
 func canonicalNumbers(v any) any {
 	switch v := v.(type) {
 	case json.Number:
-		return json.Number(canonicalNumber(string(v)))
+		if c := canonicalNumber(string(v)); c != string(v) {
+			return json.Number(c)
+		}
 	case map[string]any:
 		for k, x := range v {
 			v[k] = canonicalNumbers(x)
@@ -55,6 +57,9 @@ func canonicalNumbers(v any) any {
 // is 0. A number whose exponent does not fit an int32 is returned as it
 // is written, which stays exact but not canonical; no client writes one.
 func canonicalNumber(s string) string {
+	if isCanonicalInteger(s) {
+		return s // the common case, already in canonical form
+	}
 	neg := strings.HasPrefix(s, "-")
 	mant, exp := strings.TrimPrefix(s, "-"), 0
 	if i := strings.IndexAny(mant, "eE"); i >= 0 {
@@ -107,6 +112,22 @@ func canonicalNumber(s string) string {
 		b.WriteString(strconv.Itoa(n - 1))
 	}
 	return b.String()
+}
+
+// isCanonicalInteger reports whether s is an integer as canonicalNumber
+// writes it: digits without a leading zero, at most 21 of them, and a
+// sign only before a digit other than 0.
+func isCanonicalInteger(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || len(d) > 21 || d[0] == '0' && (len(d) > 1 || len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // digestOf returns the binding digest of canonical JSON.

@@ -227,3 +227,16 @@ func smallExponent(s string) bool {
 	i := strings.IndexAny(s, "eE")
 	return i < 0 || len(strings.TrimLeft(s[i+1:], "+-")) <= 4
 }
+
+// BenchmarkCallArguments reads the arguments of an answer through the
+// model: the state, two answers and one tool argument.
+func BenchmarkCallArguments(b *testing.B) {
+	raw := json.RawMessage(`{"mcpform":"` + strings.Repeat("A", 300) + `","email":"ada@example.com","plan":"team","repo":9007199254740993}`)
+	own := map[string]bool{StateArgument: true, "email": true, "plan": true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := callArguments(raw, own); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -148,7 +148,7 @@ var nullDigest = digestOf([]byte("null"))
 // answers that no float64 holds stays a json.Number for its field to
 // name. Only arguments that are not JSON at all are an error.
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "{}" || string(t) == "null" {
+	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
 	}
 	v, err := readArguments(raw)
