@@ -240,3 +240,16 @@ func BenchmarkCallArguments(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallArgumentsNoNumbers is BenchmarkCallArguments for the
+// arguments of the signup flow's answer: strings only.
+func BenchmarkCallArgumentsNoNumbers(b *testing.B) {
+	raw := json.RawMessage(`{"mcpform":"` + strings.Repeat("A", 300) + `","email":"ada@example.com","plan":"team"}`)
+	own := map[string]bool{StateArgument: true, "email": true, "plan": true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := callArguments(raw, own); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
