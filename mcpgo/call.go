@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -207,10 +206,11 @@ func result(res *mcp.CallToolResult, requests []seam.Request, state string) *mcp
 }
 
 // inputRequests are requests as mcp-go's, built for this result alone:
-// its map, params and schema bytes are the caller's own, so that a
-// handler that edits one result edits no other, and concurrent calls
-// share nothing mutable. The schema was marshalled once, when the form was
-// compiled; only its bytes are copied.
+// its map and params are the caller's own, so that a handler that edits
+// one result edits no other, and concurrent calls share no map. The
+// schema was marshalled once, when the form was compiled; its bytes are
+// shared, read-only, as go-sdk's face shares them (copying them per call
+// costs twice go-sdk's Ask).
 func inputRequests(requests []seam.Request) mcp.InputRequests {
 	return build(requests)
 }
@@ -222,7 +222,7 @@ func build(requests []seam.Request) mcp.InputRequests {
 		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.
-			RequestedSchema: ownSchema(r.Schema)}
+			RequestedSchema: r.Schema}
 		if r.Mode == mcp.ElicitationModeURL {
 			// mcp-go's bridge refuses a URL elicitation without an ID
 			// on the legacy handshake; 2026-07-28 correlates through the
@@ -232,13 +232,4 @@ func build(requests []seam.Request) mcp.InputRequests {
 		in[r.Key] = mcp.InputRequest{Method: mcp.MethodElicitationCreate, Elicitation: &params[i]}
 	}
 	return in
-}
-
-// ownSchema returns a copy of a schema's bytes, which the compiled form
-// keeps for every call; any other value as it is.
-func ownSchema(schema any) any {
-	if raw, ok := schema.(json.RawMessage); ok {
-		return slices.Clone(raw)
-	}
-	return schema
 }

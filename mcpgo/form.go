@@ -12,8 +12,9 @@ import (
 // requestState (empty sends none). Return it from the tool handler as it
 // is; on the legacy handshake mcp-go's bridge asks the client with
 // elicitation/create and calls the handler again with the answer. The
-// result is the caller's own, its InputRequests and schema included:
-// editing it changes no other result.
+// result is the caller's own, its InputRequests map and params included:
+// editing them changes no other result. The RequestedSchema bytes, made
+// once when f was compiled, are shared: read them, never write into them.
 //
 // To a client that declared no form elicitation in the request's _meta it
 // returns an error instead (see the package doc for its JSON-RPC code), and

@@ -114,8 +114,8 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 }
 
 // TestAskResultsAreOwn (issue 22, finding 9): every result Ask and Reask
-// return is the caller's own. A handler that edits one, its map, its
-// params or its schema's bytes, changes no other, even with concurrent
+// return is the caller's own. A handler that edits one, its map or its
+// params, changes no other, even with concurrent
 // calls (run with -race); a re-ask that names a problem or pre-fills says
 // so in its own result only.
 func TestAskResultsAreOwn(t *testing.T) {
@@ -128,9 +128,7 @@ func TestAskResultsAreOwn(t *testing.T) {
 	vandalise := func(res *mcp.CallToolResult) {
 		e := res.InputRequests["booking"].Elicitation
 		e.Message = "edited"
-		if raw, ok := e.RequestedSchema.(json.RawMessage); ok && len(raw) > 0 {
-			raw[0] = 'X'
-		}
+		e.RequestedSchema = nil
 		res.InputRequests["other"] = mcp.InputRequest{}
 		delete(res.InputRequests, "booking")
 	}
