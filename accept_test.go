@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -260,6 +261,8 @@ func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
 		"2026-07-28T09:30:00+-0:00", "2026-07-28T09:-0:00Z",
 		// Control and bidi characters, in text and in a quoted local part.
 		"a\tb", "a\nb", "a\r\nb", "a\x1bb", "\u202eabc", "a\u2066b\u2069", "a\u200eb", "a\x7fb",
+		"a\u0085b", "a\u009bb", "a\u2028b", "a\u2029", "\u200bx", "x\ufeff", "a\u2060b", "\u061cx",
+		"x\u200d", "\u200cx", "a \u200db", "a\u200d\u200db", "\U0001F468\u200d\U0001F469", "\u0645\u06cc\u200c\u062e",
 		"\"a\r\nBcc: x@evil.test\"@example.com", "\"a\x00b\"@example.com", "\"a\tb\"@example.com", "\"é\"@example.com",
 		"\"\u202e\"@example.com", "\"a b!#~\"@example.com", `""@example.com`,
 	)
@@ -613,6 +616,35 @@ var stricterChoices = []stricterChoice{
 			return 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
 		})
 	}},
+	{"DEL and C1", "DEL and the C1 controls", func(f *AutoFormField, s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r == 0x7f || 0x80 <= r && r <= 0x9f && r != 0x85 })
+	}},
+	{"Unicode line break", "NEL, U+2028 and U+2029", func(f *AutoFormField, s string) bool {
+		return f.Type != TypeTextarea && strings.ContainsAny(s, "\u0085\u2028\u2029")
+	}},
+	{"invisible mark", "zero-width space, word joiner", func(f *AutoFormField, s string) bool {
+		return !f.AllowBidi && strings.ContainsAny(s, "\u200b\u200e\u200f\u061c\u180e\ufeff\u2060\u2061\u2062\u2063\u2064")
+	}},
+	{"loose joiner", "a zero-width joiner or non-joiner", func(f *AutoFormField, s string) bool {
+		if f.AllowBidi {
+			return false
+		}
+		rs := []rune(s)
+		for i, r := range rs {
+			if r != 0x200c && r != 0x200d {
+				continue
+			}
+			// Between two characters that are neither white space, nor a
+			// control, nor a format character.
+			visible := func(j int) bool {
+				return j >= 0 && j < len(rs) && !unicode.IsSpace(rs[j]) && !unicode.IsControl(rs[j]) && !unicode.In(rs[j], unicode.Cf)
+			}
+			if !visible(i-1) || !visible(i+1) {
+				return true
+			}
+		}
+		return false
+	}},
 	{"quoted local part", "qtextSMTP", func(f *AutoFormField, s string) bool {
 		local, _, ok := strings.Cut(s, "@")
 		if f.Type != TypeEmail || !ok || len(local) < 2 || local[0] != '"' || local[len(local)-1] != '"' {
@@ -713,12 +745,38 @@ func TestStricterChoicesRefused(t *testing.T) {
 		{"CR LF", name, "Ada\r\nLovelace", "a line break, which only a multi-line field takes"},
 		{"LF", name, "Ada\nLovelace", "a line break, which only a multi-line field takes"},
 		{"tab", name, "Ada\tLovelace", ""},
-		{"DEL is no C0 control", name, "Ada\x7f", ""},
+		{"DEL", name, "Ada\x7f", "a control character"},
+		{"textarea DEL", bio, "Ada\x7f", "a control character"},
+		{"C1 CSI", name, "Ada\u009b2J", "a control character"},
+		{"C1 start", name, "\u0080Ada", "a control character"},
+		{"NBSP is no C1", name, "Ada\u00a0L", ""},
+		{"NEL", name, "Ada\u0085Lovelace", "a line break, which only a multi-line field takes"},
+		{"LS", name, "Ada\u2028Lovelace", "a line break, which only a multi-line field takes"},
+		{"PS", name, "Ada\u2029", "a line break, which only a multi-line field takes"},
+		{"textarea NEL LS PS", bio, "one\u0085two\u2028three\u2029four", ""},
+		{"ZWSP", name, "Ada\u200bLovelace", "an invisible zero-width or direction mark"},
+		{"RLM", name, "Ada\u200f", "an invisible zero-width or direction mark"},
+		{"ALM", name, "\u061cAda", "an invisible zero-width or direction mark"},
+		{"BOM", name, "\ufeffAda", "an invisible zero-width or direction mark"},
+		{"word joiner", name, "Ada\u2060L", "an invisible zero-width or direction mark"},
+		{"textarea ZWSP", bio, "a\u200bb", "an invisible zero-width or direction mark"},
+		{"allowed LRM", mixed, "Ada\u200e", ""},
+		{"allowed ZWSP", mixed, "a\u200bb", ""},
+		{"ZWNJ in Persian", name, "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", ""},
+		{"ZWJ after a virama", name, "\u0915\u094d\u200d\u0937", ""},
+		{"ZWJ family emoji", name, "\U0001F468\u200d\U0001F469\u200d\U0001F467", ""},
+		{"ZWJ after VS16", name, "\u2764\ufe0f\u200d\U0001F525", ""},
+		{"ZWJ at the start", name, "\u200dAda", "a zero-width joiner that joins nothing"},
+		{"ZWNJ at the end", name, "Ada\u200c", "a zero-width joiner that joins nothing"},
+		{"ZWJ beside a space", name, "Ada \u200dL", "a zero-width joiner that joins nothing"},
+		{"ZWJ twice", name, "a\u200d\u200db", "a zero-width joiner that joins nothing"},
+		{"ZWJ alone", name, "\u200d", "a zero-width joiner that joins nothing"},
+		{"allowed loose ZWJ", mixed, "\u200d", ""},
 		{"RLO", name, "Ada \u202egnirts", "a bidirectional control character"},
 		{"LRE", name, "\u202aAda", "a bidirectional control character"},
 		{"PDI", name, "Ada\u2069", "a bidirectional control character"},
 		{"RLI", name, "\u2067Ada", "a bidirectional control character"},
-		{"LRM is no override", name, "Ada\u200e", ""},
+		{"LRM", name, "Ada\u200e", "an invisible zero-width or direction mark"},
 		{"U+2065 is unassigned, not bidi", name, "Ada\u2065", ""},
 		{"U+202F is a space", name, "Ada\u202fL", ""},
 		{"textarea CR LF", bio, "line one\r\nline two", ""},
@@ -730,7 +788,7 @@ func TestStricterChoicesRefused(t *testing.T) {
 		{"quoted email CR LF", email, "\"a\r\nBcc: victim@evil.test\"@example.com", "a line break, which only a multi-line field takes"},
 		{"quoted email NUL", email, "\"a\x00b\"@example.com", "a control character"},
 		{"quoted email tab", email, "\"a\tb\"@example.com", "not a valid email address"},
-		{"quoted email DEL", email, "\"a\x7fb\"@example.com", "not a valid email address"},
+		{"quoted email DEL", email, "\"a\x7fb\"@example.com", "a control character"},
 		{"quoted email non-ASCII", email, `"adé"@example.com`, "not a valid email address"},
 		{"quoted email RLO", email, "\"\u202e\"@example.com", "a bidirectional control character"},
 	} {

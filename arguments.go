@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
@@ -92,19 +91,66 @@ func (f *Form[T]) ReadArguments(args json.RawMessage) Reply[T] {
 	}})
 }
 
-// decodeArguments decodes a JSON object with its numbers kept as written,
-// so that one out-of-range number fails its field, not the whole answer.
+// decodeArguments decodes arguments that must be a JSON object with at
+// least one key, through readArguments, the one decoder of arguments.
 func decodeArguments(args json.RawMessage) (map[string]any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil || len(m) == 0 {
+	v, err := readArguments(args)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok || len(m) == 0 {
 		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false // trailing data: not one JSON value
-	}
+	answerNumbers(m)
 	return m, true
+}
+
+// errTrailing reports arguments with more than one JSON value.
+var errTrailing = errors.New("mcpform: arguments hold more than one JSON value")
+
+// readArguments is the one decoder of a tool call's arguments, for every
+// path that reads them (see callArguments and decodeArguments): one JSON
+// value, decoded by encoding/json with its numbers kept as written, as
+// json.Number, so that nothing of the call is read through float64. A
+// number too large for any Go type is therefore no error here: a field
+// names it as a problem, and the binding digest covers it as written.
+func readArguments(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
+		return nil, errTrailing
+	}
+	return v, nil
+}
+
+// answerNumbers turns each number among the answers m, and in their
+// lists, into the float64 that go-sdk decodes a native answer's number
+// into, so that a handler gets the same [Answers] on every path. A number
+// no float64 holds (1e400) stays a json.Number, which every field refuses
+// by name: it is a problem with that field, not a failed call.
+func answerNumbers(m map[string]any) {
+	for k, v := range m {
+		switch v := v.(type) {
+		case json.Number:
+			m[k] = answerNumber(v)
+		case []any:
+			for i, it := range v {
+				if n, ok := it.(json.Number); ok {
+					v[i] = answerNumber(n)
+				}
+			}
+		}
+	}
+}
+
+func answerNumber(n json.Number) any {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return n
+	}
+	return f
 }
 
 // normalizeArguments turns what a browser sent, raw, into the typed content

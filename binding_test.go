@@ -1,7 +1,13 @@
 package mcpform
 
 import (
+	"context"
+	"math/big"
+	"strconv"
+	"strings"
+
 	"encoding/json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,6 +20,13 @@ func TestArgumentsDigest(t *testing.T) {
 		{`{"a":1,"b":"x"}`, `{"b":"x","a":1}`, `{"a":1.0,"b":"x"}`, `{"a":1e0,"b":"x"}`, "{\n\t\"a\": 1, \"b\": \"x\"\n}"},
 		{`{"s":"\u00e9<"}`, `{"s":"é\u003c"}`},
 		{`{"n":{"y":[1,2],"x":true}}`, `{"n":{"x":true,"y":[1.0,2]}}`},
+		{`{"repo":9007199254740993}`, `{"repo":9007199254740993.000}`, `{"repo":90071992547409930e-1}`},
+		{`{"repo":9007199254740992}`},
+		{`{"n":0}`, `{"n":-0}`, `{"n":0.0e5}`, `{"n":-0E-3}`},
+		{`{"n":1e400}`, `{"n":10e399}`, `{"n":1E+400}`},
+		{`{"n":1e-400}`},
+		{`{"n":0.1}`, `{"n":1e-1}`, `{"n":0.10}`},
+		{`{"n":0.10000000000000000555}`},
 	}
 	seen := map[string]int{}
 	for i, group := range same {
@@ -28,11 +41,215 @@ func TestArgumentsDigest(t *testing.T) {
 	}
 	assert.Len(t, seen, len(same), "one digest per group")
 
-	for _, raw := range []string{`{"a":`, `nope`, `{"a":1}x`} {
+	for _, raw := range []string{`{"a":`, `nope`, `{"a":1}x`, `{"a":1} {}`} {
 		_, err := argumentsDigest(json.RawMessage(raw))
 		assert.Error(t, err, raw)
 	}
 	d1, _ := argumentsDigest(json.RawMessage(`{"n":[1,2]}`))
 	d2, _ := argumentsDigest(json.RawMessage(`{"n":[2,1]}`))
 	assert.NotEqual(t, d1, d2, "order in a list matters")
+}
+
+// rawArgs returns call(…) with the raw JSON arguments raw, from a host
+// declaring meta (nil keeps the form-capable client of call).
+func rawArgs(meta mcp.Meta, state, raw string, answers map[string]any) *mcp.CallToolRequest {
+	req := call("signup", state, answers)
+	if meta != nil {
+		req.Params.Meta = meta
+	}
+	req.Params.Arguments = json.RawMessage(raw)
+	return req
+}
+
+// TestBindingExactNumbers (issue 22, finding 4): a state minted for the
+// argument repo 9007199254740993 does not finish a call for …992, which
+// float64 cannot tell apart, on the native path and on both paths that
+// answer through the arguments; the same number, written otherwise, does.
+func TestBindingExactNumbers(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	const asked = `{"repo":9007199254740993,"n":1.5}`
+	answer := map[string]any{"email": "ada@example.com", "plan": "pro"}
+	for _, tt := range []struct {
+		name string
+		flow *Flow
+		meta mcp.Meta
+	}{{"native", flow, nil}, {"apps", flow, appsMeta()}, {"model", model, bareMeta()}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := tt.flow.Next(context.Background(), rawArgs(tt.meta, "", asked, nil))
+			require.NoError(t, err)
+			state := carried(t, r)
+			second := func(args string) (*FlowRound, error) {
+				if tt.meta == nil {
+					return tt.flow.Next(context.Background(), rawArgs(nil, state, args, map[string]any{"account": answer}))
+				}
+				b, err := json.Marshal(answer)
+				require.NoError(t, err)
+				return tt.flow.Next(context.Background(), rawArgs(tt.meta, "", `{"mcpform":"`+state+`",`+args[1:len(args)-1]+`,`+string(b[1:]), nil))
+			}
+			for args, ok := range map[string]bool{
+				`{"repo":9007199254740992,"n":1.5}`:           false,
+				`{"repo":9007199254740994,"n":1.5}`:           false,
+				`{"repo":9007199254740993,"n":1.50000000001}`: false,
+				`{"n":15e-1, "repo":9007199254740993.0}`:      true,
+			} {
+				r, err := second(args)
+				if !ok {
+					require.Error(t, err, args)
+					assert.Contains(t, err.Error(), "Invalid or expired requestState", args)
+					continue
+				}
+				require.NoError(t, err, args)
+				assert.Equal(t, FlowDone, r.Status, args)
+			}
+		})
+	}
+}
+
+// TestNumberOutOfRange (issue 22, finding 4): 1e400 in an answer is a
+// problem named by its field on every path that reads the arguments,
+// never a failed call nor no answer.
+func TestNumberOutOfRange(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	team := Step{Key: "team", Fields: teamStep.Fields}
+	for _, tt := range []struct {
+		name string
+		meta mcp.Meta
+	}{{"apps", appsMeta()}, {"model", bareMeta()}} {
+		t.Run("Flow.Next/"+tt.name, func(t *testing.T) {
+			flow, err := NewFlow(codec, []Step{team}, &FlowOptions{Principal: tokenUser, AskModel: true})
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), rawArgs(tt.meta, "", `{}`, nil))
+			require.NoError(t, err)
+			r, err = flow.Next(context.Background(), rawArgs(tt.meta, "", `{"mcpform":"`+carried(t, r)+`","team_name":"crew","seats":1e400}`, nil))
+			require.NoError(t, err)
+			require.Equal(t, FlowAsk, r.Status)
+			require.Len(t, r.Problems, 1)
+			assert.Equal(t, "seats", r.Problems[0].Field)
+			assert.ErrorIs(t, r.Problems[0], ErrInvalidValue)
+		})
+	}
+	form, err := NewForm[struct {
+		Seats int64 `json:"seats"`
+	}]([]AutoFormField{{Name: "seats", Type: TypeInteger}}, &FormOptions{AskModel: true})
+	require.NoError(t, err)
+	for name, read := range map[string]func(args string) Reply[struct {
+		Seats int64 `json:"seats"`
+	}]{
+		"ReadCall": func(args string) Reply[struct {
+			Seats int64 `json:"seats"`
+		}] {
+			return form.ReadCall(rawArgs(bareMeta(), "", args, nil))
+		},
+		"ReadArguments": func(args string) Reply[struct {
+			Seats int64 `json:"seats"`
+		}] {
+			return form.ReadArguments(json.RawMessage(strings.Replace(args, `"mcpform":"",`, "", 1)))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, n := range []string{"1e400", "9007199254740993", "-1e400"} {
+				r := read(`{"mcpform":"","seats":` + n + `}`)
+				require.Equal(t, ReplyInvalid, r.Status, n)
+				require.Len(t, r.Problems, 1, n)
+				assert.Equal(t, "seats", r.Problems[0].Field, n)
+			}
+			r := read(`{"mcpform":"","seats":9007199254740991}`)
+			require.Equal(t, ReplyAccepted, r.Status)
+			assert.Equal(t, int64(9007199254740991), r.Value.Seats)
+		})
+	}
+}
+
+// TestCanonicalNumber pins the canonical spelling: JSON.stringify's, for
+// the numbers a float64 holds, and exact for the rest.
+func TestCanonicalNumber(t *testing.T) {
+	for in, want := range map[string]string{
+		"0": "0", "-0": "0", "0.000": "0", "1": "1", "1.0": "1", "-1.50": "-1.5",
+		"100": "100", "1e2": "100", "1e21": "1e+21", "123e19": "1.23e+21", "1e20": "100000000000000000000",
+		"0.000001": "0.000001", "1e-7": "1e-7", "0.0000012": "0.0000012", "12e-8": "1.2e-7",
+		"9007199254740993": "9007199254740993", "9007199254740993.0e0": "9007199254740993",
+		"1e400": "1e+400", "-2.5E-400": "-2.5e-400", "1e99999999999": "1e99999999999",
+	} {
+		assert.Equal(t, want, canonicalNumber(in), in)
+	}
+}
+
+// FuzzArgumentsDigest: the binding digest is exact. Two JSON numbers bind
+// alike exactly when their decimal values are equal (big.Rat, never
+// float64), and the canonical spelling reads back as the same float64 as
+// the original when one holds it. Any arguments bind alike when only
+// white space and key order differ.
+func FuzzArgumentsDigest(f *testing.F) {
+	for _, s := range [][2]string{{"9007199254740993", "9007199254740992"}, {"1.0", "1"}, {"1e400", "10e399"},
+		{"-0", "0"}, {"0.1", "1e-1"}, {"123456789012345678901234567890", "1.23456789012345678901234567890e29"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !isJSONNumber(a) || !isJSONNumber(b) || len(a) > 64 || len(b) > 64 {
+			return
+		}
+		da, err := argumentsDigest(json.RawMessage(`{"x":` + a + `,"y":[` + b + `]}`))
+		require.NoError(t, err)
+		db, err := argumentsDigest(json.RawMessage("{ \"y\" :[" + b + "] ,\n\"x\":" + a + "}"))
+		require.NoError(t, err)
+		require.Equal(t, da, db, "white space and key order")
+		x, _ := argumentsDigest(json.RawMessage(`{"x":` + a + `}`))
+		y, _ := argumentsDigest(json.RawMessage(`{"x":` + b + `}`))
+		ra, oka := new(big.Rat).SetString(a)
+		rb, okb := new(big.Rat).SetString(b)
+		if oka && okb && smallExponent(a) && smallExponent(b) {
+			if equal := ra.Cmp(rb) == 0; equal != (x == y) {
+				t.Fatalf("%s and %s: equal values %v, equal digests %v", a, b, equal, x == y)
+			}
+		}
+		c := canonicalNumber(a)
+		require.Equal(t, c, canonicalNumber(c), "canonical twice")
+		if fa, err := strconv.ParseFloat(a, 64); err == nil {
+			fc, err := strconv.ParseFloat(c, 64)
+			require.NoError(t, err, c)
+			require.True(t, fa == fc, "%s became %s", a, c) // -0 is 0
+		}
+	})
+}
+
+// isJSONNumber reports whether s is one JSON number, by encoding/json.
+func isJSONNumber(s string) bool {
+	var n json.Number
+	return json.Unmarshal([]byte(s), &n) == nil && strings.TrimSpace(s) == s && s != "" && s[0] != '"'
+}
+
+// smallExponent reports whether the number s has an exponent of at most
+// four digits, which big.Rat holds without a huge allocation, and
+// canonicalNumber canonicalises.
+func smallExponent(s string) bool {
+	i := strings.IndexAny(s, "eE")
+	return i < 0 || len(strings.TrimLeft(s[i+1:], "+-")) <= 4
+}
+
+// BenchmarkCallArguments reads the arguments of an answer through the
+// model: the state, two answers and one tool argument.
+func BenchmarkCallArguments(b *testing.B) {
+	raw := json.RawMessage(`{"mcpform":"` + strings.Repeat("A", 300) + `","email":"ada@example.com","plan":"team","repo":9007199254740993}`)
+	own := map[string]bool{StateArgument: true, "email": true, "plan": true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := callArguments(raw, own); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallArgumentsNoNumbers is BenchmarkCallArguments for the
+// arguments of the signup flow's answer: strings only.
+func BenchmarkCallArgumentsNoNumbers(b *testing.B) {
+	raw := json.RawMessage(`{"mcpform":"` + strings.Repeat("A", 300) + `","email":"ada@example.com","plan":"team"}`)
+	own := map[string]bool{StateArgument: true, "email": true, "plan": true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := callArguments(raw, own); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

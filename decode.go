@@ -10,7 +10,8 @@ import (
 )
 
 // ErrType reports a field whose accepted values a Go type cannot hold: the
-// struct field a [Form] decodes it into, or a type [FormFor] cannot ask for.
+// struct field a [Form] decodes it into, or a type [FormFor] cannot ask for;
+// and an [AutoFormField] Type that is no [FieldType].
 var ErrType = errors.New("invalid type")
 
 var (

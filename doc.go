@@ -411,12 +411,17 @@
 //     only when a JSON Schema 2020-12 validator asserting formats would.
 //   - Text is checked beyond JSON Schema, whose formats allow what no
 //     person means to type. A text answer holds no C0 control character
-//     but tab, and CR or LF only in a textarea: they do not show on
-//     screen, PostgreSQL's text refuses NUL, and CR LF adds lines to a
-//     mail header or a log. It holds no bidirectional embedding, override
-//     or isolate, U+202A to U+202E and U+2066 to U+2069, which make text
-//     read in another order than it is kept, unless the field sets
-//     [AutoFormField].AllowBidi. A quoted local part of an email holds
+//     but tab, nor DEL and the C1 controls, and CR, LF, NEL, U+2028 and
+//     U+2029 only in a textarea: they do not show on screen, PostgreSQL's
+//     text refuses NUL, and a line break adds lines to a mail header or a
+//     log. It holds no bidirectional embedding, override or isolate,
+//     U+202A to U+202E and U+2066 to U+2069, which make text read in
+//     another order than it is kept, and no invisible mark (zero-width
+//     space, word joiner, the direction marks LRM, RLM and ALM, U+FEFF),
+//     unless the field sets [AutoFormField].AllowBidi. Without it, a
+//     zero-width joiner or non-joiner must stand between two characters
+//     that are neither space, control nor format character: where Persian,
+//     Indic scripts and emoji sequences put them. A quoted local part of an email holds
 //     RFC 5321's qtextSMTP only, printable ASCII but '"' and '\'; the
 //     format allows any other byte there and refuses RFC 5321's quoted
 //     pairs. A date-time is refused for a sign in a field, as in

@@ -11,12 +11,17 @@ import (
 
 // A FieldType names the kind of input a field asks for. It is a string so
 // that field lists written as JSON for the TypeScript helpers unmarshal
-// unchanged; any value not listed below is asked for as plain text.
+// unchanged. The empty type is text. Besides the types listed below, the
+// HTML input types search, color, time, month and week, which prefab's
+// renderer passes to the browser, are asked for as plain text. Any other
+// value is refused when the form is compiled, with a [*FieldError]
+// wrapping [ErrType] that suggests the nearest type, so that a typo such
+// as "dat" does not silently ask for plain text.
 type FieldType string
 
-// The field types that change the derived schema. [TypeText], [TypePassword],
-// [TypeTel] and [TypeTextarea] are listed for readability: like any unknown
-// type, they are asked for as a plain string.
+// The field types. [TypeText], [TypePassword], [TypeTel] and
+// [TypeTextarea] are asked for as a plain string; a password is asked on
+// the secret page, and a textarea takes line breaks.
 const (
 	TypeText          FieldType = "text"
 	TypePassword      FieldType = "password"
@@ -89,8 +94,10 @@ type AutoFormField struct {
 	// the bounds or not among the options, is an error.
 	Default any `json:"default,omitempty"`
 	// AllowBidi lets a text answer hold the bidirectional embeddings,
-	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, for a
-	// field whose answers mix scripts written in both directions. By
+	// overrides and isolates U+202A to U+202E and U+2066 to U+2069, the
+	// zero-width and direction marks (U+200B, U+200E, U+200F, U+061C,
+	// U+180E, U+2060 to U+2064, U+FEFF), and zero-width joiners anywhere,
+	// for a field whose answers mix scripts written in both directions. By
 	// default they are refused: they make text display in an order other
 	// than the one it is stored in, so what a person reads back is not
 	// what was kept. The TypeScript package has no such key and ignores it.
@@ -317,6 +324,9 @@ func (f *AutoFormField) check() error {
 	if !utf8.ValidString(f.Name) {
 		return fieldErr(f.Name, ErrName, "not valid UTF-8")
 	}
+	if err := f.checkType(); err != nil {
+		return err
+	}
 	for _, b := range [...]*float64{f.Min, f.Max} {
 		if b != nil && (math.IsNaN(*b) || math.IsInf(*b, 0)) {
 			return fieldErr(f.Name, ErrBounds, "bound is not a finite number")
@@ -402,4 +412,41 @@ func cloneFields(fields []AutoFormField) []AutoFormField {
 		out[i] = f
 	}
 	return out
+}
+
+// fieldTypes are the known field types, in the order an error lists them:
+// the FieldType constants, then the HTML input types that hold plain text
+// and that prefab's renderer passes to the browser, which a field list
+// shared with the TypeScript helpers may carry. Those are asked for as
+// plain text.
+var fieldTypes = [...]FieldType{TypeText, TypeTextarea, TypePassword, TypeTel, TypeEmail, TypeURL, TypeURI,
+	TypeDate, TypeDatetime, TypeDatetimeLocal, TypeNumber, TypeRange, TypeInteger, TypeCheckbox, TypeBoolean,
+	"search", "color", "time", "month", "week"}
+
+// checkType refuses a Type that is not one of fieldTypes, suggesting the
+// nearest one.
+func (f *AutoFormField) checkType() error {
+	if f.Type == "" {
+		return nil
+	}
+	for _, t := range fieldTypes {
+		if t == f.Type {
+			return nil
+		}
+	}
+	best, dist := FieldType(""), 3
+	for _, t := range fieldTypes {
+		if d := editDistance(strings.ToLower(string(f.Type)), string(t), 2); d < dist {
+			best, dist = t, d
+		}
+	}
+	names := make([]string, len(fieldTypes))
+	for i, t := range fieldTypes {
+		names[i] = string(t)
+	}
+	hint := "."
+	if best != "" {
+		hint = fmt.Sprintf(": did you mean %q?", best)
+	}
+	return fieldErr(f.Name, ErrType, "unknown field type %q%s The types are %s", f.Type, hint, strings.Join(names, ", "))
 }

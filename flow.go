@@ -274,7 +274,10 @@ func compileStep(i int, s Step) (*compiled, error) {
 		if s.Key != "" || s.Fields != nil || s.Message != "" {
 			return nil, fmt.Errorf("mcpform: flow step %d has a Form and its own Key, Fields or Message", i)
 		}
-		return s.Form.compiledForm(), nil
+		if c := s.Form.compiledForm(); c != nil {
+			return c, nil
+		}
+		return nil, fmt.Errorf("mcpform: flow step %d has a nil Form: was the error of FormFor or NewForm ignored?", i)
 	}
 	if s.Key == "" {
 		return nil, fmt.Errorf("mcpform: flow step %d has an empty key", i)

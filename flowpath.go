@@ -2,8 +2,6 @@ package mcpform
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
@@ -139,33 +137,27 @@ func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
 }
 
 // nullDigest is the digest of absent, null and {} arguments.
-var nullDigest, _ = argumentsDigest(nil)
+var nullDigest = digestOf([]byte("null"))
 
-// callArguments reads a call's arguments once: the digest of those the
-// state is bound to, the state carried in them, the rest to send back,
-// and the answers. Absent, null and {} arguments cost nothing.
+// callArguments reads a call's arguments once, through readArguments, the
+// one decoder of arguments: the digest of those the state is bound to,
+// the state carried in them, the rest to send back, and the answers.
+// Absent, null and {} arguments cost nothing. The digest covers the rest
+// exactly, numbers as written (see canonicalJSON); a number among the
+// answers that no float64 holds stays a json.Number for its field to
+// name. Only arguments that are not JSON at all are an error.
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "{}" || string(t) == "null" {
+	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
 	}
-	// Arguments are mostly an object of strings, numbers and flags: read
-	// them as the flow state's decoder reads answers, exactly as
-	// json.Unmarshal would, and leave anything else to json.Unmarshal.
-	var m map[string]any
-	d := stateDecoder{b: raw, i: skipJSONSpace(raw, 0)}
-	var fast Answers
-	if d.answers(&fast) && d.i == len(raw) {
-		m = fast
-	} else {
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return callArgs{}, err
-		}
-		var ok bool
-		if m, ok = v.(map[string]any); !ok {
-			d, err := argumentsDigest(raw)
-			return callArgs{digest: d}, err
-		}
+	v, err := readArguments(raw)
+	if err != nil {
+		return callArgs{}, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		b, err := canonicalJSON(v)
+		return callArgs{digest: digestOf(b)}, err
 	}
 	// m keeps the answers; the tool's own arguments, usually none, move to
 	// rest.
@@ -192,20 +184,18 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 		}
 	}
 	if len(m) > 0 {
+		answerNumbers(m)
 		a.answers = m
 	}
 	if len(rest) == 0 {
 		a.digest = nullDigest
 		return a, nil
 	}
-	// Marshalling what json.Unmarshal decoded is argumentsDigest's
-	// canonical form already.
-	b, err := json.Marshal(rest)
+	b, err := canonicalJSON(rest)
 	if err != nil {
 		return callArgs{}, err
 	}
-	sum := sha256.Sum256(b)
-	a.digest, a.rest = base64.RawURLEncoding.EncodeToString(sum[:]), b[1:len(b)-1]
+	a.digest, a.rest = digestOf(b), b[1:len(b)-1]
 	return a, nil
 }
 

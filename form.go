@@ -32,7 +32,7 @@ type compiled struct {
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
 	boxed   any             // schema as a json.RawMessage in an interface, for other faces
-	wire    any             // schema as sent: frozen (see freeze), or schema
+	wire    any             // schema as sent: see wireSchema
 	key     string
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
@@ -51,7 +51,12 @@ type CompiledForm interface {
 	compiledForm() *compiled
 }
 
-func (f *Form[T]) compiledForm() *compiled { return f.c }
+func (f *Form[T]) compiledForm() *compiled {
+	if f == nil {
+		return nil // a nil *Form, from an ignored FormFor or NewForm error
+	}
+	return f.c
+}
 
 // FormOptions configures [NewForm] and [FormFor]. A nil *FormOptions and
 // zero fields mean the defaults.
@@ -119,11 +124,8 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: marshalling the schema: %w", err)
 	}
-	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, boxed: json.RawMessage(raw), wire: raw, ui: checkCarried(fields),
+	c := &compiled{all: all, fields: fields, secrets: secrets, lookup: fieldLookup(fields), schema: raw, boxed: json.RawMessage(raw), wire: wireSchema(raw), ui: checkCarried(fields),
 		key: DefaultInputKey, message: DefaultInputMessage}
-	if v, err := freeze(raw); err == nil {
-		c.wire = v // else a name a struct tag cannot carry: send the bytes
-	}
 	if opts != nil {
 		if opts.Key != "" {
 			c.key = opts.Key

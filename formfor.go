@@ -60,9 +60,13 @@ var enumType = reflect.TypeFor[Enum]()
 //
 // FormFor refuses a field of any other Go type (a struct, a map, another
 // slice, an interface) with a [*FieldError] wrapping [ErrType], and a
-// struct tag that reflect.StructTag cannot parse, or an mcpform tag
-// FormFor cannot read, with one wrapping [ErrTag]. Its errors name each
-// field by its Go name and its JSON name, as [FieldError] says.
+// struct tag that reflect.StructTag cannot parse, a tag key within two
+// edits of mcpform (mcpfrom, mcpform2), which would be ignored, an
+// mcpform tag FormFor cannot read, or an option whose value and label are
+// both digits (options=09:00 is value 09, label 00: a time with its colon
+// unescaped), with one wrapping [ErrTag]; an unknown type=, with one
+// wrapping [ErrType]. Its errors name each field by its Go name and its
+// JSON name, as [FieldError] says, and say what to write instead.
 func FormFor[T any](opts *FormOptions) (*Form[T], error) {
 	t := reflect.TypeFor[T]()
 	fields, err := deriveFields(t)
@@ -103,16 +107,27 @@ func deriveFields(t reflect.Type) ([]AutoFormField, error) {
 // [FormFor] cannot read.
 var ErrTag = errors.New("invalid struct tag")
 
+// tagKey is the struct tag key FormFor reads.
+const tagKey = "mcpform"
+
 // checkStructTags refuses a field of the struct type t, or of a struct
 // embedded in it, whose tag reflect.StructTag cannot parse: Lookup then
 // misses every key from the fault on, so a json or mcpform key would be
-// silently ignored.
+// silently ignored. For the same reason it refuses a key within two edits
+// of "mcpform" (mcpfrom, mcpfom, mcpform2): a misspelling, never another
+// package's key.
 func checkStructTags(t reflect.Type, seen map[reflect.Type]bool) error {
 	seen[t] = true
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		if err := parseStructTag(string(sf.Tag)); err != nil {
+		keys, err := parseStructTag(string(sf.Tag))
+		if err != nil {
 			return &FieldError{GoField: sf.Name, Err: fmt.Errorf("%w: %v", ErrTag, err)}
+		}
+		for _, k := range keys {
+			if k != tagKey && editDistance(k, tagKey, 2) <= 2 {
+				return &FieldError{GoField: sf.Name, Err: fmt.Errorf("%w: the key %q is not %q: a misspelt key is ignored, so write %s:\"…\"", ErrTag, k, tagKey, tagKey)}
+			}
 		}
 		et := sf.Type
 		if et.Kind() == reflect.Pointer {
@@ -127,24 +142,25 @@ func checkStructTags(t reflect.Type, seen map[reflect.Type]bool) error {
 	return nil
 }
 
-// parseStructTag reports why tag is not the conventional space-separated
-// list of key:"value" pairs that reflect.StructTag.Lookup reads, with the
-// rules of go vet's structtag check.
-func parseStructTag(tag string) error {
+// parseStructTag returns the keys of tag, or why it is not the
+// conventional space-separated list of key:"value" pairs that
+// reflect.StructTag.Lookup reads, with the rules of go vet's structtag
+// check.
+func parseStructTag(tag string) (keys []string, err error) {
 	for n := 0; ; n++ {
 		rest := strings.TrimLeft(tag, " ")
 		if rest == "" {
-			return nil
+			return keys, nil
 		}
 		if n > 0 && rest == tag {
-			return fmt.Errorf("pairs not separated by spaces at %q", tag)
+			return nil, fmt.Errorf("pairs not separated by spaces at %q", tag)
 		}
 		i := 0
 		for i < len(rest) && rest[i] > ' ' && rest[i] != ':' && rest[i] != '"' && rest[i] != 0x7f {
 			i++
 		}
 		if i == 0 || i+1 >= len(rest) || rest[i] != ':' || rest[i+1] != '"' {
-			return fmt.Errorf("bad syntax for a key:\"value\" pair at %q", rest)
+			return nil, fmt.Errorf("bad syntax for a key:\"value\" pair at %q", rest)
 		}
 		key, quoted := rest[:i], rest[i+1:]
 		j := 1
@@ -155,11 +171,12 @@ func parseStructTag(tag string) error {
 			j++
 		}
 		if j >= len(quoted) {
-			return fmt.Errorf("key %q: the value has no closing quote", key)
+			return nil, fmt.Errorf("key %q: the value has no closing quote", key)
 		}
 		if _, err := strconv.Unquote(quoted[:j+1]); err != nil {
-			return fmt.Errorf("key %q: the value %s is not a Go string literal", key, quoted[:j+1])
+			return nil, fmt.Errorf("key %q: the value %s is not a Go string literal", key, quoted[:j+1])
 		}
+		keys = append(keys, key)
 		tag = quoted[j+1:]
 	}
 }
@@ -196,7 +213,7 @@ func deriveField(sf reflect.StructField, name string) (AutoFormField, error) {
 	if elem.Implements(enumType) {
 		f.Options = reflect.Zero(elem).Interface().(Enum).Options()
 	}
-	items, err := splitUnescaped(sf.Tag.Get("mcpform"), ',')
+	items, err := splitUnescaped(sf.Tag.Get(tagKey), ',')
 	if err != nil {
 		return bad(ErrTag, "%v", err)
 	}
@@ -248,9 +265,14 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 		parts, _ := splitUnescaped(value, '|')
 		f.Options = f.Options[:0:0]
 		for _, p := range parts {
-			v, label, _ := cutUnescaped(p, ':')
+			v, label, labelled := cutUnescaped(p, ':')
 			if _, _, again := cutUnescaped(label, ':'); again {
 				return fmt.Errorf("option %q has two unescaped colons: write a ':' of its value or label as \\:", p)
+			}
+			if labelled && allDigits(v) && allDigits(label) {
+				// 09:00 read as value 09, label 00: a time whose colon
+				// was not escaped, never a choice anyone means.
+				return fmt.Errorf("option %q reads as value %q with label %q: if it is a time, write its colon as \\: (in Go source \\\\:)", p, v, label)
 			}
 			f.Options = append(f.Options, Option{Value: unescape(v), Label: unescape(label)})
 		}
@@ -344,4 +366,29 @@ func unescape(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// editDistance returns the Levenshtein distance between a and b, in
+// bytes, or max+1 when it is greater than max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], max+1)
 }

@@ -417,3 +417,74 @@ func TestFormForSignupMatchesList(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(listed.c.schema), string(derived.c.schema), "byte for byte, in field order")
 }
+
+// TestAuthorMistakes (issue 22, finding 10): the mistakes a careless
+// author makes fail when the form or flow is compiled, naming the field
+// and the fix, instead of asking something else.
+func TestAuthorMistakes(t *testing.T) {
+	type typo struct {
+		When string `json:"when" mcpform:"type=dat"`
+	}
+	type misspelt struct {
+		Plan string `json:"plan" mcpfrom:"options=free|pro"`
+	}
+	type misspelt2 struct {
+		Plan string `json:"plan" mcpfom:"label=Plan"`
+	}
+	type misspelt3 struct {
+		Plan string `json:"plan" mcpform2:"label=Plan"`
+	}
+	type times struct {
+		Slot string `json:"slot" mcpform:"options=09:00|13:00"`
+	}
+	for _, tt := range []struct {
+		name     string
+		formFor  func() error
+		sentinel error
+		goField  string
+		fix      string
+	}{
+		{"type=dat", func() error { _, err := FormFor[typo](nil); return err }, ErrType, "When", `did you mean "date"?`},
+		{"mcpfrom:", func() error { _, err := FormFor[misspelt](nil); return err }, ErrTag, "Plan", `write mcpform:`},
+		{"mcpfom:", func() error { _, err := FormFor[misspelt2](nil); return err }, ErrTag, "Plan", `write mcpform:`},
+		{"mcpform2:", func() error { _, err := FormFor[misspelt3](nil); return err }, ErrTag, "Plan", `write mcpform:`},
+		{"options=09:00|13:00", func() error { _, err := FormFor[times](nil); return err }, ErrTag, "Slot", `write its colon as \:`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.formFor()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tt.sentinel)
+			var fe *FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tt.goField, fe.GoField)
+			assert.Contains(t, err.Error(), tt.fix)
+		})
+	}
+	t.Run("AutoFormField type", func(t *testing.T) {
+		_, err := NewForm[Answers]([]AutoFormField{{Name: "when", Type: "dat"}}, nil)
+		assert.ErrorIs(t, err, ErrType)
+		assert.ErrorContains(t, err, `field "when"`)
+		assert.ErrorContains(t, err, `did you mean "date"?`)
+		assert.ErrorIs(t, checkFields([]AutoFormField{{Name: "x", Type: "select"}}), ErrType)
+	})
+	t.Run("escaped colons and far keys pass", func(t *testing.T) {
+		type fine struct {
+			Slot string `json:"slot" mcpform:"options=09\\:00|13\\:00:Afternoon|1:One" form:"x" mcp:"y"`
+			Hue  string `json:"hue" mcpform:"type=color"`
+		}
+		form, err := FormFor[fine](nil)
+		require.NoError(t, err)
+		assert.Equal(t, []Option{{Value: "09:00"}, {Value: "13:00", Label: "Afternoon"}, {Value: "1", Label: "One"}}, form.Fields()[0].Options)
+	})
+	t.Run("ignored FormFor error", func(t *testing.T) {
+		form, _ := FormFor[typo](nil) // a nil *Form[typo]
+		codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+		require.NoError(t, err)
+		var flow *Flow
+		require.NotPanics(t, func() {
+			flow, err = NewFlow(codec, []Step{{Form: form}}, &FlowOptions{Principal: tokenUser})
+		})
+		assert.Nil(t, flow)
+		assert.ErrorContains(t, err, "flow step 0 has a nil Form")
+	})
+}

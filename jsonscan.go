@@ -6,12 +6,20 @@ import (
 	"unicode/utf8"
 )
 
-// This file holds the hand-written JSON reading that the request-state codec
-// and the flow state share. encoding/json validates a body in one pass and
-// decodes it in another, through reflection; on the path of every flow round
-// that was most of Verify's cost. These functions validate once, by the same
-// grammar as encoding/json's scanner plus UTF-8, and let callers pick the
-// members they need out of the validated text: readEnvelope does so for a
+// This file holds the hand-written JSON reading of a request state's body
+// and a flow's state. It reads only bytes a key holder made: a signed
+// body after its MAC has been checked, a sealed one after it has been
+// opened. Untrusted input never reaches it: a tool call's arguments are
+// read by encoding/json (see readArguments). It stays because, measured
+// in one run against the same round with encoding/json in its place, it
+// made a flow round with a signed state about 3× faster (27 µs against
+// 103 µs); FuzzFlowState and FuzzVerify hold it equal to encoding/json
+// (utf8.Valid with json.Valid, and json.Unmarshal) on any input.
+//
+// encoding/json validates a body in one pass and decodes it in another,
+// through reflection. These functions validate once, by the same grammar
+// as encoding/json's scanner plus UTF-8, and let callers pick the members
+// they need out of the validated text: readEnvelope does so for a
 // request-state body.
 
 // maxJSONDepth is encoding/json's nesting limit: deeper values are invalid.

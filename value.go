@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -103,33 +104,96 @@ func (f *AutoFormField) checkValue(v any) string {
 }
 
 // checkText returns why s is refused as a text answer of any format, or
-// "". A text answer holds no C0 control character but tab, and no CR or
-// LF outside a textarea: they are invisible on screen, NUL is refused by
-// PostgreSQL's text type, and CR LF turns a value into more lines of a
-// mail header or a log. Nor does it hold a bidirectional embedding,
-// override or isolate, unless the field allows them (AllowBidi). JSON
-// Schema's formats allow all of these: doc.go lists the difference.
+// "". JSON Schema's formats allow all of what it refuses, which no person
+// means to type into one line: doc.go lists the difference.
+//
+//   - Controls: C0 but tab, DEL and C1 (U+0080 to U+009F). They do not
+//     show on screen, NUL is refused by PostgreSQL's text type, and ESC
+//     or CSI sequences drive terminals that show logs.
+//   - Line breaks outside a textarea: CR, LF, NEL (U+0085) and the line
+//     and paragraph separators U+2028 and U+2029, which turn a value into
+//     more lines of a mail header or a log.
+//   - Unless the field allows them (AllowBidi): bidirectional
+//     embeddings, overrides and isolates, and the invisible marks that
+//     change how text reads or compares without showing: zero-width
+//     space, word joiner and invisible operators (U+200B, U+2060 to
+//     U+2064), the direction marks LRM, RLM and ALM (U+200E, U+200F,
+//     U+061C), U+180E and the BOM U+FEFF.
+//   - A zero-width joiner or non-joiner (U+200D, U+200C) that joins
+//     nothing, unless AllowBidi: each must stand between two characters
+//     that are neither white space, nor a control, nor a format
+//     character. Persian and Indic scripts put them between letters and
+//     after a virama, and emoji sequences between emoji (after a
+//     variation selector or skin tone too); a joiner at either end, next
+//     to a space or beside another joiner hides in text instead.
 func (f *AutoFormField) checkText(s string) string {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\n' || c == '\r':
-			if f.Type != TypeTextarea {
-				return "a line break, which only a multi-line field takes"
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n' || c == '\r':
+				if f.Type != TypeTextarea {
+					return reasonLineBreak
+				}
+			case c < 0x20 && c != '\t' || c == 0x7f:
+				return reasonControl
 			}
-		case c < 0x20 && c != '\t':
-			return "a control character"
-		case c == 0xE2 && !f.AllowBidi && i+2 < len(s) && isBidiControl(s[i+1], s[i+2]):
-			return "a bidirectional control character"
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if reason := f.checkRune(s, i, r, size); reason != "" {
+			return reason
+		}
+		i += size
+	}
+	return ""
+}
+
+const (
+	reasonControl   = "a control character"
+	reasonLineBreak = "a line break, which only a multi-line field takes"
+)
+
+// checkRune is checkText's rule for the non-ASCII rune r at s[i:i+size].
+func (f *AutoFormField) checkRune(s string, i int, r rune, size int) string {
+	switch {
+	case r == 0x85 || r == 0x2028 || r == 0x2029:
+		if f.Type != TypeTextarea {
+			return reasonLineBreak
+		}
+	case r < 0xa0:
+		return reasonControl // C1
+	case f.AllowBidi:
+	case 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
+		return "a bidirectional control character"
+	case isInvisibleMark(r):
+		return "an invisible zero-width or direction mark"
+	case r == 0x200c || r == 0x200d:
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+size:])
+		if i == 0 || i+size == len(s) || !joinable(before) || !joinable(after) {
+			return "a zero-width joiner that joins nothing"
 		}
 	}
 	return ""
 }
 
-// isBidiControl reports whether b1 b2 are the last two bytes of the UTF-8
-// encoding, after 0xE2, of U+202A to U+202E (E2 80 AA to AE) or U+2066 to
-// U+2069 (E2 81 A6 to A9).
-func isBidiControl(b1, b2 byte) bool {
-	return b1 == 0x80 && 0xAA <= b2 && b2 <= 0xAE || b1 == 0x81 && 0xA6 <= b2 && b2 <= 0xA9
+// isInvisibleMark reports whether r is one of the zero-width and direction
+// marks checkText refuses without AllowBidi.
+func isInvisibleMark(r rune) bool {
+	switch r {
+	case 0x200b, 0x200e, 0x200f, 0x061c, 0x180e, 0xfeff:
+		return true
+	}
+	return 0x2060 <= r && r <= 0x2064
+}
+
+// joinable reports whether a zero-width joiner may stand beside r: r is
+// neither white space, nor a control, nor a format character (a joiner,
+// a mark or a bidi control), nor invalid UTF-8.
+func joinable(r rune) bool {
+	return r != utf8.RuneError && !unicode.IsSpace(r) && !unicode.Is(unicode.Cc, r) && !unicode.Is(unicode.Cf, r)
 }
 
 // allOptions reports whether every item of the list v, a []any or a

@@ -205,19 +205,13 @@ func result(res *mcp.CallToolResult, requests []seam.Request, state string) *mcp
 	return res
 }
 
-// inputRequests are requests as mcp-go's. A form's request as compiled is
-// the same for every call, and mcp-go's map and params for it are large:
-// they are built once per form, kept in the slot the core gives (see
-// seam.Request), and shared by every result that asks it alone.
+// inputRequests are requests as mcp-go's, built for this result alone:
+// its map and params are the caller's own, so that a handler that edits
+// one result edits no other, and concurrent calls share no map. The
+// schema was marshalled once, when the form was compiled; its bytes are
+// shared, read-only, as go-sdk's face shares them (copying them per call
+// costs twice go-sdk's Ask).
 func inputRequests(requests []seam.Request) mcp.InputRequests {
-	if len(requests) == 1 && requests[0].Face != nil {
-		if in, ok := requests[0].Face.Load().(mcp.InputRequests); ok {
-			return in
-		}
-		in := build(requests)
-		requests[0].Face.Store(in)
-		return in
-	}
 	return build(requests)
 }
 

@@ -11,9 +11,10 @@ import (
 // the schema compiled into f, titled choices and all, carrying
 // requestState (empty sends none). Return it from the tool handler as it
 // is; on the legacy handshake mcp-go's bridge asks the client with
-// elicitation/create and calls the handler again with the answer. Its
-// InputRequests are built once per form and shared by every result that
-// asks f as compiled: read them, never modify them.
+// elicitation/create and calls the handler again with the answer. The
+// result is the caller's own, its InputRequests map and params included:
+// editing them changes no other result. The RequestedSchema bytes, made
+// once when f was compiled, are shared: read them, never write into them.
 //
 // To a client that declared no form elicitation in the request's _meta it
 // returns an error instead (see the package doc for its JSON-RPC code), and
@@ -52,7 +53,7 @@ func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 // and the values reply accepted are the schema's defaults, which clients
 // pre-fill. For a reply without problems or accepted values it asks as
 // [Ask] does, without looking at the client's capabilities: the client
-// answered the first request, and shares its InputRequests as Ask's do.
+// answered the first request. The result is the caller's own, as Ask's.
 func Reask[T any](f *mcpform.Form[T], reply mcpform.Reply[T], requestState string) *mcp.CallToolResult {
 	return result(&mcp.CallToolResult{}, []seam.Request{seam.Reask(f, reply.Answers, reply.Problems)}, requestState)
 }

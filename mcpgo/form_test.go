@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"testing"
 	"time"
 
@@ -114,28 +113,62 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 	assert.JSONEq(t, string(want), string(got))
 }
 
-// TestAskSharesRequests: the input requests of a form asked as compiled
-// are built once and shared; a re-ask that names a problem or pre-fills
-// gets its own, and leaves the shared ones as they were.
-func TestAskSharesRequests(t *testing.T) {
+// TestAskResultsAreOwn (issue 22, finding 9): every result Ask and Reask
+// return is the caller's own. A handler that edits one, its map or its
+// params, changes no other, even with concurrent
+// calls (run with -race); a re-ask that names a problem or pre-fills says
+// so in its own result only.
+func TestAskResultsAreOwn(t *testing.T) {
 	form := bookingForm(t)
 	var req mcp.CallToolRequest
-	first, err := mcpgo.Ask(form, req, "a")
+	pristine, err := mcpgo.Ask(form, req, "a")
 	require.NoError(t, err)
+	want, err := json.Marshal(pristine)
+	require.NoError(t, err)
+	vandalise := func(res *mcp.CallToolResult) {
+		e := res.InputRequests["booking"].Elicitation
+		e.Message = "edited"
+		e.RequestedSchema = nil
+		res.InputRequests["other"] = mcp.InputRequest{}
+		delete(res.InputRequests, "booking")
+	}
+	vandalise(pristine)
+	ask := map[string]func() *mcp.CallToolResult{
+		"Ask": func() *mcp.CallToolResult {
+			res, err := mcpgo.Ask(form, req, "a")
+			require.NoError(t, err)
+			return res
+		},
+		"Reask": func() *mcp.CallToolResult { return mcpgo.Reask(form, mcpform.Reply[booking]{}, "a") },
+	}
+	for name, next := range ask {
+		t.Run(name, func(t *testing.T) {
+			got, err := json.Marshal(next())
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(got), "an edit of one result changed the next")
+		})
+	}
+	t.Run("concurrent", func(t *testing.T) {
+		done := make(chan string, 16)
+		for i := range 16 {
+			go func() {
+				res := ask[map[bool]string{true: "Ask", false: "Reask"}[i%2 == 0]]()
+				got, _ := json.Marshal(res)
+				vandalise(res)
+				done <- string(got)
+			}()
+		}
+		for range 16 {
+			assert.JSONEq(t, string(want), <-done)
+		}
+	})
 	reasked := mcpgo.Reask(form, mcpform.Reply[booking]{Status: mcpform.ReplyInvalid,
 		Answers: mcpform.Answers{"seats": 2}, Problems: []*mcpform.FieldError{{Field: "room", Err: mcpform.ErrInvalidValue}}}, "b")
-	second, err := mcpgo.Ask(form, req, "c")
-	require.NoError(t, err)
-	plain := mcpgo.Reask(form, mcpform.Reply[booking]{}, "d")
-
-	assert.Equal(t, []string{"a", "b", "c", "d"}, []string{first.RequestState, reasked.RequestState, second.RequestState, plain.RequestState})
-	shared := reflect.ValueOf(first.InputRequests).Pointer()
-	assert.Equal(t, shared, reflect.ValueOf(second.InputRequests).Pointer(), "Ask builds its requests once")
-	assert.Equal(t, shared, reflect.ValueOf(plain.InputRequests).Pointer(), "a re-ask with nothing to say asks as Ask")
-	assert.NotEqual(t, shared, reflect.ValueOf(reasked.InputRequests).Pointer())
-	assert.Equal(t, "Book a room", second.InputRequests["booking"].Elicitation.Message)
 	assert.Contains(t, reasked.InputRequests["booking"].Elicitation.Message, "Room")
 	assert.Contains(t, string(reasked.InputRequests["booking"].Elicitation.RequestedSchema.(json.RawMessage)), `"default":2`)
+	again, err := mcpgo.Ask(form, req, "c")
+	require.NoError(t, err)
+	assert.Equal(t, "Book a room", again.InputRequests["booking"].Elicitation.Message)
 }
 
 // TestAskRefuses: a client that declared no form elicitation, and a form
