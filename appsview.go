@@ -89,13 +89,23 @@ func (c *viewContent) MarshalJSON() ([]byte, error) {
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
+// tellModel tells the conversation the outcome the view shows: the
+// tool's last result, which went to the view and not to the model. prefab
+// 0.3.13's sendMessage action is the bridge's ui/message; its
+// updateContext action only merges the renderer's own state, and never
+// sends ui/update-model-context. The outcome is the tool's own text,
+// never a state.
+var tellModel = &action{Action: "sendMessage",
+	Message: "The form in the app was submitted. The tool answered: {{ " + outcomeKey + ".content.0.text }}"}
+
 // buildView returns content as a flow view submitting to tool.
 func buildView(content *node, tool, url, text string) (*builtView, error) {
 	submitTo(content, tool)
 	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
-			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
-		}}}},
+		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5",
+			OnMount: tellModel, Children: []*node{
+				{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
+			}}}},
 		{Type: "Else", Children: []*node{content}},
 	}}
 	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: map[string]any{outcomeKey: nil}, URL: url})
@@ -199,15 +209,17 @@ func linkNode(p *mcp.ElicitParams) *node {
 	}}
 }
 
-// submitTo makes the form in view call the tool with the arguments of
-// argsSlot besides its fields, keep the result under outcomeKey, and show
+// submitTo makes the form in view call tool, through the app-only
+// companion (see companion.go), with the arguments of argsSlot besides its
+// fields, keep the result under outcomeKey, and show
 // no toast on success, which the renderer would show for an error too. A
 // Decline button beside the submit calls it with argsSlot and
 // actionArgument alone, and keeps its result the same way.
 func submitTo(view *node, tool string) {
 	if view.Type == "Form" && view.OnSubmit != nil {
+		view.OnSubmit.Tool, view.OnSubmit.Arguments[toolArgument] = companionTool, tool
 		keepOutcome(view.OnSubmit)
-		decline := &action{Action: "toolCall", Tool: tool, Arguments: map[string]any{actionArgument: declineAction}}
+		decline := &action{Action: "toolCall", Tool: companionTool, Arguments: map[string]any{actionArgument: declineAction, toolArgument: tool}}
 		keepOutcome(decline)
 		button := &node{Type: "Button", CSSClass: "w-full", Label: "Decline", Variant: "outline", Size: "default",
 			Disabled: boolPtr(false), OnClick: decline}

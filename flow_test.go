@@ -423,7 +423,7 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		bind := BindTo("alice", "signup", digest)
+		bind := BindTo("alice", "signup", digest, PathNative.tag())
 		// Sealed, as a flow's state is, with the codec's own sealing.
 		var st flowState
 		if err := codec.verify(req.Params.RequestState, bind, &st, true); err != nil {
