@@ -89,23 +89,20 @@ func (c *viewContent) MarshalJSON() ([]byte, error) {
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
-// tellModel tells the conversation the outcome the view shows: the
-// tool's last result, which went to the view and not to the model. prefab
-// 0.3.13's sendMessage action is the bridge's ui/message; its
-// updateContext action only merges the renderer's own state, and never
-// sends ui/update-model-context. The outcome is the tool's own text,
-// never a state.
-var tellModel = &action{Action: "sendMessage",
-	Message: "The form in the app was submitted. The tool answered: {{ " + outcomeKey + ".content.0.text }}"}
+// The outcome a view shows is not told to the model: prefab 0.3.13 has
+// no action that does it through an MCP Apps host. Its updateContext
+// action only merges the renderer's own state, and its sendMessage sends
+// ui/message with content as one object, which ext-apps' AppBridge 2.0.4
+// refuses ("expected array"), so the view would log an error and the
+// model would learn nothing.
 
 // buildView returns content as a flow view submitting to tool.
 func buildView(content *node, tool, url, text string) (*builtView, error) {
 	submitTo(content, tool)
 	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5",
-			OnMount: tellModel, Children: []*node{
-				{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
-			}}}},
+		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
+			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
+		}}}},
 		{Type: "Else", Children: []*node{content}},
 	}}
 	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: map[string]any{outcomeKey: nil}, URL: url})

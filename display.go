@@ -197,7 +197,6 @@ type node struct {
 	Target      string          `json:"target,omitempty"`    // of a Link
 	OnSubmit    *action         `json:"onSubmit,omitempty"`
 	OnClick     *action         `json:"onClick,omitempty"` // of a Button that does not submit
-	OnMount     *action         `json:"onMount,omitempty"` // run each time the node is rendered
 	Children    []*node         `json:"children,omitempty"`
 }
 

@@ -186,12 +186,13 @@
 // binding, and re-asks that name the problems and keep the good values),
 // and the view then shows the next step, or, once the tool answers with an
 // ordinary result, that result's text: created, already registered,
-// declined; that result's text is also sent to the conversation with the
-// bridge's ui/message, prefab's sendMessage action, since the result of a
-// view's call reaches the view and not the model. (prefab 0.3.13's
-// updateContext action only merges the renderer's own state: it never
-// sends ui/update-model-context.) Beside the submit, a Decline button
-// calls the companion with the state and "mcpformAction": "decline" alone: the flow ends with
+// declined. That result reaches the view, not the model, and prefab
+// 0.3.13 gives a view no way to tell the model: its updateContext action
+// only merges the renderer's own state, never sending
+// ui/update-model-context, and its sendMessage sends a ui/message that
+// ext-apps' AppBridge refuses (content must be a list). Beside the submit,
+// a Decline button calls the companion with the state and
+// "mcpformAction": "decline" alone: the flow ends with
 // [FlowDeclined] for that step, as a native decline does, and
 // [Form.ReadCall] gives [ReplyDeclined]. prefab's renderer replaces the view with one a
 // result carries in structuredContent, and runs onSuccess for an isError

@@ -681,10 +681,7 @@ func TestFlowView(t *testing.T) {
 	require.Len(t, root, 2)
 	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{map[string]any{
 		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5", "children": []any{
-			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}},
-		"onMount": map[string]any{"action": "sendMessage",
-			"message": "The form in the app was submitted. The tool answered: {{ mcpformResult.content.0.text }}"},
-	}}}, root[0], "the outcome is shown, and told to the model with ui/message")
+			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}}}}}, root[0])
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
 	assert.Equal(t, outcomeKey, submit["resultKey"])
