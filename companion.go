@@ -3,7 +3,6 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
-	"maps"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,23 +42,17 @@ func viaCompanion(req *mcp.CallToolRequest) bool {
 	return ok && m == theViewMark
 }
 
-// companionTarget returns the tool a companion call reaches and the
-// arguments it passes on: the call's own but toolArgument.
-func companionTarget(raw json.RawMessage) (string, json.RawMessage, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return "", nil, false
+// companionTarget returns the tool a companion call reaches, read from
+// its arguments, which pass on unchanged: toolArgument is one of the
+// arguments a form or flow writes, left out of what its state is bound to.
+func companionTarget(raw json.RawMessage) (string, bool) {
+	var a struct {
+		Tool string `json:"mcpformTool"`
 	}
-	var tool string
-	if json.Unmarshal(m[toolArgument], &tool) != nil || tool == "" || tool == companionTool {
-		return "", nil, false
+	if json.Unmarshal(raw, &a) != nil || a.Tool == "" || a.Tool == companionTool {
+		return "", false
 	}
-	delete(m, toolArgument)
-	args, err := json.Marshal(m)
-	if err != nil {
-		return "", nil, false
-	}
-	return tool, args, true
+	return a.Tool, true
 }
 
 // companionMiddleware routes the companion's calls to their tool, marked.
@@ -69,14 +62,15 @@ func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != companionTool {
 			return next(ctx, method, req)
 		}
-		tool, args, ok := companionTarget(call.Params.Arguments)
+		tool, ok := companionTarget(call.Params.Arguments)
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 				Message: "the view's submit names no tool under " + toolArgument}
 		}
 		p := *call.Params
-		p.Name, p.Arguments = tool, args
-		p.Meta = maps.Clone(p.Meta)
+		p.Name = tool
+		// The request was decoded for this call alone: its _meta is ours
+		// to mark.
 		if p.Meta == nil {
 			p.Meta = mcp.Meta{}
 		}

@@ -1688,7 +1688,7 @@ func ExampleFlow_InputSchema() {
 	fmt.Println(string(b))
 	fmt.Println(mcpform.StateArgument)
 	// Output:
-	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
+	// {"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"mcpformTool":{"type":"string","description":"Sent by a form view, through the app-only tool it submits to: this tool's name."},"seats":{"description":"Seats"},"teamName":{"description":"Team Name"},"team_name":{"description":"Team Name"}}
 	// mcpform
 }
 

@@ -88,7 +88,7 @@ func appsDeclared(req *mcp.CallToolRequest) bool {
 // answering through the arguments does not change what the state is bound
 // to.
 func ownArguments(steps []flowStep) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
 	for i := range steps {
 		for _, f := range steps[i].c.all {
 			own[f.Name], own[rendererKey(f.Name)] = true, true
@@ -99,7 +99,7 @@ func ownArguments(steps []flowStep) map[string]bool {
 
 // formArguments is ownArguments for a single form's fields.
 func formArguments(fields []AutoFormField) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
 	for _, f := range fields {
 		own[f.Name], own[rendererKey(f.Name)] = true, true
 	}
@@ -384,6 +384,8 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) *jsonschema.Schema {
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
 	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction},
 		Description: "Sent, with the state and no answers, when the person declines to answer."})
+	add(toolArgument, &jsonschema.Schema{Type: "string",
+		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	for i := range f.steps {
 		for _, fd := range f.steps[i].c.fields {
 			add(fd.Name, &jsonschema.Schema{Description: fd.title()})
