@@ -426,21 +426,27 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.verifyState(token, f.bindFor(call, principal, args.digest, channel), &st); err != nil || st.ID == "" || st.Attempt < 0 {
-		if err == nil {
-			err = ErrMalformed
+	}
+	bind := f.bindFor(call, principal, args.digest, channel)
+	if token != "" {
+		if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+			if err == nil {
+				err = ErrMalformed
+			}
+			return nil, call.StateError(err)
 		}
-		return nil, call.StateError(err)
 	}
 	r := &round{ctx: ctx, flow: f, call: call, st: st, principal: principal,
-		can: reachOf(call), inArgs: inArgs, args: args, channel: channel}
+		can: reachOf(call), inArgs: inArgs, args: args, channel: channel, channelBind: bind}
 	if channel == PathNative {
 		r.channel = nativePath(call)
 	}
-	// The state of a secret page alone is minted where no step is at hand
-	// (see waitPage): bind it for the page's path now.
-	page, _ := pagePath(call, r.can, f.model)
-	r.bind = r.bindAs(page)
+	if f.secrets != nil {
+		// The state of a secret page alone is minted where no step is at
+		// hand (see waitPage): bind it for the page's path now.
+		page, _ := pagePath(call, r.can, f.model)
+		r.bind = r.bindAs(page)
+	}
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once

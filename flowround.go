@@ -21,22 +21,26 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 // A round is one call of [Flow.Next]: the verified state, and the call it
 // came with.
 type round struct {
-	ctx        context.Context // the handler's; bounds the round's store calls
-	flow       *Flow
-	call       seam.Call
-	bind       string // what a state of the secret page alone is bound to
-	principal  string
-	st         flowState
-	can        reach         // what the client declared
-	inArgs     bool          // the state came in the arguments; so do the answers
-	args       callArgs      // what the call's arguments hold
-	channel    Path          // the path the call's state was minted for
-	fieldsRead bool          // the call's arguments answered a step's fields
-	face       *faceRequests // what faceAsk kept for another SDK's face
+	ctx         context.Context // the handler's; bounds the round's store calls
+	flow        *Flow
+	call        seam.Call
+	bind        string // what a state of the secret page alone is bound to
+	principal   string
+	st          flowState
+	can         reach         // what the client declared
+	inArgs      bool          // the state came in the arguments; so do the answers
+	args        callArgs      // what the call's arguments hold
+	channel     Path          // the path the call's state was minted for
+	channelBind string        // what a state minted for channel is bound to
+	fieldsRead  bool          // the call's arguments answered a step's fields
+	face        *faceRequests // what faceAsk kept for another SDK's face
 }
 
 // bindAs returns what a state minted for path p is bound to.
 func (r *round) bindAs(p Path) string {
+	if p.tag() == r.channel.tag() && r.channelBind != "" {
+		return r.channelBind // most rounds ask on the path they came by
+	}
 	return r.flow.bindFor(r.call, r.principal, r.args.digest, p)
 }
 
