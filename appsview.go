@@ -89,6 +89,13 @@ func (c *viewContent) MarshalJSON() ([]byte, error) {
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
+// The outcome a view shows is not told to the model: prefab 0.3.13 has
+// no action that does it through an MCP Apps host. Its updateContext
+// action only merges the renderer's own state, and its sendMessage sends
+// ui/message with content as one object, which ext-apps' AppBridge 2.0.4
+// refuses ("expected array"), so the view would log an error and the
+// model would learn nothing.
+
 // buildView returns content as a flow view submitting to tool.
 func buildView(content *node, tool, url, text string) (*builtView, error) {
 	submitTo(content, tool)
@@ -199,15 +206,17 @@ func linkNode(p *mcp.ElicitParams) *node {
 	}}
 }
 
-// submitTo makes the form in view call the tool with the arguments of
-// argsSlot besides its fields, keep the result under outcomeKey, and show
+// submitTo makes the form in view call tool, through the app-only
+// companion (see companion.go), with the arguments of argsSlot besides its
+// fields, keep the result under outcomeKey, and show
 // no toast on success, which the renderer would show for an error too. A
 // Decline button beside the submit calls it with argsSlot and
 // actionArgument alone, and keeps its result the same way.
 func submitTo(view *node, tool string) {
 	if view.Type == "Form" && view.OnSubmit != nil {
+		view.OnSubmit.Tool, view.OnSubmit.Arguments[toolArgument] = companionTool, tool
 		keepOutcome(view.OnSubmit)
-		decline := &action{Action: "toolCall", Tool: tool, Arguments: map[string]any{actionArgument: declineAction}}
+		decline := &action{Action: "toolCall", Tool: companionTool, Arguments: map[string]any{actionArgument: declineAction, toolArgument: tool}}
 		keepOutcome(decline)
 		button := &node{Type: "Button", CSSClass: "w-full", Label: "Decline", Variant: "outline", Size: "default",
 			Disabled: boolPtr(false), OnClick: decline}

@@ -45,9 +45,12 @@
 // Every round runs the same code. On MCP 2026-07-28, Ask returns an
 // input_required result and the client calls the tool again with the
 // answers; for an older client, go-sdk asks with elicitation/create itself
-// and calls the handler again. On a host that renders MCP Apps but answers
-// no form, Ask shows the form in a view (see "UI path"); a client that can
-// be asked no way gets the -32021 error of [CapabilityError].
+// and calls the handler again. This form has no keys, so it is asked
+// natively only, and its arguments are never read as answers; a form given
+// [FormOptions].Codec and Principal is also shown in a view on a host that
+// renders MCP Apps but answers no form (see "UI path"), and, opted in,
+// asked through the model. A client that can be asked no way gets the
+// -32021 error of [CapabilityError].
 //
 // # Start here
 //
@@ -126,27 +129,39 @@
 //
 // # Paths
 //
-// [Form.Ask] and [Flow.Next] pick the way to ask themselves, from the
+// [Form.Ask] and [Flow.Next] pick the way to ask with one picker, from the
 // capabilities the client declared and its protocol revision, in this
 // order:
 //
 //   - a native form: an input_required result on 2026-07-28, or
 //     elicitation/create for an older client (see "Legacy rounds");
 //   - an MCP Apps view, on a host that renders MCP Apps but cannot answer
-//     a form (see "UI path");
+//     a form (see "UI path"), for fields a view can carry back;
 //   - through the model, when the form or flow opted in (see "Asking
 //     through the model");
 //   - otherwise the -32021 error of [CapabilityError].
 //
-// A secret step is asked in URL mode, or, where the client has none, by
-// an ordinary result carrying the page's link (see "Secrets").
-// [Form.ReadCall] and [Flow.Next] read the answer on every path.
+// A form without [FormOptions].Codec takes the first only. A secret step
+// is asked in URL mode, or, where the client has none, by an ordinary
+// result carrying the page's link (see "Secrets").
+//
+// An answer is read from a tool's arguments only together with a state
+// the server minted for that ask: bound to the principal, the tool, the
+// call's arguments and the path it was minted for. A state minted for a
+// native round verifies only in requestState, one minted for a view only
+// on a call that came through the viewer's app-only companion tool, and
+// one minted for the model only in the arguments of a direct call; on any
+// other channel it is refused with -32602, and arguments without one are
+// never an answer. [Reply.Path] and [FlowRound.Path] say which [Path] the
+// answers came by, so a handler can refuse [PathModel] for an action that
+// needs the person's own word.
 //
 // [InputPath] and [PathFor] are the one answer to "what can this client
 // do?" for a handler that picks the path itself: it asks natively with
 // [Form.InputRequest] and reads with [Form.Read], or shows a view with
-// [Form.Display] and reads its submit with [Form.ReadArguments].
-// [FormCapability] is what a form needs, for CapabilityError.
+// [Form.Display] and reads its submit with [Form.ReadArguments], which
+// reads any arguments it is given: such a handler decides itself whom to
+// trust. [FormCapability] is what a form needs, for CapabilityError.
 //
 // # Legacy rounds
 //
@@ -165,15 +180,24 @@
 //
 // # UI path
 //
-// On a host that renders MCP Apps but cannot answer a form, [Form.Ask] and
-// [Flow.Next] return a prefab view, one step per view. Submitting it calls
-// the same tool with the values and the state in the arguments; the
-// step gets everything a native step gets (the same checker, Check, pins,
+// On a host that renders MCP Apps but cannot answer a form, [Form.Ask] (of
+// a form with keys) and [Flow.Next] return a prefab view, one step per
+// view. Submitting it calls the app-only companion tool that [AddViewer]
+// registers (_meta.ui.visibility ["app"], which MCP Apps hosts hide from
+// the model), with the values, the state and the tool's name; AddViewer's
+// receiving middleware passes the call on to that tool, marked as a view's
+// submit with a value no client can send. The step gets everything a
+// native step gets (the same checker, Check, pins,
 // binding, and re-asks that name the problems and keep the good values),
 // and the view then shows the next step, or, once the tool answers with an
 // ordinary result, that result's text: created, already registered,
-// declined. Beside the submit, a Decline button calls the tool with the
-// state and "mcpformAction": "decline" alone: the flow ends with
+// declined. That result reaches the view, not the model, and prefab
+// 0.3.13 gives a view no way to tell the model: its updateContext action
+// only merges the renderer's own state, never sending
+// ui/update-model-context, and its sendMessage sends a ui/message that
+// ext-apps' AppBridge refuses (content must be a list). Beside the submit,
+// a Decline button calls the companion with the state and
+// "mcpformAction": "decline" alone: the flow ends with
 // [FlowDeclined] for that step, as a native decline does, and
 // [Form.ReadCall] gives [ReplyDeclined]. prefab's renderer replaces the view with one a
 // result carries in structuredContent, and runs onSuccess for an isError
@@ -184,6 +208,16 @@
 // them, and a string argument holding "{{" and "}}" is evaluated; either
 // is refused as a changed argument would be. The server needs the viewer
 // (see "The viewer").
+//
+// The state stays out of the result's text, which the model reads, but
+// sits in its structuredContent, inside the view's submit: prefab 0.3.13's
+// renderer mounts a view from structuredContent (or a text block) only,
+// and reads nothing from _meta, so the view could not send it back from
+// there. A host that puts structuredContent in the model's context, and
+// ignores visibility, lets the model call the companion with that state
+// and answers of its own, which are then read as a view's: the companion
+// holds only where the host hides app-only tools from the model. A direct
+// call of the tool with a view's state is refused on every host.
 //
 // # The link and model paths
 //
@@ -199,8 +233,10 @@
 //   - decline: {"mcpformAction": "decline"}, merged into arguments in
 //     place of the answers when the person declines.
 //
-// Its text says the same in words, for the model. The state travels under
-// [StateArgument], and is bound to the call's arguments without the
+// Its text says the same in words, for the model, state included: the
+// model must send it back. The state travels under
+// [StateArgument], minted for the model's channel (see "Paths"), and is
+// bound to the call's arguments without the
 // flow's own keys (the state and the fields' names), so sending it back
 // does not break the binding; another argument added or changed is refused
 // as a state replayed with other arguments is. The tool's input schema
@@ -213,11 +249,11 @@
 // # Asking through the model
 //
 // A host with neither form elicitation nor MCP Apps cannot put a question
-// to the person. [FlowOptions].AskModel (or [FormOptions].AskModel) asks
-// the model instead: the result asks it to collect the answers from the
+// to the person. [FlowOptions].AskModel (or [FormOptions].AskModel, with a
+// Codec) asks the model instead: the result asks it to collect the answers from the
 // person and call the tool again with them, and they are checked exactly
-// as native answers are. Say plainly what this proves: the model, not the
-// person, typed those answers; it may have paraphrased, guessed or been
+// as native answers are, and reported as [PathModel]. Say plainly what
+// this proves: the model, not the person, typed those answers; it may have paraphrased, guessed or been
 // steered by other text in its context. It is off by default, and such a
 // host gets -32021 then. When the person declines, the model is told to
 // call the tool with the arguments and "mcpformAction": "decline", which

@@ -1775,30 +1775,61 @@ func ExampleFlow_InputSchema() {
 	fmt.Println(string(tool.InputSchema.(json.RawMessage)))
 	fmt.Println(mcpform.StateArgument)
 	// Output:
-	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
+	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"mcpformTool":{"type":"string","description":"Sent by a form view, through the app-only tool it submits to: this tool's name."},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
 	// mcpform
 }
 
-// On an MCP Apps host that cannot answer a form, Ask shows the form in a
-// view; its submit calls the same tool with the values and the state in
-// the arguments, which ReadCall reads as a browser sends them.
+// A form with keys (a codec and a principal) can be asked beyond the
+// native path: in an MCP Apps view, and, opted in, through the model.
+// ReadCall reads an answer from the arguments only with a state the form
+// minted for that ask, and Reply.Path says which path the answer came by,
+// so that a handler can refuse what only the model vouches for.
 func ExampleForm_ReadCall() {
-	apps := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup",
-		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{
-			mcpform.AppsExtension: map[string]any{"mimeTypes": []any{mcpform.AppMIMEType}}}}}}}
-	res, err := signupForm.Ask(apps, "")
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{exampleKey}, Bind: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	form, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account",
+		Codec: codec, EveryCallerIsSamePerson: true, AskModel: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	bare := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "signup",
+		Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{}}}}
 
-	// The person submits: numbers arrive as text.
-	apps.Params.Arguments = json.RawMessage(`{"mcpform":"","email":"ada@example.com","plan":"pro","seats":"3"}`)
-	reply := signupForm.ReadCall(apps)
-	fmt.Println(reply.Status, reply.Value.Email, reply.Value.Seats)
+	// Answers without a state the form minted are no answer.
+	bare.Params.Arguments = json.RawMessage(`{"mcpform":"","email":"mallory@example.com","plan":"pro"}`)
+	fmt.Println(form.ReadCall(bare).Status)
+
+	bare.Params.Arguments = nil
+	res, err := form.Ask(bare, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var contract struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &contract); err != nil {
+		log.Fatal(err)
+	}
+	// The model calls again with the arguments it was given and the answers.
+	contract.Arguments["email"], contract.Arguments["plan"] = "ada@example.com", "pro"
+	bare.Params.Arguments, _ = json.Marshal(contract.Arguments)
+	reply := form.ReadCall(bare)
+	fmt.Println(reply.Status, reply.Path, reply.Value.Email)
+	if reply.Path == mcpform.PathModel {
+		fmt.Println("typed by the model: ask the person to confirm before charging")
+	}
 	// Output:
-	// The person is shown the form "Create your account" in the app's view and answers there; the view calls the tool again itself.
-	// accepted ada@example.com 3
+	// none
+	// accepted model ada@example.com
+	// typed by the model: ask the person to confirm before charging
+}
+
+func ExamplePath_String() {
+	fmt.Println(mcpform.PathNative, mcpform.PathLegacy, mcpform.PathView, mcpform.PathModel)
+	// Output: native legacy view model
 }
 
 // A flow that opts in asks a host with neither forms nor MCP Apps through

@@ -369,10 +369,17 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
+	// Path is the way this call's answers came: [PathNoAnswer] when the call
+	// carried no state, as on a flow's first call, and otherwise the path
+	// the state it carried was minted for, which is the only path its
+	// answers are read from. A handler that must not act on answers
+	// only the model vouches for checks it for [PathModel].
+	Path Path
 
 	flow       *Flow
 	secretKeys []string      // taken from the store, deleted by Once
 	replay     bool          // the secrets are gone: Once only waits
+	filled     Answers       // FlowAsk: the values the re-ask pre-fills
 	first      []byte        // the run's outcome, already stored, as JSON
 	face       *faceRequests // FlowAsk on another SDK's face: what to ask
 }
@@ -429,10 +436,14 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
-	bind := f.bindFor(call, principal, args.digest)
-	token, inArgs := call.State(), false
+	// The channel the call came by decides what its state must have been
+	// minted for: the input responses, the view's companion, or the model.
+	token, inArgs, channel := call.State(), false, PathNative
 	if token == "" && args.token != "" {
-		token, inArgs = args.token, true
+		token, inArgs, channel = args.token, true, PathModel
+		if c, ok := call.(*sdkCall); ok && viaCompanion((*mcp.CallToolRequest)(c)) {
+			channel = PathView
+		}
 	}
 	st := flowState{}
 	if token == "" {
@@ -441,27 +452,44 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 			return nil, err
 		}
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	} else if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
-		if err == nil {
-			err = ErrMalformed
-		}
-		return nil, call.StateError(err)
 	}
-	r := &round{ctx: ctx, flow: f, call: call, bind: bind, st: st, principal: principal,
-		can: reachOf(call), inArgs: inArgs, args: args}
+	bind := f.bindFor(call, principal, args.digest, channel)
+	if token != "" {
+		if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
+			if err == nil {
+				err = ErrMalformed
+			}
+			return nil, call.StateError(err)
+		}
+	}
+	r := &round{ctx: ctx, flow: f, call: call, st: st, principal: principal,
+		can: reachOf(call), inArgs: inArgs, args: args, channel: channel, channelBind: bind}
+	if channel == PathNative {
+		r.channel = nativePath(call)
+	}
+	if f.secrets != nil {
+		// The state of a secret page alone is minted where no step is at
+		// hand (see waitPage): bind it for the page's path now.
+		page, _ := pagePath(call, r.can, f.model)
+		r.bind = r.bindAs(page)
+	}
 	res, err := r.run()
 	if res != nil {
 		res.flow = f // for Once
 		res.face = r.face
+		if token != "" && res.Path == PathNoAnswer {
+			res.Path = r.answered()
+		}
 	}
 	return res, err
 }
 
 // bindFor returns the string a call's state is bound to, given the digest
-// of its arguments without the flow's own (see ownArguments).
-func (f *Flow) bindFor(call seam.Call, principal, digest string) string {
+// of its arguments without the flow's own (see ownArguments), for a state
+// minted for path: a state verifies only on the channel it was minted for.
+func (f *Flow) bindFor(call seam.Call, principal, digest string, path Path) string {
 	if f.unbound {
-		return BindTo(principal, call.Tool())
+		return BindTo(principal, call.Tool(), path.tag())
 	}
-	return BindTo(principal, call.Tool(), digest)
+	return BindTo(principal, call.Tool(), digest, path.tag())
 }

@@ -34,15 +34,6 @@ const (
 // is judged as a native answer with an unknown action is, and asked again.
 var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
 
-// A via is the way one round reaches the person.
-type via int
-
-const (
-	viaForm  via = iota // input_required: native, or legacy rounds through the middleware
-	viaApps             // a prefab view on an MCP Apps host
-	viaModel            // an ordinary result that asks the model
-)
-
 // reach is what the client of a call declared it can be asked through.
 // native marks a call from a face that can send only input_required
 // results (mcp-go's, today): no view, link or model result.
@@ -94,7 +85,7 @@ func appsDeclared(req *mcp.CallToolRequest) bool {
 // answering through the arguments does not change what the state is bound
 // to.
 func ownArguments(steps []flowStep) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
 	for i := range steps {
 		for _, f := range steps[i].c.all {
 			own[f.Name], own[rendererKey(f.Name)] = true, true
@@ -105,7 +96,7 @@ func ownArguments(steps []flowStep) map[string]bool {
 
 // formArguments is ownArguments for a single form's fields.
 func formArguments(fields []AutoFormField) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true}
+	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
 	for _, f := range fields {
 		own[f.Name], own[rendererKey(f.Name)] = true, true
 	}
@@ -206,7 +197,7 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 // [AcceptedFormArguments]); through the model they are judged exactly as
 // a native answer.
 func (r *round) fromArguments(s *flowStep) map[string]any {
-	return s.c.fromArguments(r.args.answers, r.can.apps && !r.can.form)
+	return s.c.fromArguments(r.args.answers, r.channel == PathView)
 }
 
 // fromArguments returns the values of answers that are c's fields', made
@@ -266,22 +257,6 @@ func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 // was given the page's link, and there is no consent to read.
 func (r *round) byURL() bool { return r.can.url && !r.inArgs }
 
-// pathFor picks how s's questions reach the person: a native form, an
-// MCP Apps view, or the model, in that order, or the -32021 error when the
-// client can be asked none of these ways. A step with a boolean field, a
-// confirmation, fails closed rather than go through the model.
-func (r *round) pathFor(s *flowStep) (via, error) {
-	switch {
-	case r.can.form:
-		return viaForm, nil
-	case r.can.apps:
-		return viaApps, nil
-	case r.flow.model && !r.can.native && !confirms(s.c.fields):
-		return viaModel, nil
-	}
-	return viaForm, requireInput(r.call, len(s.c.fields) > 0, len(s.c.secrets) > 0)
-}
-
 // confirms reports whether fields hold a boolean, which a model must never
 // tick for the person.
 func confirms(fields []AutoFormField) bool {
@@ -293,25 +268,17 @@ func confirms(fields []AutoFormField) bool {
 	return false
 }
 
-// present returns the result that asks s, naming problems and pre-filling
-// filled, carrying token, on the way pathFor picks. Secrets go to URL mode
-// on the native path of a client that declared it, and in a link
-// everywhere else.
-func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+// present returns the result that asks s on path, naming problems and
+// pre-filling filled, carrying token. Secrets go to URL mode on the native
+// path of a client that declared it, and in a link everywhere else.
+func (r *round) present(s *flowStep, path Path, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	if len(s.c.fields) == 0 {
 		return r.presentPage(s, problems, token)
 	}
-	v, err := r.pathFor(s)
-	if err == nil && r.can.native && len(s.c.secrets) > 0 && !r.can.url {
-		err = requireInput(r.call, true, true) // no link without a result of its own
-	}
-	if err != nil {
-		return nil, err
-	}
-	switch v {
-	case viaApps:
+	switch path {
+	case PathView:
 		return r.stepView(s, filled, problems, token)
-	case viaModel:
+	case PathModel:
 		return r.modelResult(s, filled, problems, token)
 	}
 	if r.forFace() {
@@ -329,26 +296,25 @@ func (r *round) present(s *flowStep, filled Answers, problems []*FieldError, tok
 }
 
 // presentPage returns the result that sends the person to s's secret page
-// alone: a URL-mode request to a client that declared URL mode, and the
-// link, in a view or an ordinary result, to one that can be asked some
-// other way. A client that can be asked no way at all gets -32021.
+// alone, on the path pagePath picks: a URL-mode request, or the link, in a
+// view or an ordinary result.
 func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	path, err := pagePath(r.call, r.can, r.flow.model)
 	switch {
-	case r.can.url && r.forFace():
+	case err != nil:
+		return nil, err
+	case path == PathNative && r.forFace():
 		return nil, r.faceAsk(s, nil, problems, token, false, true)
-	case r.can.url:
+	case path == PathNative:
 		p, err := r.pageRequest(s, problems)
 		if err != nil {
 			return nil, err
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}, nil
-	case r.can.native:
-	case r.can.apps && !r.can.form:
+	case path == PathView:
 		return r.linkView(s, problems, token)
-	case r.can.form || r.flow.model:
-		return r.linkResult(s, problems, token)
 	}
-	return nil, requireInput(r.call, false, true)
+	return r.linkResult(s, problems, token)
 }
 
 // sendBack returns the arguments the next call carries, as JSON: the

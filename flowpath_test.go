@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -51,6 +52,7 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 	caps.AddExtension(AppsExtension, nil)
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "hosts", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
 	AddLegacyRounds(h.server, nil)
+	require.NoError(t, AddViewer(h.server, nil))
 	for name, flow := range map[string]*Flow{"signup": signup, "set_password": password} {
 		tool := &mcp.Tool{Name: name, InputSchema: flow.InputSchema(nil)}
 		h.server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -175,9 +177,9 @@ func properties(t *testing.T, schema any) []string {
 // run calls tool until it returns a result that asks nothing more, and
 // returns that result; err is a JSON-RPC error of a call.
 func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResult, error) {
-	args := map[string]any{}
+	args, name := map[string]any{}, tool
 	for range 6 {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
 			return nil, err
 		}
@@ -185,9 +187,12 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 		var sc map[string]any
 		require.NoError(d.t, json.Unmarshal([]byte(wireJSON(d.t, res.StructuredContent)), &sc))
 		link, _ := sc["url"].(string)
+		name = tool
 		switch {
 		case sc["$prefab"] != nil:
 			args = d.submitView(sc["view"], link)
+			name = companionTool // a view submits through the app-only companion
+			require.Equal(d.t, tool, args[toolArgument], "the companion reaches the tool that asked")
 		case sc["arguments"] != nil:
 			args = d.answerModel(sc, link)
 		default:
@@ -434,6 +439,17 @@ func bareMeta() mcp.Meta { return mcp.Meta{mcp.MetaKeyClientCapabilities: map[st
 // argsCall is a call whose arguments are args, from principal's host
 // declaring meta.
 func argsCall(t testing.TB, meta mcp.Meta, principal, tool string, args map[string]any) *mcp.CallToolRequest {
+	req := directCall(t, meta, principal, tool, args)
+	if form, _ := elicitationModes(req); !form && appsDeclared(req) {
+		req.Params.Meta = maps.Clone(meta)
+		req.Params.Meta[companionMetaKey] = theViewMark // a view's submit, through the companion
+	}
+	return req
+}
+
+// directCall is argsCall as the model sends it: a call of the tool
+// itself, never through the view's companion.
+func directCall(t testing.TB, meta mcp.Meta, principal, tool string, args map[string]any) *mcp.CallToolRequest {
 	req := callAs(principal, tool, "", nil)
 	req.Params.Meta = meta
 	if args != nil {
@@ -672,12 +688,12 @@ func TestFlowView(t *testing.T) {
 	submit := findSubmit(t, root[1])
 	assert.Equal(t, outcomeKey, submit["resultKey"])
 	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
-	assert.Equal(t, "signup", submit["tool"])
+	assert.Equal(t, companionTool, submit["tool"], "a view submits to the app-only companion")
 	state := carried(t, r)
-	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state}, submit["arguments"])
+	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, toolArgument: "signup"}, submit["arguments"])
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
-	assert.Equal(t, map[string]any{"action": "toolCall", "tool": "signup", "resultKey": outcomeKey,
-		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction},
+	assert.Equal(t, map[string]any{"action": "toolCall", "tool": companionTool, "resultKey": outcomeKey,
+		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction, toolArgument: "signup"},
 		"onError":   map[string]any{"action": "showToast", "message": defaultErrorMessage, "variant": "error"},
 	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 

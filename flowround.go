@@ -21,16 +21,36 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 // A round is one call of [Flow.Next]: the verified state, and the call it
 // came with.
 type round struct {
-	ctx       context.Context // the handler's; bounds the round's store calls
-	flow      *Flow
-	call      seam.Call
-	bind      string
-	principal string
-	st        flowState
-	can       reach         // what the client declared
-	inArgs    bool          // the state came in the arguments; so do the answers
-	args      callArgs      // what the call's arguments hold
-	face      *faceRequests // what faceAsk kept for another SDK's face
+	ctx         context.Context // the handler's; bounds the round's store calls
+	flow        *Flow
+	call        seam.Call
+	bind        string // what a state of the secret page alone is bound to
+	principal   string
+	st          flowState
+	can         reach         // what the client declared
+	inArgs      bool          // the state came in the arguments; so do the answers
+	args        callArgs      // what the call's arguments hold
+	channel     Path          // the path the call's state was minted for
+	channelBind string        // what a state minted for channel is bound to
+	fieldsRead  bool          // the call's arguments answered a step's fields
+	face        *faceRequests // what faceAsk kept for another SDK's face
+}
+
+// bindAs returns what a state minted for path p is bound to.
+func (r *round) bindAs(p Path) string {
+	if p.tag() == r.channel.tag() && r.channelBind != "" {
+		return r.channelBind // most rounds ask on the path they came by
+	}
+	return r.flow.bindFor(r.call, r.principal, r.args.digest, p)
+}
+
+// answered is the path of the call's answers: its channel, or the link
+// when the arguments carried the state but answered no field.
+func (r *round) answered() Path {
+	if r.inArgs && !r.fieldsRead {
+		return PathLink
+	}
+	return r.channel
 }
 
 // run walks the steps in order. A step that applies and whose answer is
@@ -250,6 +270,7 @@ func (r *round) link(s *flowStep) *secretLink {
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
+	r.fieldsRead = r.inArgs && len(s.c.fields) > 0
 	if st, p, ok := r.args.declined(); ok && r.inArgs {
 		// A view's Decline, or the model reporting one: as a native decline.
 		status, accepted, problems = st, nil, p
@@ -292,17 +313,21 @@ func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *Flow
 // ask returns the round that asks s, naming problems and pre-filling
 // accepted values, with the state of what is proven so far.
 func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
-	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
-	token, err := r.flow.mintState(&st, r.bind)
+	path, err := choosePath(r.call, r.can, s.c, r.flow.model)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.present(s, filled, problems, token)
+	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
+	token, err := r.flow.mintState(&st, r.bindAs(path))
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.present(s, path, filled, problems, token)
 	if err != nil {
 		return nil, err
 	}
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid,
-		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID}, nil
+		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID, filled: filled}, nil
 }
 
 // pageRequest returns the URL-mode request that links the person to s's

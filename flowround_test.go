@@ -108,7 +108,7 @@ func TestFlowStateWithoutProof(t *testing.T) {
 	flow, codec, _ := newFlowFixture(t)
 	digest, err := argumentsDigest(nil)
 	require.NoError(t, err)
-	token, err := codec.mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest), true)
+	token, err := codec.mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest, PathNative.tag()), true)
 	require.NoError(t, err)
 	r, err := flow.Next(context.Background(), call("signup", token, map[string]any{"team": map[string]any{"team_name": "Analytical", "seats": 5.0}}))
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -21,6 +22,7 @@ import (
 type Form[T any] struct {
 	c      *compiled
 	decode *decoder // nil when T is Answers
+	flow   *Flow    // the form as a one-step flow, with FormOptions.Codec; nil without
 }
 
 // compiled is what asking and checking need of a form, whatever its answers
@@ -69,9 +71,27 @@ type FormOptions struct {
 	Message string
 	// AskModel lets [Form.Ask] ask a client that can be asked neither in a
 	// form nor in an MCP Apps view through the model: see "Asking through
-	// the model" in the package documentation. False answers such a
-	// client with -32021. A [Flow] takes [FlowOptions].AskModel instead.
+	// the model" in the package documentation. It needs Codec. False
+	// answers such a client with -32021. A [Flow] takes
+	// [FlowOptions].AskModel instead.
 	AskModel bool
+	// Codec mints and verifies the state that the view and model paths
+	// carry in the tool's arguments, bound to the principal, the tool and
+	// the arguments, as a [Flow]'s is: with it, [Form.Ask] asks in an MCP
+	// Apps view where the client answers no form, and through the model
+	// with AskModel, and [Form.ReadCall] reads the answers from the
+	// arguments only together with a state minted for that ask. Nil asks
+	// natively only, and never reads the arguments as answers. It must
+	// bind (see [RequestStateOptions].Bind). A form that is a [Step] uses
+	// its flow's codec instead.
+	Codec *RequestStateCodec
+	// Principal returns who the server authenticated for the call, as
+	// [FlowOptions].Principal does; with Codec, the form needs it unless
+	// EveryCallerIsSamePerson is set.
+	Principal func(req *mcp.CallToolRequest) string
+	// EveryCallerIsSamePerson binds every state of the form to one
+	// principal, "", as [FlowOptions].EveryCallerIsSamePerson does.
+	EveryCallerIsSamePerson bool
 }
 
 // NewForm compiles fields into a Form whose accepted answers decode into
@@ -103,7 +123,27 @@ func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error)
 	if err != nil {
 		return nil, err
 	}
-	return &Form[T]{c: c, decode: dec}, nil
+	f := &Form[T]{c: c, decode: dec}
+	if f.flow, err = formFlow(f, opts); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// formFlow returns the one-step flow that asks form on the view and model
+// paths, or nil for a form without a codec, which is asked natively only.
+func formFlow(form CompiledForm, opts *FormOptions) (*Flow, error) {
+	if opts == nil || opts.Codec == nil {
+		if opts != nil && opts.AskModel {
+			return nil, errors.New("mcpform: FormOptions.AskModel needs a Codec: an answer through the model is read only with a state the form minted")
+		}
+		return nil, nil
+	}
+	if opts.Principal == nil && !opts.EveryCallerIsSamePerson {
+		return nil, errors.New("mcpform: a form with a Codec needs FormOptions.Principal, to bind each state to who called; set EveryCallerIsSamePerson only for a server without authentication")
+	}
+	return NewFlow(opts.Codec, []Step{{Form: form}}, &FlowOptions{Principal: opts.Principal,
+		EveryCallerIsSamePerson: opts.EveryCallerIsSamePerson, AskModel: opts.AskModel, MaxReasks: math.MaxInt32})
 }
 
 // compile builds the schema and checker of fields already checked.
@@ -180,28 +220,6 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 	return f.c.request(f.c.message, f.c.wire, requestState)
 }
 
-// Ask returns the result that asks for the form in the way the client of
-// req can answer, in the order [PathFor] gives: [Form.InputRequest] for a
-// client that declared form elicitation; a prefab view whose submit calls
-// the same tool, on an MCP Apps host that cannot answer a form; through
-// the model, when the form was compiled with [FormOptions].AskModel and
-// has no boolean field (a confirmation fails closed); and to any other
-// client the JSON-RPC error of [CapabilityError], -32021, which the
-// handler returns as it is. [Form.ReadCall] reads the answer on every
-// path. On the view and model paths requestState travels in the
-// arguments, under [StateArgument], and the tool's input schema must let
-// it and the fields' names through.
-//
-// A form with secret fields is asked only as a [Step] of a [Flow], which
-// asks the secrets in URL mode; Ask refuses it, because the form-mode
-// request would leave them out.
-func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	if len(f.c.secrets) > 0 {
-		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
-	}
-	return f.c.ask(req, nil, nil, requestState)
-}
-
 // Reask returns the input_required result that asks for the form again
 // after reply: its message names reply's problems (see [ProblemMessage]),
 // and the values reply accepted are the schema's defaults, which clients
@@ -209,12 +227,11 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 // problems or accepted values it is InputRequest.
 //
 // A reply that [Form.ReadCall] read from an MCP Apps view's or the model's
-// arguments is asked again the same way.
+// arguments is asked again the same way, carrying a state the form mints,
+// not requestState.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
-	if reply.via != viaForm && reply.call != nil {
-		if res, err := f.c.ask(reply.call, reply.Answers, reply.Problems, requestState); err == nil {
-			return res
-		}
+	if reply.again != nil {
+		return reply.again
 	}
 	return f.c.reask(reply.Answers, reply.Problems, requestState)
 }
@@ -230,6 +247,9 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 func (f *Form[T]) read(a answerer) Reply[T] {
 	status, answers, problems := f.c.judge(a)
 	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
+	if status != ReplyNone {
+		reply.Path = PathNative
+	}
 	if status == ReplyAccepted {
 		v, err := f.decodeAnswers(answers)
 		if err != nil {
@@ -415,9 +435,14 @@ type Reply[T any] struct {
 	// unknown key, in field order and then key order; unknown keys alone
 	// do not make a reply invalid.
 	Problems []*FieldError
+	// Path is the way the answer came: [PathNative] or [PathLegacy] for
+	// an input response, [PathView] or [PathModel] for arguments carrying
+	// a state the form minted for that path, and [PathNoAnswer] for none.
+	// A handler that must not act on what only the model vouches for
+	// refuses PathModel.
+	Path Path
 
-	via  via                  // the path the answer came by, for Reask
-	call *mcp.CallToolRequest // the call it came in, off the native path
+	again *mcp.CallToolResult // the re-ask on the view or model path
 }
 
 // requireInput returns the capability error for a call whose client cannot

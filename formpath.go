@@ -1,89 +1,128 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ask returns the result that asks for c in the way the client of req can
-// answer, naming problems and pre-filling filled: see [Form.Ask].
-func (c *compiled) ask(req *mcp.CallToolRequest, filled Answers, problems []*FieldError, requestState string) (*mcp.CallToolResult, error) {
-	can := reachOf((*sdkCall)(req))
-	switch {
-	case can.form:
-		return c.reask(filled, problems, requestState), nil
-	case can.apps && c.ui == nil, c.model && !confirms(c.fields):
-	default:
-		return nil, requireInput((*sdkCall)(req), true, false)
+// Ask returns the result that asks for the form in the way the client of
+// req can answer, chosen as a [Flow] chooses for each step: [Form.InputRequest]
+// for a client that declared form elicitation, carrying requestState;
+// with [FormOptions].Codec, a prefab view on an MCP Apps host that cannot
+// answer a form, and, with AskModel too, the model, unless the form has a
+// boolean field (a confirmation fails closed); and to any other client
+// the JSON-RPC error of [CapabilityError], -32021, which the handler
+// returns as it is. A form without a Codec is asked natively only.
+// [Form.ReadCall] reads the answer on every path. On the view and model
+// paths, the form carries a state of its own in the arguments, under
+// [StateArgument], and requestState is not sent; the tool's input schema
+// must let the state and the fields' names through. A state in req's
+// arguments that does not verify is answered with the -32602 error of
+// [RequestStateError].
+//
+// A form with secret fields is asked only as a [Step] of a [Flow], which
+// asks the secrets in URL mode; Ask refuses it, because the form-mode
+// request would leave them out.
+func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
+	if len(f.c.secrets) > 0 {
+		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
 	}
-	var a callArgs
-	if req.Params != nil {
-		var err error
-		if a, err = callArguments(req.Params.Arguments, c.own); err != nil {
-			a = callArgs{} // arguments the form cannot read: send none back
-		}
+	call := (*sdkCall)(req)
+	can, model := reachOf(call), false
+	if f.flow == nil {
+		can.native = true // no keys: no state to read answers with off the native path
+	} else {
+		model = f.flow.model
 	}
-	r := &round{ctx: context.Background(), call: (*sdkCall)(req), args: a}
-	back := r.sendBack(requestState)
-	if can.apps && c.ui == nil {
-		v, err := c.view(req.Params.Name, filled, problems, nil)
+	path, err := choosePath(call, can, f.c, model)
+	if err != nil {
+		return nil, err
+	}
+	if path == PathNative {
+		return f.c.reask(nil, nil, requestState), nil
+	}
+	// The view and the model: the form is a flow of one step, whose
+	// round mints the state its answer is read with.
+	r, err := f.flow.next(context.Background(), call)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != FlowAsk {
+		// The call answered already; ReadCall reads it. Ask it afresh.
+		r, err = f.flow.next(context.Background(), withoutState(req))
 		if err != nil {
 			return nil, err
 		}
-		return v.result(back), nil
 	}
-	msg, schema := c.message, c.schema
-	if len(filled) == 0 && len(problems) == 0 {
-		return c.modelAsk(req.Params.Name, back), nil
-	}
-	{
-		p := c.reask(filled, problems, "").InputRequests[c.key].(*mcp.ElicitParams)
-		msg, schema = p.Message, mustJSON(p.RequestedSchema)
-	}
-	return askModel(req.Params.Name, msg, &askContract{RequestedSchema: schema, Arguments: back}, nil), nil
+	return r.Result, nil
+}
+
+// withoutState is req with no state in its arguments, a first call.
+func withoutState(req *mcp.CallToolRequest) *sdkCall {
+	p := *req.Params
+	p.Arguments = nil
+	p.RequestState = ""
+	c := *req
+	c.Params = &p
+	return (*sdkCall)(&c)
 }
 
 // ReadCall is [Form.Read] for any path [Form.Ask] takes: it reads the
-// answer from the call's input responses, or, when the call's arguments
-// carry [StateArgument], from the arguments, as an MCP Apps view's submit
-// and an answer through the model send it. Values a view sends are made
+// answer from the call's input responses, or, for a form with
+// [FormOptions].Codec, from the arguments, as an MCP Apps view's submit
+// and an answer through the model send it, but only together with a state
+// under [StateArgument] that the form minted for that path, in a round of
+// this tool, for this principal and these arguments. Without a Codec, or
+// without such a state, the arguments are never an answer, whatever they
+// hold: the Reply's Status is ReplyNone, and [Form.Ask] asks (or answers a
+// state that does not verify with -32602). Values a view sends are made
 // typed as [Form.ReadArguments] makes them; the model's are judged exactly
 // as a native answer. The argument "mcpformAction" set to "decline", which
 // a view's Decline button sends and the model is told to send, gives
-// ReplyDeclined; any other value of it is ReplyInvalid. Arguments that name
-// none of the form's fields are no
-// answer: the Reply's Status is ReplyNone. A nil req or one without params
-// has none either.
+// ReplyDeclined; any other value of it is ReplyInvalid. [Reply.Path] says
+// which path the answer came by. A nil req or one without params has no
+// answer.
 func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 	if req == nil || req.Params == nil {
 		return Reply[T]{Status: ReplyNone}
 	}
-	if InputResponse(req.Params.InputResponses, f.c.key) == nil && len(req.Params.Arguments) > 0 {
-		if a, err := callArguments(req.Params.Arguments, f.c.own); err == nil && a.carried {
-			can := reachOf((*sdkCall)(req))
-			reply := Reply[T]{Status: ReplyNone, via: viaModel, call: req}
-			if can.apps && !can.form {
-				reply.via = viaApps
-			}
-			if st, problems, ok := a.declined(); ok {
-				reply.Status, reply.Problems = st, problems
-				return reply
-			}
-			content := f.c.fromArguments(a.answers, reply.via == viaApps)
-			if content == nil {
-				return reply
-			}
-			reply.Status, reply.Answers, reply.Problems = f.c.judgeContent(content)
-			if reply.Status == ReplyAccepted {
-				v, err := f.decodeAnswers(reply.Answers)
-				if err != nil {
-					return undecodable(reply, err)
-				}
-				reply.Value = v
-			}
-			return reply
+	// Only a state the form minted makes the arguments an answer: without
+	// one, there is nothing to run the form's flow for.
+	if InputResponse(req.Params.InputResponses, f.c.key) != nil || f.flow == nil || req.Params.RequestState != "" ||
+		!bytes.Contains(req.Params.Arguments, []byte(`"`+StateArgument+`"`)) {
+		reply := f.Read(req.Params.InputResponses)
+		if reply.Path == PathNative {
+			reply.Path = nativePath((*sdkCall)(req))
 		}
+		return reply
 	}
-	return f.Read(req.Params.InputResponses)
+	r, err := f.flow.next(context.Background(), (*sdkCall)(req))
+	if err != nil || r.Path == PathNoAnswer {
+		return Reply[T]{Status: ReplyNone}
+	}
+	reply := Reply[T]{Status: ReplyNone, Path: r.Path, Problems: r.Problems}
+	switch r.Status {
+	case FlowDone:
+		reply.Status, reply.Answers = ReplyAccepted, r.Answers
+		v, err := f.decodeAnswers(r.Answers)
+		if err != nil {
+			return undecodable(reply, err)
+		}
+		reply.Value = v
+	case FlowDeclined:
+		reply.Status = ReplyDeclined
+	case FlowCancelled:
+		reply.Status = ReplyCancelled
+	case FlowAsk:
+		if len(r.Problems) == 0 {
+			return Reply[T]{Status: ReplyNone} // no answer to the form asked
+		}
+		reply.Status, reply.Answers, reply.again = ReplyInvalid, r.filled, r.Result
+	default:
+		reply.Status = ReplyInvalid
+	}
+	return reply
 }

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -11,19 +12,39 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// formHostServer serves one form with the README's handler: read the
-// answer, ask when there is none, ask again when a value is refused.
-func formHostServer(t *testing.T, model bool) *hostServer {
+// signupFields are the README form's fields, as a field list.
+var signupFields = []AutoFormField{
+	{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+	{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	{Name: "seats", Type: TypeInteger, Min: Bound(1), Max: Bound(50)},
+}
+
+// keyedForm compiles fields with keys, so that the form can be asked in a
+// view and, with model, through the model.
+func keyedForm(t testing.TB, fields []AutoFormField, model bool) *Form[Answers] {
 	t.Helper()
-	form, err := NewForm[Answers]([]AutoFormField{
-		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
-		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
-		{Name: "seats", Type: TypeInteger, Min: Bound(1), Max: Bound(50)},
-	}, &FormOptions{Key: "signup", Message: "Create your account", AskModel: model})
+	_, codec, _ := newFlowFixture(t)
+	form, err := NewForm[Answers](fields, &FormOptions{Key: "signup", Message: "Create your account", AskModel: model,
+		Codec: codec, Principal: tokenUser})
 	require.NoError(t, err)
+	return form
+}
+
+// formHostServer serves one form with the README's handler: read the
+// answer, ask when there is none, ask again when a value is refused. The
+// form has keys unless keyless is set.
+func formHostServer(t *testing.T, model bool, keyless ...bool) *hostServer {
+	t.Helper()
+	form := keyedForm(t, signupFields, model)
+	if len(keyless) > 0 && keyless[0] {
+		var err error
+		form, err = NewForm[Answers](signupFields, &FormOptions{Key: "signup", Message: "Create your account"})
+		require.NoError(t, err)
+	}
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(AppsExtension, nil)
 	h := &hostServer{server: mcp.NewServer(&mcp.Implementation{Name: "form", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})}
+	require.NoError(t, AddViewer(h.server, nil))
 	h.server.AddTool(&mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			reply := form.ReadCall(req)
@@ -34,6 +55,7 @@ func formHostServer(t *testing.T, model bool) *hostServer {
 				return form.Reask(reply, ""), nil
 			case ReplyAccepted:
 				msg := fmt.Sprintf("created %v on %v with %v seats", reply.Value["email"], reply.Value["plan"], reply.Value["seats"])
+				h.done.Store(reply.Path, msg)
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply.Status.String()}}}, nil
@@ -43,23 +65,28 @@ func formHostServer(t *testing.T, model bool) *hostServer {
 
 // TestFormHosts runs the README's one-form handler on each kind of host:
 // the form is asked natively, in a view, or through the model, and a
-// bare host that was not opted in gets -32021.
+// bare host that was not opted in gets -32021; the reply says the path.
+// Without keys, the form is asked natively only.
 func TestFormHosts(t *testing.T) {
 	const done = "created ada@example.com on team with 12 seats"
 	for _, tt := range []struct {
-		host  host
-		model bool
-		trace []string // nil for -32021
+		host    host
+		model   bool
+		keyless bool
+		trace   []string // nil for -32021
+		path    Path
 	}{
-		{host{name: "full", version: "2026-07-28", form: true, url: true}, false, []string{"form:email,plan,seats"}},
-		{host{name: "older editor", version: "2025-11-25", form: true}, false, []string{"form:email,plan,seats"}},
-		{host{name: "Apps-only", version: "2025-11-25", apps: true}, false, []string{"view:email,plan,seats"}},
-		{host{name: "Apps-only", version: "2026-07-28", apps: true}, false, []string{"view:email,plan,seats"}},
-		{host{name: "bare", version: "2026-07-28"}, true, []string{"model:email,plan,seats"}},
-		{host{name: "bare, not opted in", version: "2026-07-28"}, false, nil},
+		{host{name: "full", version: "2026-07-28", form: true, url: true}, false, false, []string{"form:email,plan,seats"}, PathNative},
+		{host{name: "full, no keys", version: "2026-07-28", form: true, url: true}, false, true, []string{"form:email,plan,seats"}, PathNative},
+		{host{name: "older editor", version: "2025-11-25", form: true}, false, false, []string{"form:email,plan,seats"}, PathLegacy},
+		{host{name: "Apps-only", version: "2025-11-25", apps: true}, false, false, []string{"view:email,plan,seats"}, PathView},
+		{host{name: "Apps-only", version: "2026-07-28", apps: true}, false, false, []string{"view:email,plan,seats"}, PathView},
+		{host{name: "Apps-only, no keys", version: "2026-07-28", apps: true}, false, true, nil, 0},
+		{host{name: "bare", version: "2026-07-28"}, true, false, []string{"model:email,plan,seats"}, PathModel},
+		{host{name: "bare, not opted in", version: "2026-07-28"}, false, false, nil, 0},
 	} {
 		t.Run(tt.host.name+" "+tt.host.version, func(t *testing.T) {
-			d := &hostDriver{t: t, h: formHostServer(t, tt.model)}
+			d := &hostDriver{t: t, h: formHostServer(t, tt.model, tt.keyless)}
 			res, err := d.run(d.connect(tt.host), "signup")
 			if tt.trace == nil {
 				var rpcErr *jsonrpc.Error
@@ -70,6 +97,8 @@ func TestFormHosts(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, done, res.Content[0].(*mcp.TextContent).Text)
 			assert.Equal(t, tt.trace, d.trace)
+			_, ok := d.h.done.Load(tt.path)
+			assert.True(t, ok, "the reply's path is %v", tt.path)
 		})
 	}
 }
@@ -79,30 +108,57 @@ func TestFormHosts(t *testing.T) {
 // good values, and that a form with a checkbox is never asked through the
 // model.
 func TestFormReaskPaths(t *testing.T) {
-	form, err := NewForm[Answers]([]AutoFormField{
-		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
-		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
-	}, &FormOptions{Key: "signup", Message: "Create your account", AskModel: true})
-	require.NoError(t, err)
+	form := keyedForm(t, signupFields[:2], true)
 	for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
-		first, err := form.Ask(argsCall(t, meta, "alice", "signup", nil), "")
+		first, err := form.Ask(argsCall(t, meta, "alice", "signup", map[string]any{"other": 1}), "")
 		require.NoError(t, err)
-		assert.Contains(t, wireJSON(t, first.StructuredContent), `"arguments":{"mcpform":""}`)
-		reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: "", "email": "ada", "plan": "pro", "other": 1}))
+		state := stateOf(t, first)
+		reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro", "other": 1}))
 		require.Equal(t, ReplyInvalid, reply.Status)
 		again := wireJSON(t, form.Reask(reply, "s2"))
 		assert.Contains(t, again, "Email: not a valid email address")
-		assert.Contains(t, again, `"arguments":{"other":1,"mcpform":"s2"}`, "the tool's own arguments go back")
+		assert.Contains(t, again, `"arguments":{"other":1,"mcpform":"`, "the tool's own arguments go back")
+		assert.NotContains(t, again, `"s2"`, "the form's own state travels, not the handler's")
 		assert.Equal(t, ReplyNone, form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{"email": "ada@example.com", "plan": "pro"})).Status,
 			"arguments without the state are the tool's own, not an answer")
 	}
 
-	confirm, err := NewForm[Answers]([]AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}}, &FormOptions{AskModel: true})
+	_, codec, _ := newFlowFixture(t)
+	confirm, err := NewForm[Answers]([]AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}},
+		&FormOptions{AskModel: true, Codec: codec, EveryCallerIsSamePerson: true})
 	require.NoError(t, err)
 	_, err = confirm.Ask(argsCall(t, bareMeta(), "alice", "delete", nil), "")
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr, "a confirmation fails closed")
 	assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+}
+
+// stateOf returns the state a view or model result carries.
+func stateOf(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	var c struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &c))
+	s, _ := c.Arguments[StateArgument].(string)
+	require.NotEmpty(t, s, "no state in the arguments")
+	return s
+}
+
+// TestFormOptionsKeys refuses, when the form is compiled, the model path
+// without keys and keys without a principal.
+func TestFormOptionsKeys(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	for _, opts := range []*FormOptions{
+		{AskModel: true},
+		{Codec: codec},
+		{Codec: codec, AskModel: true},
+	} {
+		_, err := NewForm[Answers](signupFields, opts)
+		assert.Error(t, err, "%+v", opts)
+	}
+	_, err := NewForm[Answers](signupFields, &FormOptions{Codec: codec, EveryCallerIsSamePerson: true, AskModel: true})
+	assert.NoError(t, err)
 }
 
 // TestFormDecline declines the README's one form in an Apps view, with its
@@ -128,17 +184,17 @@ func TestFormDecline(t *testing.T) {
 		})
 	}
 
-	form, err := NewForm[Answers]([]AutoFormField{{Name: "email", Type: TypeEmail, Required: true}},
-		&FormOptions{Key: "signup", AskModel: true})
-	require.NoError(t, err)
+	form := keyedForm(t, []AutoFormField{{Name: "email", Type: TypeEmail, Required: true}}, true)
 	for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
 		for _, bad := range []any{"accept", "cancel", "", 1.0, nil, map[string]any{}} {
-			reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: "", actionArgument: bad, "email": "ada@example.com"}))
+			first, err := form.Ask(argsCall(t, meta, "alice", "signup", nil), "")
+			require.NoError(t, err)
+			reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: stateOf(t, first), actionArgument: bad, "email": "ada@example.com"}))
 			assert.Equal(t, ReplyInvalid, reply.Status, "%#v", bad)
 			require.Len(t, reply.Problems, 1)
 			assert.ErrorIs(t, reply.Problems[0], errArgumentAction)
 			again := wireJSON(t, form.Reask(reply, "s2"))
-			assert.Contains(t, again, `"arguments":{"mcpform":"s2"}`, "asked again on the same path")
+			assert.Contains(t, again, `"arguments":{"mcpform":"`, "asked again on the same path")
 		}
 	}
 }

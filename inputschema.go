@@ -11,7 +11,8 @@ import (
 // JSON: base (nil means {"type": "object"}), copied, with the properties
 // that the paths answering through the arguments send added:
 // [StateArgument], a string, "mcpformAction", whose one value "decline"
-// says the person declined, and each field's name, and the key prefab's
+// says the person declined, "mcpformTool", which a view sends through the
+// app-only tool it submits to, and each field's name, and the key prefab's
 // renderer sends it under, of any type, because a browser sends numbers as
 // text and the flow judges every value itself. Secret fields are never
 // sent, and are not added. A base whose additionalProperties is false
@@ -40,6 +41,8 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
 	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction},
 		Description: "Sent, with the state and no answers, when the person declines to answer."})
+	add(toolArgument, &jsonschema.Schema{Type: "string",
+		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	if f != nil {
 		for i := range f.steps {
 			for _, fd := range f.steps[i].c.fields {

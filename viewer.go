@@ -152,6 +152,12 @@ const viewerCacheTTL = 24 * 60 * 60 * 1000
 // origin of opts.BaseURL when it loads the renderer from there. The
 // content may be cached for a day.
 //
+// AddViewer also registers the app-only tool that a view submits to,
+// with _meta.ui.visibility ["app"], which MCP Apps hosts hide from the
+// model, and the receiving middleware that passes its calls on to the tool
+// that asked, marked as a view's: a [Form] or [Flow] reads a view's
+// answer only from a call that came this way. Call it before serving.
+//
 // AddViewer does not declare the MCP Apps extension, which go-sdk fixes
 // when the server is created: set it with
 // ServerOptions.Capabilities.AddExtension([AppsExtension], nil). It
@@ -170,6 +176,7 @@ func AddViewer(server *mcp.Server, opts *ViewerOptions) error {
 				Contents:  []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: AppMIMEType, Text: page, Meta: meta}},
 			}, nil
 		})
+	addCompanion(server, v.uri)
 	return nil
 }
 

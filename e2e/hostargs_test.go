@@ -49,6 +49,16 @@ func (p argsPath) connect(t *testing.T, url string) *mcp.ClientSession {
 	return cs
 }
 
+// call sends args to tool as the path does: a view through the app-only
+// companion, naming the tool; the model directly.
+func (p argsPath) call(cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	if p.apps {
+		args = merged(args, map[string]any{"mcpformTool": tool})
+		tool = companionTool
+	}
+	return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+}
+
 // first calls tool with no arguments and returns the state its result
 // says to send back.
 func (p argsPath) first(t *testing.T, cs *mcp.ClientSession, tool string) string {
@@ -160,8 +170,14 @@ func TestHostileArguments(t *testing.T) {
 				cs := p.connect(t, srv.url)
 				args := merged(tt.answers, tt.extra, map[string]any{
 					mcpform.StateArgument: tt.state(t, p.first(t, cs, toolName), p.first(t, cs, passwordTool))})
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: args})
+				res, err := p.call(cs, toolName, args)
 				assert.Equal(t, tt.want, outcomeOf(t, res, err), "%s %s", p.name, p.version)
+				if p.apps && tt.want != "error -32602" {
+					// The model sending the view's state itself, not
+					// through the companion: refused whatever it holds.
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: args})
+					assert.Equal(t, "error -32602", outcomeOf(t, res, err), "%s %s, called by the model", p.name, p.version)
+				}
 			}
 			assert.Empty(t, srv.accounts(t))
 		})
@@ -185,8 +201,8 @@ func TestHostileArgumentsOtherPrincipal(t *testing.T) {
 		RequestState: res.RequestState, InputResponses: mcp.InputResponseMap{"account": accepted(ada)}}), "native")
 	for _, p := range argsPaths {
 		state := p.first(t, p.connect(t, ours), toolName)
-		assert.Equal(t, "error -32602", send(p.connect(t, theirs), &mcp.CallToolParams{Name: toolName,
-			Arguments: merged(ada, map[string]any{mcpform.StateArgument: state})}), "%s %s", p.name, p.version)
+		res, err := p.call(p.connect(t, theirs), toolName, merged(ada, map[string]any{mcpform.StateArgument: state}))
+		assert.Equal(t, "error -32602", outcomeOf(t, res, err), "%s %s", p.name, p.version)
 	}
 	assert.Empty(t, accounts(t, "sqlite", db))
 }
@@ -223,14 +239,14 @@ func TestHostileArgumentsReplay(t *testing.T) {
 		}{p.name + " " + p.version, fmt.Sprintf("path%d@example.com", i), func(t *testing.T, email string, team map[string]any) string {
 			cs := p.connect(t, srv.url)
 			if args == nil {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: merged(
-					map[string]any{"email": email, "plan": "team", mcpform.StateArgument: p.first(t, cs, toolName)})})
+				res, err := p.call(cs, toolName, merged(
+					map[string]any{"email": email, "plan": "team", mcpform.StateArgument: p.first(t, cs, toolName)}))
 				require.NoError(t, err)
 				sc, _ := res.StructuredContent.(map[string]any)
 				args, _ = sc["arguments"].(map[string]any)
 				require.NotNil(t, args, "the team step: %s", jsonOf(t, res))
 			}
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: merged(args, team)})
+			res, err := p.call(cs, toolName, merged(args, team))
 			return outcomeOf(t, res, err)
 		}})
 	}
@@ -257,7 +273,7 @@ func TestHostileArgumentsPassword(t *testing.T) {
 			cs := p.connect(t, srv.url)
 			send := func(extra map[string]any) string {
 				args := merged(extra, map[string]any{mcpform.StateArgument: p.first(t, cs, passwordTool), "email": "ada@example.com"})
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: passwordTool, Arguments: args})
+				res, err := p.call(cs, passwordTool, args)
 				return outcomeOf(t, res, err)
 			}
 			want := send(nil)

@@ -123,7 +123,16 @@ type appsTranscript struct {
 		Text  string   `json:"text"`
 	} `json:"views"`
 	Final string `json:"final"`
-	Calls []struct {
+	// Companion is the app-only tool the view submits to, as listed.
+	Companion *struct {
+		Name       string   `json:"name"`
+		Visibility []string `json:"visibility"`
+	} `json:"companion"`
+	// Messages are the view's ui/message requests; ModelContext its
+	// ui/update-model-context requests.
+	Messages     []json.RawMessage `json:"messages"`
+	ModelContext []json.RawMessage `json:"modelContext"`
+	Calls        []struct {
 		Params json.RawMessage `json:"params"`
 		Result map[string]any  `json:"result"`
 	} `json:"calls"`
@@ -321,7 +330,28 @@ func appsSignup(h *hostRun) (string, json.RawMessage) {
 	assert.Contains(h.t, tr.Views[0].Text, "Create your account")
 	assert.Contains(h.t, tr.Views[1].Text, "Tell us about your team")
 	assert.Empty(h.t, tr.Errors, "the view's console")
+	checkCompanion(h.t, tr, toolName)
 	return tr.Final, tr.Calls[len(tr.Calls)-1].Params
+}
+
+// checkCompanion checks that the view submitted to the app-only companion
+// tool, listed with visibility ["app"], naming tool. The view tells the
+// model nothing (see "UI path" in the package documentation): prefab
+// 0.3.13 has no action the AppBridge accepts for it.
+func checkCompanion(t *testing.T, tr appsTranscript, tool string) {
+	t.Helper()
+	require.NotNil(t, tr.Companion, "the server lists an app-only tool")
+	assert.Equal(t, []string{"app"}, tr.Companion.Visibility)
+	for _, c := range tr.Calls {
+		var p struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		}
+		require.NoError(t, json.Unmarshal(c.Params, &p))
+		assert.Equal(t, tr.Companion.Name, p.Name, "the view calls the companion, never the tool itself")
+		assert.Equal(t, tool, p.Arguments["mcpformTool"])
+	}
+	assert.Empty(t, tr.ModelContext, "prefab 0.3.13 sends no ui/update-model-context")
 }
 
 // appsPassword: the view asks the email and shows the page's link; the
@@ -335,6 +365,7 @@ func appsPassword(h *hostRun) (string, json.RawMessage) {
 	require.Len(h.t, tr.Pages, 1)
 	assert.Equal(h.t, 200, tr.Pages[0].Status)
 	assert.Equal(h.t, "You're done", tr.Pages[0].Heading)
+	checkCompanion(h.t, tr, passwordTool)
 	return tr.Final, tr.Calls[len(tr.Calls)-1].Params
 }
 
@@ -421,7 +452,7 @@ func newHostRun(t *testing.T, row hostRow) *hostRun {
 
 // openStates opens every sealed request state in texts with the replicas'
 // key, as the signup tools bind them (the principal, the tool, no
-// arguments of the tool's own), checks that none holds the password, and
+// arguments of the tool's own, the channel), checks that none holds the password, and
 // returns how many it opened. A state that opens for neither tool fails.
 func openStates(t *testing.T, texts ...string) (opened int) {
 	t.Helper()
@@ -438,10 +469,13 @@ func openStates(t *testing.T, texts ...string) (opened int) {
 			seen[tok] = true
 			var payload json.RawMessage
 			ok := false
+			// A state is bound to the channel it was minted for too: the
+			// input responses, a view's companion, or the model.
 			for _, tool := range []string{toolName, passwordTool} {
-				if codec.Verify(tok, mcpform.BindTo(localPrincipal, tool, noArguments), &payload) == nil {
-					ok = true
-					break
+				for _, channel := range []string{"form", "view", "model"} {
+					if codec.Verify(tok, mcpform.BindTo(localPrincipal, tool, noArguments, channel), &payload) == nil {
+						ok = true
+					}
 				}
 			}
 			if assert.True(t, ok, "a state that opens for neither tool: %s", tok) {

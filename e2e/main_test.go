@@ -382,7 +382,8 @@ func mintState(t testing.TB, key, principal, tool string, now time.Time, payload
 		Keys: [][]byte{k}, Bind: true, Now: func() time.Time { return now }, Seal: true,
 	})
 	require.NoError(t, err)
-	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool, noArguments))
+	// "form": bound to the native channel, as a state sent in requestState is.
+	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool, noArguments, "form"))
 	require.NoError(t, err)
 	return tok
 }

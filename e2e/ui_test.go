@@ -35,11 +35,20 @@ func appsClient(t *testing.T, srv *server, version string) *mcp.ClientSession {
 	return cs
 }
 
+// companionTool is the app-only tool a view submits to, naming the tool
+// under "mcpformTool" (see AddViewer).
+const companionTool = "mcpform_view_submit"
+
 // submit calls the tool as the form's submit does, with args as the
-// browser sends them; nil args is the first call.
+// browser sends them, through the app-only companion when args name the
+// tool; nil args is the first call.
 func submit(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolName, Arguments: args})
+	name := toolName
+	if args["mcpformTool"] != nil {
+		name = companionTool
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
 	return res
 }
@@ -239,7 +248,8 @@ func runUI(t *testing.T, cs *mcp.ClientSession, steps []uiStep) (*mcp.CallToolRe
 	var args map[string]any
 	for i, s := range steps {
 		v := viewOf(t, res)
-		require.Equal(t, toolName, v.tool, "the form submits to the signup tool")
+		require.Equal(t, companionTool, v.tool, "the form submits to the app-only companion")
+		require.Equal(t, toolName, v.submit["mcpformTool"], "naming the signup tool")
 		require.Equal(t, s.fields, v.fields, "view %d shows the questions of its step alone", i+1)
 		assert.Empty(t, v.problems, "view %d", i+1)
 		args = v.fill(s.values)
@@ -323,8 +333,11 @@ func TestViewer(t *testing.T) {
 	for _, tool := range tools.Tools {
 		metas[tool.Name] = tool.Meta
 	}
-	require.Len(t, metas, 2)
+	require.Len(t, metas, 3)
 	require.Contains(t, metas, toolName)
+	// The app-only tool the views submit to, hidden from the model.
+	require.Contains(t, metas, companionTool)
+	assert.Equal(t, []any{"app"}, metas[companionTool]["ui"].(map[string]any)["visibility"])
 	// set_password's view asks the email and links to the secret page:
 	// the password is never on it.
 	require.Contains(t, metas, passwordTool)

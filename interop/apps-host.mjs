@@ -68,7 +68,7 @@ const FLAGS = [
 ];
 
 let cleanup = async () => {};
-const transcript = { views: [], calls: [], pages: [], wire: [], errors: [] };
+const transcript = { views: [], calls: [], pages: [], wire: [], errors: [], messages: [], modelContext: [], companion: null };
 let page;
 async function fail(msg) {
   const methods = await page?.evaluate(() => window.host).catch(() => undefined);
@@ -122,6 +122,9 @@ const hostPage = `<!doctype html><meta charset="utf-8"><title>mcpform apps host<
   const bridge = new AppBridge(null, { name: 'mcpform-apps-host', version: '0.0.0' }, { serverTools: {} },
     { hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'] } });
   bridge.oncalltool = (params) => window.hostCallTool(JSON.parse(JSON.stringify(params)));
+  // What the view tells the conversation: ui/message and ui/update-model-context.
+  bridge.onmessage = async (params) => { await window.hostMessage(JSON.parse(JSON.stringify(params))); return {}; };
+  bridge.onupdatemodelcontext = async (params) => { await window.hostModelContext(JSON.parse(JSON.stringify(params))); return {}; };
   bridge.oninitialized = async () => {
     const first = await window.hostFirst();
     await bridge.sendToolInput({ arguments: {} });
@@ -147,6 +150,10 @@ try {
   const { tools } = await client.listTools();
   const tool = tools.find((t) => t.name === plan.tool);
   if (!tool) throw new Error(`no tool ${plan.tool}`);
+  // The app-only tool a view submits to: hidden from the model by hosts
+  // that honour _meta.ui.visibility.
+  const companion = tools.find((t) => t.name !== plan.tool && JSON.stringify(t._meta?.ui?.visibility) === '["app"]');
+  transcript.companion = companion ? { name: companion.name, visibility: companion._meta.ui.visibility } : null;
   const uri = tool._meta?.ui?.resourceUri;
   if (!uri) throw new Error(`tool ${plan.tool} links to no view`);
   const resource = await client.readResource({ uri });
@@ -174,6 +181,8 @@ try {
   page.on('console', (m) => { if (m.type() === 'error') transcript.errors.push(m.text()); });
   page.on('pageerror', (e) => transcript.errors.push(String(e)));
   await page.exposeFunction('hostFirst', () => transcript.first);
+  await page.exposeFunction('hostMessage', (params) => { transcript.messages.push(params); });
+  await page.exposeFunction('hostModelContext', (params) => { transcript.modelContext.push(params); });
   await page.exposeFunction('hostCallTool', async (params) => {
     const call = { params };
     transcript.calls.push(call);

@@ -1,10 +1,12 @@
-// The minimal example is the README's handler as a program. Usage: minimal [-stdio].
+// The minimal example is the README's handler as a program, on a form with
+// keys, so that MCP Apps hosts get a view. Usage: minimal [-stdio].
 // With no flags, an in-process client, playing a person, types a bad email
 // first, and the server asks again, naming the problem. -stdio serves a host.
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"flag"
 	"fmt"
 	"log"
@@ -19,8 +21,21 @@ type Signup struct {
 	Seats int    `json:"seats,omitempty" mcpform:"label=Seats,min=1,max=50,default=1"`
 }
 
+// signupForm has keys, beyond the README's form, so that a host that
+// renders MCP Apps but answers no form gets a view: its submit is read
+// only with the state the form minted for it. The key is random per
+// process, which is right for one stdio server; replicas share one.
 var signupForm = func() *mcpform.Form[Signup] {
-	f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account"})
+	key := make([]byte, mcpform.MinRequestStateKeySize)
+	if _, err := rand.Read(key); err != nil {
+		panic(err)
+	}
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{key}, Bind: true})
+	if err != nil {
+		panic(err)
+	}
+	f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account",
+		Codec: codec, EveryCallerIsSamePerson: true}) // stdio: one person, no authentication
 	if err != nil {
 		panic(err) // a broken definition fails at start-up, never at answer time
 	}
@@ -45,8 +60,7 @@ func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult,
 func main() {
 	stdio := flag.Bool("stdio", false, "serve the tool over stdin and stdout")
 	flag.Parse()
-	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "v1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}}, signup)
+	server := newServer()
 	if *stdio {
 		log.Fatal(server.Run(context.Background(), &mcp.StdioTransport{}))
 	}
@@ -55,6 +69,23 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+}
+
+// newServer serves signup, with the viewer and its app-only submit tool
+// for MCP Apps hosts.
+func newServer() *mcp.Server {
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "v1"}, &mcp.ServerOptions{Capabilities: caps})
+	if err := mcpform.AddViewer(server, nil); err != nil {
+		log.Fatal(err)
+	}
+	tool := &mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}}
+	if err := mcpform.AttachViewer(tool, nil); err != nil {
+		log.Fatal(err)
+	}
+	server.AddTool(tool, signup)
+	return server
 }
 
 func demo(ctx context.Context, server *mcp.Server) (*mcp.CallToolResult, error) {

@@ -12,9 +12,7 @@ import (
 // TestDemo runs the demo: the bad email is asked again, and the good one
 // creates the account.
 func TestDemo(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "v1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}}, signup)
-	res, err := demo(context.Background(), server)
+	res, err := demo(context.Background(), newServer())
 	require.NoError(t, err)
 	require.Len(t, res.Content, 1)
 	assert.Equal(t, "Created ada@example.com on pro with 3 seat(s)", res.Content[0].(*mcp.TextContent).Text)

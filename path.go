@@ -1,0 +1,121 @@
+package mcpform
+
+import (
+	"fmt"
+
+	"github.com/mcpform/mcpform/internal/seam"
+)
+
+// A Path is the way a question reached the person and the answer came
+// back: [Reply.Path] and [FlowRound.Path] say which one a call's answers
+// came by, so that a handler can refuse, say, answers that only the model
+// vouches for before an action that needs the person's own.
+type Path int
+
+const (
+	// PathNoAnswer: the call carried no answer, as on a first call.
+	PathNoAnswer Path = iota
+	// PathNative: an input_required round of MCP 2026-07-28, answered in
+	// the client's own form or URL-mode request.
+	PathNative
+	// PathLegacy: elicitation/create, for a client older than
+	// 2026-07-28, through go-sdk's bridge or [AddLegacyRounds].
+	PathLegacy
+	// PathView: an MCP Apps view, submitted through the viewer's app-only
+	// companion tool (see "UI path" in the package documentation).
+	PathView
+	// PathModel: the model collected the answers and called the tool
+	// with them, opted in with AskModel. The model, not the person, typed
+	// them.
+	PathModel
+	// PathLink: nothing but a secret page's link was answered: the call
+	// came from the model or a view once the person had sent the page,
+	// and what the page took came straight from the person's browser.
+	PathLink
+)
+
+// String returns the path's lower-case name, such as "view".
+func (p Path) String() string {
+	switch p {
+	case PathNoAnswer:
+		return "no answer"
+	case PathNative:
+		return "native"
+	case PathLegacy:
+		return "legacy"
+	case PathView:
+		return "view"
+	case PathModel:
+		return "model"
+	case PathLink:
+		return "link"
+	}
+	return fmt.Sprintf("Path(%d)", int(p))
+}
+
+// tag is what a state minted for p is bound to, beside the principal, the
+// tool and the arguments: a state minted for one channel never verifies on
+// another. Native and legacy rounds share one channel, the input
+// responses; a view's submit comes through the companion tool; every
+// other call that carries the state in its arguments comes from the model,
+// the secret page's link included.
+func (p Path) tag() string {
+	switch p {
+	case PathView:
+		return "view"
+	case PathModel, PathLink:
+		return "model"
+	}
+	return "form"
+}
+
+// choosePath is the one place a form's path is chosen, for a [Form] and
+// for each step of a [Flow]: c's questions reach the person in a native
+// form, then in an MCP Apps view, then, opted in with model, through the
+// model; a step of secrets alone is a URL-mode request, or the page's link
+// in a view or a result. A boolean field (a confirmation) never goes
+// through the model. A client that can be asked no way gets the -32021
+// error of [CapabilityError]. can.native, a face that sends
+// input_required results only, and a form without keys both leave the
+// native path alone.
+func choosePath(call seam.Call, can reach, c *compiled, model bool) (Path, error) {
+	form, secret := len(c.fields) > 0, len(c.secrets) > 0
+	switch {
+	case !form:
+		return pagePath(call, can, model)
+	case can.form && can.native && secret && !can.url:
+		return 0, requireInput(call, true, true) // no link without a result of its own
+	case can.form:
+		return PathNative, nil
+	case can.native:
+	case can.apps && c.ui == nil:
+		return PathView, nil
+	case model && !confirms(c.fields):
+		return PathModel, nil
+	}
+	return 0, requireInput(call, form, secret)
+}
+
+// pagePath is choosePath for a secret page alone: a URL-mode request, or
+// its link in a view or an ordinary result.
+func pagePath(call seam.Call, can reach, model bool) (Path, error) {
+	switch {
+	case can.url:
+		return PathNative, nil
+	case can.native:
+	case can.apps && !can.form:
+		return PathView, nil
+	case can.form || model:
+		return PathLink, nil
+	}
+	return 0, requireInput(call, false, true)
+}
+
+// nativePath is the path of an answer that came in the input responses:
+// legacy for a session that go-sdk's bridge serves.
+func nativePath(call seam.Call) Path {
+	if c, ok := call.(*sdkCall); ok && c != nil && isLegacy(c.Session) {
+		return PathLegacy
+	}
+	return PathNative
+}

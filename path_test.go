@@ -1,0 +1,386 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The four kinds of host a path test runs on: native (2026-07-28 forms),
+// legacy (2025-11-25 forms, through go-sdk's bridge), view (MCP Apps, no
+// form) and model (nothing declared).
+var pathHosts = []host{
+	{name: "native", version: "2026-07-28", form: true},
+	{name: "legacy", version: "2025-11-25", form: true},
+	{name: "view", version: "2026-07-28", apps: true},
+	{name: "model", version: "2026-07-28"},
+}
+
+// readmeServer serves the README's handler on a form without keys, as
+// examples/minimal does, recording the accepted answers.
+func readmeServer(t *testing.T) (*mcp.Server, *[]string) {
+	form, err := NewForm[Answers](signupFieldsBase, &FormOptions{Key: "signup", Message: "Create your account"})
+	require.NoError(t, err)
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	require.NoError(t, AddViewer(server, nil))
+	var created []string
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			reply := form.ReadCall(req)
+			switch reply.Status {
+			case ReplyNone:
+				return form.Ask(req, "")
+			case ReplyInvalid:
+				return form.Reask(reply, ""), nil
+			case ReplyAccepted:
+				created = append(created, fmt.Sprint(reply.Value["email"]))
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "created"}}}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply.Status.String()}}}, nil
+		})
+	return server, &created
+}
+
+// signupFieldsBase is the README form's fields.
+var signupFieldsBase = []AutoFormField{
+	{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+	{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "team"}}},
+	{Name: "seats", Type: TypeInteger, Min: Bound(1), Max: Bound(50)},
+}
+
+// TestFinding1ArgumentsWithoutState: the README's handler, on each kind of
+// host, is called first with the answers and the key "mcpform" in its
+// arguments, holding any value. Nobody was asked, so nothing is created:
+// the person is asked, natively, or the call is refused.
+func TestFinding1ArgumentsWithoutState(t *testing.T) {
+	for _, hs := range pathHosts {
+		for _, state := range []any{"", "x", 1.0, nil, map[string]any{}, true} {
+			t.Run(fmt.Sprintf("%s %v", hs.name, state), func(t *testing.T) {
+				server, created := readmeServer(t)
+				asked := 0
+				caps := &mcp.ClientCapabilities{}
+				opts := &mcp.ClientOptions{Capabilities: caps}
+				if hs.form {
+					caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+					opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked++
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com", "plan": "team"}}, nil
+					}
+				}
+				if hs.apps {
+					caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+				}
+				cs := connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: hs.name, Version: "v0"}, opts), hs.version)
+				forged := map[string]any{StateArgument: state, "email": "victim@example.com", "plan": "pro", "seats": 50}
+				_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup", Arguments: forged})
+				if hs.form {
+					assert.Equal(t, []string{"ada@example.com"}, *created, "only the person's answer is taken")
+					assert.Equal(t, 1, asked, "the person is asked")
+				} else {
+					assert.Empty(t, *created, "nobody was asked, so nothing is taken")
+				}
+			})
+		}
+	}
+}
+
+// TestFinding2ModelSubmitsView: on an MCP Apps host, the model calls the
+// tool itself with a view's state and answers. The state was minted for
+// the view, whose submit comes through the app-only companion: the call
+// is refused with -32602, and nothing is done.
+func TestFinding2ModelSubmitsView(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "apps", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	require.NoError(t, AddViewer(server, nil))
+	done := 0
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: flow.InputSchema(nil)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := flow.Next(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if r.Status == FlowDone {
+				done++
+			}
+			if r.Result != nil {
+				return r.Result, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String()}}}, nil
+		})
+	apps := &mcp.ClientCapabilities{}
+	apps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: "apps", Version: "v0"}, &mcp.ClientOptions{Capabilities: apps}), version)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		var view struct {
+			Arguments map[string]any `json:"arguments"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &view))
+		args := view.Arguments
+		require.NotEmpty(t, args[StateArgument])
+		args["email"], args["plan"] = "ada@example.com", "pro"
+		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup", Arguments: args})
+		var rpcErr *jsonrpc.Error
+		require.ErrorAs(t, err, &rpcErr, version)
+		assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcErr.Code)
+		assert.Zero(t, done, "%s: the model's submit of a view did nothing", version)
+	}
+}
+
+// TestFinding8FormAndFlowAgree asks the same fields as a single Form and
+// as a one-step Flow on each kind of host, and wants the same outcome:
+// here fields that no view can carry back, so an Apps host without the
+// model gets -32021 from both, where a Flow once failed with a plain Go
+// error.
+func TestFinding8FormAndFlowAgree(t *testing.T) {
+	fields := []AutoFormField{{Name: "constructor", Label: "Constructor"}} // no view reads it back
+	for _, hs := range pathHosts {
+		t.Run(hs.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			form, err := NewForm[Answers](fields, &FormOptions{Key: "build"})
+			require.NoError(t, err)
+			flow, err := NewFlow(codec, []Step{{Key: "build", Fields: fields}}, &FlowOptions{EveryCallerIsSamePerson: true})
+			require.NoError(t, err)
+			server := mcp.NewServer(&mcp.Implementation{Name: "both", Version: "v0"}, nil)
+			require.NoError(t, AddViewer(server, nil))
+			server.AddTool(&mcp.Tool{Name: "form", InputSchema: map[string]any{"type": "object"}},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					if reply := form.ReadCall(req); reply.Status != ReplyNone {
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil
+					}
+					return form.Ask(req, "")
+				})
+			server.AddTool(&mcp.Tool{Name: "flow", InputSchema: map[string]any{"type": "object"}},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					r, err := flow.Next(ctx, req)
+					if err != nil {
+						return nil, err
+					}
+					if r.Status == FlowAsk {
+						return r.Result, nil
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil
+				})
+			caps := &mcp.ClientCapabilities{}
+			opts := &mcp.ClientOptions{Capabilities: caps}
+			if hs.form {
+				caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+				opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"constructor": "x"}}, nil
+				}
+			}
+			if hs.apps {
+				caps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
+			}
+			cs := connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: hs.name, Version: "v0"}, opts), hs.version)
+			outcome := func(tool string) string {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				var rpcErr *jsonrpc.Error
+				switch {
+				case errors.As(err, &rpcErr):
+					return fmt.Sprint("error ", rpcErr.Code)
+				case err != nil:
+					return "plain error"
+				}
+				return res.Content[0].(*mcp.TextContent).Text
+			}
+			want := map[string]string{"native": "answered", "legacy": "answered", "view": "error -32021", "model": "error -32021"}[hs.name]
+			assert.Equal(t, want, outcome("form"), "the form")
+			assert.Equal(t, want, outcome("flow"), "the flow")
+		})
+	}
+}
+
+// pathOf names the path a result asks on.
+func pathOf(t testing.TB, res *mcp.CallToolResult) Path {
+	if len(res.InputRequests) > 0 {
+		return PathNative
+	}
+	b := wireJSON(t, res.StructuredContent)
+	switch {
+	case strings.Contains(b, `"$prefab"`):
+		return PathView
+	case strings.Contains(b, `"requestedSchema"`):
+		return PathModel
+	}
+	return PathNoAnswer
+}
+
+// TestPathsAgree asks a Form with keys and a Flow of the same step on each
+// kind of host, opted in to the model, and wants the same path from both;
+// a confirmation, which never goes through the model, fails closed on both.
+func TestPathsAgree(t *testing.T) {
+	confirm := []AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}}
+	for _, tt := range []struct {
+		name   string
+		fields []AutoFormField
+		meta   mcp.Meta
+		want   Path // PathNoAnswer for -32021
+	}{
+		{"native", signupFieldsBase, formCaps(), PathNative},
+		{"view", signupFieldsBase, appsMeta(), PathView},
+		{"model", signupFieldsBase, bareMeta(), PathModel},
+		{"view, names no view carries", []AutoFormField{{Name: "toString"}}, appsMeta(), PathModel},
+		{"model, a confirmation", confirm, bareMeta(), PathNoAnswer},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			form := keyedForm(t, tt.fields, true)
+			_, codec, _ := newFlowFixture(t)
+			flow, err := NewFlow(codec, []Step{{Key: "signup", Fields: tt.fields}}, &FlowOptions{Principal: tokenUser, AskModel: true})
+			require.NoError(t, err)
+			got := func(res *mcp.CallToolResult, err error) Path {
+				if err != nil {
+					var rpcErr *jsonrpc.Error
+					require.ErrorAs(t, err, &rpcErr)
+					assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+					return PathNoAnswer
+				}
+				return pathOf(t, res)
+			}
+			assert.Equal(t, tt.want, got(form.Ask(argsCall(t, tt.meta, "alice", "signup", nil), "")), "the form")
+			r, err := flow.Next(context.Background(), argsCall(t, tt.meta, "alice", "signup", nil))
+			var res *mcp.CallToolResult
+			if err == nil {
+				res = r.Result
+			}
+			assert.Equal(t, tt.want, got(res, err), "the flow")
+		})
+	}
+}
+
+// TestStateChannels mints a state on each path and sends it back on each
+// channel: in requestState (native and legacy), through the view's
+// companion, and in the arguments of a direct call (the model). Only the
+// channel it was minted for reads the answer, and says so in Path; every
+// other is refused with -32602, for a Form with keys as for a Flow.
+func TestStateChannels(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	form := keyedForm(t, accountStep.Fields, true)
+	good := map[string]any{"email": "ada@example.com", "plan": "pro"}
+	mint := map[Path]mcp.Meta{PathNative: formCaps(), PathView: appsMeta(), PathModel: bareMeta()}
+	for minted, meta := range mint {
+		for _, channel := range []Path{PathNative, PathView, PathModel} {
+			t.Run(fmt.Sprintf("minted for %v, sent as %v", minted, channel), func(t *testing.T) {
+				r, err := flow.Next(context.Background(), argsCall(t, meta, "alice", "signup", nil))
+				require.NoError(t, err)
+				var state string
+				if minted == PathNative {
+					state = r.Result.RequestState
+				} else {
+					state = stateOf(t, r.Result)
+				}
+				var req *mcp.CallToolRequest
+				switch channel {
+				case PathNative:
+					req = callAs("alice", "signup", state, map[string]any{"account": good})
+				case PathView:
+					req = argsCall(t, appsMeta(), "alice", "signup", merged(good, StateArgument, state))
+				case PathModel:
+					req = directCall(t, appsMeta(), "alice", "signup", merged(good, StateArgument, state))
+				}
+				done, err := flow.Next(context.Background(), req)
+				if minted != channel {
+					var rpcErr *jsonrpc.Error
+					require.ErrorAs(t, err, &rpcErr)
+					assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcErr.Code)
+				} else {
+					require.NoError(t, err)
+					assert.Equal(t, FlowDone, done.Status)
+					assert.Equal(t, channel, done.Path)
+				}
+				if minted == PathNative || channel == PathNative {
+					return // a Form's native path carries the handler's own state
+				}
+				first, err := form.Ask(argsCall(t, meta, "alice", "signup", nil), "")
+				require.NoError(t, err)
+				req.Params.Arguments, _ = json.Marshal(merged(good, StateArgument, stateOf(t, first)))
+				reply := form.ReadCall(req)
+				if minted != channel {
+					assert.Equal(t, ReplyNone, reply.Status)
+				} else {
+					assert.Equal(t, ReplyAccepted, reply.Status)
+					assert.Equal(t, channel, reply.Path)
+				}
+			})
+		}
+	}
+}
+
+// merged returns m with k set to v, in a copy.
+func merged(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{k: v}
+	for key, x := range m {
+		out[key] = x
+	}
+	return out
+}
+
+// FuzzReadCallWithoutState sends whatever arguments, state and marks a
+// client can, none of them holding a state the server minted for this
+// ask, to a Form with and without keys and to a Flow: none reports an
+// answer. Seeds include states minted for another channel or tool.
+func FuzzReadCallWithoutState(f *testing.F) {
+	_, codec, _ := newFlowFixture(f)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(f, err)
+	keyed := keyedForm(f, accountStep.Fields, true)
+	plain, err := NewForm[Answers](accountStep.Fields, &FormOptions{Key: "signup"})
+	require.NoError(f, err)
+	metas := []mcp.Meta{formCaps(), appsMeta(), bareMeta()}
+	// Minted for bob, and sent as alice: no mutation of a seed can make
+	// it a state minted for this ask.
+	minted := func(meta mcp.Meta, tool string) string {
+		r, err := flow.Next(context.Background(), directCall(f, meta, "bob", tool, nil))
+		require.NoError(f, err)
+		return stateOf(f, r.Result)
+	}
+	viewState, modelState := minted(appsMeta(), "signup"), minted(bareMeta(), "signup")
+	for _, seed := range []struct {
+		args   string
+		host   uint8
+		marked bool
+		state  string
+	}{
+		{`{"mcpform":"","email":"victim@example.com","plan":"pro"}`, 0, false, ""},
+		{`{"mcpform":1,"email":"victim@example.com","plan":"pro"}`, 2, false, ""},
+		{`{"mcpform":null,"mcpformAction":"decline"}`, 1, true, ""},
+		{`{"mcpform":"` + viewState + `","email":"ada@example.com","plan":"pro"}`, 1, false, ""},
+		{`{"mcpform":"` + modelState + `","email":"ada@example.com","plan":"pro"}`, 1, true, ""},
+		{`{"mcpform":"` + modelState + `","email":"ada@example.com","plan":"pro"}`, 2, false, ""},
+		{`{"email":"ada@example.com","plan":"pro"}`, 0, false, modelState},
+		{`{"mcpform":"` + viewState + `","mcpformAction":"decline"}`, 2, false, ""},
+	} {
+		f.Add([]byte(seed.args), seed.host, seed.marked, seed.state)
+	}
+	f.Fuzz(func(t *testing.T, args []byte, host uint8, marked bool, state string) {
+		req := directCall(t, metas[int(host)%len(metas)], "alice", "signup", nil)
+		req.Params.Arguments, req.Params.RequestState = args, state
+		if marked {
+			req.Params.Meta = merged(req.Params.Meta, companionMetaKey, theViewMark)
+		}
+		for name, st := range map[string]ReplyStatus{"keyed": keyed.ReadCall(req).Status, "plain": plain.ReadCall(req).Status} {
+			if st != ReplyNone {
+				t.Fatalf("%s form: %v from arguments %s", name, st, args)
+			}
+		}
+		r, err := flow.Next(context.Background(), req)
+		if err == nil && (r.Status != FlowAsk || r.Path != PathNoAnswer || len(r.Problems) > 0) {
+			t.Fatalf("flow: %v on %v, problems %v, from arguments %s", r.Status, r.Path, r.Problems, args)
+		}
+	})
+}
