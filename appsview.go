@@ -89,18 +89,24 @@ func (c *viewContent) MarshalJSON() ([]byte, error) {
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
 
-// The outcome a view shows is not told to the model: prefab 0.3.13 has
-// no action that does it through an MCP Apps host. Its updateContext
-// action only merges the renderer's own state, and its sendMessage sends
-// ui/message with content as one object, which ext-apps' AppBridge 2.0.4
-// refuses ("expected array"), so the view would log an error and the
-// model would learn nothing.
+// The outcome a view shows reaches the model through the host: the
+// model never sees the companion's result, so the viewer's own script
+// (viewerScript) sends the text of the element of class outcomeClass to
+// the host as ui/update-model-context, which MCP Apps hosts add to the
+// model's context. prefab 0.3.13 has no action that does it: its
+// updateContext action only merges the renderer's own state, and its
+// sendMessage sends ui/message with content as one object, which
+// ext-apps' AppBridge 2.0.4 refuses ("expected array").
+
+// outcomeClass marks the element of a view that shows the tool's final
+// result, for the viewer's script to tell the model.
+const outcomeClass = "mcpform-outcome"
 
 // buildView returns content as a flow view submitting to tool.
 func buildView(content *node, tool, url, text string) (*builtView, error) {
 	submitTo(content, tool)
 	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
+		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5 " + outcomeClass, Children: []*node{
 			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
 		}}}},
 		{Type: "Else", Children: []*node{content}},

@@ -191,11 +191,11 @@
 // binding, and re-asks that name the problems and keep the good values),
 // and the view then shows the next step, or, once the tool answers with an
 // ordinary result, that result's text: created, already registered,
-// declined. That result reaches the view, not the model, and prefab
-// 0.3.13 gives a view no way to tell the model: its updateContext action
-// only merges the renderer's own state, never sending
-// ui/update-model-context, and its sendMessage sends a ui/message that
-// ext-apps' AppBridge refuses (content must be a list). Beside the submit,
+// declined. That result reaches the view, not the model, so the viewer
+// tells the model: once the view shows the result, the viewer's own
+// script sends its text to the host as ui/update-model-context, which the
+// host adds to the model's context (prefab 0.3.13 has no action that
+// does this through an MCP Apps host). Beside the submit,
 // a Decline button calls the companion with the state and
 // "mcpformAction": "decline" alone: the flow ends with
 // [FlowDeclined] for that step, as a native decline does, and

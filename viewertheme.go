@@ -77,6 +77,11 @@ body{margin:0}
 // label whose for names a field at that field's control in the same
 // wrapper, giving the control an id if it has none. Remove it once prefab
 // ties its labels.
+//
+// It also tells the model the outcome a view shows (see outcomeClass):
+// once the element of that class has text, and each time the text
+// changes, it sends the host ui/update-model-context with that text. The
+// view submits to an app-only tool, whose results the model never sees.
 const viewerScript = `
 (function () {
   'use strict';
@@ -103,6 +108,16 @@ const viewerScript = `
       label.htmlFor = control.id;
     }
   }
-  new MutationObserver(repair).observe(root, { childList: true, subtree: true });
+  var told = '', sent = 0;
+  function tell() {
+    var outcome = root.querySelector('.` + outcomeClass + `');
+    var text = outcome === null ? '' : outcome.textContent.trim();
+    if (text === '' || text === told) return;
+    told = text;
+    window.parent.postMessage({ jsonrpc: '2.0', id: 'mcpform-outcome-' + (++sent), method: 'ui/update-model-context',
+      params: { content: [{ type: 'text', text: text }] } }, '*');
+  }
+  new MutationObserver(function () { repair(); tell(); })
+    .observe(root, { childList: true, subtree: true, characterData: true });
 })();
 `

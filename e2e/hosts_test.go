@@ -335,9 +335,8 @@ func appsSignup(h *hostRun) (string, json.RawMessage) {
 }
 
 // checkCompanion checks that the view submitted to the app-only companion
-// tool, listed with visibility ["app"], naming tool. The view tells the
-// model nothing (see "UI path" in the package documentation): prefab
-// 0.3.13 has no action the AppBridge accepts for it.
+// tool, listed with visibility ["app"], naming tool, and that the view
+// told the model the outcome it shows with ui/update-model-context.
 func checkCompanion(t *testing.T, tr appsTranscript, tool string) {
 	t.Helper()
 	require.NotNil(t, tr.Companion, "the server lists an app-only tool")
@@ -351,7 +350,16 @@ func checkCompanion(t *testing.T, tr appsTranscript, tool string) {
 		assert.Equal(t, tr.Companion.Name, p.Name, "the view calls the companion, never the tool itself")
 		assert.Equal(t, tool, p.Arguments["mcpformTool"])
 	}
-	assert.Empty(t, tr.ModelContext, "prefab 0.3.13 sends no ui/update-model-context")
+	// The model never sees the companion's results: the view tells it
+	// the outcome it shows, as the conversation's context.
+	require.NotEmpty(t, tr.ModelContext, "the view tells the model the outcome")
+	var last struct {
+		Content []struct{ Type, Text string } `json:"content"`
+	}
+	require.NoError(t, json.Unmarshal(tr.ModelContext[len(tr.ModelContext)-1], &last))
+	require.Len(t, last.Content, 1)
+	assert.Equal(t, "text", last.Content[0].Type)
+	assert.Equal(t, strings.TrimSpace(tr.Final), last.Content[0].Text, "what the model is told is what the view shows")
 }
 
 // appsPassword: the view asks the email and shows the page's link; the
