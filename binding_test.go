@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"maps"
 	"math/big"
 	"strconv"
 	"strings"
@@ -61,6 +62,17 @@ func rawArgs(meta mcp.Meta, state, raw string, answers map[string]any) *mcp.Call
 	return req
 }
 
+// submitted is req as it reaches the tool when it answers on a path that
+// carries the state in the arguments: a view's submit comes through the
+// companion; the model calls the tool itself.
+func submitted(req *mcp.CallToolRequest) *mcp.CallToolRequest {
+	if form, _ := elicitationModes(req); !form && appsDeclared(req) {
+		req.Params.Meta = maps.Clone(req.Params.Meta)
+		req.Params.Meta[companionMetaKey] = theViewMark
+	}
+	return req
+}
+
 // TestBindingExactNumbers (issue 22, finding 4): a state minted for the
 // argument repo 9007199254740993 does not finish a call for …992, which
 // float64 cannot tell apart, on the native path and on both paths that
@@ -86,7 +98,7 @@ func TestBindingExactNumbers(t *testing.T) {
 				}
 				b, err := json.Marshal(answer)
 				require.NoError(t, err)
-				return tt.flow.Next(context.Background(), rawArgs(tt.meta, "", `{"mcpform":"`+state+`",`+args[1:len(args)-1]+`,`+string(b[1:]), nil))
+				return tt.flow.Next(context.Background(), submitted(rawArgs(tt.meta, "", `{"mcpform":"`+state+`",`+args[1:len(args)-1]+`,`+string(b[1:]), nil)))
 			}
 			for args, ok := range map[string]bool{
 				`{"repo":9007199254740992,"n":1.5}`:           false,
@@ -122,7 +134,7 @@ func TestNumberOutOfRange(t *testing.T) {
 			require.NoError(t, err)
 			r, err := flow.Next(context.Background(), rawArgs(tt.meta, "", `{}`, nil))
 			require.NoError(t, err)
-			r, err = flow.Next(context.Background(), rawArgs(tt.meta, "", `{"mcpform":"`+carried(t, r)+`","team_name":"crew","seats":1e400}`, nil))
+			r, err = flow.Next(context.Background(), submitted(rawArgs(tt.meta, "", `{"mcpform":"`+carried(t, r)+`","team_name":"crew","seats":1e400}`, nil)))
 			require.NoError(t, err)
 			require.Equal(t, FlowAsk, r.Status)
 			require.Len(t, r.Problems, 1)
@@ -132,15 +144,19 @@ func TestNumberOutOfRange(t *testing.T) {
 	}
 	form, err := NewForm[struct {
 		Seats int64 `json:"seats"`
-	}]([]AutoFormField{{Name: "seats", Type: TypeInteger}}, &FormOptions{AskModel: true})
+	}]([]AutoFormField{{Name: "seats", Type: TypeInteger}}, &FormOptions{AskModel: true, Codec: codec, Principal: tokenUser})
 	require.NoError(t, err)
+	// The model answers with the state the form minted when it asked.
+	asked, err := form.Ask(rawArgs(bareMeta(), "", `{}`, nil), "")
+	require.NoError(t, err)
+	minted := stateOf(t, asked)
 	for name, read := range map[string]func(args string) Reply[struct {
 		Seats int64 `json:"seats"`
 	}]{
 		"ReadCall": func(args string) Reply[struct {
 			Seats int64 `json:"seats"`
 		}] {
-			return form.ReadCall(rawArgs(bareMeta(), "", args, nil))
+			return form.ReadCall(rawArgs(bareMeta(), "", strings.Replace(args, `"mcpform":""`, `"mcpform":"`+minted+`"`, 1), nil))
 		},
 		"ReadArguments": func(args string) Reply[struct {
 			Seats int64 `json:"seats"`
