@@ -3,6 +3,7 @@ package mcpform
 import (
 	"go/build"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -74,4 +75,70 @@ func TestLibraryImports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDocPromises holds each promise that README.md and doc.go make to the
+// tests that show it (issue 22, finding 12): the promise must stand in the
+// file as written here, and each test named must exist, so that a reworded
+// promise or a deleted test fails here and is looked at again. The claims
+// that no test showed must not come back.
+func TestDocPromises(t *testing.T) {
+	promises := []struct {
+		file, promise string
+		shownBy       []string
+	}{
+		{"README.md", "accepts no value\noutside the schema the client was shown",
+			[]string{"FuzzAcceptedFormInput", "FuzzFormRead", "TestStricterChoicesRefused"}},
+		{"README.md", "a replay or duplicate gets that outcome and triggers\nnothing, and an effect cut off by a crash is retried with the same\nidempotency key",
+			[]string{"TestSQLStoreSlowDo", "TestSQLStoreFailedWrite", "TestSQLStoreCrash", "TestMemoryOutcomesOnce", "TestIdempotencyKey"}},
+		{"README.md", "never takes answers\nfrom the tool's arguments",
+			[]string{"TestFinding1ArgumentsWithoutState", "FuzzReadCallWithoutState"}},
+		{"doc.go", "Once is once, with two exceptions",
+			[]string{"TestSQLStoreCrash", "TestSQLStoreFailedWrite", "TestSQLStoreClaimLost"}},
+		{"doc.go", "bound to the principal, the tool and the call's arguments",
+			[]string{"TestBindingExactNumbers", "TestStateChannels", "TestFlowNeedsPrincipal", "FuzzArgumentsDigest"}},
+		{"doc.go", "The link's token is sealed: it reveals no principal,\n// tool or run. Opening the page changes nothing",
+			[]string{"TestSecretLinkSealed", "TestSetPasswordLinkRevealsNothing", "TestSecretPageOpeningClaimsNothing", "TestSetPasswordPreviewSpoilsNothing"}},
+		{"doc.go", "However a flow ends, the secrets\n// sent for it are deleted.",
+			[]string{"TestSecretFlowEndings"}},
+		{"doc.go", "tells the model: once the view shows the result",
+			[]string{"TestHostMatrix"}},
+	}
+	tests := testFuncs(t)
+	for _, p := range promises {
+		doc, err := os.ReadFile(p.file)
+		require.NoError(t, err)
+		assert.Contains(t, string(doc), p.promise, "%s no longer makes this promise: update TestDocPromises", p.file)
+		for _, name := range p.shownBy {
+			assert.True(t, tests[name], "%s promises %q, shown by %s, which no longer exists", p.file, p.promise, name)
+		}
+	}
+	for _, file := range []string{"README.md", "doc.go", "flow.go", "internal/seam/seam.go"} {
+		doc, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for _, claim := range []string{"run their side effect once", "is never accepted", "run ID stays hidden", "SDK-free core"} {
+			assert.NotContains(t, string(doc), claim, "%s claims what no test shows", file)
+		}
+	}
+}
+
+// testFuncs returns the names of the Test and Fuzz functions of every
+// test file in the module.
+func testFuncs(t *testing.T) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	decl := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`)
+	for _, dir := range []string{".", "e2e", "mcpgo"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, dir)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			for _, m := range decl.FindAllSubmatch(b, -1) {
+				names[string(m[1])] = true
+			}
+		}
+	}
+	return names
 }

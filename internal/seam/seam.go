@@ -2,9 +2,9 @@
 // serve an SDK other than go-sdk (the mcpgo package). The root package fills
 // in its functions when it is initialised; a face converts its SDK's call
 // into a [Call], calls them, and converts what they return into its SDK's
-// result. It lives under internal/ so that it is no part of any public API:
-// mcpform's exported names stay those of one SDK-free core plus go-sdk's
-// face.
+// result. It lives under internal/ so that it is no part of any public API.
+// The core it reaches is the root package, which is also go-sdk's face: it
+// imports go-sdk, and a face for another SDK imports both.
 package seam
 
 import (
