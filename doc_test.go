@@ -99,6 +99,8 @@ func TestDocPromises(t *testing.T) {
 			[]string{"TestBindingExactNumbers", "TestStateChannels", "TestFlowNeedsPrincipal", "FuzzArgumentsDigest"}},
 		{"doc.go", "The link's token is sealed: it reveals no principal,\n// tool or run. Opening the page changes nothing",
 			[]string{"TestSecretLinkSealed", "TestSetPasswordLinkRevealsNothing", "TestSecretPageOpeningClaimsNothing", "TestSetPasswordPreviewSpoilsNothing"}},
+		{"doc.go", "with\n// AnyoneWithTheLink, whoever opens the link and posts first sets the\n// value, and only Authorize closes this.",
+			[]string{"TestSecretLinkUsedElsewhere", "TestInteropTSSetPasswordIntruder"}},
 		{"doc.go", "However a flow ends, the secrets\n// sent for it are deleted.",
 			[]string{"TestSecretFlowEndings"}},
 		{"doc.go", "tells the model: once the view shows the result",
