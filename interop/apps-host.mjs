@@ -54,6 +54,7 @@ import { chromium } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { tap } from './wiretap.mjs';
+import { CHROMIUM_FLAGS } from './chromium.mjs';
 
 const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 60000;
@@ -61,8 +62,7 @@ const watchdog = setTimeout(() => fail(`no result within ${timeout} ms`), timeou
 const here = dirname(fileURLToPath(import.meta.url));
 const UI = 'io.modelcontextprotocol/ui';
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ...CHROMIUM_FLAGS,
   // Without this, request interception misses the sandboxed frame's requests.
   '--disable-features=IsolateSandboxedIframes',
 ];

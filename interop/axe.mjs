@@ -31,11 +31,9 @@ import { mkdtemp, rm, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createRequire } from 'node:module';
+import { CHROMIUM_FLAGS } from './chromium.mjs';
 
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+const FLAGS = CHROMIUM_FLAGS;
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);

@@ -39,11 +39,9 @@ import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { tap } from './wiretap.mjs';
+import { CHROMIUM_FLAGS } from './chromium.mjs';
 
-const FLAGS = [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+const FLAGS = CHROMIUM_FLAGS;
 
 const plan = JSON.parse(readFileSync(0, 'utf8'));
 const timeout = plan.timeoutMs ?? 30000;
