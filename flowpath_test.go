@@ -682,7 +682,7 @@ func TestFlowView(t *testing.T) {
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
 	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{map[string]any{
-		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5", "children": []any{
+		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5 " + outcomeClass, "children": []any{
 			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}}}}}, root[0])
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
