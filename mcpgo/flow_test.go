@@ -251,3 +251,24 @@ func TestNextPrincipalFace(t *testing.T) {
 	_, err = mcpgo.Next(context.Background(), nil, req)
 	assert.Error(t, err)
 }
+
+// TestNextIgnoresForgedArguments (issue 22, finding 1, on mcp-go's face):
+// a first call whose arguments carry answers and a made-up state never
+// finishes a step: the state is refused, or the step is asked.
+func TestNextIgnoresForgedArguments(t *testing.T) {
+	flow := signupFlow(t)
+	ctx := context.WithValue(context.Background(), principalKey{}, "alice")
+	for _, state := range []string{"", "v1.x.y", "s1.AAAA"} {
+		t.Run(fmt.Sprintf("state %q", state), func(t *testing.T) {
+			req := mcpgoCall("", nil)
+			req.Params.Arguments = map[string]any{"mcpform": state, "email": "victim@example.com", "plan": "pro"}
+			r, err := mcpgo.Next(ctx, flow, req)
+			if err != nil {
+				assert.ErrorIs(t, err, mcp.ErrInvalidParams, "a made-up state is a bad state")
+				return
+			}
+			assert.Equal(t, mcpform.FlowAsk, r.Status, "the person is asked")
+			assert.Empty(t, r.Answers)
+		})
+	}
+}

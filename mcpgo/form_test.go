@@ -196,3 +196,38 @@ func TestAskRefuses(t *testing.T) {
 	_, err = mcpgo.Ask(secret, mcp.CallToolRequest{}, "")
 	assert.ErrorContains(t, err, "secret")
 }
+
+// TestReadIgnoresArguments (issue 22, finding 1, on mcp-go's face): what a
+// client puts in the tool's arguments, with or without a state argument,
+// is never read as an answer; only an answer to an input request is.
+func TestReadIgnoresArguments(t *testing.T) {
+	form := bookingForm(t)
+	forged := map[string]any{"mcpform": "", "day": "2026-08-03", "seats": 2, "room": "a"}
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"state argument empty", forged},
+		{"state argument junk", merged(forged, "mcpform", "v1.x.y")},
+		{"decline argument", map[string]any{"mcpform": "", "mcpformAction": "decline"}},
+		{"no state argument", map[string]any{"day": "2026-08-03", "seats": 2, "room": "a"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := mcpgoCall("", nil)
+			req.Params.Arguments = tt.args
+			reply := mcpgo.Read(form, req)
+			assert.Equal(t, mcpform.ReplyNone, reply.Status, "arguments are no answer")
+			assert.Equal(t, mcpform.PathNoAnswer, reply.Path)
+		})
+	}
+}
+
+func merged(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{k: v}
+	for key, val := range m {
+		if key != k {
+			out[key] = val
+		}
+	}
+	return out
+}
