@@ -9,7 +9,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -154,7 +156,7 @@ func rawCall(t *testing.T, c *client.Client, tool, state string, caps map[string
 			mcp.MetaKeyClientCapabilities: caps,
 		}
 	}
-	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(int64(7)),
+	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(rawCallID.Add(1)),
 		Method: string(mcp.MethodToolsCall), Params: params, Header: http.Header{}}
 	if mcp.IsModernProtocol(c.ProtocolVersion()) { // the headers streamable HTTP asks, as c sends them
 		encoded, err := json.Marshal(params)
@@ -163,10 +165,17 @@ func rawCall(t *testing.T, c *client.Client, tool, state string, caps map[string
 			req.Header.Set(name, value)
 		}
 	}
-	resp, err := c.GetTransport().SendRequest(context.Background(), req)
-	require.NoError(t, err)
+	// A call that gets no answer fails the test, rather than hang it.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := c.GetTransport().SendRequest(ctx, req)
+	require.NoError(t, err, "%s: no answer", tool)
 	return resp
 }
+
+// rawCallID numbers raw calls: each has an id of its own, so that no
+// answer is taken for another call's.
+var rawCallID atomic.Int64
 
 // TestServeSpecCodes: through ServeStdio and NewStreamableHTTPServer,
 // mcp-go's own client gets an invalid request state as -32602 and a
