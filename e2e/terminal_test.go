@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,7 @@ import (
 func TestDemoTerminal(t *testing.T) {
 	script, err := exec.LookPath("script")
 	if err != nil {
-		t.Skipf("needs util-linux's script(1), which Debian's bsdutils installs: %v", err)
+		testenv.Missing(t, "terminal test needs util-linux's script(1), which Debian's bsdutils installs: %v", err)
 	}
 	const password = "correct horse battery staple"
 	for _, tt := range []struct {
