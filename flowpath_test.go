@@ -857,3 +857,35 @@ func TestFlowArgumentsDeclineOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestMintedTokenIsJSONText shows what sendBack relies on to write a token
+// without escaping it: every token a codec mints, signed or sealed, bound
+// or not, whatever its payload, is base64url text and dots.
+func TestMintedTokenIsJSONText(t *testing.T) {
+	payloads := []any{nil, "", `"\<>&` + "\u2028\x00", map[string]any{"a": []any{1.5, true, "é"}}}
+	for _, seal := range []bool{false, true} {
+		for _, bind := range []bool{false, true} {
+			codec, err := NewRequestStateCodec(RequestStateOptions{
+				Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Seal: seal, Bind: bind})
+			require.NoError(t, err)
+			for _, p := range payloads {
+				b := ""
+				if bind {
+					b = `tool"\` + "\n"
+				}
+				tok, err := codec.Mint(p, b)
+				require.NoError(t, err)
+				for i := 0; i < len(tok); i++ {
+					c := tok[i]
+					if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+						t.Fatalf("seal=%v bind=%v: token %q has %q at %d", seal, bind, tok, c, i)
+					}
+				}
+				r := &round{args: callArgs{rest: []byte(`"x":1`)}}
+				var back map[string]any
+				require.NoError(t, json.Unmarshal(r.sendBack(tok), &back))
+				assert.Equal(t, map[string]any{"x": 1.0, StateArgument: tok}, back)
+			}
+		}
+	}
+}
