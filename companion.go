@@ -3,6 +3,7 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,31 +29,56 @@ const (
 	companionMetaKey = "io.github.mcpform/viewSubmit"
 )
 
-// viewMark is the companion's mark: only this package makes one.
-type viewMark struct{}
+// viewMark is the companion's mark: only this package makes one. It
+// carries the arguments the middleware decoded to find the tool, so that
+// the round reads them once rather than twice.
+type viewMark struct {
+	decoded atomic.Pointer[map[string]any]
+}
 
+// theViewMark marks a request as the middleware does, with nothing
+// decoded: tests use it.
 var theViewMark = &viewMark{}
 
-// viaCompanion reports whether req came through the companion middleware.
-func viaCompanion(req *mcp.CallToolRequest) bool {
-	if req == nil || req.Params == nil {
-		return false
+// take returns the arguments the middleware decoded, once: a second read
+// of the same call decodes its arguments again, since the first changes
+// the map it is given.
+func (m *viewMark) take() map[string]any {
+	if m == nil {
+		return nil
 	}
-	m, ok := req.Params.Meta[companionMetaKey].(*viewMark)
-	return ok && m == theViewMark
+	if p := m.decoded.Swap(nil); p != nil {
+		return *p
+	}
+	return nil
 }
+
+// companionMark returns req's companion mark, or nil when it did not come
+// through the companion middleware.
+func companionMark(req *mcp.CallToolRequest) *viewMark {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	m, _ := req.Params.Meta[companionMetaKey].(*viewMark)
+	return m
+}
+
+// viaCompanion reports whether req came through the companion middleware.
+func viaCompanion(req *mcp.CallToolRequest) bool { return companionMark(req) != nil }
 
 // companionTarget returns the tool a companion call reaches, read from
 // its arguments, which pass on unchanged: toolArgument is one of the
 // arguments a form or flow writes, left out of what its state is bound to.
-func companionTarget(raw json.RawMessage) (string, bool) {
-	var a struct {
-		Tool string `json:"mcpformTool"`
+// It decodes them with readArguments, as the round would, and returns
+// them decoded.
+func companionTarget(raw json.RawMessage) (string, map[string]any, bool) {
+	v, err := readArguments(raw)
+	m, _ := v.(map[string]any)
+	tool, _ := m[toolArgument].(string)
+	if err != nil || tool == "" || tool == companionTool {
+		return "", nil, false
 	}
-	if json.Unmarshal(raw, &a) != nil || a.Tool == "" || a.Tool == companionTool {
-		return "", false
-	}
-	return a.Tool, true
+	return tool, m, true
 }
 
 // companionMiddleware routes the companion's calls to their tool, marked.
@@ -62,7 +88,7 @@ func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != companionTool {
 			return next(ctx, method, req)
 		}
-		tool, ok := companionTarget(call.Params.Arguments)
+		tool, args, ok := companionTarget(call.Params.Arguments)
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 				Message: "the view's submit names no tool under " + toolArgument}
@@ -74,7 +100,9 @@ func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if p.Meta == nil {
 			p.Meta = mcp.Meta{}
 		}
-		p.Meta[companionMetaKey] = theViewMark
+		mark := &viewMark{}
+		mark.decoded.Store(&args)
+		p.Meta[companionMetaKey] = mark
 		routed := *call
 		routed.Params = &p
 		return next(ctx, method, &routed)

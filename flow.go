@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -428,10 +429,18 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := call.Arguments()
+	var mark *viewMark
+	if c, ok := call.(*sdkCall); ok {
+		mark = companionMark((*mcp.CallToolRequest)(c))
+	}
 	var args callArgs
-	if err == nil {
-		args, err = callArguments(raw, f.own)
+	if decoded := mark.take(); decoded != nil {
+		args, err = splitArguments(decoded, f.own) // as the companion read them
+	} else {
+		var raw json.RawMessage
+		if raw, err = call.Arguments(); err == nil {
+			args, err = callArguments(raw, f.own)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
@@ -441,7 +450,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	token, inArgs, channel := call.State(), false, PathNative
 	if token == "" && args.token != "" {
 		token, inArgs, channel = args.token, true, PathModel
-		if c, ok := call.(*sdkCall); ok && viaCompanion((*mcp.CallToolRequest)(c)) {
+		if mark != nil {
 			channel = PathView
 		}
 	}

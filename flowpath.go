@@ -150,6 +150,12 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 		b, err := canonicalJSON(v)
 		return callArgs{digest: digestOf(b)}, err
 	}
+	return splitArguments(m, own)
+}
+
+// splitArguments is callArguments for arguments already decoded by
+// readArguments, which it changes: m keeps the answers.
+func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 	// m keeps the answers; the tool's own arguments, usually none, move to
 	// rest.
 	var a callArgs
