@@ -30,17 +30,21 @@ type MemoryOutcomes struct {
 	head  int
 }
 
-// A memRun is one run's claim: its outcome once decided, and a channel
-// closed when its holder decides or releases it.
+// A memRun is one run's claim: its outcome once decided. What a kept
+// outcome costs is what the store holds for each finished run, so the
+// channel a duplicate waits on is made only when a duplicate comes while
+// the run is undecided, and closed when its holder decides or releases it.
 type memRun struct {
 	result []byte
-	done   chan struct{}
+	wait   chan struct{}
 }
 
+// memClaim is a claim in the order of expiry; expires is in Unix
+// nanoseconds, the smallest form of the time.
 type memClaim struct {
 	key     string
 	run     *memRun
-	expires time.Time
+	expires int64
 }
 
 // memSweepBatch is how many expired outcomes a call drops at most.
@@ -72,19 +76,23 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(conte
 		m.sweep()
 		r, ok := m.runs[key]
 		if !ok {
-			r = &memRun{done: make(chan struct{})}
+			r = &memRun{}
 			m.runs[key] = r
-			m.order = append(m.order, memClaim{key, r, m.now().Add(m.keep)})
+			m.order = append(m.order, memClaim{key, r, m.now().Add(m.keep).UnixNano()})
 			m.mu.Unlock()
 			return m.decide(ctx, key, r, do)
 		}
 		first := r.result
+		if first == nil && r.wait == nil {
+			r.wait = make(chan struct{})
+		}
+		wait := r.wait
 		m.mu.Unlock()
 		if first != nil {
 			return first, nil
 		}
 		select {
-		case <-r.done: // decided, or released: look again
+		case <-wait: // decided, or released: look again
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -111,8 +119,8 @@ func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do f
 	}
 	m.mu.Lock()
 	r.result = blob
+	r.wake()
 	m.mu.Unlock()
-	close(r.done)
 	return blob, nil
 }
 
@@ -122,16 +130,24 @@ func (m *MemoryOutcomes) release(key string, r *memRun) {
 	if m.runs[key] == r {
 		delete(m.runs, key)
 	}
+	r.wake()
 	m.mu.Unlock()
-	close(r.done)
+}
+
+// wake wakes the duplicates waiting for r, if any; m.mu is held.
+func (r *memRun) wake() {
+	if r.wait != nil {
+		close(r.wait)
+		r.wait = nil
+	}
 }
 
 // sweep drops at most memSweepBatch outcomes that have expired, oldest
 // first; m.mu is held.
 func (m *MemoryOutcomes) sweep() {
-	now := m.now()
+	now := m.now().UnixNano()
 	for range memSweepBatch {
-		if m.head == len(m.order) || now.Before(m.order[m.head].expires) {
+		if m.head == len(m.order) || now < m.order[m.head].expires {
 			break
 		}
 		c := m.order[m.head]

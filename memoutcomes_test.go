@@ -2,8 +2,10 @@ package mcpform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -174,4 +176,33 @@ func BenchmarkMemoryOutcomesOnce(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestMemoryOutcomesKeptSize: what MemoryOutcomes holds for a finished
+// run, beyond the outcome's own JSON and its key, stays small, since a
+// server keeps one for every run its state may still replay.
+func TestMemoryOutcomesKeptSize(t *testing.T) {
+	const runs = 20000
+	res := outcome("Created ada@example.com on pro with 5 seat(s).")
+	blob, err := json.Marshal(res)
+	require.NoError(t, err)
+	keys := make([]string, runs)
+	for i := range keys {
+		keys[i] = runIdempotencyKey(fmt.Sprint(i))
+	}
+	do := func(context.Context) (*mcp.CallToolResult, error) { return res, nil }
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := NewMemoryOutcomes(0)
+	for _, k := range keys {
+		_, err := m.Once(context.Background(), k, do)
+		require.NoError(t, err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perRun := float64(after.HeapAlloc-before.HeapAlloc)/runs - float64(len(blob))
+	t.Logf("%.0f bytes a run beside its %d-byte outcome", perRun, len(blob))
+	assert.Less(t, perRun, 200.0, "bytes a run beside its outcome")
+	runtime.KeepAlive(m)
 }
