@@ -262,6 +262,9 @@ func newTestSignupOn(t *testing.T, dsn string) (*signup, *store) {
 // storedAccounts returns the accounts in st, by email.
 func storedAccounts(t *testing.T, st *store) []account {
 	t.Helper()
+	if st.mem != nil {
+		return st.mem.list()
+	}
 	rows, err := st.db.Query(`SELECT email, full_name, plan, team_name, seats FROM accounts ORDER BY email`)
 	require.NoError(t, err)
 	defer rows.Close()

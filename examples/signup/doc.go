@@ -56,15 +56,15 @@
 // first key seals and all of them open. Replicas that share the keys finish each other's signups.
 // Without it, the server makes a random key and says so on stderr.
 //
-// Accounts are stored through database/sql: by default in a SQLite
-// database in memory, gone when the process ends; -db names a SQLite file,
-// which replicas on one machine may share (created 0600: it holds password
-// hashes), or a postgres:// URL. A signup creates at most one account, on
-// whichever replica its rounds land: the database holds one account per
-// email, and mcpform's SQLStore one outcome per run of the flow, so a
-// replayed round gets the first result again. Without -db, the outcomes
-// and the secret page's values are kept in memory (mcpform.MemoryOutcomes
-// and MemorySecretStore), the fastest store for a single process.
+// By default everything is kept in the process's memory, gone when it
+// ends: the accounts, the outcomes and the secret page's values
+// (mcpform.MemoryOutcomes and MemorySecretStore), the fastest store for a
+// single process. -db stores them through database/sql instead: in a
+// SQLite file, which replicas on one machine may share (created 0600: it
+// holds password hashes), or at a postgres:// URL. A signup creates at
+// most one account, on whichever replica its rounds land: the database
+// holds one account per email, and mcpform's SQLStore one outcome per run
+// of the flow, so a replayed round gets the first result again.
 //
 // Over HTTP, the server bounds what a client can hold: request bodies of
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
@@ -87,11 +87,9 @@
 //     since its live heap is small and go-sdk's decoding leaves much
 //     garbage: that halves the CPU of a signup, and GOMEMLIMIT makes the
 //     collector run sooner if the heap ever nears the limit.
-//   - The store, with -db: no -db for one process (SQLite in memory, gone
-//     when it exits); a SQLite file for replicas on one machine;
-//     PostgreSQL for replicas on several. Every claim and outcome of
-//     SQLite in memory goes through its one connection, so under many
-//     clients they queue there.
+//   - The store, with -db: none for one process (memory, gone when it
+//     exits); a SQLite file for replicas on one machine; PostgreSQL for
+//     replicas on several.
 //   - Nothing for the HTTP handler: 2026-07-28 clients get go-sdk's
 //     stateless handler with JSONResponse, one JSON body per call rather
 //     than an event stream, since a call's result is all it sends, and

@@ -6,12 +6,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mcpform/mcpform"
 )
 
 // keyEnv names the environment variable that holds the request-state keys.
 const keyEnv = "MCPFORM_STATE_KEY"
+
+// stateTTL is how long a request state stays valid: the time a person has
+// to answer a round. The outcomes kept in memory last as long.
+const stateTTL = 10 * time.Minute
 
 // parseKeys reads a MCPFORM_STATE_KEY value: one or more hex keys of at
 // least mcpform.MinRequestStateKeySize bytes, separated by commas. The first
@@ -55,5 +60,5 @@ func newCodec(env string, warn io.Writer) (*mcpform.RequestStateCodec, error) {
 			return nil, err
 		}
 	}
-	return mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: keys, Bind: true})
+	return mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: keys, Bind: true, TTL: stateTTL})
 }

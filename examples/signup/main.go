@@ -17,7 +17,7 @@ var (
 	stdioFlag     = flag.Bool("stdio", false, "serve the signup tool over stdin/stdout, for an MCP host")
 	httpAddr      = flag.String("http", "", "serve streamable HTTP on `ADDR` (host:port; a bare port means 127.0.0.1)")
 	principalFlag = flag.String("principal", localPrincipal, "principal request state is bound to when there is no auth")
-	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
+	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: the process's memory)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
 	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
 	clientSess    = flag.Int("max-sessions-per-client", 16, "refuse new HTTP sessions of older clients beyond this many per remote address")

@@ -139,6 +139,9 @@ func hashPassword(pw string) (salt, hash string) {
 // setPassword stores the hash as email's password, and reports false when
 // principal has no account email.
 func (s *store) setPassword(ctx context.Context, email, principal, salt, hash string) (bool, error) {
+	if s.mem != nil {
+		return s.mem.setPassword(email, principal, salt, hash), nil
+	}
 	var one int
 	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE email = $1 AND principal = $2`,
 		normalize(email), principal).Scan(&one)

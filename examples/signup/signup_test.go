@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestStoreErrorIsGeneric(t *testing.T) {
 			"Password not set: the server failed to finish it.", "set_password: reference "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, st := newTestSignup(t)
+			s, st := newTestSignupOn(t, filepath.Join(t.TempDir(), "signup.db")) // a database to break
 			var logged bytes.Buffer
 			s.log = log.New(&logged, "", 0)
 			_, err := st.db.Exec(`DROP TABLE ` + tt.drop)

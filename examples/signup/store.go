@@ -12,10 +12,12 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// A store holds one account per lower-cased email and salted password hashes;
-// runs keeps each flow run's first outcome and the secret page's values.
+// A store holds one account per lower-cased email and salted password hashes,
+// in db or, without -db, in mem; runs keeps each flow run's first outcome and
+// the secret page's values.
 type store struct {
-	db   *sql.DB
+	db   *sql.DB // nil without -db
+	mem  *memAccounts
 	runs runStore
 }
 
@@ -38,39 +40,46 @@ const schema = `CREATE TABLE IF NOT EXISTS accounts (email TEXT PRIMARY KEY, ide
 CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL, hash TEXT NOT NULL, iterations INTEGER NOT NULL, updated_at TIMESTAMP NOT NULL)`
 
 // openStore opens a postgres:// URL or a SQLite file that replicas may share,
-// with the runs in it (see mcpform.SQLStore), or for "" the accounts in SQLite
-// in memory, on one connection, and the runs in the process's memory.
+// with the runs in it (see mcpform.SQLStore), or for "" a store in the
+// process's memory, the fastest for one process.
 func openStore(ctx context.Context, dsn string) (*store, error) {
-	driver, name, conns := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)", 0
+	if dsn == "" {
+		// An outcome is kept while a state that may replay its run is valid.
+		outcomes := mcpform.NewMemoryOutcomes(stateTTL + mcpform.RequestStateLeeway)
+		return &store{mem: newMemAccounts(), runs: memoryRuns{outcomes, mcpform.NewMemorySecretStore()}}, nil
+	}
+	driver, name := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		driver, name = "pgx", dsn
-	} else if dsn == "" {
-		name, conns = ":memory:", 1
 	}
 	db, err := sql.Open(driver, name)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(conns) // 0: no limit
 	for _, stmt := range strings.Split(schema, ";") {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return nil, errors.Join(err, db.Close())
 		}
 	}
-	if dsn == "" {
-		return &store{db, memoryRuns{mcpform.NewMemoryOutcomes(0), mcpform.NewMemorySecretStore()}}, nil
-	}
 	runs, err := mcpform.NewSQLStore(db, &mcpform.SQLStoreOptions{OutcomeTable: "outcomes", SecretTable: "secrets"})
 	if err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
-	return &store{db, runs}, runs.Create(ctx)
+	return &store{db: db, runs: runs}, runs.Create(ctx)
 }
 
-func (s *store) Close() error { return s.db.Close() }
+func (s *store) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}
 
 // createAccount creates a for run, or reports false when another run holds its email.
 func (s *store) createAccount(ctx context.Context, run string, a *account) (bool, error) {
+	if s.mem != nil {
+		return s.mem.create(run, a), nil
+	}
 	var owner string // a retry after a crash finds its run's own account
 	err := s.db.QueryRowContext(ctx, `INSERT INTO accounts VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (email) DO UPDATE SET email = excluded.email RETURNING idem_key`,
