@@ -68,4 +68,3 @@ func (h Host) capabilities() map[string]any {
 	}
 	return c
 }
-
