@@ -234,11 +234,12 @@ func (c *Client) model(ctx context.Context, tool string, r *toolResult, a Answer
 	if k.RequestedSchema == nil {
 		round.Path = PathLink
 	}
-	for _, cut := range []string{"\n\nAsk the person", "\n\nGive the person", "Give the person", "\n\nThen call"} {
-		if i := strings.Index(round.Message, cut); i >= 0 {
-			round.Message = round.Message[:i]
-		}
+	if k.RequestedSchema == nil { // a link alone: its message is the page's
+		_, round.Message, _ = strings.Cut(text, "Give the person this link. ")
+		round.Message, _, _ = strings.Cut(round.Message, "\n")
 	}
+	round.Message, _, _ = strings.Cut(round.Message, "\n\nAsk the person")
+	round.Message, _, _ = strings.Cut(round.Message, "\n\nGive the person")
 	round.Problems = problemsIn(round.Message)
 	if k.URL != "" {
 		c.page(ctx, &round, a)

@@ -8,11 +8,19 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// A TB is what the kit needs of a test: *testing.T, *testing.B and
+// *testing.F are TBs. The kit fails it on a broken connection or a reply
+// no host could read, and ends the session in its Cleanup.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
 
 // A Client is a fake host connected to one server session. It is not
 // safe for concurrent use: a host runs one call at a time here.
@@ -22,7 +30,7 @@ type Client struct {
 	// the links over the network, to an httptest.Server for instance.
 	Pages http.Handler
 
-	t       testing.TB
+	t       TB
 	host    Host
 	conn    mcp.Connection
 	id      int64
@@ -33,7 +41,7 @@ type Client struct {
 // NewClient connects host to server in memory, as a new session, and
 // returns the client. The session ends when the test does. A handshake
 // the server refuses fails the test.
-func NewClient(t testing.TB, server *mcp.Server, host Host) *Client {
+func NewClient(t TB, server *mcp.Server, host Host) *Client {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
@@ -48,7 +56,7 @@ func NewClient(t testing.TB, server *mcp.Server, host Host) *Client {
 // connection to any server: [Pipe] to a server that serves a stream, such
 // as mcp-go's stdio server, or go-sdk's StreamableClientTransport to an
 // http.Handler. The connection closes when the test ends.
-func Dial(t testing.TB, transport mcp.Transport, host Host) *Client {
+func Dial(t TB, transport mcp.Transport, host Host) *Client {
 	t.Helper()
 	conn, err := transport.Connect(context.Background())
 	if err != nil {
@@ -64,7 +72,7 @@ func Dial(t testing.TB, transport mcp.Transport, host Host) *Client {
 // (*server.StdioServer).Listen, on a pair of pipes, and returns the
 // transport of the client's end, for [Dial]. serve's context is cancelled
 // and its input closed when the test ends, and Pipe waits for it then.
-func Pipe(t testing.TB, serve func(ctx context.Context, in io.Reader, out io.Writer) error) mcp.Transport {
+func Pipe(t TB, serve func(ctx context.Context, in io.Reader, out io.Writer) error) mcp.Transport {
 	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
