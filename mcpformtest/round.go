@@ -37,6 +37,9 @@ type Question struct {
 	Name string
 	// Label is its title as shown; empty if it has none.
 	Label string
+	// Default is the value it shows before the person types, as JSON
+	// decodes it: on a re-ask, the answer already accepted. Nil if none.
+	Default any
 }
 
 // A Round is one thing the server sent the host in a call, as the host
@@ -116,7 +119,8 @@ func questionsOf(schema json.RawMessage) []Question {
 		return nil
 	}
 	var titles map[string]struct {
-		Title string `json:"title"`
+		Title   string `json:"title"`
+		Default any    `json:"default"`
 	}
 	json.Unmarshal(s.Properties, &titles)
 	dec := json.NewDecoder(bytes.NewReader(s.Properties))
@@ -134,7 +138,7 @@ func questionsOf(schema json.RawMessage) []Question {
 		if dec.Decode(&skip) != nil {
 			return qs
 		}
-		qs = append(qs, Question{Name: name, Label: titles[name].Title})
+		qs = append(qs, Question{Name: name, Label: titles[name].Title, Default: titles[name].Default})
 	}
 	return qs
 }

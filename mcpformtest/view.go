@@ -53,8 +53,8 @@ func (v *shownView) walk(n *viewNode) {
 	case n.Type == "Muted":
 		v.round.Problems = append(v.round.Problems, problemsIn(n.Content)...)
 	case n.Name != "":
-		v.round.Questions = append(v.round.Questions, Question{Name: n.Name, Label: n.Label})
 		v.controls[n.Name] = n
+		v.round.Questions = append(v.round.Questions, Question{Name: n.Name, Label: n.Label, Default: v.initial(n.Name)})
 	}
 	if n.OnSubmit != nil && n.OnSubmit.Action == "toolCall" && v.submit == nil {
 		v.submit = n.OnSubmit
