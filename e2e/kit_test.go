@@ -1,0 +1,278 @@
+package e2e_test
+
+// The signup binary on the test kit (mcpformtest): the server's own
+// judgement, as each kind of host meets it over streamable HTTP. These
+// checks were examples/signup's own, through its terminal demo; the demo's
+// rendering is still tested there.
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpform/mcpform/mcpformtest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// kitReplica starts a replica on a new SQLite file, and returns a kit
+// client of it as host, and the file.
+func kitReplica(t *testing.T, host mcpformtest.Host, args ...string) (*mcpformtest.Client, replica, string) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "signup.db")
+	r := startReplica(t, keyA, append([]string{"-db", db}, args...)...)
+	return kitDial(t, r, host), r, db
+}
+
+func kitDial(t *testing.T, r replica, host mcpformtest.Host) *mcpformtest.Client {
+	return mcpformtest.Dial(t, &mcp.StreamableClientTransport{Endpoint: r.url, MaxRetries: -1}, host)
+}
+
+// TestKitSignup runs signup as a full 2026-07-28 host sends what the
+// person typed, unchecked: the server judges it, names every problem in
+// one re-ask, keeps the good answers as defaults, and stores the account
+// only once all is well.
+func TestKitSignup(t *testing.T) {
+	acct := func(m map[string]any) mcpformtest.Answer { return mcpformtest.Accept(m) }
+	ada := map[string]any{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "pro"}
+	team := map[string]any{"email": "ada@example.com", "plan": "team"}
+	good := map[string]any{"team_name": "Analytical Engines", "seats": 12}
+	for _, tt := range []struct {
+		name     string
+		answers  []mcpformtest.Answer
+		status   string
+		want     *account
+		asked    [][]string // the questions of each round but the outcome
+		problems []string   // named by the last round before the outcome
+	}{
+		{"pro plan", []mcpformtest.Answer{acct(ada)}, "created",
+			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
+			[][]string{{"email", "full_name", "plan"}}, nil},
+		{"team plan takes a second form", []mcpformtest.Answer{acct(team), acct(good)}, "created",
+			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil},
+		{"the server judges what the client sends", []mcpformtest.Answer{acct(team),
+			acct(map[string]any{"team_name": "A", "seats": 51}), acct(good)}, "created",
+			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}},
+			[]string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}},
+		{"a required answer left empty", []mcpformtest.Answer{acct(map[string]any{"plan": "pro"}),
+			acct(map[string]any{"email": "ada@example.com", "plan": "pro"})}, "created",
+			&account{Email: "ada@example.com", Plan: "pro"},
+			[][]string{{"email", "full_name", "plan"}, {"email", "full_name", "plan"}}, []string{"Email: missing required value"}},
+		{"a number that is not one", []mcpformtest.Answer{acct(team),
+			acct(map[string]any{"team_name": "Analytical Engines", "seats": "twelve"}), acct(good)}, "created",
+			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}}, []string{"Seats: not a number"}},
+		{"decline", []mcpformtest.Answer{mcpformtest.Decline()}, "declined", nil, [][]string{{"email", "full_name", "plan"}}, nil},
+		{"cancel at the team form", []mcpformtest.Answer{acct(team), mcpformtest.Cancel()}, "cancelled", nil,
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, db := kitReplica(t, mcpformtest.Full)
+			res := c.Call(context.Background(), toolName, nil, tt.answers...)
+			require.Nil(t, res.Err)
+			assert.Equal(t, tt.status, res.Status, res.Text)
+			var asked [][]string
+			for _, r := range res.Rounds[:len(res.Rounds)-1] {
+				assert.Equal(t, mcpformtest.PathForm, r.Path)
+				asked = append(asked, r.Names())
+			}
+			assert.Equal(t, tt.asked, asked, "the forms asked, round by round")
+			if n := len(res.Rounds); n > 1 {
+				assert.Equal(t, tt.problems, res.Rounds[n-2].Problems)
+			}
+			want := map[string]account{}
+			if tt.want != nil {
+				want[tt.want.Email] = *tt.want
+			}
+			assert.Equal(t, want, accounts(t, "sqlite", db))
+		})
+	}
+}
+
+// TestKitReaskKeepsGoodAnswers: a bad email is re-asked with the good
+// answers as the form's defaults, and the required plan's default is the
+// one sent.
+func TestKitReaskKeepsGoodAnswers(t *testing.T) {
+	c, _, db := kitReplica(t, mcpformtest.Full)
+	res := c.Call(context.Background(), toolName, nil,
+		mcpformtest.Accept(map[string]any{"email": "ada@example..com", "full_name": "Ada Lovelace", "plan": "pro"}),
+		mcpformtest.Accept(map[string]any{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "pro"}))
+	require.Len(t, res.Rounds, 3)
+	reask := res.Rounds[1]
+	assert.Equal(t, []string{"Email: not a valid email address"}, reask.Problems)
+	assert.True(t, strings.HasPrefix(reask.Message, "Create your account\n\nPlease check:"), reask.Message)
+	assert.Equal(t, []mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name", Default: "Ada Lovelace"},
+		{Name: "plan", Label: "Plan", Default: "pro"}}, reask.Questions)
+	assert.Equal(t, "created", res.Status)
+	assert.Equal(t, map[string]account{"ada@example.com": {Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, accounts(t, "sqlite", db))
+}
+
+// TestKitEveryHost: a team signup with a re-ask finishes on each of the
+// kit's five hosts, each asked its own way.
+func TestKitEveryHost(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "signup.db")
+	r := startReplica(t, keyA, "-db", db)
+	for _, host := range mcpformtest.Hosts() {
+		t.Run(host.Name, func(t *testing.T) {
+			email := strings.ToLower(strings.ReplaceAll(host.Name, " ", "-")) + "@example.com"
+			res := kitDial(t, r, host).Call(context.Background(), toolName, nil,
+				mcpformtest.Accept(map[string]any{"email": email, "plan": "team"}),
+				mcpformtest.Accept(map[string]any{"team_name": "A", "seats": 51}),
+				mcpformtest.Accept(map[string]any{"team_name": "Analytical Engines", "seats": 12}))
+			assert.Equal(t, "created", res.Status, res.Text)
+			require.Len(t, res.Rounds, 4)
+			assert.Equal(t, []string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}, res.Rounds[2].Problems)
+			assert.Equal(t, 12, accounts(t, "sqlite", db)[email].Seats)
+		})
+	}
+}
+
+// TestKitHTTPSmoke runs one signup for a client of each generation.
+func TestKitHTTPSmoke(t *testing.T) {
+	for _, host := range []mcpformtest.Host{mcpformtest.Full, mcpformtest.Editor} {
+		t.Run(host.Protocol, func(t *testing.T) {
+			c, _, db := kitReplica(t, host)
+			res := c.Call(context.Background(), toolName, nil, mcpformtest.Accept(map[string]any{"email": "ada@example.com", "plan": "pro"}))
+			assert.Equal(t, "created", res.Status, res.Text)
+			assert.Equal(t, map[string]account{"ada@example.com": {Email: "ada@example.com", Plan: "pro"}}, accounts(t, "sqlite", db))
+		})
+	}
+}
+
+// TestKitSetPassword sets a password after a signup: the page's own check
+// refuses a short one, a retry before the page is sent is asked for the
+// page again, an unknown email changes nothing, and a cancel leaves only
+// the sealed record that the link ended. The password crosses no MCP
+// message, and only its hash is stored.
+func TestKitSetPassword(t *testing.T) {
+	email := map[string]any{"email": "ada@example.com"}
+	page := func(pw string) mcpformtest.Answer {
+		return mcpformtest.Answer{Values: email, Secrets: map[string]string{"password": pw}}
+	}
+	for _, tt := range []struct {
+		name     string
+		answers  []mcpformtest.Answer
+		status   string
+		text     string
+		pages    []int      // the status of each page posted
+		problems [][]string // of each round
+		left     int        // values left in the secrets table
+	}{
+		{"set after a refusal", []mcpformtest.Answer{page("short"), page(secret)}, "updated", passwordText,
+			[]int{422, 200}, [][]string{{"Shorter than 12 characters."}, {"New password: the page for it is still waiting"}, nil}, 0},
+		{"Enter before the page is sent", []mcpformtest.Answer{mcpformtest.Accept(email), page(secret)}, "updated", passwordText,
+			[]int{200}, [][]string{nil, {"New password: the page for it is still waiting"}, nil}, 0},
+		{"another's email is unknown", []mcpformtest.Answer{{Values: map[string]any{"email": "bob@example.com"}, Secrets: map[string]string{"password": secret}}},
+			"unknown", "Password not set: you have no account bob@example.com. Nothing was changed.", []int{200}, [][]string{nil, nil}, 0},
+		{"cancel on the page", []mcpformtest.Answer{mcpformtest.Cancel()}, "cancelled", "Password not set: it was cancelled. Nothing was changed.",
+			nil, [][]string{nil, nil}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, db := kitReplica(t, mcpformtest.Full)
+			ctx := context.Background()
+			require.Equal(t, "created", c.Call(ctx, toolName, nil, mcpformtest.Accept(map[string]any{"email": "ada@example.com", "plan": "pro"})).Status)
+			res := c.Call(ctx, passwordTool, nil, tt.answers...)
+			assert.Equal(t, tt.status, res.Status)
+			assert.Equal(t, tt.text, res.Text)
+			var pages []int
+			var problems [][]string
+			for _, r := range res.Rounds {
+				if r.Page != 0 {
+					pages = append(pages, r.Page)
+				}
+				problems = append(problems, r.Problems)
+			}
+			assert.Equal(t, tt.pages, pages, "the pages posted")
+			assert.Equal(t, tt.problems, problems)
+			noSecret(t, "the MCP wire", c.Wire()...)
+			assert.Equal(t, tt.left, valuesLeft(t, "sqlite", db), "values left in the secrets table")
+			if tt.status == "updated" {
+				checkPasswordHash(t, "sqlite", db, "ada@example.com", secret)
+			} else {
+				assert.Zero(t, countRows(t, db, "passwords"), "passwords stored")
+			}
+		})
+	}
+}
+
+func countRows(t *testing.T, db, table string) (n int) {
+	t.Helper()
+	d, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer d.Close()
+	require.NoError(t, d.QueryRow(`SELECT COUNT(*) FROM `+table).Scan(&n))
+	return n
+}
+
+// TestKitStoreErrorIsGeneric breaks the database under each tool: the
+// client gets a generic error result with a reference, never the
+// database's words, and the server's log gets those words with the same
+// reference.
+func TestKitStoreErrorIsGeneric(t *testing.T) {
+	for _, tt := range []struct{ tool, drop, says string }{
+		{toolName, "accounts", "Signup not completed: the server failed to finish it."},
+		{passwordTool, "passwords", "Password not set: the server failed to finish it."},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			c, r, db := kitReplica(t, mcpformtest.Full)
+			ctx := context.Background()
+			ada := map[string]any{"email": "ada@example.com", "plan": "pro"}
+			if tt.tool == passwordTool {
+				require.Equal(t, "created", c.Call(ctx, toolName, nil, mcpformtest.Accept(ada)).Status)
+			}
+			d, err := sql.Open("sqlite", db)
+			require.NoError(t, err)
+			_, err = d.Exec(`DROP TABLE ` + tt.drop)
+			require.NoError(t, err)
+			d.Close()
+			res := c.Call(ctx, tt.tool, nil, mcpformtest.Answer{Values: ada, Secrets: map[string]string{"password": secret}})
+			assert.True(t, res.IsError)
+			assert.Equal(t, "error", res.Status)
+			assert.Contains(t, res.Text, tt.says)
+			assert.NotContains(t, res.Text, "no such table", "the database's words stay in the log")
+			assert.NotContains(t, res.Text, tt.drop)
+
+			logs := r.stderr()
+			lead := tt.tool + ": reference "
+			i := strings.Index(logs, lead)
+			require.GreaterOrEqual(t, i, 0, logs)
+			line, _, _ := strings.Cut(logs[i:], "\n")
+			assert.Contains(t, line, "no such table: "+tt.drop)
+			ref := strings.Fields(strings.TrimPrefix(line, lead))[0]
+			assert.Contains(t, res.Text, "reference "+strings.TrimSuffix(ref, ":")+".", "the result and the log share the reference")
+		})
+	}
+}
+
+// TestKitStatelessAnswersJSON: a 2026-07-28 call that accepts either gets
+// its result as one JSON body, not an event stream, which costs the
+// server more and carries nothing more.
+func TestKitStatelessAnswersJSON(t *testing.T) {
+	r := startReplica(t, keyA)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","_meta":{` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"}}}}`
+	req, err := http.NewRequest(http.MethodPost, r.url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", modern)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", toolName)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	assert.Contains(t, string(data), `"resultType":"input_required"`)
+}
