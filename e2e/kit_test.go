@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpform/mcpform/mcpformtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -275,4 +276,40 @@ func TestKitStatelessAnswersJSON(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	assert.Contains(t, string(data), `"resultType":"input_required"`)
+}
+
+// TestKitSessionsPerClient: one address may open -max-sessions-per-client
+// sessions, and then gets 503 while another address is still served,
+// whose older client finishes a signup; a session that closes makes room
+// for its address.
+func TestKitSessionsPerClient(t *testing.T) {
+	r := startReplica(t, keyA, "-max-sessions-per-client", "2")
+	connect := func(ip string) (*mcp.ClientSession, error) {
+		client := mcp.NewClient(&mcp.Implementation{Name: ip, Version: "v0"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
+			Endpoint: r.url, MaxRetries: -1, HTTPClient: fromAddress(t, ip)}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+		if err == nil {
+			t.Cleanup(func() { cs.Close() })
+		}
+		return cs, err
+	}
+	var a []*mcp.ClientSession
+	for range 2 {
+		cs, err := connect("127.0.0.2")
+		require.NoError(t, err)
+		a = append(a, cs)
+	}
+	_, err := connect("127.0.0.2")
+	require.Error(t, err, "a third session of the same address")
+	assert.Contains(t, err.Error(), http.StatusText(http.StatusServiceUnavailable))
+
+	b := mcpformtest.Dial(t, &mcp.StreamableClientTransport{Endpoint: r.url, MaxRetries: -1, HTTPClient: fromAddress(t, "127.0.0.3")}, mcpformtest.Editor)
+	res := b.Call(context.Background(), toolName, nil, mcpformtest.Accept(map[string]any{"email": "ada@example.com", "plan": "pro"}))
+	assert.Equal(t, "created", res.Status, "another address is served")
+
+	require.NoError(t, a[0].Close())
+	require.Eventually(t, func() bool {
+		_, err := connect("127.0.0.2")
+		return err == nil
+	}, 5*time.Second, 50*time.Millisecond, "a session that closes makes room for its address")
 }
