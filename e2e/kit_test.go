@@ -8,6 +8,7 @@ package e2e_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os/exec"
@@ -51,35 +52,37 @@ func TestKitSignup(t *testing.T) {
 		want     *account
 		asked    [][]string // the questions of each round but the outcome
 		problems []string   // named by the last round before the outcome
+		says     string     // the outcome's text begins so
 	}{
 		{"pro plan", []mcpformtest.Answer{acct(ada)}, "created",
 			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"},
-			[][]string{{"email", "full_name", "plan"}}, nil},
+			[][]string{{"email", "full_name", "plan"}}, nil, "Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan."},
 		{"team plan takes a second form", []mcpformtest.Answer{acct(team), acct(good)}, "created",
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
-			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil, "Signup complete: created ada@example.com on the Team plan"},
 		{"the server judges what the client sends", []mcpformtest.Answer{acct(team),
 			acct(map[string]any{"team_name": "A", "seats": 51}), acct(good)}, "created",
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
 			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}},
-			[]string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}},
+			[]string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}, "Signup complete"},
 		{"a required answer left empty", []mcpformtest.Answer{acct(map[string]any{"plan": "pro"}),
 			acct(map[string]any{"email": "ada@example.com", "plan": "pro"})}, "created",
 			&account{Email: "ada@example.com", Plan: "pro"},
-			[][]string{{"email", "full_name", "plan"}, {"email", "full_name", "plan"}}, []string{"Email: missing required value"}},
+			[][]string{{"email", "full_name", "plan"}, {"email", "full_name", "plan"}}, []string{"Email: missing required value"}, "Signup complete"},
 		{"a number that is not one", []mcpformtest.Answer{acct(team),
 			acct(map[string]any{"team_name": "Analytical Engines", "seats": "twelve"}), acct(good)}, "created",
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
-			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}}, []string{"Seats: not a number"}},
-		{"decline", []mcpformtest.Answer{mcpformtest.Decline()}, "declined", nil, [][]string{{"email", "full_name", "plan"}}, nil},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}}, []string{"Seats: not a number"}, "Signup complete"},
+		{"decline", []mcpformtest.Answer{mcpformtest.Decline()}, "declined", nil, [][]string{{"email", "full_name", "plan"}}, nil, "Signup not completed: you declined"},
 		{"cancel at the team form", []mcpformtest.Answer{acct(team), mcpformtest.Cancel()}, "cancelled", nil,
-			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil, "Signup not completed: the form was cancelled"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _, db := kitReplica(t, mcpformtest.Full)
 			res := c.Call(context.Background(), toolName, nil, tt.answers...)
 			require.Nil(t, res.Err)
 			assert.Equal(t, tt.status, res.Status, res.Text)
+			assert.True(t, strings.HasPrefix(res.Text, tt.says), res.Text)
 			var asked [][]string
 			for _, r := range res.Rounds[:len(res.Rounds)-1] {
 				assert.Equal(t, mcpformtest.PathForm, r.Path)
@@ -98,22 +101,34 @@ func TestKitSignup(t *testing.T) {
 	}
 }
 
-// TestKitReaskKeepsGoodAnswers: a bad email is re-asked with the good
-// answers as the form's defaults, and the required plan's default is the
-// one sent.
+// TestKitReaskKeepsGoodAnswers: a bad or missing email is re-asked,
+// named, with the good answers as the form's defaults; then the account
+// is created.
 func TestKitReaskKeepsGoodAnswers(t *testing.T) {
-	c, _, db := kitReplica(t, mcpformtest.Full)
-	res := c.Call(context.Background(), toolName, nil,
-		mcpformtest.Accept(map[string]any{"email": "ada@example..com", "full_name": "Ada Lovelace", "plan": "pro"}),
-		mcpformtest.Accept(map[string]any{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "pro"}))
-	require.Len(t, res.Rounds, 3)
-	reask := res.Rounds[1]
-	assert.Equal(t, []string{"Email: not a valid email address"}, reask.Problems)
-	assert.True(t, strings.HasPrefix(reask.Message, "Create your account\n\nPlease check:"), reask.Message)
-	assert.Equal(t, []mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name", Default: "Ada Lovelace"},
-		{Name: "plan", Label: "Plan", Default: "pro"}}, reask.Questions)
-	assert.Equal(t, "created", res.Status)
-	assert.Equal(t, map[string]account{"ada@example.com": {Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, accounts(t, "sqlite", db))
+	good := map[string]any{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "pro"}
+	for _, tt := range []struct {
+		name    string
+		first   map[string]any
+		problem string
+		shown   []mcpformtest.Question
+	}{
+		{"a bad email", map[string]any{"email": "ada@example..com", "full_name": "Ada Lovelace", "plan": "pro"}, "Email: not a valid email address",
+			[]mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name", Default: "Ada Lovelace"}, {Name: "plan", Label: "Plan", Default: "pro"}}},
+		{"a missing email", map[string]any{"plan": "pro"}, "Email: missing required value",
+			[]mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name"}, {Name: "plan", Label: "Plan", Default: "pro"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, db := kitReplica(t, mcpformtest.Full)
+			res := c.Call(context.Background(), toolName, nil, mcpformtest.Accept(tt.first), mcpformtest.Accept(good))
+			require.Len(t, res.Rounds, 3)
+			reask := res.Rounds[1]
+			assert.Equal(t, []string{tt.problem}, reask.Problems)
+			assert.True(t, strings.HasPrefix(reask.Message, "Create your account\n\nPlease check:"), reask.Message)
+			assert.Equal(t, tt.shown, reask.Questions)
+			assert.Equal(t, "created", res.Status)
+			assert.Equal(t, map[string]account{"ada@example.com": {Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, accounts(t, "sqlite", db))
+		})
+	}
 }
 
 // TestKitEveryHost: a team signup with a re-ask finishes on each of the
@@ -276,7 +291,13 @@ func TestKitStatelessAnswersJSON(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
-	assert.Contains(t, string(data), `"resultType":"input_required"`)
+	var res struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal(data, &res), "%s", data)
+	assert.Equal(t, "input_required", res.Result.ResultType)
 }
 
 // TestKitSessionsPerClient: one address may open -max-sessions-per-client

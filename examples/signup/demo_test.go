@@ -41,6 +41,16 @@ func TestDemo(t *testing.T) {
 			&account{Email: "ada@example.com", Plan: "free"}, 2, []string{`→ "free" (the default)`}},
 		{"team seats by default", "ada@example.com\n\nteam\nAnalytical Engines\n\n", "created", nil,
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 5}, 3, nil},
+		// What was typed goes as typed, a number as one and text as
+		// text; an option in any case; the server's re-ask names it all.
+		{"typed answers", "ada@example.com\n\nTEAM\nA\n51\nAnalytical Engines\ntwelve\nAnalytical Engines\n12\n", "created", nil,
+			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12}, 5, []string{
+				`accept "team" {"seats":51,"team_name":"A"}`, "Please check: Team name: shorter than 2 characters; Seats: greater than the maximum 50.",
+				`"seats":"twelve"`, "Seats: not a number"}},
+		{"a required answer left empty", "\n\npro\nada@example.com\n\n\n", "created", nil, ada, 3,
+			[]string{"Please check: Email: missing required value.", "Plan (required; one of these; default pro)"}},
+		{"cancel at the team form", "ada@example.com\n\nteam\nCANCEL\n", "cancelled", nil, nil, 3,
+			[]string{`cancel "team"`, "Signup not completed: the form was cancelled"}},
 		// The client checks nothing: the bad email goes as typed, and
 		// the person reads the server's re-ask, good answers filled in.
 		{"the server's re-ask", "ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n", "created", nil,
