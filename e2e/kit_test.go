@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,22 +132,52 @@ func TestKitReaskKeepsGoodAnswers(t *testing.T) {
 	}
 }
 
-// TestKitEveryHost: a team signup with a re-ask finishes on each of the
-// kit's five hosts, each asked its own way.
+// TestKitEveryHost: a team signup with a re-ask, then a set_password,
+// finish on each of the kit's five hosts, each asked its own way: the
+// host matrix without Node or Chromium.
 func TestKitEveryHost(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "signup.db")
-	r := startReplica(t, keyA, "-db", db)
+	r, b := startReplica(t, keyA, "-db", db), startReplica(t, keyA, "-db", db)
 	for _, host := range mcpformtest.Hosts() {
 		t.Run(host.Name, func(t *testing.T) {
 			email := strings.ToLower(strings.ReplaceAll(host.Name, " ", "-")) + "@example.com"
-			res := kitDial(t, r, host).Call(context.Background(), toolName, nil,
-				mcpformtest.Accept(map[string]any{"email": email, "plan": "team"}),
+			answers := []mcpformtest.Answer{mcpformtest.Accept(map[string]any{"email": email, "plan": "team"}),
 				mcpformtest.Accept(map[string]any{"team_name": "A", "seats": 51}),
-				mcpformtest.Accept(map[string]any{"team_name": "Analytical Engines", "seats": 12}))
+				mcpformtest.Accept(map[string]any{"team_name": "Analytical Engines", "seats": 12})}
+			res := kitDial(t, r, host).Call(context.Background(), toolName, nil, answers...)
 			assert.Equal(t, "created", res.Status, res.Text)
 			require.Len(t, res.Rounds, 4)
 			assert.Equal(t, []string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}, res.Rounds[2].Problems)
 			assert.Equal(t, 12, accounts(t, "sqlite", db)[email].Seats)
+			// The last call replayed on a second replica finishes the
+			// same; a 2025-11-25 call is all its rounds, so replayed it
+			// is a new signup, which finds the email taken.
+			again := kitDial(t, b, host).Replay(context.Background(), res.Last, answers...)
+			if host.Protocol == mcpformtest.Legacy && host.Form {
+				assert.Equal(t, "exists", again.Status, again.Text)
+			} else {
+				assert.Equal(t, res.Text, again.Text, "replayed on the second replica")
+			}
+
+			// set_password: the page is posted wherever the host is
+			// given its link, and the password crosses no MCP message.
+			c := kitDial(t, r, host)
+			res = c.Call(context.Background(), passwordTool, nil,
+				mcpformtest.Answer{Values: map[string]any{"email": email}, Secrets: map[string]string{"password": secret}},
+				mcpformtest.Answer{Values: map[string]any{"email": email}, Secrets: map[string]string{"password": secret}})
+			assert.Equal(t, "Password set for "+email+".", res.Text)
+			posted := 0
+			for _, r := range res.Rounds {
+				if r.Page != 0 {
+					assert.Equal(t, 200, r.Page)
+					posted++
+				}
+			}
+			assert.Equal(t, 1, posted, "pages posted")
+			checkPasswordHash(t, "sqlite", db, email, secret)
+			noSecret(t, "the MCP wire", c.Wire()...)
+			assert.Equal(t, res.Text, kitDial(t, b, host).Replay(context.Background(), res.Last).Text, "replayed on the second replica")
+			assert.Len(t, accounts(t, "sqlite", db), 1+slices.Index(mcpformtest.Hosts(), host))
 		})
 	}
 }
