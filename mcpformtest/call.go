@@ -15,7 +15,8 @@ import (
 // fails the test rather than hang it.
 const maxRounds = 50
 
-// Call calls tool with args, as c's host does, until it ends: it answers
+// Call calls tool with args (nil sends none), as c's host does, until it
+// ends: it answers
 // each round with the next of answers, posts the rounds' secret pages,
 // and, on the bare host, plays the model that calls the tool again. A
 // script that runs out answers [Cancel]. A JSON-RPC error ends the call

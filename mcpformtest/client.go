@@ -22,8 +22,9 @@ type TB interface {
 	Cleanup(func())
 }
 
-// A Client is a fake host connected to one server session. It is not
-// safe for concurrent use: a host runs one call at a time here.
+// A Client is a fake host connected to one server session, made by
+// [NewClient] or [Dial]; the zero Client is connected to nothing. It is
+// not safe for concurrent use: a host runs one call at a time here.
 type Client struct {
 	// Pages, if set, serves the secret pages' links in process, whatever
 	// their host, as the person's browser would see them. Nil follows
