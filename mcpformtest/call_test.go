@@ -3,8 +3,6 @@ package mcpformtest_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"strings"
 	"testing"
 
 	"github.com/mcpform/mcpform"
@@ -13,68 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var (
-	ada  = map[string]any{"email": "ada@example.com"}
-	pin  = map[string]string{"pin": "1234"}
-	paid = mcpformtest.Answer{Values: ada, Secrets: pin}
-)
-
-// paths returns the path of each of res's rounds.
-func paths(res *mcpformtest.Result) []mcpformtest.Path {
-	var out []mcpformtest.Path
-	for _, r := range res.Rounds {
-		out = append(out, r.Path)
-	}
-	return out
-}
-
-// TestHostKinds sets a PIN on each host, each asking its own way: the
-// form and the page in one native round, a form then a link, an
-// elicitation/create then a link, a view that links to the page, and the
-// model, given the link too. The page is posted wherever it is linked.
-func TestHostKinds(t *testing.T) {
-	const (
-		form, legacy      = mcpformtest.PathForm, mcpformtest.PathLegacy
-		view, model, link = mcpformtest.PathView, mcpformtest.PathModel, mcpformtest.PathLink
-		done              = mcpformtest.PathOutcome
-	)
-	for _, tt := range []struct {
-		host  mcpformtest.Host
-		paths []mcpformtest.Path
-		asked [][]string // the questions of each round
-	}{
-		{mcpformtest.Full, []mcpformtest.Path{form, done}, [][]string{{"email"}, nil}},
-		{mcpformtest.CLI, []mcpformtest.Path{form, link, done}, [][]string{{"email"}, nil, nil}},
-		{mcpformtest.Editor, []mcpformtest.Path{legacy, link, done}, [][]string{{"email"}, nil, nil}},
-		{mcpformtest.AppsOnly, []mcpformtest.Path{view, done}, [][]string{{"email"}, nil}},
-		{mcpformtest.Bare, []mcpformtest.Path{model, done}, [][]string{{"email"}, nil}},
-	} {
-		t.Run(tt.host.Name, func(t *testing.T) {
-			server, page := newTestServer(t)
-			c := mcpformtest.NewClient(t, server, tt.host)
-			c.Pages = page
-			res := c.Call(context.Background(), "set_pin", nil, paid, paid)
-			assert.Equal(t, "PIN set for ada@example.com", res.Text)
-			assert.Equal(t, tt.paths, paths(res))
-			var asked [][]string
-			posted := 0
-			for _, r := range res.Rounds {
-				asked = append(asked, r.Names())
-				if r.Page != 0 {
-					assert.Equal(t, 200, r.Page)
-					assert.True(t, strings.HasPrefix(r.Link, "https://pages.test/secret?t="), r.Link)
-					posted++
-				}
-			}
-			assert.Equal(t, tt.asked, asked)
-			assert.Equal(t, 1, posted, "pages posted")
-			for _, m := range c.Wire() {
-				assert.NotContains(t, m, `"1234"`, "the PIN crossed the MCP wire")
-			}
-		})
-	}
-}
 
 // TestReask sends 51 seats, of at most 50, which go-sdk's own client
 // refuses to send: on every host the server asks again, naming the
@@ -112,30 +48,6 @@ func TestReask(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "does not match requested schema")
 	})
-}
-
-// TestSecretPage: the page refuses a PIN too short, in its own words,
-// which the round reports; the server says the page is still waiting;
-// the next answer's PIN is taken. Neither PIN crosses the MCP wire.
-func TestSecretPage(t *testing.T) {
-	server, page := newTestServer(t)
-	c := mcpformtest.NewClient(t, server, mcpformtest.Full)
-	c.Pages = page
-	short := mcpformtest.Answer{Values: ada, Secrets: map[string]string{"pin": "12"}}
-	res := c.Call(context.Background(), "set_pin", nil, short, paid)
-	require.Len(t, res.Rounds, 3)
-	first, second := res.Rounds[0], res.Rounds[1]
-	assert.Equal(t, 422, first.Page)
-	assert.Equal(t, []string{"Shorter than 4 characters."}, first.Problems)
-	assert.Equal(t, mcpformtest.PathURL, second.Path, "the form was taken; the page alone is asked")
-	assert.Equal(t, first.Link, second.Link)
-	assert.Equal(t, 200, second.Page)
-	assert.Equal(t, []string{"PIN: the page for it is still waiting"}, second.Problems)
-	assert.Equal(t, "PIN set for ada@example.com", res.Text)
-	for _, m := range c.Wire() {
-		assert.NotContains(t, m, `"12"`)
-		assert.NotContains(t, m, `"1234"`)
-	}
 }
 
 // TestReplay sends a finished call's last params again, on the same
@@ -181,22 +93,3 @@ func TestScriptRunsOut(t *testing.T) {
 	assert.Equal(t, mcpformtest.PathModel, res.Path)
 	assert.Len(t, res.Rounds, 1)
 }
-
-// TestPipe runs the server over a stream, as a stdio server is, rather
-// than go-sdk's in-memory transport.
-func TestPipe(t *testing.T) {
-	server, _ := newTestServer(t)
-	tr := mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
-		return server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
-	})
-	res := mcpformtest.Dial(t, tr, mcpformtest.Editor).Call(context.Background(), "signup", nil,
-		mcpformtest.Accept(map[string]any{"email": "ada@example.com", "seats": 0}),
-		mcpformtest.Accept(map[string]any{"email": "ada@example.com", "seats": 1}))
-	assert.Equal(t, "Signed up ada@example.com for 1 seats", res.Text)
-	require.Len(t, res.Rounds, 3)
-	assert.Equal(t, []string{"Seats: less than the minimum 1"}, res.Rounds[1].Problems)
-}
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
