@@ -3,6 +3,8 @@ package mcpformtest_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/mcpform/mcpform/mcpformtest"
@@ -29,3 +31,24 @@ func TestPipe(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestDialHTTP runs the server behind streamable HTTP, an http.Handler,
+// for a host of each revision: go-sdk serves 2026-07-28 statelessly, and
+// 2025-11-25, whose legacy rounds need a session, statefully.
+func TestDialHTTP(t *testing.T) {
+	server, _ := newTestServer(t)
+	for _, host := range []mcpformtest.Host{mcpformtest.Full, mcpformtest.Editor} {
+		t.Run(host.Name, func(t *testing.T) {
+			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{Stateless: host.Protocol == mcpformtest.Latest}))
+			t.Cleanup(ts.Close) // after the client's own cleanup
+			c := mcpformtest.Dial(t, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, host)
+			res := c.Call(context.Background(), "signup", nil,
+				mcpformtest.Accept(map[string]any{"email": "ada", "seats": 2}),
+				mcpformtest.Accept(map[string]any{"email": "ada@example.com", "seats": 2}))
+			assert.Equal(t, "Signed up ada@example.com for 2 seats", res.Text)
+			require.Len(t, res.Rounds, 3)
+			assert.Equal(t, []string{"Email: not a valid email address"}, res.Rounds[1].Problems)
+		})
+	}
+}

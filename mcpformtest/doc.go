@@ -26,5 +26,6 @@
 //	c := mcpformtest.Dial(t, tr, mcpformtest.Editor)
 //
 // a binary through go-sdk's CommandTransport, or an http.Handler through
-// go-sdk's StreamableClientTransport to an httptest.Server.
+// go-sdk's StreamableClientTransport to an httptest.Server (go-sdk's own
+// handler serves 2026-07-28 only with StreamableHTTPOptions.Stateless).
 package mcpformtest
