@@ -35,7 +35,8 @@ var signupForm = func() *mcpform.Form[Signup] {
 		panic(err)
 	}
 	f, err := mcpform.FormFor[Signup](&mcpform.FormOptions{Key: "signup", Message: "Create your account",
-		Codec: codec, EveryCallerIsSamePerson: true}) // stdio: one person, no authentication
+		Codec: codec, EveryCallerIsSamePerson: true, // stdio: one person, no authentication
+		AskModel: true}) // a host with no form and no view asks through its model
 	if err != nil {
 		panic(err) // a broken definition fails at start-up, never at answer time
 	}
@@ -72,7 +73,8 @@ func main() {
 }
 
 // newServer serves signup, with the viewer and its app-only submit tool
-// for MCP Apps hosts.
+// for MCP Apps hosts, and rounds of elicitation/create for 2025-11-25
+// hosts that answer forms, which mcpform judges and asks again.
 func newServer() *mcp.Server {
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(mcpform.AppsExtension, nil)
@@ -85,6 +87,7 @@ func newServer() *mcp.Server {
 		log.Fatal(err)
 	}
 	server.AddTool(tool, signup)
+	mcpform.AddLegacyRounds(server, nil)
 	return server
 }
 

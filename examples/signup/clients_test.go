@@ -29,62 +29,28 @@ func TestClientOf(t *testing.T) {
 	}
 }
 
-// fromAddress returns an HTTP client whose connections come from the
-// loopback address ip, or skips where the system has no such address.
-func fromAddress(t *testing.T, ip string) *http.Client {
-	t.Helper()
-	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
-	ln, err := net.Listen("tcp", ip+":0")
-	if err != nil {
-		t.Skipf("no loopback address %s here (%v): clients from several addresses need Linux's 127/8", ip, err)
-	}
-	ln.Close()
-	tr := &http.Transport{DialContext: d.DialContext}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr}
-}
-
-// TestSessionsPerClient: one address may open MaxSessionsPerClient
-// sessions, and then gets 503 while another address is still served, and
-// a session's tool calls know the address that opened it, which the
-// legacy rounds bound calls by.
-func TestSessionsPerClient(t *testing.T) {
+// TestSessionKnowsItsClient: a session's tool calls know the address
+// that opened it, which the legacy rounds bound calls by. The caps per
+// address are e2e's (TestKitSessionsPerClient).
+func TestSessionKnowsItsClient(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 	server.AddTool(&mcp.Tool{Name: "who", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: legacyClient(ctx, req)}}}, nil
 		})
 	ts := httptest.NewServer(newHTTPHandler(server, httpLimits{SessionTimeout: time.Minute, MaxSessions: 10, MaxSessionsPerClient: 2}))
-	t.Cleanup(ts.Close) // after the sessions' own cleanups
-	connect := func(ip string) (*mcp.ClientSession, error) {
-		client := mcp.NewClient(&mcp.Implementation{Name: ip, Version: "v0"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
-			Endpoint: ts.URL, MaxRetries: -1, HTTPClient: fromAddress(t, ip)}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err == nil {
-			t.Cleanup(func() { cs.Close() })
-		}
-		return cs, err
+	t.Cleanup(ts.Close) // after the session's own cleanup
+	// From 127.0.0.3, so that no default could pass for the address.
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.3")}}
+	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "who", Version: "v0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1, HTTPClient: hc},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Skipf("no loopback address 127.0.0.3 here (%v): this needs Linux's 127/8", err)
 	}
-	var a []*mcp.ClientSession
-	for range 2 {
-		cs, err := connect("127.0.0.2")
-		require.NoError(t, err)
-		a = append(a, cs)
-	}
-	_, err := connect("127.0.0.2")
-	require.Error(t, err, "a third session of the same address")
-	assert.Contains(t, err.Error(), http.StatusText(http.StatusServiceUnavailable))
-
-	b, err := connect("127.0.0.3")
-	require.NoError(t, err, "another address is served")
-	res, err := b.CallTool(context.Background(), &mcp.CallToolParams{Name: "who"})
+	t.Cleanup(func() { cs.Close() })
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "who"})
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.3", res.Content[0].(*mcp.TextContent).Text, "the client the legacy rounds see")
-
-	// A session that closes makes room for its address.
-	require.NoError(t, a[0].Close())
-	require.Eventually(t, func() bool {
-		_, err := connect("127.0.0.2")
-		return err == nil
-	}, 5*time.Second, 50*time.Millisecond)
 }

@@ -1,0 +1,53 @@
+package mcpformtest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestProblemsIn reads the problems mcpform's re-asks name, and nothing
+// from a message that names none.
+func TestProblemsIn(t *testing.T) {
+	for _, tt := range []struct {
+		msg  string
+		want []string
+	}{
+		{"Sign up", nil},
+		{"", nil},
+		{"Sign up\n\nPlease check: Seats: greater than the maximum 50.", []string{"Seats: greater than the maximum 50"}},
+		{"Sign up\n\nPlease check: A: x; B: y.\nmore", []string{"A: x", "B: y"}},
+		{"Please check: ", []string{""}},
+	} {
+		assert.Equal(t, tt.want, problemsIn(tt.msg), "%q", tt.msg)
+	}
+}
+
+// TestQuestionsOf keeps the server's order, titles and defaults, and
+// reads nothing, without panicking, from a schema that is not one.
+func TestQuestionsOf(t *testing.T) {
+	for _, tt := range []struct {
+		schema string
+		want   []Question
+	}{
+		{`{"type":"object","properties":{"z":{"title":"Zed","default":"a"},"a":{}}}`, []Question{{"z", "Zed", "a"}, {"a", "", nil}}},
+		{`{"type":"object"}`, nil},
+		{`{"properties":[1,2]}`, nil},
+		{`{"properties":{"a":}}`, nil},
+		{`null`, nil},
+		{``, nil},
+	} {
+		assert.Equal(t, tt.want, questionsOf(json.RawMessage(tt.schema)), tt.schema)
+	}
+}
+
+// TestOutcome reads a result's text blocks and its status.
+func TestOutcome(t *testing.T) {
+	var r toolResult
+	assert.NoError(t, json.Unmarshal([]byte(`{"content":[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}],`+
+		`"structuredContent":{"status":"created"},"isError":true}`), &r))
+	assert.Equal(t, Round{Path: PathOutcome, Text: "a\nb", Status: "created", IsError: true}, r.outcome())
+	r = toolResult{StructuredContent: json.RawMessage(`[1]`)}
+	assert.Equal(t, Round{Path: PathOutcome}, r.outcome(), "structuredContent that is no object has no status")
+}
