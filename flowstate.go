@@ -30,7 +30,9 @@ type flowState struct {
 
 // mintState mints f's state: sealed, unless f has ReadableState.
 func (f *Flow) mintState(st *flowState, bind string) (string, error) {
-	st.Lang = f.lang.code() // pinned: f speaks the first round's language
+	if f.lang != langEN {
+		st.Lang = f.lang.code() // pinned: f speaks the first round's language
+	}
 	return f.codec.mint(st, bind, !f.readable)
 }
 
