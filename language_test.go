@@ -25,7 +25,7 @@ func TestMatchLang(t *testing.T) {
 		{"de-AT", langDE},
 		{"ja-JP", langJA},
 		{"en-GB", langEN},
-		{"pt-BR", langEN},                    // none of ours: English
+		{"pt-BR", langEN},                     // none of ours: English
 		{"pt-BR, de;q=0.8, fr;q=0.7", langDE}, // the first of ours, by weight
 		{"en;q=0.1, es;q=0.9", langES},        // weights, not order
 		{"*", langEN},
@@ -43,7 +43,9 @@ func TestMatchLang(t *testing.T) {
 // TestRequestLang reads SEP-2792's _meta first, and the HTTP header when
 // the request has none.
 func TestRequestLang(t *testing.T) {
-	header := func(v string) *mcp.RequestExtra { return &mcp.RequestExtra{Header: http.Header{"Accept-Language": {v}}} }
+	header := func(v string) *mcp.RequestExtra {
+		return &mcp.RequestExtra{Header: http.Header{"Accept-Language": {v}}}
+	}
 	for _, tt := range []struct {
 		name  string
 		meta  mcp.Meta
