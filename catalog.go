@@ -164,8 +164,12 @@ func (l lang) format(k msg, args ...string) string {
 	if !strings.Contains(s, "{") {
 		return s
 	}
+	n := len(s)
+	for a := 1; a < len(args); a += 2 {
+		n += len(args[a]) // enough unless a placeholder is used twice
+	}
 	var b strings.Builder
-	b.Grow(len(s) + 32)
+	b.Grow(n)
 	for {
 		i := strings.IndexByte(s, '{')
 		if i < 0 {

@@ -2,6 +2,8 @@ package mcpform
 
 import (
 	"maps"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +39,28 @@ func matchLang(accept string) lang {
 	if accept == "" || len(accept) > maxAcceptLanguage {
 		return langEN
 	}
+	if l, ok := matched.Load(accept); ok {
+		return l.(lang)
+	}
+	l := parseLang(accept)
+	if matchedCount.Add(1) <= maxMatched {
+		matched.Store(accept, l)
+	}
+	return l
+}
+
+// matched remembers the languages of the first maxMatched Accept-Language
+// values seen: browsers and clients send a few values over and over, and
+// parsing one costs a page dozens of allocations. Values past those are
+// parsed every time, so that no one can grow the map.
+var (
+	matched      sync.Map // string → lang
+	matchedCount atomic.Int64
+)
+
+const maxMatched = 256
+
+func parseLang(accept string) lang {
 	tags, _, err := language.ParseAcceptLanguage(accept)
 	if err != nil || len(tags) == 0 {
 		return langEN

@@ -2,7 +2,9 @@ package mcpform
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -36,6 +38,7 @@ func TestMatchLang(t *testing.T) {
 	} {
 		t.Run(tt.accept, func(t *testing.T) {
 			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)])
+			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)], "remembered")
 		})
 	}
 }
@@ -210,4 +213,67 @@ func TestFlowStatePinsLanguage(t *testing.T) {
 	require.NoError(t, st.decodeJSON(enc))
 	assert.Equal(t, langES, pinnedLang(st.Lang))
 	assert.Equal(t, langEN, pinnedLang("xx"), "a code we no longer speak")
+}
+
+// TestSecretPageLanguage: the page speaks the browser's Accept-Language,
+// in its text, its <html lang> and its Content-Language; a problem
+// posted is worded in it too.
+func TestSecretPageLanguage(t *testing.T) {
+	fx := newSecretFixture(t, nil)
+	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
+	require.NoError(t, err)
+	link := pageLink(t, r)
+	get := func(link, accept string) (*http.Response, string) {
+		req, err := http.NewRequest(http.MethodGet, link, nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept-Language", accept)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var b strings.Builder
+		_, err = io.Copy(&b, res.Body)
+		require.NoError(t, err)
+		return res, b.String()
+	}
+	for _, tt := range []struct {
+		accept, link string
+		want         []string
+		lang         string
+	}{
+		{"", link, []string{`<html lang="en">`, "<title>Set your password</title>", pageStrings.Intro, ">Send</button>"}, ""},
+		{"ja-JP,ja;q=0.9", link, []string{`<html lang="ja">`, "<title>Set your password</title>",
+			"<p>ここに入力した内容は、アプリやそのアシスタントを経由せず、直接サーバーに送られます。</p>", ">送信</button>"}, "ja"},
+		{"fr-CH", fx.page.URL + "/secret?t=nope", []string{`<html lang="fr">`, "<title>Erreur\u00a0: Ce lien ne fonctionne pas</title>",
+			"<h1>Ce lien ne fonctionne pas</h1>"}, "fr"},
+		{"de", fx.page.URL + "/secret?t=nope", []string{`<html lang="de">`, "<title>Fehler: Dieser Link funktioniert nicht</title>"}, "de"},
+		{"pt-BR", fx.page.URL + "/secret?t=nope", []string{`<html lang="en">`, "<title>Error: This link doesn&#39;t work</title>"}, ""},
+	} {
+		t.Run(tt.accept, func(t *testing.T) {
+			res, body := get(tt.link, tt.accept)
+			for _, w := range tt.want {
+				assert.Contains(t, body, w)
+			}
+			assert.Equal(t, tt.lang, res.Header.Get("Content-Language"))
+		})
+	}
+	values, problems := readSecrets(langDE, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
+	assert.Empty(t, values)
+	assert.Equal(t, map[string]string{"password": "Kürzer als 8 Zeichen."}, problems)
+	_, problems = readSecrets(langJA, &fx.flow.steps[0], url.Values{})
+	assert.Equal(t, map[string]string{"password": "値を入力してください（必須項目です）。"}, problems)
+}
+
+// TestModelPathLanguage: what the model is told comes from the catalog
+// too, so that it speaks to the person in their language.
+func TestModelPathLanguage(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), directCall(t, withLang(bareMeta(), "de"), "alice", "signup", nil))
+	require.NoError(t, err)
+	text := r.Result.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, "Frage die Person nach diesen Antworten")
+	assert.Contains(t, text, "Rufe dann das Tool signup erneut mit diesen Argumenten auf")
+	assert.NotContains(t, text, "Ask the person")
+	assert.Equal(t, "de", r.Result.Meta[metaContentLanguage])
 }

@@ -94,7 +94,6 @@ func pageLang(r *http.Request) lang { return matchLang(r.Header.Get(headerAccept
 // pageView is what the page's template shows.
 type pageView struct {
 	text *pageText
-	Lang string // the page's language, for <html lang>
 
 	Title, Heading, Message string
 	Token, Check            string // the link and the form's token; the form is shown with a Token
@@ -168,9 +167,8 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 	if v.Stop != "" {
 		v.Stop = l.text(msgPageStop)
 	}
-	v.Lang = langCodes[l]
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, v); err != nil {
+	if err := pageTemplates[l].Execute(&b, v); err != nil {
 		panic(err) // the template and its data are the package's own
 	}
 	h := w.Header()
@@ -206,8 +204,18 @@ var pageCSP = func() string {
 		"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }()
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+// pageTemplates are the page's template in each language: its lang
+// attribute is written in, not filled in, which would cost each page an
+// escaper's allocations.
+var pageTemplates = func() (t [langCount]*template.Template) {
+	for l := range langCount {
+		t[l] = template.Must(template.New("page").Parse(strings.Replace(pageSource, `lang="en"`, `lang="`+langCodes[l]+`"`, 1)))
+	}
+	return t
+}()
+
+const pageSource = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title><style>` + pageStyle + `</style></head>
 <body><main><h1>{{.Heading}}</h1>{{if .Message}}<p>{{.Message}}</p>{{end}}
@@ -232,4 +240,4 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 </form>
 {{- end}}
 </main></body></html>
-`))
+`
