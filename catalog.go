@@ -224,20 +224,31 @@ func localReason(l lang, reason string) string {
 	if l == langEN {
 		return reason
 	}
-	for _, k := range reasonMsgs {
-		en := catalogEN[k]
-		i := strings.IndexByte(en, '{')
-		if i < 0 {
-			if en == reason {
-				return l.text(k)
+	for _, p := range reasonParts {
+		switch {
+		case p.name == "":
+			if p.head == reason {
+				return l.text(p.k)
 			}
-			continue
-		}
-		j := strings.IndexByte(en, '}')
-		head, tail := en[:i], en[j+1:]
-		if len(reason) > len(head)+len(tail) && strings.HasPrefix(reason, head) && strings.HasSuffix(reason, tail) {
-			return l.format(k, en[i+1:j], reason[len(head):len(reason)-len(tail)])
+		case len(reason) > len(p.head)+len(p.tail) && strings.HasPrefix(reason, p.head) && strings.HasSuffix(reason, p.tail):
+			return l.format(p.k, p.name, reason[len(p.head):len(reason)-len(p.tail)])
 		}
 	}
 	return reason
 }
+
+// reasonParts are the English reasons cut at their placeholder, once:
+// head, then {name}, then tail; a reason without one is all head.
+var reasonParts = func() (parts [len(reasonMsgs)]struct {
+	k                msg
+	head, name, tail string
+}) {
+	for i, k := range reasonMsgs {
+		en := catalogEN[k]
+		parts[i].k, parts[i].head = k, en
+		if a, b := strings.IndexByte(en, '{'), strings.IndexByte(en, '}'); a >= 0 && b > a {
+			parts[i].head, parts[i].name, parts[i].tail = en[:a], en[a+1:b], en[b+1:]
+		}
+	}
+	return parts
+}()
