@@ -196,6 +196,7 @@ type Flow struct {
 	lang      lang                              // the language f speaks; see languageform.go
 	translate func(language.Tag, string) string // FlowOptions.Translate
 	local     *[langCount]atomic.Pointer[Flow]  // f in each language, shared by them all
+	origin    *Flow                             // what f translates; nil for an original
 }
 
 // flowStep is a step compiled: its form, rules and pin.

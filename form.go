@@ -49,6 +49,7 @@ type compiled struct {
 	lang      lang                                // the language c speaks; see languageform.go
 	translate func(language.Tag, string) string   // FormOptions.Translate
 	local     [langCount]atomic.Pointer[compiled] // c in each language, made on first use
+	origin    *compiled                           // what c translates; nil for an original
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its

@@ -11,6 +11,9 @@ import "golang.org/x/text/language"
 
 // in returns c in l, compiled with c's own Translate.
 func (c *compiled) in(l lang) *compiled {
+	if c.origin != nil {
+		c = c.origin // never a translation of a translation
+	}
 	if l == langEN {
 		return c
 	}
@@ -61,7 +64,7 @@ func (c *compiled) localize(l lang, tr func(language.Tag, string) string) *compi
 	if err != nil {
 		return c
 	}
-	lc.lang = l
+	lc.lang, lc.origin = l, c
 	return lc
 }
 
@@ -89,6 +92,9 @@ func (c *compiled) problemMessage(problems []*FieldError) string {
 // Its pins are the original's, so a state minted in one language proves
 // the same steps in every other.
 func (f *Flow) in(l lang) *Flow {
+	if f.origin != nil {
+		f = f.origin // never a translation of a translation
+	}
 	if l == langEN || f.local == nil {
 		return f
 	}
@@ -96,7 +102,7 @@ func (f *Flow) in(l lang) *Flow {
 		return lf
 	}
 	lf := *f
-	lf.lang = l
+	lf.lang, lf.origin = l, f
 	lf.steps = make([]flowStep, len(f.steps))
 	for i, s := range f.steps {
 		tr := f.translate
