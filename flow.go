@@ -476,7 +476,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
 	}
 	bind := f.bindFor(call, principal, args.digest, channel)
-	l := langEN
+	var l lang // the language of the round: pinned, or asked for
 	if token != "" {
 		if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 			if err == nil {
