@@ -277,3 +277,20 @@ func TestModelPathLanguage(t *testing.T) {
 	assert.NotContains(t, text, "Ask the person")
 	assert.Equal(t, "de", r.Result.Meta[metaContentLanguage])
 }
+
+// FuzzMatchLang: any Accept-Language value, hostile or not, gives one of
+// our languages, the same one twice, and never panics.
+func FuzzMatchLang(f *testing.F) {
+	for _, s := range []string{"es", "fr-CA;q=0.8, *;q=0.1", "ja-Latn-JP-x-private", "de;q=1.0001", ";;;,,,", "en-\xff", "zh-Hant-TW"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		l := matchLang(accept)
+		if l >= langCount {
+			t.Fatalf("matchLang(%q) = %d", accept, l)
+		}
+		if again := matchLang(accept); again != l {
+			t.Fatalf("matchLang(%q) = %d, then %d", accept, l, again)
+		}
+	})
+}
