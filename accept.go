@@ -282,24 +282,24 @@ func fieldIndex(fields []AutoFormField, name string) int {
 // title it was asked with, for a message that asks again: for example
 // "Please check: Email: not a valid email address." Problems with unknown
 // fields are left out, as a person cannot act on them. It returns "" when
-// nothing is left to say.
+// nothing is left to say. It speaks English; a [Flow] or [Form] asks
+// again in the person's language.
 func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
+	return problemMessage(langEN, nil, fields, problems)
+}
+
+// problemMessage is ProblemMessage in l. own translates what the
+// catalogs cannot know, such as the reasons a Step's Check wrote; nil
+// keeps them as they are.
+func problemMessage(l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
 	var parts []string
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrUnknownField) {
 			continue
 		}
-		reason := p.Err.Error()
-		for _, s := range [...]error{ErrInvalidValue, ErrMissing} {
-			if errors.Is(p.Err, s) {
-				reason = strings.TrimPrefix(strings.TrimPrefix(reason, s.Error()), ": ")
-				if reason == "" {
-					reason = s.Error()
-				}
-			}
-		}
+		reason := problemReason(l, own, p.Err)
 		if i := fieldIndex(fields, p.Field); i >= 0 {
-			parts = append(parts, fields[i].title()+": "+reason)
+			parts = append(parts, l.format(msgFieldProblem, "field", fields[i].title(), "reason", reason))
 		} else {
 			parts = append(parts, reason)
 		}
@@ -307,5 +307,36 @@ func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Please check: " + strings.Join(parts, "; ") + "."
+	return l.format(msgPleaseCheck, "problems", strings.Join(parts, l.text(msgProblemSep)))
+}
+
+// problemReason words err, a problem's cause, in l: the detail after the
+// sentinel, or the sentinel alone.
+func problemReason(l lang, own func(string) string, err error) string {
+	reason := err.Error()
+	for _, s := range [...]error{ErrInvalidValue, ErrMissing} {
+		if errors.Is(err, s) {
+			reason = strings.TrimPrefix(strings.TrimPrefix(reason, s.Error()), ": ")
+			if reason == "" {
+				reason = s.Error()
+			}
+		}
+	}
+	if l == langEN {
+		return reason
+	}
+	if r := localReason(l, reason); r != reason {
+		return r
+	}
+	switch {
+	case reason == ErrMissing.Error():
+		return l.text(msgMissing)
+	case errors.Is(err, ErrSecretWaiting):
+		return l.text(msgSecretWaiting)
+	case reason == ErrInvalidValue.Error() || errors.Is(err, errUnknownAction) || errors.Is(err, errNotObject):
+		return l.text(msgInvalid)
+	case own != nil:
+		return own(reason)
+	}
+	return reason
 }

@@ -308,6 +308,27 @@
 // outcome that cannot be stored ends the run with [ErrOutcomeUnknown],
 // never running the side effect again.
 //
+// # Languages
+//
+// mcpform speaks English, Spanish, French, German and Japanese: its own
+// words (the problems it names and the re-asks that name them, the
+// default message, the URL-mode message, the model's instructions and the
+// secret page) come from one catalog per language. A call's language is
+// matched, by RFC 4647 with golang.org/x/text/language, from the
+// acceptLanguage _meta of SEP-2792 ("io.modelcontextprotocol/acceptLanguage",
+// in Accept-Language syntax), else from the call's HTTP Accept-Language
+// header; the secret page reads the browser's. Anything else is English.
+// SEP-2792 is still an open proposal, so its names are experimental.
+//
+// A flow's first round pins its language in the state, so every round of
+// one run speaks it ([FlowRound].Language). A result mcpform builds in a
+// language other than English carries the SEP's contentLanguage _meta;
+// mark a result of your own with [ContentLanguage]. Your own words,
+// labels, descriptions, option labels, messages and a Check's reasons,
+// are translated by [FlowOptions].Translate (or [FormOptions].Translate),
+// once per language. [ProblemMessage] speaks English. A call on the mcpgo
+// face is English for now.
+//
 // # mcp-go
 //
 // Servers built on github.com/mark3labs/mcp-go use the same compiled forms

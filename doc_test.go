@@ -41,7 +41,8 @@ func TestPackageDoc(t *testing.T) {
 
 // TestLibraryImports keeps the library's dependencies to what the project
 // allows: the root package and its internal seam import the standard
-// library, go-sdk, jsonschema-go and each other, never mcp-go, so that a
+// library, go-sdk, jsonschema-go, x/text's language matcher and each
+// other, never mcp-go, so that a
 // go-sdk user never compiles mcp-go; the mcpgo face may add mcp-go alone.
 // Database drivers and the test-only judges are the example's and the
 // tests' alone.
@@ -49,6 +50,7 @@ func TestLibraryImports(t *testing.T) {
 	core := func(path string) bool {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
 			path == "github.com/google/jsonschema-go/jsonschema" ||
+			path == "golang.org/x/text/language" || // the person's language: catalog.go
 			path == "github.com/mcpform/mcpform/internal/seam"
 	}
 	for _, tt := range []struct {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
 	_ "modernc.org/sqlite" // the examples' database: the library imports no driver
 )
 
@@ -1874,4 +1876,55 @@ func ExampleFlowOptions_askModel() {
 	// Output:
 	// {"type":"object","properties":{"email":{"type":"string","title":"Email","format":"email"}},"required":["email"]}
 	// done map[email:ada@example.com]
+}
+
+// The author's own words reach a person in their language through one
+// hook, Translate; mcpform's own words come from its catalogs.
+func ExampleFlowOptions_translate() {
+	spanish := map[string]string{"Create your account": "Crea tu cuenta", "Email": "Correo electrónico"}
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		}},
+	}, &mcpform.FlowOptions{
+		EveryCallerIsSamePerson: true,
+		Translate: func(lang language.Tag, text string) string {
+			if lang == language.Spanish {
+				return spanish[text]
+			}
+			return "" // as written
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	meta := mcp.Meta{"io.modelcontextprotocol/acceptLanguage": "es-MX, en;q=0.5"}
+	maps.Copy(meta, exampleFormClient)
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "signup"}}
+	r, err := flow.Next(context.Background(), req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err = flow.Next(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Meta: exampleFormClient, Name: "signup", RequestState: r.Result.RequestState,
+		InputResponses: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada"}}},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Language, r.Result.Meta["io.modelcontextprotocol/contentLanguage"])
+	fmt.Println(r.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+	// Output:
+	// es es
+	// Crea tu cuenta
+	//
+	// Revisa lo siguiente: Correo electrónico: no es una dirección de correo electrónico válida.
+}
+
+func ExampleContentLanguage() {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Cuenta creada."}}}
+	mcpform.ContentLanguage(res, language.Spanish)
+	fmt.Println(res.Meta)
+	// Output:
+	// map[io.modelcontextprotocol/contentLanguage:es]
 }

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
 )
 
 // A Step is one round of a [Flow]: a form asked under its own input key.
@@ -94,6 +96,11 @@ type FlowOptions struct {
 	// model" in the package documentation. False answers such a client
 	// with -32021.
 	AskModel bool
+	// Translate gives the author's own words in a language the person
+	// asked for, as [FormOptions].Translate does, for every step; a step
+	// whose Form has a Translate of its own uses this one when it is set.
+	// Nil keeps each step's Form's.
+	Translate func(lang language.Tag, text string) string
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -186,6 +193,11 @@ type Flow struct {
 	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
+
+	lang      lang                              // the language f speaks; see languageform.go
+	translate func(language.Tag, string) string // FlowOptions.Translate
+	local     *[langCount]atomic.Pointer[Flow]  // f in each language, shared by them all
+	origin    *Flow                             // what f translates; nil for an original
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -222,7 +234,9 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.readable = opts.ReadableState
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
+		f.translate = opts.Translate
 	}
+	f.local = new([langCount]atomic.Pointer[Flow])
 	seal, err := checkStores(codec, opts)
 	if err != nil {
 		return nil, err
@@ -376,6 +390,14 @@ type FlowRound struct {
 	// answers are read from. A handler that must not act on answers
 	// only the model vouches for checks it for [PathModel].
 	Path Path
+	// Language is the language the flow speaks to the person: matched,
+	// in its first round, from the call's acceptLanguage _meta or HTTP
+	// Accept-Language (see "Languages" in the package documentation),
+	// then pinned in its state, so that every round speaks it. English
+	// when the person asked for none that mcpform speaks. Result carries
+	// it as contentLanguage; a handler that writes its own result in it
+	// marks it with [ContentLanguage].
+	Language language.Tag
 
 	flow       *Flow
 	secretKeys []string      // taken from the store, deleted by Once
@@ -463,6 +485,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
 	}
 	bind := f.bindFor(call, principal, args.digest, channel)
+	var l lang // the language of the round: pinned, or asked for
 	if token != "" {
 		if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
 			if err == nil {
@@ -470,7 +493,11 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 			}
 			return nil, call.StateError(err)
 		}
+		l = pinnedLang(st.Lang) // the first round's, whatever this call asks
+	} else {
+		l = callLang(call)
 	}
+	f = f.in(l)
 	r := &round{ctx: ctx, flow: f, call: call, st: st, principal: principal,
 		can: reachOf(call), inArgs: inArgs, args: args, channel: channel, channelBind: bind}
 	if channel == PathNative {
@@ -489,6 +516,8 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		if token != "" && res.Path == PathNoAnswer {
 			res.Path = r.answered()
 		}
+		res.Language = langTags[l]
+		l.stamp(res.Result)
 	}
 	return res, err
 }

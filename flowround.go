@@ -341,15 +341,14 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	}
 	// Titles are labels, written to stand alone: list them rather than
 	// build a sentence around them ("Enter your New password").
-	msg := "The page this link opens asks for: " + strings.Join(titles, ", ") +
-		". What you type there goes straight to the server, never through this app."
+	msg := s.c.lang.format(msgPageAsks, "fields", strings.Join(titles, s.c.lang.text(msgListSep)))
 	var secretProblems []*FieldError
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrSecretWaiting) {
 			secretProblems = append(secretProblems, p)
 		}
 	}
-	if m := ProblemMessage(s.c.all, secretProblems); m != "" {
+	if m := s.c.problemMessage(secretProblems); m != "" {
 		msg += "\n\n" + m
 	}
 	sep := "?"

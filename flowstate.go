@@ -25,10 +25,14 @@ type flowState struct {
 	Attempt int     `json:"n,omitempty"` // failed answers so far to Step
 	Proven  Answers `json:"a,omitempty"` // merged accepted answers of the proven steps
 	Pins    pinList `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
+	Lang    string  `json:"l,omitempty"` // the language of the first round; "" is English
 }
 
 // mintState mints f's state: sealed, unless f has ReadableState.
 func (f *Flow) mintState(st *flowState, bind string) (string, error) {
+	if f.lang != langEN {
+		st.Lang = f.lang.code() // pinned: f speaks the first round's language
+	}
 	return f.codec.mint(st, bind, !f.readable)
 }
 
@@ -144,6 +148,9 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 	}
 	if len(st.Pins) > 0 {
 		dst = st.Pins.appendJSON(append(dst, `,"p":`...))
+	}
+	if st.Lang != "" {
+		dst = appendJSONString(append(dst, `,"l":`...), st.Lang)
 	}
 	return append(dst, '}'), nil
 }
@@ -286,7 +293,7 @@ func (st *flowState) decodeFast(data []byte) bool {
 	d := stateDecoder{b: data, i: skipJSONSpace(data, 0)}
 	var (
 		out  flowState
-		seen [5]bool // i, s, n, a, p
+		seen [6]bool // i, s, n, a, p, l
 	)
 	ok := d.object(func(key string) bool {
 		if len(key) != 1 {
@@ -305,6 +312,8 @@ func (st *flowState) decodeFast(data []byte) bool {
 			field, ok = 3, d.answers(&out.Proven)
 		case 'p':
 			field, ok = 4, d.pins(&out.Pins)
+		case 'l':
+			field, ok = 5, d.stringValue(&out.Lang)
 		}
 		if !ok || seen[field] {
 			return false // a duplicate merges maps or keeps the last: not worth copying
@@ -331,6 +340,9 @@ func (st *flowState) decodeFast(data []byte) bool {
 	}
 	if seen[4] {
 		st.Pins = out.Pins // replaced, as UnmarshalJSON does
+	}
+	if seen[5] {
+		st.Lang = out.Lang
 	}
 	return true
 }

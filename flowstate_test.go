@@ -21,8 +21,9 @@ import (
 // encoding/json's: every value type answers hold, and strings and numbers
 // that encoding/json spells in its own way.
 var flowStates = map[string]flowState{
-	"zero":  {},
-	"start": {ID: "1LvqL-rz1rJit7imv_7q8g", Step: "account"},
+	"zero":    {},
+	"start":   {ID: "1LvqL-rz1rJit7imv_7q8g", Step: "account"},
+	"spanish": {ID: "x", Step: "team", Pins: pinList{{"account", "q3cKp0S0mZ8yW1vN4xT7uA"}}, Lang: "es"},
 	"proven": {ID: "x", Step: "team", Attempt: 2, Proven: Answers{
 		"email": "ada@example.com", "seats": 5.0, "terms": true, "topics": []any{"billing", "security"},
 		"none": nil, "empty": []any{}, "names": []string{"a", "b"},
@@ -252,7 +253,7 @@ func FuzzFlowState(f *testing.F) {
 	for _, st := range flowStates {
 		f.Add([]byte(jsonOf(f, st)))
 	}
-	for _, s := range []string{`{"a":{"x":[1,"y",null,true]}}`, `{"i":"\ud800"}`, `{"n":-0}`, `[`, `{"a":{"k":"one","k":"two"}}`, "{\"i\":\"\xff\"}"} {
+	for _, s := range []string{`{"a":{"x":[1,"y",null,true]}}`, `{"i":"x","s":"a","l":"ja","l":"es"}`, `{"l":""}`, `{"i":"\ud800"}`, `{"n":-0}`, `[`, `{"a":{"k":"one","k":"two"}}`, "{\"i\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
 	flow, _ := sealFlow(f, false, sealKeyA)

@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
 )
 
 // A Form is a field list compiled once: validated, with its schema and
@@ -44,6 +45,11 @@ type compiled struct {
 	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
 	plainText atomic.Pointer[modelText] // the model's text with nothing to name or pre-fill
 	face      atomic.Value              // another face's request with nothing to name or pre-fill
+
+	lang      lang                                // the language c speaks; see languageform.go
+	translate func(language.Tag, string) string   // FormOptions.Translate
+	local     [langCount]atomic.Pointer[compiled] // c in each language, made on first use
+	origin    *compiled                           // what c translates; nil for an original
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -92,6 +98,16 @@ type FormOptions struct {
 	// EveryCallerIsSamePerson binds every state of the form to one
 	// principal, "", as [FlowOptions].EveryCallerIsSamePerson does.
 	EveryCallerIsSamePerson bool
+	// Translate gives the author's own words (field labels, or the
+	// titles made of names, descriptions, placeholders, option labels,
+	// the message, and the reasons a Step's Check gives) in lang, a
+	// language other than English that the person asked for (see
+	// "Languages" in the package documentation); it returns "" to keep
+	// text as it is. It is called once per text and language, when the
+	// form is first asked in that language, so it must always give the
+	// same answer. Nil keeps the author's words in every language, while
+	// mcpform's own are translated.
+	Translate func(lang language.Tag, text string) string
 }
 
 // NewForm compiles fields into a Form whose accepted answers decode into
@@ -143,7 +159,8 @@ func formFlow(form CompiledForm, opts *FormOptions) (*Flow, error) {
 		return nil, errors.New("mcpform: a form with a Codec needs FormOptions.Principal, to bind each state to who called; set EveryCallerIsSamePerson only for a server without authentication")
 	}
 	return NewFlow(opts.Codec, []Step{{Form: form}}, &FlowOptions{Principal: opts.Principal,
-		EveryCallerIsSamePerson: opts.EveryCallerIsSamePerson, AskModel: opts.AskModel, MaxReasks: math.MaxInt32})
+		EveryCallerIsSamePerson: opts.EveryCallerIsSamePerson, AskModel: opts.AskModel, MaxReasks: math.MaxInt32,
+		Translate: opts.Translate})
 }
 
 // compile builds the schema and checker of fields already checked.
@@ -174,6 +191,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 			c.message = opts.Message
 		}
 		c.model = opts.AskModel
+		c.translate = opts.Translate
 	}
 	c.own = formArguments(fields)
 	return c, nil
@@ -233,7 +251,7 @@ func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult
 	if reply.again != nil {
 		return reply.again
 	}
-	return f.c.reask(reply.Answers, reply.Problems, requestState)
+	return f.c.in(reply.lang).reask(reply.Answers, reply.Problems, requestState)
 }
 
 // Read checks the client's answer under the form's key and decodes it.
@@ -301,7 +319,7 @@ func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState 
 // defaults are the accepted answers; nil when there are none, for c's own.
 func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, json.RawMessage) {
 	msg := c.message
-	if p := ProblemMessage(c.all, problems); p != "" {
+	if p := c.problemMessage(problems); p != "" {
 		msg += "\n\n" + p
 	}
 	if len(accepted) > 0 {
@@ -443,6 +461,7 @@ type Reply[T any] struct {
 	Path Path
 
 	again *mcp.CallToolResult // the re-ask on the view or model path
+	lang  lang                // the language of the call read, for Reask
 }
 
 // requireInput returns the capability error for a call whose client cannot

@@ -42,7 +42,7 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 		return nil, err
 	}
 	if path == PathNative {
-		return f.c.reask(nil, nil, requestState), nil
+		return f.c.in(callLang(call)).reask(nil, nil, requestState), nil
 	}
 	// The view and the model: the form is a flow of one step, whose
 	// round mints the state its answer is read with.
@@ -94,6 +94,7 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 	if InputResponse(req.Params.InputResponses, f.c.key) != nil || f.flow == nil || req.Params.RequestState != "" ||
 		!bytes.Contains(req.Params.Arguments, []byte(`"`+StateArgument+`"`)) {
 		reply := f.Read(req.Params.InputResponses)
+		reply.lang = requestLang(req)
 		if reply.Path == PathNative {
 			reply.Path = nativePath((*sdkCall)(req))
 		}

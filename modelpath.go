@@ -51,7 +51,7 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 		}
 		c.URL = page.URL
 	}
-	return askModel(r.call.Tool(), msg, c, page), nil
+	return askModel(s.c.lang, r.call.Tool(), msg, c, page), nil
 }
 
 // linkResult returns the ordinary result that gives the person the link
@@ -61,7 +61,7 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 	if err != nil {
 		return nil, err
 	}
-	return askModel(r.call.Tool(), "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+	return askModel(s.c.lang, r.call.Tool(), "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
 }
 
 // A modelText is the text of c's plain model request to one tool, cut
@@ -74,7 +74,7 @@ func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResu
 	t := c.plainText.Load()
 	if t == nil || t.tool != tool {
 		const slot = "\x00"
-		full := askModel(tool, c.message, &askContract{RequestedSchema: c.schema, Arguments: json.RawMessage(slot)}, nil)
+		full := askModel(c.lang, tool, c.message, &askContract{RequestedSchema: c.schema, Arguments: json.RawMessage(slot)}, nil)
 		text := full.Content[0].(*mcp.TextContent).Text
 		i := strings.Index(text, slot)
 		t = &modelText{tool: tool, head: text[:i], tail: text[i+len(slot):]}
@@ -85,34 +85,31 @@ func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResu
 }
 
 // askModel returns the result of contract c, in words for the model too:
-// what to ask the person, where to send them, and what to call next.
-func askModel(tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
+// what to ask the person, where to send them, and what to call next, in
+// l, the person's language, which the model then speaks to them.
+func askModel(l lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
 	var b strings.Builder
 	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
 	if c.RequestedSchema != nil {
 		b.WriteString(message)
-		b.WriteString("\n\nAsk the person for these answers, in their own words; do not make them up or choose for them. They must match this JSON schema:\n")
+		b.WriteString(l.text(msgModelAsk))
 		b.Write(c.RequestedSchema)
 		b.WriteString("\n\n")
 	}
 	if page != nil {
-		b.WriteString("Give the person this link. ")
+		b.WriteString(l.text(msgModelLink))
 		b.WriteString(page.Message)
 		b.WriteString("\n")
 		b.WriteString(page.URL)
 		b.WriteString("\n\n")
 	}
-	b.WriteString("Then call the tool ")
-	b.WriteString(tool)
-	b.WriteString(" again with these arguments, unchanged")
+	b.WriteString(l.format(msgModelCall, "tool", tool))
 	if c.RequestedSchema != nil {
-		b.WriteString(", plus each answer as an argument named by its field")
+		b.WriteString(l.text(msgModelPlusAnswers))
 	}
 	b.WriteString(":\n")
 	b.Write(c.Arguments)
-	b.WriteString("\n\nIf the person declines, call it again with these arguments plus ")
-	b.Write(declineArguments[1 : len(declineArguments)-1])
-	b.WriteString(" and no answers. Only the person can decline or answer; do not do either for them.")
+	b.WriteString(l.format(msgModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
 	c.Decline = declineArguments
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }

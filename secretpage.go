@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -207,7 +208,7 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 			Check: p.flow.links.mac(macForm, link, c.n), Stop: pageStrings.Stop})
 		return
 	}
-	p.show(w, r, http.StatusOK, p.form(step, link, token, c, nil))
+	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil))
 }
 
 func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
@@ -266,9 +267,10 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		c.stage = stageClaimed
 		p.setCookie(w, r, link, c)
 	}
-	values, problems := readSecrets(step, r.PostForm)
+	l := pageLang(r)
+	values, problems := readSecrets(l, step, r.PostForm)
 	if len(problems) > 0 {
-		p.show(w, r, http.StatusUnprocessableEntity, p.form(step, link, token, c, problems))
+		p.show(w, r, http.StatusUnprocessableEntity, p.form(l, step, link, token, c, problems))
 		return
 	}
 	raw, _ := json.Marshal(values)
@@ -340,8 +342,8 @@ func (p *secretPage) usable(ctx context.Context, w http.ResponseWriter, r *http.
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'
-// rules, and returns them, or a problem per field.
-func readSecrets(step *flowStep, form url.Values) (map[string]string, map[string]string) {
+// rules, and returns them, or a problem per field, in l.
+func readSecrets(l lang, step *flowStep, form url.Values) (map[string]string, map[string]string) {
 	values := make(map[string]string, len(step.c.secrets))
 	problems := map[string]string{}
 	for i := range step.c.secrets {
@@ -349,17 +351,26 @@ func readSecrets(step *flowStep, form url.Values) (map[string]string, map[string
 		v := form.Get(f.Name)
 		switch {
 		case v == "" && f.Required:
-			problems[f.Name] = pageStrings.Required
+			problems[f.Name] = l.text(msgPageRequired)
 		case v == "":
 		case !utf8.ValidString(v):
-			problems[f.Name] = pageStrings.NotText
+			problems[f.Name] = l.text(msgPageNotText)
 		default:
-			if reason := f.checkValue(v); reason != "" {
+			if reason := f.checkValue(v); reason != "" && l == langEN {
 				problems[f.Name] = strings.ToUpper(reason[:1]) + reason[1:] + "."
+			} else if reason != "" {
+				problems[f.Name] = l.format(msgSentence, "text", upperFirst(localReason(l, reason)))
 			} else {
 				values[f.Name] = v
 			}
 		}
 	}
 	return values, problems
+}
+
+// upperFirst returns s with its first letter upper-cased, as a sentence
+// starts.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

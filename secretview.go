@@ -11,12 +11,38 @@ import (
 )
 
 // A pageText is one state of the secret page, as the person reads it: a
-// heading, which is also the title, and what to do.
-type pageText struct{ Heading, Message string }
+// heading, which is also the title, and what to do, in English; h and m
+// are their texts in the catalogs, which the page shows in the person's
+// language.
+type pageText struct {
+	Heading, Message string
+	h, m             msg
+	refusal          bool // the message ends with msgPageAfterRefusal
+}
 
-// pageStrings is every string the secret page shows, in one place, so
-// that a catalog per language can replace it. Headings say what happened
-// in words, never an HTTP status.
+// in returns t's heading and message in l.
+func (t *pageText) in(l lang) (heading, message string) {
+	if l == langEN {
+		return t.Heading, t.Message
+	}
+	message = l.text(t.m)
+	if t.refusal {
+		message += l.text(msgPageAfterRefusal)
+	}
+	return l.text(t.h), message
+}
+
+func newPageText(h, m msg, refusal bool) pageText {
+	t := pageText{Heading: catalogEN[h], Message: catalogEN[m], h: h, m: m, refusal: refusal}
+	if refusal {
+		t.Message += catalogEN[msgPageAfterRefusal]
+	}
+	return t
+}
+
+// pageStrings is every string the secret page shows, in English, taken
+// from the catalogs, where every language has them. Headings say what
+// happened in words, never an HTTP status.
 var pageStrings = struct {
 	Intro      string // above the form
 	Send       string // the form's button
@@ -40,49 +66,30 @@ var pageStrings = struct {
 	Method        pageText
 	Unavailable   pageText // the store failed
 }{
-	Intro:      "What you type here goes straight to the server, never through your app or its assistant.",
-	Send:       "Send",
-	ErrorTitle: "Error: ",
-	Required:   "Enter a value: it is required.",
-	NotText:    "This could not be read as text. Type it again.",
-	Stop:       "I didn't send it: stop this link",
-	Done: pageText{"You're done",
-		"You have sent it. You can close this page and go back to your app."},
-	Used: pageText{"This link was already used",
-		"What it asked for was sent already. If you sent it, you're done: close this page and go back to your app. " +
-			"If you didn't, stop the link, then go back to your app and ask it again for a new link."},
-	Stopped: pageText{"This link is stopped",
-		"It no longer works. If your app has not finished with it yet, it will not use what was sent on it. " +
-			"Go back to your app and ask it again for a new link."},
-	UsedElsewhere: pageText{"This link no longer works",
-		"It was already used in another browser, or by someone else." + afterRefusal},
-	Refused: pageText{"This link no longer works",
-		"It was used in another browser, or by someone else." + afterRefusal},
-	Ended: pageText{"This request has ended",
-		"It was ended in your app, so this page takes nothing more, and nothing you typed on it was kept. " +
-			"To try again, go back to your app and ask it again for a new link."},
-	BadLink: pageText{"This link doesn't work",
-		"It is not valid, or it has expired. Go back to your app to get a new one."},
-	NotYours: pageText{"This page is not for you",
-		"It belongs to someone else's request." + afterRefusal},
-	AnotherSite: pageText{"This wasn't sent from this page",
-		"It came from another site, so nothing was kept. Open the link from your app again, and send it from there."},
-	NoCookie: pageText{"This wasn't sent from this page",
-		"Your browser did not send back what this page gave it, so nothing was kept. " +
-			"Allow cookies for this site, open the link from your app again, and send it from there."},
-	TooBig: pageText{"That was too much to send",
-		"Nothing was kept. Go back, and send it again."},
-	Unreadable: pageText{"That could not be read",
-		"Nothing was kept. Go back, and send it again."},
-	Method: pageText{"This page can't do that",
-		"Open the link from your app to use this page."},
-	Unavailable: pageText{"That could not be saved",
-		"Something went wrong on the server. Please try again in a moment."},
+	Intro:         catalogEN[msgPageIntro],
+	Send:          catalogEN[msgPageSend],
+	ErrorTitle:    catalogEN[msgPageErrorTitle],
+	Required:      catalogEN[msgPageRequired],
+	NotText:       catalogEN[msgPageNotText],
+	Stop:          catalogEN[msgPageStop],
+	Done:          newPageText(msgDoneHeading, msgDoneMessage, false),
+	Used:          newPageText(msgUsedHeading, msgUsedMessage, false),
+	Stopped:       newPageText(msgStoppedHeading, msgStoppedMessage, false),
+	UsedElsewhere: newPageText(msgUsedElsewhereHeading, msgUsedElsewhereMessage, true),
+	Refused:       newPageText(msgRefusedHeading, msgRefusedMessage, true),
+	Ended:         newPageText(msgEndedHeading, msgEndedMessage, false),
+	BadLink:       newPageText(msgBadLinkHeading, msgBadLinkMessage, false),
+	NotYours:      newPageText(msgNotYoursHeading, msgNotYoursMessage, true),
+	AnotherSite:   newPageText(msgAnotherSiteHeading, msgAnotherSiteMessage, false),
+	NoCookie:      newPageText(msgNoCookieHeading, msgNoCookieMessage, false),
+	TooBig:        newPageText(msgTooBigHeading, msgTooBigMessage, false),
+	Unreadable:    newPageText(msgUnreadableHeading, msgUnreadableMessage, false),
+	Method:        newPageText(msgMethodHeading, msgMethodMessage, false),
+	Unavailable:   newPageText(msgUnavailableHeading, msgUnavailableMessage, false),
 }
 
-// afterRefusal is what every refusal of a link tells the person to do.
-const afterRefusal = " To keep your account safe, this link no longer works, and nothing sent from here was kept. " +
-	"Go back to your app and ask it again: it will give you a new link. Open that one in one browser only."
+// pageLang is the language of the page for r: its Accept-Language.
+func pageLang(r *http.Request) lang { return matchLang(r.Header.Get(headerAcceptLanguage)) }
 
 // pageView is what the page's template shows.
 type pageView struct {
@@ -114,12 +121,16 @@ func (f pageField) DescribedBy() string {
 	return strings.Join(ids, " ")
 }
 
-// form returns the view of step's form for link, naming problems by field
-// and focusing the first field with one. Ids are by position, so that any
-// field name makes a valid id.
-func (p *secretPage) form(step *flowStep, link *secretLink, token string, c pageCookie, problems map[string]string) pageView {
-	v := pageView{Title: step.c.message, Heading: step.c.message, Message: pageStrings.Intro,
-		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: pageStrings.Send}
+// form returns the view of step's form for link in l, naming problems by
+// field and focusing the first field with one. Ids are by position, so
+// that any field name makes a valid id.
+func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string, c pageCookie, problems map[string]string) pageView {
+	if l != langEN {
+		lf := p.flow.in(l)
+		step = &lf.steps[lf.index(step.c.key)]
+	}
+	v := pageView{Title: step.c.message, Heading: step.c.message, Message: l.text(msgPageIntro),
+		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: l.text(msgPageSend)}
 	focused := false
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
@@ -137,7 +148,7 @@ func (p *secretPage) form(step *flowStep, link *secretLink, token string, c page
 		v.Fields = append(v.Fields, pf)
 	}
 	if focused {
-		v.Title = pageStrings.ErrorTitle + v.Title
+		v.Title = l.text(msgPageErrorTitle) + v.Title
 	}
 	return v
 }
@@ -145,19 +156,27 @@ func (p *secretPage) form(step *flowStep, link *secretLink, token string, c page
 // show answers with status and the page of v, a form or v.text. A HEAD
 // gets the same status and headers, Content-Length included, and no body.
 func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v pageView) {
+	l := pageLang(r)
 	if v.text != nil {
-		v.Title, v.Heading, v.Message = v.text.Heading, v.text.Heading, v.text.Message
+		v.Heading, v.Message = v.text.in(l)
+		v.Title = v.Heading
 		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used {
-			v.Title = pageStrings.ErrorTitle + v.Title
+			v.Title = l.text(msgPageErrorTitle) + v.Title
 		}
 	}
+	if v.Stop != "" {
+		v.Stop = l.text(msgPageStop)
+	}
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, v); err != nil {
+	if err := pageTemplates[l].Execute(&b, v); err != nil {
 		panic(err) // the template and its data are the package's own
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	if l != langEN {
+		h.Set("Content-Language", langCodes[l])
+	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
@@ -185,7 +204,17 @@ var pageCSP = func() string {
 		"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }()
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+// pageTemplates are the page's template in each language: its lang
+// attribute is written in, not filled in, which would cost each page an
+// escaper's allocations.
+var pageTemplates = func() (t [langCount]*template.Template) {
+	for l := range langCount {
+		t[l] = template.Must(template.New("page").Parse(strings.Replace(pageSource, `lang="en"`, `lang="`+langCodes[l]+`"`, 1)))
+	}
+	return t
+}()
+
+const pageSource = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title><style>` + pageStyle + `</style></head>
@@ -211,4 +240,4 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 </form>
 {{- end}}
 </main></body></html>
-`))
+`

@@ -1,0 +1,254 @@
+package mcpform
+
+import (
+	"strings"
+
+	"golang.org/x/text/language"
+)
+
+// A msg names one text that mcpform shows a person or sends a model. Each
+// language's catalog maps every msg to its text (catalog_es.go and so
+// on); TestCatalogsComplete holds every catalog to every msg, with the
+// same placeholders as English.
+//
+// A placeholder is a name in braces, such as {min}; [lang.format] fills
+// it. A text with none is used as it is, so a literal brace needs no
+// escape there.
+//
+// To add texts, such as the MCP Apps views' (viewtext.go), add a msg
+// below and its text to every catalog: the test names what is missing.
+type msg uint16
+
+// The texts. Their English is in catalogEN, which says what each is for.
+const (
+	// Problems with an answer, and the re-ask that names them.
+	msgPleaseCheck msg = iota
+	msgProblemSep
+	msgFieldProblem
+	msgSentence
+	msgMissing
+	msgInvalid
+	msgSecretWaiting
+
+	// The reasons a value is refused; see value.go. reasonMsgs lists them.
+	msgNotBoolean
+	msgNotNumber
+	msgNotInteger
+	msgLessThanMin
+	msgGreaterThanMax
+	msgNotString
+	msgNotOption
+	msgNotList
+	msgFewerChoices
+	msgMoreChoices
+	msgChoiceNotOption
+	msgShorter
+	msgLonger
+	msgNotEmail
+	msgNotURI
+	msgNotDate
+	msgNotDateTime
+	msgControl
+	msgLineBreak
+	msgBidi
+	msgInvisible
+	msgJoiner
+
+	// What a form, a link and a model are told.
+	msgDefaultInput
+	msgPageAsks
+	msgListSep
+	msgModelAsk
+	msgModelLink
+	msgModelCall
+	msgModelPlusAnswers
+	msgModelDecline
+
+	// The secret page; see pageStrings.
+	msgPageIntro
+	msgPageSend
+	msgPageErrorTitle
+	msgPageRequired
+	msgPageNotText
+	msgPageStop
+	msgPageAfterRefusal
+	msgDoneHeading
+	msgDoneMessage
+	msgUsedHeading
+	msgUsedMessage
+	msgStoppedHeading
+	msgStoppedMessage
+	msgUsedElsewhereHeading
+	msgUsedElsewhereMessage
+	msgRefusedHeading
+	msgRefusedMessage
+	msgEndedHeading
+	msgEndedMessage
+	msgBadLinkHeading
+	msgBadLinkMessage
+	msgNotYoursHeading
+	msgNotYoursMessage
+	msgAnotherSiteHeading
+	msgAnotherSiteMessage
+	msgNoCookieHeading
+	msgNoCookieMessage
+	msgTooBigHeading
+	msgTooBigMessage
+	msgUnreadableHeading
+	msgUnreadableMessage
+	msgMethodHeading
+	msgMethodMessage
+	msgUnavailableHeading
+	msgUnavailableMessage
+
+	msgCount // the number of texts; not a text
+)
+
+// reasonMsgs are the reasons a value is refused, which checkValue words in
+// English; localReason finds each in the others.
+var reasonMsgs = [...]msg{msgNotBoolean, msgNotNumber, msgNotInteger, msgLessThanMin, msgGreaterThanMax,
+	msgNotString, msgNotOption, msgNotList, msgFewerChoices, msgMoreChoices, msgChoiceNotOption, msgShorter,
+	msgLonger, msgNotEmail, msgNotURI, msgNotDate, msgNotDateTime, msgControl, msgLineBreak, msgBidi,
+	msgInvisible, msgJoiner}
+
+// A catalog holds one language's texts.
+type catalog map[msg]string
+
+// A lang is one of the languages mcpform speaks: an index into langTags.
+// The zero lang is English, the default.
+type lang uint8
+
+const (
+	langEN lang = iota
+	langES
+	langFR
+	langDE
+	langJA
+	langCount
+)
+
+// langTags are the languages' tags, English first: it is the matcher's
+// fallback.
+var langTags = [langCount]language.Tag{language.English, language.Spanish, language.French, language.German, language.Japanese}
+
+// langCodes are langTags as strings, as a state pins them and
+// contentLanguage reports them.
+var langCodes = [langCount]string{"en", "es", "fr", "de", "ja"}
+
+// catalogs are the languages' catalogs, in lang order.
+var catalogs = [langCount]catalog{catalogEN, catalogES, catalogFR, catalogDE, catalogJA}
+
+// texts are the catalogs as arrays, for lookups that cost an index. A text
+// a catalog lacks is English's, which TestCatalogsComplete forbids.
+var texts = func() (t [langCount][msgCount]string) {
+	for l, c := range catalogs {
+		for k := range msgCount {
+			if s, ok := c[k]; ok {
+				t[l][k] = s
+			} else {
+				t[l][k] = catalogEN[k]
+			}
+		}
+	}
+	return t
+}()
+
+// text returns l's text of k, with its placeholders unfilled.
+func (l lang) text(k msg) string { return texts[l][k] }
+
+// format returns l's text of k with each placeholder {name} filled by the
+// value after name in args, which alternates names and values. A
+// placeholder args does not name is left as it is.
+func (l lang) format(k msg, args ...string) string {
+	s := texts[l][k]
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	n := len(s)
+	for a := 1; a < len(args); a += 2 {
+		n += len(args[a]) // enough unless a placeholder is used twice
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		name, value := s[i+1:i+1+j], ""
+		found := false
+		for a := 0; a+1 < len(args); a += 2 {
+			if args[a] == name {
+				value, found = args[a+1], true
+				break
+			}
+		}
+		b.WriteString(s[:i])
+		if found {
+			b.WriteString(value)
+		} else {
+			b.WriteString(s[i : i+2+j])
+		}
+		s = s[i+2+j:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// placeholders returns the names of the placeholders in s, in order.
+func placeholders(s string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			return names
+		}
+		names = append(names, s[i+1:i+1+j])
+		s = s[i+2+j:]
+	}
+}
+
+// localReason returns reason, a text checkValue wrote in English, in l:
+// it finds the reason's msg by its English text, the one placeholder of
+// some filled with a bound. A reason it does not know, such as one a
+// Step's Check wrote, is returned as it is.
+func localReason(l lang, reason string) string {
+	if l == langEN {
+		return reason
+	}
+	for _, p := range reasonParts {
+		switch {
+		case p.name == "":
+			if p.head == reason {
+				return l.text(p.k)
+			}
+		case len(reason) > len(p.head)+len(p.tail) && strings.HasPrefix(reason, p.head) && strings.HasSuffix(reason, p.tail):
+			return l.format(p.k, p.name, reason[len(p.head):len(reason)-len(p.tail)])
+		}
+	}
+	return reason
+}
+
+// reasonParts are the English reasons cut at their placeholder, once:
+// head, then {name}, then tail; a reason without one is all head.
+var reasonParts = func() (parts [len(reasonMsgs)]struct {
+	k                msg
+	head, name, tail string
+}) {
+	for i, k := range reasonMsgs {
+		en := catalogEN[k]
+		parts[i].k, parts[i].head = k, en
+		if a, b := strings.IndexByte(en, '{'), strings.IndexByte(en, '}'); a >= 0 && b > a {
+			parts[i].head, parts[i].name, parts[i].tail = en[:a], en[a+1:b], en[b+1:]
+		}
+	}
+	return parts
+}()

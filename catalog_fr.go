@@ -1,0 +1,88 @@
+package mcpform
+
+// catalogFR is French, addressing the person as vous, with a no-break
+// space (U+00A0) before a colon or semicolon, as French typography
+// wants.
+var catalogFR = catalog{
+	msgPleaseCheck:   "Veuillez vérifier\u00a0: {problems}.",
+	msgProblemSep:    "\u00a0; ",
+	msgFieldProblem:  "{field}\u00a0: {reason}",
+	msgSentence:      "{text}.",
+	msgMissing:       "valeur obligatoire manquante",
+	msgInvalid:       "valeur non valide",
+	msgSecretWaiting: "la page prévue à cet effet n'a encore rien reçu",
+
+	msgNotBoolean:      "ce n'est pas une valeur oui ou non",
+	msgNotNumber:       "ce n'est pas un nombre",
+	msgNotInteger:      "ce n'est pas un nombre entier",
+	msgLessThanMin:     "inférieur au minimum, {min}",
+	msgGreaterThanMax:  "supérieur au maximum, {max}",
+	msgNotString:       "ce n'est pas du texte",
+	msgNotOption:       "ce n'est pas l'une des options proposées",
+	msgNotList:         "ce n'est pas une liste",
+	msgFewerChoices:    "moins de {min} choix",
+	msgMoreChoices:     "plus de {max} choix",
+	msgChoiceNotOption: "l'un des choix ne fait pas partie des options proposées",
+	msgShorter:         "moins de {min} caractères",
+	msgLonger:          "plus de {max} caractères",
+	msgNotEmail:        "ce n'est pas une adresse e-mail valide",
+	msgNotURI:          "ce n'est pas une URI absolue valide",
+	msgNotDate:         "ce n'est pas une date valide (AAAA-MM-JJ)",
+	msgNotDateTime:     "ce n'est pas une date et heure valides (RFC 3339)",
+	msgControl:         "contient un caractère de contrôle",
+	msgLineBreak:       "contient un saut de ligne, qui n'est accepté que dans un champ sur plusieurs lignes",
+	msgBidi:            "contient un caractère de contrôle bidirectionnel",
+	msgInvisible:       "contient un caractère invisible sans chasse ou une marque de direction",
+	msgJoiner:          "contient un liant sans chasse qui ne relie rien",
+
+	msgDefaultInput:     "Veuillez fournir les informations suivantes",
+	msgPageAsks:         "La page que ce lien ouvre vous demande\u00a0: {fields}. Ce que vous y saisissez va directement au serveur, sans jamais passer par cette application.",
+	msgListSep:          ", ",
+	msgModelAsk:         "\n\nDemandez ces réponses à la personne, dans ses propres mots\u00a0; ne les inventez pas et ne choisissez pas à sa place. Elles doivent respecter ce schéma JSON\u00a0:\n",
+	msgModelLink:        "Donnez ce lien à la personne. ",
+	msgModelCall:        "Appelez ensuite de nouveau l'outil {tool} avec ces arguments, inchangés",
+	msgModelPlusAnswers: ", en y ajoutant chaque réponse comme argument portant le nom de son champ",
+	msgModelDecline:     "\n\nSi la personne refuse, appelez-le de nouveau avec ces arguments plus {decline}, sans aucune réponse. Seule la personne peut refuser ou répondre\u00a0; ne faites ni l'un ni l'autre à sa place.",
+
+	msgPageIntro:      "Ce que vous saisissez ici va directement au serveur, sans jamais passer par votre application ni par son assistant.",
+	msgPageSend:       "Envoyer",
+	msgPageErrorTitle: "Erreur\u00a0: ",
+	msgPageRequired:   "Saisissez une valeur\u00a0: ce champ est obligatoire.",
+	msgPageNotText:    "Ceci n'a pas pu être lu comme du texte. Saisissez-le de nouveau.",
+	msgPageStop:       "Ce n'est pas moi qui l'ai envoyé\u00a0: désactiver ce lien",
+	msgPageAfterRefusal: " Pour protéger votre compte, ce lien ne fonctionne plus, et rien de ce qui a été envoyé depuis cette page n'a été conservé. " +
+		"Retournez dans votre application et refaites la demande\u00a0: elle vous donnera un nouveau lien. Ouvrez-le dans un seul navigateur.",
+
+	msgDoneHeading: "C'est terminé",
+	msgDoneMessage: "Votre envoi est bien parti. Vous pouvez fermer cette page et retourner dans votre application.",
+	msgUsedHeading: "Ce lien a déjà été utilisé",
+	msgUsedMessage: "Ce qu'il demandait a déjà été envoyé. Si c'est vous qui l'avez envoyé, c'est terminé\u00a0: fermez cette page et retournez dans votre application. " +
+		"Sinon, désactivez le lien, puis retournez dans votre application et demandez-lui un nouveau lien.",
+	msgStoppedHeading: "Ce lien est désactivé",
+	msgStoppedMessage: "Il ne fonctionne plus. Si votre application n'en a pas encore fini avec lui, elle n'utilisera pas ce qui a été envoyé par ce lien. " +
+		"Retournez dans votre application et demandez-lui un nouveau lien.",
+	msgUsedElsewhereHeading: "Ce lien ne fonctionne plus",
+	msgUsedElsewhereMessage: "Il a déjà été utilisé dans un autre navigateur, ou par quelqu'un d'autre.",
+	msgRefusedHeading:       "Ce lien ne fonctionne plus",
+	msgRefusedMessage:       "Il a été utilisé dans un autre navigateur, ou par quelqu'un d'autre.",
+	msgEndedHeading:         "Cette demande est terminée",
+	msgEndedMessage: "Elle a pris fin dans votre application\u00a0: cette page n'accepte donc plus rien, et rien de ce que vous y avez saisi n'a été conservé. " +
+		"Pour réessayer, retournez dans votre application et demandez-lui un nouveau lien.",
+	msgBadLinkHeading:     "Ce lien ne fonctionne pas",
+	msgBadLinkMessage:     "Il n'est pas valide, ou il a expiré. Retournez dans votre application pour en obtenir un nouveau.",
+	msgNotYoursHeading:    "Cette page ne vous est pas destinée",
+	msgNotYoursMessage:    "Elle appartient à la demande de quelqu'un d'autre.",
+	msgAnotherSiteHeading: "Ceci n'a pas été envoyé depuis cette page",
+	msgAnotherSiteMessage: "L'envoi provient d'un autre site\u00a0: rien n'a donc été conservé. Rouvrez le lien depuis votre application, et envoyez-le depuis cette page.",
+	msgNoCookieHeading:    "Ceci n'a pas été envoyé depuis cette page",
+	msgNoCookieMessage: "Votre navigateur n'a pas renvoyé ce que cette page lui avait transmis\u00a0: rien n'a donc été conservé. " +
+		"Autorisez les cookies pour ce site, rouvrez le lien depuis votre application, et envoyez-le depuis cette page.",
+	msgTooBigHeading:      "L'envoi était trop volumineux",
+	msgTooBigMessage:      "Rien n'a été conservé. Revenez en arrière, et renvoyez-le.",
+	msgUnreadableHeading:  "L'envoi n'a pas pu être lu",
+	msgUnreadableMessage:  "Rien n'a été conservé. Revenez en arrière, et renvoyez-le.",
+	msgMethodHeading:      "Cette page ne permet pas cette action",
+	msgMethodMessage:      "Ouvrez le lien depuis votre application pour utiliser cette page.",
+	msgUnavailableHeading: "L'enregistrement a échoué",
+	msgUnavailableMessage: "Un problème est survenu sur le serveur. Veuillez réessayer dans un instant.",
+}

@@ -1,0 +1,150 @@
+package mcpform
+
+import (
+	"maps"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
+)
+
+// The wire names of per-request language, SEP-2792, as its open pull
+// request (modelcontextprotocol/modelcontextprotocol#2792) names them.
+// EXPERIMENTAL until the SEP merges: these are the only places that name
+// them, so a rename is a change here.
+const (
+	// metaAcceptLanguage is the request's preference, in params._meta,
+	// in HTTP Accept-Language syntax.
+	metaAcceptLanguage = "io.modelcontextprotocol/acceptLanguage"
+	// metaContentLanguage is the language of a result, in its _meta.
+	metaContentLanguage = "io.modelcontextprotocol/contentLanguage"
+	// headerAcceptLanguage is the HTTP header the SEP mirrors the
+	// preference in, and a browser sends the secret page.
+	headerAcceptLanguage = "Accept-Language"
+)
+
+// maxAcceptLanguage bounds the preference parsed: a real one is a few
+// dozen bytes, and a longer one is ignored rather than parsed.
+const maxAcceptLanguage = 512
+
+var langMatcher = language.NewMatcher(langTags[:])
+
+// matchLang returns the language of ours that best fits accept, an HTTP
+// Accept-Language value, by RFC 4647 matching with x/text's matcher
+// ("es-MX" is Spanish, "fr;q=0.9, de" German). A value that is empty,
+// malformed, too long, or names no language of ours is English.
+func matchLang(accept string) lang {
+	if accept == "" || len(accept) > maxAcceptLanguage {
+		return langEN
+	}
+	if l, ok := matched.Load(accept); ok {
+		return l.(lang)
+	}
+	l := parseLang(accept)
+	if matchedCount.Add(1) <= maxMatched {
+		matched.Store(accept, l)
+	}
+	return l
+}
+
+// matched remembers the languages of the first maxMatched Accept-Language
+// values seen: browsers and clients send a few values over and over, and
+// parsing one costs a page dozens of allocations. Values past those are
+// parsed every time, so that no one can grow the map.
+var (
+	matched      sync.Map // string → lang
+	matchedCount atomic.Int64
+)
+
+const maxMatched = 256
+
+func parseLang(accept string) lang {
+	tags, _, err := language.ParseAcceptLanguage(accept)
+	if err != nil || len(tags) == 0 {
+		return langEN
+	}
+	_, i, conf := langMatcher.Match(tags...)
+	if conf == language.No {
+		return langEN
+	}
+	return lang(i)
+}
+
+// callLang returns the language a call asks for: its acceptLanguage
+// _meta, else its HTTP Accept-Language header. The SEP's reference
+// implementation reads the header only as a mirror of the _meta; a
+// client that sends the header alone, as a browser-based one may, is
+// read here too, because a person's language is worth more than the
+// difference. A call of another SDK's face is English.
+func callLang(call seam.Call) lang {
+	c, ok := call.(*sdkCall)
+	if !ok || c == nil {
+		return langEN
+	}
+	return requestLang((*mcp.CallToolRequest)(c))
+}
+
+func requestLang(req *mcp.CallToolRequest) lang {
+	if req == nil {
+		return langEN
+	}
+	if req.Params != nil {
+		if s, ok := req.Params.Meta[metaAcceptLanguage].(string); ok {
+			return matchLang(s)
+		}
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		return matchLang(req.Extra.Header.Get(headerAcceptLanguage))
+	}
+	return langEN
+}
+
+// pinnedLang returns the language a state pinned, by its code; an old
+// state without one, or with a code we do not know, is English.
+func pinnedLang(code string) lang {
+	for l, c := range langCodes {
+		if c == code {
+			return lang(l)
+		}
+	}
+	return langEN
+}
+
+// code is l as a state pins it; "" for English, which a state leaves
+// out.
+func (l lang) code() string {
+	if l == langEN {
+		return ""
+	}
+	return langCodes[l]
+}
+
+// stamp marks res as written in l, in its _meta, unless l is English,
+// the default. The _meta is copied, not changed in place, as a result
+// may share it.
+func (l lang) stamp(res *mcp.CallToolResult) {
+	if l == langEN || res == nil {
+		return
+	}
+	m := make(mcp.Meta, len(res.Meta)+1)
+	maps.Copy(m, res.Meta)
+	m[metaContentLanguage] = langCodes[l]
+	res.Meta = m
+}
+
+// ContentLanguage marks res as written in lang: it sets the
+// contentLanguage _meta of SEP-2792 (experimental, as the SEP is still
+// open) to lang, such as "es". A handler calls it on a result it writes
+// itself in [FlowRound].Language. English, the default, and the zero Tag
+// leave res as it is, as does a nil res.
+func ContentLanguage(res *mcp.CallToolResult, lang language.Tag) {
+	if base, _ := lang.Base(); res == nil || lang == (language.Tag{}) || base.String() == "en" {
+		return
+	}
+	m := make(mcp.Meta, len(res.Meta)+1)
+	maps.Copy(m, res.Meta)
+	m[metaContentLanguage] = lang.String()
+	res.Meta = m
+}

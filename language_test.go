@@ -1,0 +1,296 @@
+package mcpform
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+)
+
+func TestMatchLang(t *testing.T) {
+	for _, tt := range []struct {
+		accept string
+		want   lang
+	}{
+		{"", langEN},
+		{"es", langES},
+		{"es-MX", langES},
+		{"es-419,es;q=0.9", langES},
+		{"fr-CA, en;q=0.5", langFR},
+		{"de-AT", langDE},
+		{"ja-JP", langJA},
+		{"en-GB", langEN},
+		{"pt-BR", langEN},                     // none of ours: English
+		{"pt-BR, de;q=0.8, fr;q=0.7", langDE}, // the first of ours, by weight
+		{"en;q=0.1, es;q=0.9", langES},        // weights, not order
+		{"*", langEN},
+		{"zz-ZZ", langEN},
+		{"not a language tag at all!", langEN},
+		{"es;q=abc", langEN}, // malformed
+		{strings.Repeat("es,", 300), langEN},
+	} {
+		t.Run(tt.accept, func(t *testing.T) {
+			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)])
+			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)], "remembered")
+		})
+	}
+}
+
+// TestRequestLang reads SEP-2792's _meta first, and the HTTP header when
+// the request has none.
+func TestRequestLang(t *testing.T) {
+	header := func(v string) *mcp.RequestExtra {
+		return &mcp.RequestExtra{Header: http.Header{"Accept-Language": {v}}}
+	}
+	for _, tt := range []struct {
+		name  string
+		meta  mcp.Meta
+		extra *mcp.RequestExtra
+		want  lang
+	}{
+		{"nothing", nil, nil, langEN},
+		{"meta", mcp.Meta{metaAcceptLanguage: "es-ES"}, nil, langES},
+		{"header", nil, header("fr"), langFR},
+		{"meta wins over header", mcp.Meta{metaAcceptLanguage: "ja"}, header("de"), langJA},
+		{"meta of none of ours is English, header or not", mcp.Meta{metaAcceptLanguage: "pt"}, header("de"), langEN},
+		{"meta not a string is no meta", mcp.Meta{metaAcceptLanguage: 42}, header("de"), langDE},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: tt.meta}, Extra: tt.extra}
+			assert.Equal(t, langCodes[tt.want], langCodes[requestLang(req)])
+		})
+	}
+	assert.Equal(t, langEN, requestLang(nil))
+}
+
+func TestContentLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		tag  language.Tag
+		want any
+	}{
+		{language.Spanish, "es"},
+		{language.MustParse("fr-CA"), "fr-CA"},
+		{language.English, nil},
+		{language.AmericanEnglish, nil},
+		{language.Tag{}, nil},
+	} {
+		t.Run(tt.tag.String(), func(t *testing.T) {
+			shared := mcp.Meta{"x": 1}
+			res := &mcp.CallToolResult{Meta: shared}
+			ContentLanguage(res, tt.tag)
+			assert.Equal(t, tt.want, res.Meta[metaContentLanguage])
+			assert.Equal(t, 1, res.Meta["x"])
+			assert.NotContains(t, shared, metaContentLanguage, "the shared _meta is not changed")
+		})
+	}
+	ContentLanguage(nil, language.Spanish) // no panic
+}
+
+// spanish is call with SEP-2792's acceptLanguage _meta.
+func spanish(req *mcp.CallToolRequest, accept string) *mcp.CallToolRequest {
+	req.Params.Meta[metaAcceptLanguage] = accept
+	return req
+}
+
+// TestFlowSpeaksThePersonsLanguage runs the team flow in Spanish: the
+// first round's language is pinned in the state, so a later call asking
+// for English still gets Spanish, and an old state without a language is
+// English.
+func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	r, err := flow.Next(context.Background(), spanish(call("signup", "", nil), "es-ES,es;q=0.9,en;q=0.5"))
+	require.NoError(t, err)
+	assert.Equal(t, language.Spanish, r.Language)
+	assert.Equal(t, "es", r.Result.Meta[metaContentLanguage])
+	assert.Equal(t, "Create your account", r.Result.InputRequests["account"].(*mcp.ElicitParams).Message,
+		"the author's own message, with no Translate")
+
+	r, err = flow.Next(context.Background(), spanish(call("signup", r.Result.RequestState, map[string]any{
+		"account": map[string]any{"email": "ada@example.com", "plan": "team"},
+	}), "en"))
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	r, err = flow.Next(context.Background(), call("signup", r.Result.RequestState, map[string]any{
+		"team": map[string]any{"team_name": "A", "seats": 500.0},
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, language.Spanish, r.Language, "pinned by the first round")
+	assert.Equal(t, "es", r.Result.Meta[metaContentLanguage])
+	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
+	assert.Equal(t, "Set up your team\n\nRevisa lo siguiente: Team Name: tiene menos de 2 caracteres; Seats: es mayor que el máximo, 50.", msg)
+
+	// An English flow says nothing of its language.
+	r, err = flow.Next(context.Background(), call("signup", "", nil))
+	require.NoError(t, err)
+	assert.Equal(t, language.English, r.Language)
+	assert.NotContains(t, r.Result.Meta, metaContentLanguage)
+}
+
+// TestFlowTranslate: the author's labels, descriptions, option titles,
+// message and Check reasons go through FlowOptions.Translate, and
+// mcpform's own default message through the catalog.
+func TestFlowTranslate(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	words := map[string]string{
+		"Plan": "Plan", "Email": "Correo electrónico", "Where we send receipts": "Donde enviamos los recibos",
+		"Pro": "Profesional", "Team Name": "Nombre del equipo", "that name is taken": "ese nombre ya está ocupado",
+	}
+	var calls []string
+	tr := func(tag language.Tag, s string) string {
+		calls = append(calls, tag.String()+":"+s)
+		return words[s]
+	}
+	flow, err := NewFlow(codec, []Step{
+		{Key: "account", Fields: []AutoFormField{
+			{Name: "email", Label: "Email", Type: TypeEmail, Description: "Where we send receipts"},
+			{Name: "plan", Label: "Plan", Options: []Option{{Value: "pro", Label: "Pro"}, {Value: "free"}}},
+			{Name: "team_name"},
+		}, Check: func(Answers) []*FieldError {
+			return []*FieldError{{Field: "team_name", Err: errorString("that name is taken")}}
+		}},
+	}, &FlowOptions{Principal: tokenUser, Translate: tr})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), spanish(call("t", "", nil), "es"))
+	require.NoError(t, err)
+	p := r.Result.InputRequests["account"].(*mcp.ElicitParams)
+	assert.Equal(t, "Completa la siguiente información", p.Message)
+	schema := wireJSON(t, p.RequestedSchema)
+	for _, want := range []string{`"title":"Correo electrónico"`, `"description":"Donde enviamos los recibos"`,
+		`{"title":"Profesional","const":"pro"}`, `{"title":"free","const":"free"}`, `"title":"Nombre del equipo"`} {
+		assert.Contains(t, schema, want)
+	}
+	n := len(calls)
+	_, err = flow.Next(context.Background(), spanish(call("t", "", nil), "es"))
+	require.NoError(t, err)
+	assert.Len(t, calls, n, "the Spanish flow is compiled once")
+
+	r, err = flow.Next(context.Background(), call("t", r.Result.RequestState, map[string]any{
+		"account": map[string]any{"email": "ada@example.com", "plan": "pro", "team_name": "x"},
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, "Completa la siguiente información\n\nRevisa lo siguiente: Nombre del equipo: ese nombre ya está ocupado.",
+		r.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// TestFormAskLanguage: a form asked natively speaks the call's language,
+// and so does its re-ask after ReadCall.
+func TestFormAskLanguage(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "email", Type: TypeEmail, Required: true}}, nil)
+	require.NoError(t, err)
+	req := spanish(call("t", "", nil), "de-CH")
+	res, err := form.Ask(req, "")
+	require.NoError(t, err)
+	assert.Equal(t, "Bitte geben Sie die folgenden Informationen an", res.InputRequests[form.Key()].(*mcp.ElicitParams).Message)
+
+	reply := form.ReadCall(spanish(call("t", "", map[string]any{form.Key(): map[string]any{"email": "nope"}}), "ja"))
+	require.Equal(t, ReplyInvalid, reply.Status)
+	msg := form.Reask(reply, "").InputRequests[form.Key()].(*mcp.ElicitParams).Message
+	assert.Equal(t, "以下の情報を入力してください\n\n次の点をご確認ください。Email：有効なメールアドレスではありません。", msg)
+	assert.Equal(t, "Please check: Email: not a valid email address.", ProblemMessage(form.Fields(), reply.Problems),
+		"ProblemMessage speaks English")
+}
+
+// TestFlowStatePinsLanguage: a state carries its language compactly, and
+// an old state without one reads as English.
+func TestFlowStatePinsLanguage(t *testing.T) {
+	enc, err := (&flowState{ID: "x", Step: "team", Lang: "es"}).appendJSON(nil)
+	require.NoError(t, err)
+	assert.Equal(t, `{"i":"x","s":"team","l":"es"}`, string(enc))
+	var st flowState
+	require.NoError(t, st.decodeJSON([]byte(`{"i":"x","s":"team"}`)))
+	assert.Equal(t, langEN, pinnedLang(st.Lang), "a state from before languages")
+	require.NoError(t, st.decodeJSON(enc))
+	assert.Equal(t, langES, pinnedLang(st.Lang))
+	assert.Equal(t, langEN, pinnedLang("xx"), "a code we no longer speak")
+}
+
+// TestSecretPageLanguage: the page speaks the browser's Accept-Language,
+// in its text, its <html lang> and its Content-Language; a problem
+// posted is worded in it too.
+func TestSecretPageLanguage(t *testing.T) {
+	fx := newSecretFixture(t, nil)
+	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
+	require.NoError(t, err)
+	link := pageLink(t, r)
+	get := func(link, accept string) (*http.Response, string) {
+		req, err := http.NewRequest(http.MethodGet, link, nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept-Language", accept)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var b strings.Builder
+		_, err = io.Copy(&b, res.Body)
+		require.NoError(t, err)
+		return res, b.String()
+	}
+	for _, tt := range []struct {
+		accept, link string
+		want         []string
+		lang         string
+	}{
+		{"", link, []string{`<html lang="en">`, "<title>Set your password</title>", pageStrings.Intro, ">Send</button>"}, ""},
+		{"ja-JP,ja;q=0.9", link, []string{`<html lang="ja">`, "<title>Set your password</title>",
+			"<p>ここに入力した内容は、アプリやそのアシスタントを経由せず、直接サーバーに送られます。</p>", ">送信</button>"}, "ja"},
+		{"fr-CH", fx.page.URL + "/secret?t=nope", []string{`<html lang="fr">`, "<title>Erreur\u00a0: Ce lien ne fonctionne pas</title>",
+			"<h1>Ce lien ne fonctionne pas</h1>"}, "fr"},
+		{"de", fx.page.URL + "/secret?t=nope", []string{`<html lang="de">`, "<title>Fehler: Dieser Link funktioniert nicht</title>"}, "de"},
+		{"pt-BR", fx.page.URL + "/secret?t=nope", []string{`<html lang="en">`, "<title>Error: This link doesn&#39;t work</title>"}, ""},
+	} {
+		t.Run(tt.accept, func(t *testing.T) {
+			res, body := get(tt.link, tt.accept)
+			for _, w := range tt.want {
+				assert.Contains(t, body, w)
+			}
+			assert.Equal(t, tt.lang, res.Header.Get("Content-Language"))
+		})
+	}
+	values, problems := readSecrets(langDE, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
+	assert.Empty(t, values)
+	assert.Equal(t, map[string]string{"password": "Kürzer als 8 Zeichen."}, problems)
+	_, problems = readSecrets(langJA, &fx.flow.steps[0], url.Values{})
+	assert.Equal(t, map[string]string{"password": "値を入力してください（必須項目です）。"}, problems)
+}
+
+// TestModelPathLanguage: what the model is told comes from the catalog
+// too, so that it speaks to the person in their language.
+func TestModelPathLanguage(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), directCall(t, withLang(bareMeta(), "de"), "alice", "signup", nil))
+	require.NoError(t, err)
+	text := r.Result.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, "Frage die Person nach diesen Antworten")
+	assert.Contains(t, text, "Rufe dann das Tool signup erneut mit diesen Argumenten auf")
+	assert.NotContains(t, text, "Ask the person")
+	assert.Equal(t, "de", r.Result.Meta[metaContentLanguage])
+}
+
+// FuzzMatchLang: any Accept-Language value, hostile or not, gives one of
+// our languages, the same one twice, and never panics.
+func FuzzMatchLang(f *testing.F) {
+	for _, s := range []string{"es", "fr-CA;q=0.8, *;q=0.1", "ja-Latn-JP-x-private", "de;q=1.0001", ";;;,,,", "en-\xff", "zh-Hant-TW"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		l := matchLang(accept)
+		if l >= langCount {
+			t.Fatalf("matchLang(%q) = %d", accept, l)
+		}
+		if again := matchLang(accept); again != l {
+			t.Fatalf("matchLang(%q) = %d, then %d", accept, l, again)
+		}
+	})
+}
