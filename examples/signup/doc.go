@@ -82,11 +82,12 @@
 //     e2e/loadgen on two shared cores, about a tenth of the CPU and a
 //     third of the peak). Leave the default on a box of its own with more
 //     cores.
-//   - GOMEMLIMIT, to about half the memory the process is given. The
-//     example runs its collector at GOGC=400 unless GOGC is set (gc.go),
-//     since its live heap is small and go-sdk's decoding leaves much
-//     garbage: that halves the CPU of a signup, and GOMEMLIMIT makes the
-//     collector run sooner if the heap ever nears the limit.
+//   - GOGC=400 with GOMEMLIMIT at about half the memory the process is
+//     given. Most of what a call allocates is go-sdk's decoding, some
+//     hundreds of kilobytes of buffers per call that die at once, while
+//     what the server keeps is small: at Go's default of 100 the collector
+//     runs every few dozen calls. At 400 a signup costs less CPU, and
+//     GOMEMLIMIT makes the collector run sooner as the heap nears it.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
 //     replicas on several.
