@@ -74,8 +74,9 @@ body{margin:0}
 .pf-field-error{font-size:0.875rem;font-weight:600}
 .pf-field-description{font-size:0.8125rem}
 [aria-invalid="true"]{border-color:var(--destructive)!important;border-width:2px!important}
-/* Decline is secondary, but its border must still be seen: 3:1. */
-.pf-button[data-variant="outline"]{border:1px solid var(--input)}
+/* Decline is secondary, but its border must still be seen, at 3:1: prefab
+   0.3.13 sets every button's border to none inline. */
+.pf-button[data-variant="outline"]{border:1px solid var(--input)!important}
 /* The secret page's link, drawn as the primary button it acts as. */
 a.` + openLinkClass + `{display:inline-block;padding:8px 16px;font-size:14px;font-weight:500;border-radius:var(--radius-sm);background:var(--primary);color:var(--primary-foreground);text-decoration:none}
 a.` + openLinkClass + `:focus-visible{outline:3px solid var(--ring);outline-offset:2px}

@@ -137,6 +137,13 @@ func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField)
 	case kindBoolean:
 		return fillText(t.Check, "label", f.title(), "reason", reason(p))
 	}
+	// A length is checked before a format (checkValue), and its rule ends
+	// so: say the bounds, not the format.
+	if strings.HasSuffix(p.Err.Error(), " characters") {
+		if s := bounded(f, t.LengthBetween, t.LengthAtLeast, t.LengthAtMost); s != "" {
+			return s
+		}
+	}
 	switch f.Type {
 	case TypeEmail:
 		return t.Email
@@ -146,9 +153,6 @@ func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField)
 		return t.Date
 	case TypeDatetime, TypeDatetimeLocal:
 		return t.DateTime
-	}
-	if h := boundsHint(f, t); h != "" && strings.Contains(p.Err.Error(), "length") {
-		return h
 	}
 	return fillText(t.Check, "label", f.title(), "reason", reason(p))
 }

@@ -41,6 +41,10 @@ type viewText struct {
 	PickBetween  string // choices of a multiple choice
 	PickAtLeast  string
 	PickAtMost   string
+	// What to enter when a text's length is out of bounds. {min}, {max}.
+	LengthBetween string
+	LengthAtLeast string
+	LengthAtMost  string
 
 	// The secret step. {fields} lists the secret fields' labels.
 	PageStep      string // the first numbered step: open the page
@@ -87,6 +91,10 @@ var viewEnglish = &viewText{
 	PickBetween:  "Choose {min} to {max}",
 	PickAtLeast:  "Choose at least {min}",
 	PickAtMost:   "Choose up to {max}",
+
+	LengthBetween: "Enter {min} to {max} characters",
+	LengthAtLeast: "Enter at least {min} characters",
+	LengthAtMost:  "Enter no more than {max} characters",
 
 	PageStep:      "Open the page and enter your {fields} there. What you type there goes straight to the server, never through this app.",
 	PageButton:    "Open the page",
