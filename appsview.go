@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,7 +54,7 @@ const (
 // that a round costs a copy: on the Apps path, a view is most of the work.
 type builtView struct {
 	tool  string   // the tool it submits to
-	key   string   // the tool and the step's place: see stepPos.key
+	pos   stepPos  // the step's place, which its words depend on
 	parts [][]byte // the view's JSON, between its slots
 	text  string
 }
@@ -214,18 +213,14 @@ func (r *round) position(s *flowStep) stepPos {
 	return pos
 }
 
-// key tells apart the plain views of one form in two places.
-func (p stepPos) key(tool string) string {
-	return tool + "\x00" + strconv.Itoa(p.n) + "/" + strconv.Itoa(p.total) + "\x00" + strconv.FormatBool(p.last) + p.submit
-}
-
 // view returns c's view at pos submitting to tool, naming problems,
 // pre-filling filled and linking to page. The plain one, with none of
 // these, is built once and kept.
 func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
 	plain := len(filled) == 0 && len(problems) == 0 && page == nil
-	key := pos.key(tool)
-	if v := c.plainView.Load(); plain && v != nil && v.key == key {
+	// A form may be a step of two flows, in two places: the place is
+	// part of what is kept.
+	if v := c.plainView.Load(); plain && v != nil && v.tool == tool && v.pos == pos {
 		return v, nil
 	}
 	t := viewEnglish
@@ -247,7 +242,7 @@ func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*Fi
 	if err != nil {
 		return nil, err
 	}
-	v.key = key
+	v.pos = pos
 	if plain {
 		c.plainView.Store(v)
 	}

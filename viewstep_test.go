@@ -81,3 +81,25 @@ func TestFlowViewSteps(t *testing.T) {
 	says, _ = viewSays(t, only)
 	assert.Equal(t, []string{"Heading: Create your account", "Button: Submit", "Button: Decline"}, says, "one step: no count, and Submit")
 }
+
+// BenchmarkFlowViewReask builds a view no cache holds: a re-ask, which
+// names a problem and keeps a good value, and encodes it as go-sdk does.
+// Together with BenchmarkFlowRound/apps, which takes the plain view from
+// the cache, it measures what a view costs to build.
+func BenchmarkFlowViewReask(b *testing.B) {
+	flow, _, _ := newFlowFixture(b)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(b, appsMeta(), "alice", "signup", nil))
+	require.NoError(b, err)
+	req := argsCall(b, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(b, first), "email": "ada@", "plan": "team"})
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := flow.Next(ctx, req)
+		if err != nil || r.Status != FlowAsk {
+			b.Fatal(err, r)
+		}
+		if _, err := json.Marshal(r.Result); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
