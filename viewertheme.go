@@ -207,7 +207,11 @@ const viewerScript = `
       document.body.removeChild(box);
       if (ok) copied();
     };
-    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(copied, fallback);
+    // A host frame without allow="clipboard-write" blocks the API, with
+    // a console error: ask the policy first.
+    var policy = document.permissionsPolicy || document.featurePolicy;
+    var allowed = !policy || policy.allowsFeature('clipboard-write');
+    if (allowed && navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(copied, fallback);
     else fallback();
   }
   root.addEventListener('click', function (e) {

@@ -52,8 +52,9 @@ type personRun struct {
 		Heading, Role, Text string
 		Focused             bool
 	} `json:"panel"`
-	OpenLinks    []struct{ URL string } `json:"openLinks"`
-	ModelContext []json.RawMessage      `json:"modelContext"`
+	OpenLinks    []struct{ URL string }       `json:"openLinks"`
+	Copied       *struct{ Said, Role string } `json:"copied"`
+	ModelContext []json.RawMessage            `json:"modelContext"`
 	Axe          []struct {
 		Name       string `json:"name"`
 		Violations []struct {
@@ -82,7 +83,7 @@ var personPlans = []personPlan{
 		{{"name": "team_name", "value": "Analytical Engines"}, {"name": "seats", "value": "12"}},
 	}},
 	{"password", passwordTool, [][]map[string]any{
-		{{"name": "email", "value": "ada@example.com"}},
+		{{"copy": true}, {"name": "email", "value": "ada@example.com"}},
 		{{"link": true, "password": secret}},
 	}},
 	{"decline", toolName, [][]map[string]any{{{"decline": true}}}},
@@ -176,6 +177,9 @@ func TestViewsInBrowser(t *testing.T) {
 		assert.NotContains(t, first.Text, "http", "nor is its link")
 		assert.Contains(t, waiting.Focus.Class, "mcpform-problems")
 		assert.Contains(t, waiting.Text, "The page has not been sent yet. Open it, enter your New password, send it, then continue here.")
+		require.NotNil(t, run.Copied, "the link was copied")
+		assert.Equal(t, "Link copied. Paste it into your browser.", run.Copied.Said)
+		assert.Equal(t, "status", run.Copied.Role)
 		require.Len(t, run.OpenLinks, 1, "the host was asked to open the page")
 		assert.Contains(t, run.OpenLinks[0].URL, "/secret?t=")
 		// The server has no account for the email: an error result,

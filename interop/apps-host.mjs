@@ -32,7 +32,9 @@
 // browser (its origin must be allowed), where the person types the
 // password and sends it, as a person does before submitting the view. A
 // {"novalidate": true} Fill submits the view past the browser's own checks,
-// so that the server's re-ask shows. The password goes only into
+// so that the server's re-ask shows, and a {"copy": true} Fill presses the
+// button that copies the page's link and records what the view then says
+// ("copied": {"said", "role"}). The password goes only into
 // that page. A {"decline": true} Fill presses the view's Decline button
 // instead of submitting it. The client declares the MCP Apps extension and
 // nothing else: no elicitation. For each view in turn the host waits until
@@ -240,6 +242,17 @@ try {
       }
       if (f.link) {
         await sendPage(f.password);
+        continue;
+      }
+      if (f.copy) {
+        // The fallback for a host that opens nothing: copy the link, and
+        // see the view say so.
+        await frame.locator('.mcpform-copy-link').click();
+        await frame.locator('.mcpform-copied').waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+        transcript.copied = {
+          said: await frame.locator('.mcpform-copied').isVisible() ? (await frame.locator('.mcpform-copied').innerText()).trim() : '',
+          role: await frame.locator('.mcpform-copied').getAttribute('role'),
+        };
         continue;
       }
       if (f.novalidate) {
