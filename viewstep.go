@@ -27,22 +27,7 @@ func (c *compiled) stepContent(pos stepPos, filled Answers, problems []*FieldErr
 		}
 	}
 	state := make(map[string]any, len(fields)+1)
-	atField := make(map[string]string, len(problems))
-	var said []string
-	for _, p := range problems {
-		if errors.Is(p.Err, ErrUnknownField) {
-			continue
-		}
-		var f *AutoFormField
-		if i := fieldIndex(c.all, p.Field); i >= 0 {
-			f = &c.all[i]
-		}
-		msg := t.fix(f, p, c.secrets)
-		said = append(said, msg)
-		if _, ok := atField[p.Field]; !ok {
-			atField[p.Field] = msg
-		}
-	}
+	said, atField := c.problemTexts(problems, t)
 	controls := make([]*node, 0, len(fields)+2)
 	for i := range fields {
 		f := &fields[i]
@@ -81,6 +66,27 @@ func (c *compiled) stepContent(pos stepPos, filled Answers, problems []*FieldErr
 		{Type: "CardContent", CSSClass: "py-4", Children: []*node{formNode(fields, controls, label, t)}},
 	}})
 	return &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, state, nil
+}
+
+// problemTexts says how to fix each of problems, in order, for the
+// summary, and the first of each field's, for the field.
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []string, atField map[string]string) {
+	atField = make(map[string]string, len(problems))
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrUnknownField) {
+			continue
+		}
+		var f *AutoFormField
+		if i := fieldIndex(c.all, p.Field); i >= 0 {
+			f = &c.all[i]
+		}
+		msg := t.fix(f, p, c.secrets)
+		said = append(said, msg)
+		if _, ok := atField[p.Field]; !ok {
+			atField[p.Field] = msg
+		}
+	}
+	return said, atField
 }
 
 // summaryNode is the error summary: prefab's Alert, whose role is alert,
