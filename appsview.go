@@ -54,6 +54,7 @@ const (
 // that a round costs a copy: on the Apps path, a view is most of the work.
 type builtView struct {
 	tool  string   // the tool it submits to
+	pos   stepPos  // the step's place, which its words depend on
 	parts [][]byte // the view's JSON, between its slots
 	text  string
 }
@@ -98,20 +99,49 @@ func (c *viewContent) MarshalJSON() ([]byte, error) {
 // sendMessage sends ui/message with content as one object, which
 // ext-apps' AppBridge 2.0.4 refuses ("expected array").
 
-// outcomeClass marks the element of a view that shows the tool's final
-// result, for the viewer's script to tell the model.
-const outcomeClass = "mcpform-outcome"
+// The classes the viewer's script (viewerScript) finds its elements by.
+const (
+	// outcomeClass marks the element of a view that shows the text of the
+	// tool's final result, for the viewer's script to tell the model.
+	outcomeClass = "mcpform-outcome"
+	// outcomeModelClass marks the hidden element that holds the result's
+	// second text block, which is for the model alone.
+	outcomeModelClass = "mcpform-outcome-model"
+	// outcomePanelClass marks the outcome's panel: a status, focused.
+	outcomePanelClass = "mcpform-outcome-panel"
+	// summaryClass marks the error summary, focused after a re-ask.
+	summaryClass = "mcpform-problems"
+	// openLinkClass marks the link that the host opens (ui/open-link).
+	openLinkClass = "mcpform-open-link"
+	// copyLinkClass marks the button that copies that link.
+	copyLinkClass = "mcpform-copy-link"
+	// copiedClass marks the status said once the link is copied.
+	copiedClass = "mcpform-copied"
+)
 
-// buildView returns content as a flow view submitting to tool.
-func buildView(content *node, tool, url, text string) (*builtView, error) {
+// buildView returns content as a flow view submitting to tool, with state
+// as the renderer's state: the fields' values to show, besides the
+// outcome, cleared. A result with no view of its own replaces content with
+// the outcome's panel: a heading, the text of its first block for the
+// person, and its second block, if any, hidden, for the model alone.
+func buildView(content *node, tool, url, text string, state map[string]any, t *viewText) (*builtView, error) {
 	submitTo(content, tool)
+	if state == nil {
+		state = map[string]any{}
+	}
+	state[outcomeKey] = nil
+	panel := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + outcomePanelClass, Children: []*node{
+		{Type: "If", Condition: outcomeKey + ".isError", Children: []*node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
+		{Type: "Else", Children: []*node{{Type: "Heading", Content: t.Done, Level: 1}}},
+		{Type: "Text", CSSClass: outcomeClass, Content: "{{ " + outcomeKey + ".content.0.text }}"},
+		{Type: "If", Condition: outcomeKey + ".content.1.text", Children: []*node{
+			{Type: "Text", CSSClass: "hidden " + outcomeModelClass, Content: "{{ " + outcomeKey + ".content.1.text }}"}}},
+	}}
 	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5 " + outcomeClass, Children: []*node{
-			{Type: "Text", Content: "{{ " + outcomeKey + ".content.0.text }}"},
-		}}}},
+		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
 		{Type: "Else", Children: []*node{content}},
 	}}
-	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: map[string]any{outcomeKey: nil}, URL: url})
+	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: state, URL: url})
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
 	}
@@ -129,121 +159,92 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 	if s.c.ui != nil {
 		return nil, fmt.Errorf("mcpform: flow step %q cannot be shown in an MCP Apps view: %w", s.c.key, s.c.ui)
 	}
-	tool := r.call.Tool()
-	plain := len(s.c.secrets) == 0
 	var page *mcp.ElicitParams
-	if !plain {
+	if len(s.c.secrets) > 0 {
 		var err error
 		if page, err = r.pageRequest(s, problems); err != nil {
 			return nil, err
 		}
 	}
-	v, err := s.c.view(tool, filled, problems, page)
+	v, err := s.c.view(r.call.Tool(), r.position(s), filled, problems, page)
 	if err != nil {
 		return nil, err
 	}
 	return v.result(r.sendBack(token)), nil
 }
 
-// view returns c's view submitting to tool, naming problems, pre-filling
-// filled and linking to page. The plain one, with none of these, is built
-// once per tool and kept.
-func (c *compiled) view(tool string, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
-	plain := len(filled) == 0 && len(problems) == 0 && page == nil
-	if v := c.plainView.Load(); plain && v != nil && v.tool == tool {
-		return v, nil
-	}
-	fields := c.fields
-	if len(filled) > 0 {
-		fields = cloneFields(fields)
-		for i := range fields {
-			if v, ok := filled[fields[i].Name]; ok {
-				fields[i].Default = v
-			}
-		}
-	}
-	o := DisplayFormOptions{Title: c.message, Subtitle: ProblemMessage(c.all, problems)}
-	content, err := formView(fields, tool, &o)
-	if err != nil {
-		return nil, err
-	}
-	url := ""
-	if page != nil {
-		url = page.URL
-		content.Children = append(content.Children, linkNode(page))
-	}
-	text := fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", c.message)
-	v, err := buildView(content, tool, url, text)
-	if err != nil {
-		return nil, err
-	}
-	if plain {
-		c.plainView.Store(v)
-	}
-	return v, nil
-}
-
-// linkView returns the view that links to s's secret page, with a button
-// that calls the tool again once the page is sent, and one to decline.
+// linkView returns the view that sends the person to s's secret page, a
+// step with no form fields: the page first, then a button that calls the
+// tool again once the page is sent, and one to decline.
 func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	p, err := r.pageRequest(s, problems)
 	if err != nil {
 		return nil, err
 	}
-	form := &node{Type: "Form", OnSubmit: &action{Action: "toolCall", Tool: r.call.Tool(), Arguments: map[string]any{}},
-		Children: []*node{{Type: "Column", CSSClass: "gap-4", Children: []*node{
-			{Type: "Button", Label: "I have sent the page", Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true}}}}}
-	content := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: []*node{
-		{Type: "Heading", Content: s.c.message, Level: 1}, linkNode(p), form,
-	}}
-	v, err := buildView(content, r.call.Tool(), p.URL,
-		"The app's view gives the person this link, where they type what is asked straight to the server: "+p.URL)
+	v, err := s.c.view(r.call.Tool(), r.position(s), nil, problems, p)
 	if err != nil {
 		return nil, err
 	}
 	return v.result(r.sendBack(token)), nil
 }
 
-// linkNode shows a secret page's message and link.
-func linkNode(p *mcp.ElicitParams) *node {
-	return &node{Type: "Column", CSSClass: "gap-2", Children: []*node{
-		{Type: "Muted", Content: p.Message},
-		{Type: "Link", Content: p.URL, Href: p.URL, Target: "_blank"},
-	}}
+// A stepPos is where a step stands in its flow, as its view says it.
+type stepPos struct {
+	n, total int    // "Step n of total", shown when total > 1
+	submit   string // the submit's label; "" for the default
+	last     bool   // no step follows
 }
 
-// submitTo makes the form in view call tool, through the app-only
-// companion (see companion.go), with the arguments of argsSlot besides its
-// fields, keep the result under outcomeKey, and show
-// no toast on success, which the renderer would show for an error too. A
-// Decline button beside the submit calls it with argsSlot and
-// actionArgument alone, and keeps its result the same way.
-func submitTo(view *node, tool string) {
-	if view.Type == "Form" && view.OnSubmit != nil {
-		view.OnSubmit.Tool, view.OnSubmit.Arguments[toolArgument] = companionTool, tool
-		keepOutcome(view.OnSubmit)
-		decline := &action{Action: "toolCall", Tool: companionTool, Arguments: map[string]any{actionArgument: declineAction, toolArgument: tool}}
-		keepOutcome(decline)
-		button := &node{Type: "Button", CSSClass: "w-full", Label: "Decline", Variant: "outline", Size: "default",
-			Disabled: boolPtr(false), OnClick: decline}
-		in := view // the form's column of controls, where the submit is
-		if n := len(view.Children); n > 0 && view.Children[n-1].Type == "Column" {
-			in = view.Children[n-1]
+// position returns where s stands: after the earlier steps that were
+// asked, before every later one, which may yet be asked.
+func (r *round) position(s *flowStep) stepPos {
+	steps := r.flow.steps
+	i := 0
+	for i < len(steps)-1 && steps[i].c != s.c {
+		i++
+	}
+	pos := stepPos{n: 1, submit: s.submit, last: i == len(steps)-1}
+	for j := range i {
+		if steps[j].when == nil || steps[j].when(r.st.Proven) {
+			pos.n++
 		}
-		in.Children = append(in.Children, button)
-		return
 	}
-	for _, c := range view.Children {
-		submitTo(c, tool)
-	}
+	pos.total = pos.n + len(steps) - 1 - i
+	return pos
 }
 
-// keepOutcome makes a's toolCall send argsSlot and keep its result under
-// outcomeKey, with a toast on a protocol error only.
-func keepOutcome(a *action) {
-	a.Arguments[argsSlotKey] = nil
-	a.ResultKey, a.OnSuccess = outcomeKey, nil
-	if a.OnError == nil {
-		a.OnError = &action{Action: "showToast", Message: defaultErrorMessage, Variant: "error"}
+// view returns c's view at pos submitting to tool, naming problems,
+// pre-filling filled and linking to page. The plain one, with none of
+// these, is built once and kept.
+func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
+	plain := len(filled) == 0 && len(problems) == 0 && page == nil
+	// A form may be a step of two flows, in two places: the place is
+	// part of what is kept.
+	if v := c.plainView.Load(); plain && v != nil && v.tool == tool && v.pos == pos {
+		return v, nil
 	}
+	t := viewEnglish
+	content, state, err := c.stepContent(pos, filled, problems, page, t)
+	if err != nil {
+		return nil, err
+	}
+	url, text := "", fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", c.message)
+	if page != nil {
+		url = page.URL
+	}
+	if len(c.fields) == 0 {
+		text = "The app's view gives the person this link, where they type what is asked straight to the server: " + page.URL
+	}
+	if m := ProblemMessage(c.all, problems); m != "" {
+		text += "\n\n" + m // the model reads what the person is asked to fix
+	}
+	v, err := buildView(content, tool, url, text, state, t)
+	if err != nil {
+		return nil, err
+	}
+	v.pos = pos
+	if plain {
+		c.plainView.Store(v)
+	}
+	return v, nil
 }

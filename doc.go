@@ -195,15 +195,31 @@
 // tells the model: once the view shows the result, the viewer's own
 // script sends its text to the host as ui/update-model-context, which the
 // host adds to the model's context (prefab 0.3.13 has no action that
-// does this through an MCP Apps host). Beside the submit,
-// a Decline button calls the companion with the state and
+// does this through an MCP Apps host). The view shows the result's first
+// text block, for the person, in a panel with a heading and
+// role=status; a second text block is for the model alone: the view
+// keeps it hidden and tells the model both.
+//
+// A view asks as a careful form does: "Step 1 of 2" when the flow has
+// more than one step; each field with its label (tied to the control),
+// "(optional)", its description, its default filled in and its bounds as
+// a hint and as the control's own min, max or maxlength; after a re-ask,
+// an error summary ("There is a problem", role=alert) that takes the
+// focus, and each problem at its field (aria-invalid, aria-describedby),
+// saying how to fix it, while the model reads the problems in the
+// result's text as the native path words them. The submit says
+// [Step].Submit, or "Continue", and "Submit" on the last step. A secret
+// step's view numbers what to do: open the page, with a button the host
+// opens (ui/open-link) or a link to copy, never the link's token on
+// screen; then "I've set it – continue". Beside the submit,
+// a secondary Decline button calls the companion with the state and
 // "mcpformAction": "decline" alone: the flow ends with
 // [FlowDeclined] for that step, as a native decline does, and
 // [Form.ReadCall] gives [ReplyDeclined]. prefab's renderer replaces the view with one a
 // result carries in structuredContent, and runs onSuccess for an isError
 // result too, so a view keeps the result with resultKey rather than show
 // a toast. Secret
-// fields are never put on a view: it links to the secret page. A tool's
+// fields are never put on a view: it opens the secret page. A tool's
 // own argument names must survive the renderer, which camel-cases "_x" in
 // them, and a string argument holding "{{" and "}}" is evaluated; either
 // is refused as a changed argument would be. The server needs the viewer

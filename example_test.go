@@ -1002,6 +1002,29 @@ func ExampleStep() {
 	// 3 fields asked under "signup"
 }
 
+// In an MCP Apps view, each step's submit says what it does: "Continue"
+// until the last step, then the step's own Submit, or "Submit".
+func ExampleStep_submit() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{{Name: "email", Type: mcpform.TypeEmail, Required: true}}},
+		{Key: "team", Message: "Tell us about your team", Fields: []mcpform.AutoFormField{{Name: "team_name"}}, Submit: "Create account"},
+	}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A host that renders MCP Apps and answers no forms.
+	caps := map[string]any{"extensions": map[string]any{mcpform.AppsExtension: map[string]any{"mimeTypes": []any{mcpform.AppMIMEType}}}}
+	round, err := flow.Next(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "signup", Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: caps}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	view, _ := json.Marshal(round.Result.StructuredContent)
+	fmt.Println(strings.Contains(string(view), `"Step 1 of 2"`), strings.Contains(string(view), `"label":"Continue"`))
+	// Output:
+	// true true
+}
+
 func ExampleFlow_Fields() {
 	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{
 		{Key: "account", Fields: []mcpform.AutoFormField{{Name: "email", Label: "Email", Type: mcpform.TypeEmail}}},

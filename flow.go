@@ -39,6 +39,11 @@ type Step struct {
 	// proven answer that no longer passes is asked again. Nil accepts
 	// every answer the schema accepts.
 	Check func(answers Answers) []*FieldError
+	// Submit labels the button that sends the step in an MCP Apps view,
+	// such as "Create account" on a flow's last step. Empty means
+	// "Continue", or "Submit" on the flow's last step. Native forms and
+	// the model are not shown it: their client draws its own buttons.
+	Submit string
 }
 
 // FlowOptions configures [NewFlow]. A nil *FlowOptions and zero fields mean
@@ -206,6 +211,8 @@ type flowStep struct {
 	when  func(Answers) bool
 	check func(Answers) []*FieldError
 	pin   string // a digest of what the step asks, recorded with its answers
+	// submit is Step.Submit: the label of the view's submit button.
+	submit string
 }
 
 // NewFlow returns a flow of steps, asked in order, whose state codec
@@ -269,7 +276,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			owner[fd.Name] = c.key
 		}
 		sum := sha256.Sum256(append([]byte(c.key+"\x00"), c.schema...))
-		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check,
+		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check, submit: s.Submit,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
 	if f.principal == nil && f.contextPrincipal == nil && (opts == nil || !opts.EveryCallerIsSamePerson) {

@@ -681,9 +681,16 @@ func TestFlowView(t *testing.T) {
 	assert.Equal(t, map[string]any{outcomeKey: nil}, w["state"], "a view clears the last outcome")
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
-	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{map[string]any{
-		"type": "Column", "cssClass": "p-6 max-w-2xl gap-5 " + outcomeClass, "children": []any{
-			map[string]any{"type": "Text", "content": "{{ mcpformResult.content.0.text }}"}}}}}, root[0])
+	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + outcomePanelClass, "children": []any{
+		map[string]any{"type": "If", "condition": outcomeKey + ".isError", "children": []any{
+			map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
+		map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
+		map[string]any{"type": "Text", "cssClass": outcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
+		map[string]any{"type": "If", "condition": outcomeKey + ".content.1.text", "children": []any{
+			map[string]any{"type": "Text", "cssClass": "hidden " + outcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
+	}}
+	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{panel}}, root[0],
+		"the outcome: a heading, the text for the person, and the text for the model, hidden")
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
 	assert.Equal(t, outcomeKey, submit["resultKey"])
@@ -700,7 +707,8 @@ func TestFlowView(t *testing.T) {
 	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
 	require.NoError(t, err)
 	view := wireJSON(t, again.Result.StructuredContent)
-	assert.Contains(t, view, `"type":"Muted","content":"Please check: Email: `, "the re-ask names the problem")
+	assert.Contains(t, view, `"type":"AlertDescription","content":"Enter an email address like name@example.com"`, "the re-ask's summary says how to fix it")
+	assert.Contains(t, view, `"type":"FieldError","content":"Enter an email address like name@example.com"`, "and so does the field")
 	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
 	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
 }

@@ -109,14 +109,16 @@ func TestFormHosts(t *testing.T) {
 // model.
 func TestFormReaskPaths(t *testing.T) {
 	form := keyedForm(t, signupFields[:2], true)
-	for _, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
+	// A view says how to fix it; the model is told what is wrong.
+	says := []string{"Enter an email address like name@example.com", "Email: not a valid email address"}
+	for i, meta := range []mcp.Meta{appsMeta(), bareMeta()} {
 		first, err := form.Ask(argsCall(t, meta, "alice", "signup", map[string]any{"other": 1}), "")
 		require.NoError(t, err)
 		state := stateOf(t, first)
 		reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro", "other": 1}))
 		require.Equal(t, ReplyInvalid, reply.Status)
 		again := wireJSON(t, form.Reask(reply, "s2"))
-		assert.Contains(t, again, "Email: not a valid email address")
+		assert.Contains(t, again, says[i])
 		assert.Contains(t, again, `"arguments":{"other":1,"mcpform":"`, "the tool's own arguments go back")
 		assert.NotContains(t, again, `"s2"`, "the form's own state travels, not the handler's")
 		assert.Equal(t, ReplyNone, form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{"email": "ada@example.com", "plan": "pro"})).Status,

@@ -65,27 +65,57 @@ body{margin:0}
 :root,:root[data-theme="light"],[data-theme="light"],.light{` + light.String() + `}
 @media (prefers-color-scheme:dark){:root:not([data-theme="light"]){` + dark.String() + `}}
 :root[data-theme="dark"],[data-theme="dark"],.dark{` + dark.String() + `}
+/* prefab 0.3.13 styles no Alert: the error summary is framed in the
+   problem colour, and what the viewer focuses shows the ring. */
+.pf-alert[data-variant="destructive"]{border:2px solid var(--destructive);border-radius:var(--radius);color:var(--foreground);background:var(--background)}
+.pf-alert-title{font-size:1rem}
+.pf-alert:focus,.` + outcomePanelClass + `:focus{outline:3px solid var(--ring);outline-offset:2px}
+.pf-field{display:flex;flex-direction:column;gap:4px}
+.pf-field-error{font-size:0.875rem;font-weight:600}
+.pf-field-description{font-size:0.8125rem}
+[aria-invalid="true"]{border-color:var(--destructive)!important;border-width:2px!important}
+/* Decline is secondary, but its border must still be seen, at 3:1: prefab
+   0.3.13 sets every button's border to none inline. */
+.pf-button[data-variant="outline"]{border:1px solid var(--input)!important}
+/* The secret page's link, drawn as the primary button it acts as. */
+a.` + openLinkClass + `{display:inline-block;padding:8px 16px;font-size:14px;font-weight:500;border-radius:var(--radius-sm);background:var(--primary);color:var(--primary-foreground);text-decoration:none}
+a.` + openLinkClass + `:focus-visible{outline:3px solid var(--ring);outline-offset:2px}
 `
 }()
 
 // viewerScript is the viewer's own script, which runs before the renderer.
+// After each render it repairs what @maxhealth.tech/prefab 0.3.13 renders
+// wrong or not at all, and it does what a view needs of the host. Remove
+// each repair once prefab does it.
 //
-// It repairs @maxhealth.tech/prefab 0.3.13, whose renderer writes
-// <label for="NAME"> but gives the input the id "pf-input-NAME", a textarea
-// "pf-textarea-NAME", and a select or slider no id at all, so that no label
-// names its control (WCAG 1.3.1, 4.1.2). After each render it points every
-// label whose for names a field at that field's control in the same
-// wrapper, giving the control an id if it has none. Remove it once prefab
-// ties its labels.
-//
-// It also tells the model the outcome a view shows (see outcomeClass):
-// once the element of that class has text, and each time the text
-// changes, it sends the host ui/update-model-context with that text. The
-// view submits to an app-only tool, whose results the model never sees.
+//   - Labels (repair of prefab 0.3.13): the renderer writes
+//     <label for="NAME"> but gives the input the id "pf-input-NAME", a
+//     textarea "pf-textarea-NAME", and a select or slider no id at all, so
+//     that no label names its control (WCAG 1.3.1, 4.1.2). It points every
+//     label whose for names a field at that field's control in the same
+//     wrapper, giving the control an id if it has none.
+//   - Fields (repair of prefab 0.3.13): Field, FieldDescription and
+//     FieldError render as bare elements. It gives each description and
+//     error an id and lists them in the control's aria-describedby, marks
+//     a control with an error aria-invalid, and copies the bounds the
+//     Field carries as classes (boundClass) onto the control as min, max,
+//     minlength or maxlength, which prefab's Input drops.
+//   - Focus: a new error summary (summaryClass) or outcome panel
+//     (outcomePanelClass) takes the focus, so that a re-ask or an outcome
+//     is read out rather than left behind the body. The panel is a status.
+//   - The model: once the outcome (outcomeClass) has text, and each time
+//     it changes, it sends the host ui/update-model-context with it, and
+//     the hidden text for the model alone (outcomeModelClass). The view
+//     submits to an app-only tool, whose results the model never sees.
+//   - Links: the secret page's link (openLinkClass) is opened by the host,
+//     with ui/open-link, since a sandbox without allow-popups opens no
+//     window; only when the host refuses does it try window.open. The copy
+//     button (copyLinkClass) copies the link and says so (copiedClass).
 const viewerScript = `
 (function () {
   'use strict';
   var root = document.getElementById('root');
+  var sent = 0, told = '', focused = null, pending = {};
   function freeId(id, control) {
     var n = 1, candidate = id;
     for (;;) {
@@ -94,10 +124,10 @@ const viewerScript = `
       candidate = id + '-' + (++n);
     }
   }
-  function repair() {
-    var labels = root.querySelectorAll('label[for]');
-    for (var i = 0; i < labels.length; i++) {
-      var label = labels[i], name = label.htmlFor, box = label.parentElement, control = null;
+  function labels() {
+    var all = root.querySelectorAll('label[for]');
+    for (var i = 0; i < all.length; i++) {
+      var label = all[i], name = label.htmlFor, box = label.parentElement, control = null;
       if (box === null) continue;
       var controls = box.querySelectorAll('input, select, textarea');
       for (var j = 0; j < controls.length && control === null; j++) {
@@ -108,16 +138,98 @@ const viewerScript = `
       label.htmlFor = control.id;
     }
   }
-  var told = '', sent = 0;
+  function fields() {
+    var all = root.querySelectorAll('.pf-field');
+    for (var i = 0; i < all.length; i++) {
+      var field = all[i], control = field.querySelector('input, select, textarea');
+      if (control === null) continue;
+      var said = field.querySelectorAll('.pf-field-description, .pf-field-error'), ids = [];
+      for (var j = 0; j < said.length; j++) {
+        if (!said[j].id) said[j].id = freeId((control.id || control.name) + '-said-' + (j + 1), said[j]);
+        ids.push(said[j].id);
+      }
+      if (ids.length > 0) control.setAttribute('aria-describedby', ids.join(' '));
+      if (field.querySelector('.pf-field-error') !== null) control.setAttribute('aria-invalid', 'true');
+      for (var k = 0; k < field.classList.length; k++) {
+        var c = field.classList[k];
+        if (c.indexOf('` + boundClass + `') !== 0 || control.type === 'range') continue;
+        var kv = c.slice('` + boundClass + `'.length).split('=');
+        if (kv.length === 2) control.setAttribute(kv[0], kv[1]);
+      }
+    }
+  }
+  function focus() {
+    var target = root.querySelector('.` + summaryClass + `, .` + outcomePanelClass + `');
+    if (target === null || target === focused) return;
+    focused = target;
+    if (target.classList.contains('` + outcomePanelClass + `')) target.setAttribute('role', 'status');
+    target.setAttribute('tabindex', '-1');
+    target.focus();
+  }
+  function post(method, params) {
+    var id = 'mcpform-' + (++sent);
+    window.parent.postMessage({ jsonrpc: '2.0', id: id, method: method, params: params }, '*');
+    return id;
+  }
   function tell() {
     var outcome = root.querySelector('.` + outcomeClass + `');
     var text = outcome === null ? '' : outcome.textContent.trim();
     if (text === '' || text === told) return;
     told = text;
-    window.parent.postMessage({ jsonrpc: '2.0', id: 'mcpform-outcome-' + (++sent), method: 'ui/update-model-context',
-      params: { content: [{ type: 'text', text: text }] } }, '*');
+    var model = root.querySelector('.` + outcomeModelClass + `');
+    if (model !== null && model.textContent.trim() !== '') text += '\n\n' + model.textContent.trim();
+    post('ui/update-model-context', { content: [{ type: 'text', text: text }] });
   }
-  new MutationObserver(function () { repair(); tell(); })
+  window.addEventListener('message', function (e) {
+    var d = e.data;
+    if (e.source !== window.parent || d === null || typeof d !== 'object' || !(d.id in pending)) return;
+    var url = pending[d.id];
+    delete pending[d.id];
+    if (d.error || (d.result && d.result.isError)) window.open(url, '_blank', 'noopener');
+  });
+  function copied() {
+    var said = root.querySelector('.` + copiedClass + `');
+    if (said === null) return;
+    said.setAttribute('role', 'status');
+    said.classList.remove('hidden');
+  }
+  function copy(url) {
+    var fallback = function () {
+      var box = document.createElement('textarea');
+      box.value = url;
+      box.setAttribute('readonly', '');
+      box.style.position = 'fixed';
+      box.style.opacity = '0';
+      document.body.appendChild(box);
+      box.select();
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (err) { ok = false; }
+      document.body.removeChild(box);
+      if (ok) copied();
+    };
+    // A host frame without allow="clipboard-write" blocks the API, with
+    // a console error: ask the policy first.
+    var policy = document.permissionsPolicy || document.featurePolicy;
+    var allowed = !policy || policy.allowsFeature('clipboard-write');
+    if (allowed && navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(copied, fallback);
+    else fallback();
+  }
+  root.addEventListener('click', function (e) {
+    var t = e.target instanceof Element ? e.target : null;
+    var link = t && t.closest('a.` + openLinkClass + `');
+    if (link) {
+      e.preventDefault();
+      pending[post('ui/open-link', { url: link.href })] = link.href;
+      return;
+    }
+    var button = t && t.closest('.` + copyLinkClass + `');
+    var page = root.querySelector('a.` + openLinkClass + `');
+    if (button && page) {
+      e.preventDefault();
+      copy(page.href);
+    }
+  });
+  new MutationObserver(function () { labels(); fields(); focus(); tell(); })
     .observe(root, { childList: true, subtree: true, characterData: true });
 })();
 `

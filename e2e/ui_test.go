@@ -58,7 +58,11 @@ type view struct {
 	heading  string
 	tool     string         // the tool its submit calls
 	fields   []string       // the names of its controls, in order
-	problems string         // its subtitle naming what to fix, or ""
+	problems string         // what the model is told to fix, as natively, or ""
+	summary  []string       // what the person is told to fix, or nil
+	step     string         // where the step stands, "Step 1 of 2", or ""
+	hints    []string       // the descriptions and bounds under the labels
+	state    map[string]any // what the view fills its fields with
 	submit   map[string]any // the arguments its submit sends, as written
 	decline  map[string]any // the arguments its Decline button sends
 }
@@ -79,7 +83,13 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 			case "Heading":
 				v.heading, _ = n["content"].(string)
 			case "Muted":
-				v.problems, _ = n["content"].(string)
+				v.step, _ = n["content"].(string)
+			case "AlertDescription":
+				s, _ := n["content"].(string)
+				v.summary = append(v.summary, s)
+			case "FieldDescription":
+				s, _ := n["content"].(string)
+				v.hints = append(v.hints, s)
 			case "Form":
 				sub, _ := n["onSubmit"].(map[string]any)
 				v.tool, _ = sub["tool"].(string)
@@ -97,9 +107,16 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 			}
 		}
 	}
-	var tree struct{ View any }
+	var tree struct {
+		View  any
+		State map[string]any
+	}
 	require.NoError(t, json.Unmarshal(wire, &tree))
 	walk(tree.View)
+	v.state = tree.State
+	if _, says, ok := strings.Cut(text(res), "\n\n"); ok {
+		v.problems = says
+	}
 	require.NotNil(t, v.submit, "no form in %s", wire)
 	return v
 }
@@ -160,7 +177,8 @@ func TestUI(t *testing.T) {
 		name    string
 		steps   []uiStep
 		status  string   // a final result with this status...
-		saying  []string // ...or the last view shown again, naming these problems
+		saying  []string // ...or the last view shown again, naming these problems to the model
+		fix     []string // ...and saying how to fix them to the person
 		account *account
 	}{
 		{
@@ -181,21 +199,25 @@ func TestUI(t *testing.T) {
 			steps: []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "", "seats": ""}}},
 			// An empty input is a missing answer: the browser sends "".
 			saying: []string{"Team name: missing required value"},
+			fix:    []string{"Enter a value for Team name", "Enter a value for Seats"},
 		},
 		{
 			name:   "seats below the minimum, which the browser does not enforce",
 			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "Analytical Engines", "seats": "1"}}},
 			saying: []string{"Seats: less than the minimum 2"},
+			fix:    []string{"Enter a whole number. From 2 to 50"},
 		},
 		{
 			name:   "a bad email",
 			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@", "plan": "pro"}}},
 			saying: []string{"Email: not a valid email address"},
+			fix:    []string{"Enter an email address like name@example.com"},
 		},
 		{
 			name:   "wrong types",
 			steps:  []uiStep{{accountFields, map[string]any{"email": 42, "plan": []any{"pro"}}}},
 			saying: []string{"Email: not a string", "Plan: not a string"},
+			fix:    []string{"Enter an email address like name@example.com", "Choose one of the options for Plan"},
 		},
 	} {
 		for _, c := range []struct {
@@ -216,6 +238,7 @@ func TestUI(t *testing.T) {
 					for _, want := range tt.saying {
 						assert.Contains(t, again.problems, want)
 					}
+					assert.Equal(t, tt.fix, again.summary, "the error summary")
 					assert.Empty(t, srv.accounts(t))
 					return
 				}
@@ -252,6 +275,7 @@ func runUI(t *testing.T, cs *mcp.ClientSession, steps []uiStep) (*mcp.CallToolRe
 		require.Equal(t, toolName, v.submit["mcpformTool"], "naming the signup tool")
 		require.Equal(t, s.fields, v.fields, "view %d shows the questions of its step alone", i+1)
 		assert.Empty(t, v.problems, "view %d", i+1)
+		assert.Empty(t, v.summary, "view %d", i+1)
 		args = v.fill(s.values)
 		res = submit(t, cs, args)
 	}

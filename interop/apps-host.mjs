@@ -19,24 +19,41 @@
 //	  "views": [[Fill, ...], ...],   // what the person types in each view
 //	  "screenshots": "/dir",         // optional: view-N.png for each view
 //	  "allow": ["http://127.0.0.1:PORT"], // origins the browser may reach beyond the host's
+//	  "theme": "light",              // or "dark": the host's theme and the browser's scheme
+//	  "axe": "name",                 // optional: run axe-core on each view and the final one,
+//	                                 // screenshots NAME-view-N.png and NAME-final.png
 //	  "timeoutMs": 60000
 //	}
 //
 // where a Fill is {"name": control name, "value": text} or {"name",
 // "select": option value}, or {"link": true, "password": text}: the person
-// opens the secret page's link the view shows in a tab of the same browser
-// (its origin must be allowed), types the password there and sends it, as
-// a person does before submitting the view. The password goes only into
+// presses the view's button that opens the secret page, the host records
+// the view's ui/open-link request and opens its URL in a tab of the same
+// browser (its origin must be allowed), where the person types the
+// password and sends it, as a person does before submitting the view. A
+// {"novalidate": true} Fill submits the view past the browser's own checks,
+// so that the server's re-ask shows, and a {"copy": true} Fill presses the
+// button that copies the page's link and records what the view then says
+// ("copied": {"said", "role"}). The password goes only into
 // that page. A {"decline": true} Fill presses the view's Decline button
 // instead of submitting it. The client declares the MCP Apps extension and
 // nothing else: no elicitation. For each view in turn the host waits until
 // the view shows a form, records the names of its controls and its text,
 // fills it, submits, and waits for the view's tools/call to come back. After
 // the last view it waits for the view to change once more and records that
-// text too. It writes
+// too: the outcome's text, and its panel. For each view it also records
+// what a person with a screen reader meets: the control each label finds
+// (as Playwright's getByLabel), each control's value, bounds and
+// aria-invalid, the text its aria-describedby points at, and what has the
+// focus. It writes
 //
 //	{"protocolVersion": "...", "first": the first tool result,
-//	 "views": [{"names": [...], "text": "..."}, ...], "final": "text",
+//	 "views": [{"names": [...], "text": "...", "labels": {label: name},
+//	   "controls": [{"name", "value", "min", "max", "minlength", "maxlength",
+//	     "invalid", "described"}], "focus": {"class", "text"}}, ...],
+//	 "final": "text", "panel": {"heading", "role", "text", "focused"},
+//	 "openLinks": [the view's ui/open-link params],
+//	 "axe": [{"name", "violations": [{"id", "impact", "help", "nodes"}]}],
 //	 "calls": [{"params": ..., "result": ... or "error": ...}],
 //	 "pages": [{"link", "shown", "status", "heading"}],
 //	 "wire": [{dir: "out"|"in", message}], every JSON-RPC message of the client,
@@ -49,6 +66,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -68,7 +86,10 @@ const FLAGS = [
 ];
 
 let cleanup = async () => {};
-const transcript = { views: [], calls: [], pages: [], wire: [], errors: [], messages: [], modelContext: [], companion: null };
+const transcript = { views: [], calls: [], pages: [], wire: [], errors: [], messages: [], modelContext: [], openLinks: [], axe: [], companion: null };
+const theme = plan.theme ?? 'light';
+const axeSource = plan.axe
+  ? readFileSync(join(dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8') : '';
 let page;
 async function fail(msg) {
   const methods = await page?.evaluate(() => window.host).catch(() => undefined);
@@ -102,7 +123,7 @@ async function bundle() {
   return out.outputFiles[0].text;
 }
 
-const hostPage = `<!doctype html><meta charset="utf-8"><title>mcpform apps host</title>
+const hostPage = `<!doctype html><html data-theme="${theme}"><meta charset="utf-8"><title>mcpform apps host</title>
 <style>body{margin:0}iframe{border:0;width:720px;height:1200px}</style>
 <body>
 <script src="/bridge.js"></script>
@@ -120,11 +141,13 @@ const hostPage = `<!doctype html><meta charset="utf-8"><title>mcpform apps host<
   });
   const { AppBridge, PostMessageTransport } = ExtApps;
   const bridge = new AppBridge(null, { name: 'mcpform-apps-host', version: '0.0.0' }, { serverTools: {} },
-    { hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'] } });
+    { hostContext: { theme: document.documentElement.dataset.theme, displayMode: 'inline', availableDisplayModes: ['inline'] } });
   bridge.oncalltool = (params) => window.hostCallTool(JSON.parse(JSON.stringify(params)));
   // What the view tells the conversation: ui/message and ui/update-model-context.
   bridge.onmessage = async (params) => { await window.hostMessage(JSON.parse(JSON.stringify(params))); return {}; };
   bridge.onupdatemodelcontext = async (params) => { await window.hostModelContext(JSON.parse(JSON.stringify(params))); return {}; };
+  // A host opens the link itself: the sandbox has no allow-popups.
+  bridge.onopenlink = async (params) => { await window.hostOpenLink(JSON.parse(JSON.stringify(params))); return {}; };
   bridge.oninitialized = async () => {
     const first = await window.hostFirst();
     await bridge.sendToolInput({ arguments: {} });
@@ -170,7 +193,7 @@ try {
   const origin = `http://127.0.0.1:${httpServer.address().port}`;
 
   profile = await mkdtemp(join(tmpdir(), 'mcpform-apps-host-'));
-  browser = await chromium.launchPersistentContext(profile, { executablePath: plan.chromium, args: FLAGS });
+  browser = await chromium.launchPersistentContext(profile, { executablePath: plan.chromium, args: FLAGS, colorScheme: theme });
   // One handler: Playwright tries the last route first, so two would race.
   await browser.route('**/*', async (route) => {
     const url = route.request().url();
@@ -183,6 +206,7 @@ try {
   await page.exposeFunction('hostFirst', () => transcript.first);
   await page.exposeFunction('hostMessage', (params) => { transcript.messages.push(params); });
   await page.exposeFunction('hostModelContext', (params) => { transcript.modelContext.push(params); });
+  await page.exposeFunction('hostOpenLink', (params) => { transcript.openLinks.push(params); });
   await page.exposeFunction('hostCallTool', async (params) => {
     const call = { params };
     transcript.calls.push(call);
@@ -206,9 +230,10 @@ try {
     text: (await frame.locator('body').innerText()).trim(),
   });
   for (const [i, fills] of (plan.views ?? []).entries()) {
-    await frame.locator('form [name]').first().waitFor({ timeout });
+    await frame.locator('form button[type="submit"]').first().waitFor({ timeout });
     const before = await shown();
-    transcript.views.push(before);
+    transcript.views.push({ ...before, ...await described() });
+    if (plan.axe) await audit(`${plan.axe}-view-${i + 1}`);
     let decline = false;
     for (const f of fills) {
       if (f.decline) {
@@ -216,7 +241,22 @@ try {
         continue;
       }
       if (f.link) {
-        await sendPage(before.text, f.password);
+        await sendPage(f.password);
+        continue;
+      }
+      if (f.copy) {
+        // The fallback for a host that opens nothing: copy the link, and
+        // see the view say so.
+        await frame.locator('.mcpform-copy-link').click();
+        await frame.locator('.mcpform-copied').waitFor({ state: 'visible', timeout: 5000 }).catch(() => {});
+        transcript.copied = {
+          said: await frame.locator('.mcpform-copied').isVisible() ? (await frame.locator('.mcpform-copied').innerText()).trim() : '',
+          role: await frame.locator('.mcpform-copied').getAttribute('role'),
+        };
+        continue;
+      }
+      if (f.novalidate) {
+        await frame.locator('form').first().evaluate((form) => { form.noValidate = true; });
         continue;
       }
       const el = frame.locator(`form [name="${f.name}"]`).first();
@@ -230,8 +270,17 @@ try {
     // The view re-renders from the result: wait until it shows something new.
     await waitFor(async () => JSON.stringify(await shown()) !== JSON.stringify(before));
   }
-  transcript.final = (await shown()).text;
+  // The outcome's text, as the person reads it: the panel's, without
+  // its heading; the body's when there is no panel.
+  const outcome = frame.locator('.mcpform-outcome');
+  transcript.final = (await outcome.count()) > 0 ? (await outcome.innerText()).trim() : (await shown()).text;
+  transcript.panel = await frame.locator('body').evaluate(() => {
+    const panel = document.querySelector('.mcpform-outcome-panel');
+    return panel && { heading: panel.querySelector('h1, h2, h3')?.textContent ?? '', role: panel.getAttribute('role'),
+      text: panel.querySelector('.mcpform-outcome')?.textContent ?? '', focused: document.activeElement === panel };
+  });
   if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, 'final.png'), fullPage: true });
+  if (plan.axe) await audit(`${plan.axe}-final`);
   transcript.methods = await page.evaluate(() => window.host.methods);
   process.stdout.write(JSON.stringify(transcript));
   clearTimeout(watchdog);
@@ -241,11 +290,15 @@ try {
   await fail(e?.stack ?? String(e));
 }
 
-// sendPage opens the secret page's link in text in a new tab, types the
-// password and sends it, and records what the page answered.
-async function sendPage(text, password) {
-  const link = text.match(/https?:\/\/\S+\/secret\?t=[A-Za-z0-9._-]+/)?.[0];
-  if (!link) throw new Error(`no page link in the view: ${text}`);
+// sendPage presses the view's button that opens the secret page, waits
+// for the host to be asked to open it (ui/open-link), opens that URL in a
+// new tab, types the password and sends it, and records what the page
+// answered.
+async function sendPage(password) {
+  const asked = transcript.openLinks.length;
+  await page.frameLocator('#view').locator('a.mcpform-open-link').click();
+  await waitFor(() => transcript.openLinks.length > asked);
+  const link = transcript.openLinks.at(-1).url;
   const tab = await browser.newPage();
   try {
     const shown = await tab.goto(link);
@@ -259,6 +312,46 @@ async function sendPage(text, password) {
   } finally {
     await tab.close();
   }
+}
+
+// described returns what a screen reader meets in the view: the control
+// each label of the form finds, each control's value, bounds, state and
+// description, and what has the focus.
+async function described() {
+  const frame = page.frameLocator('#view');
+  const labels = {};
+  for (const raw of await frame.locator('form label').allTextContents()) {
+    const text = raw.trim();
+    const found = frame.getByLabel(text, { exact: true });
+    const n = await found.count();
+    labels[text] = n === 1 ? await found.evaluate((e) => e.name) : `${n} controls`;
+  }
+  const rest = await frame.locator('body').evaluate(() => {
+    const attr = (e, a) => e.getAttribute(a);
+    const controls = [...document.querySelectorAll('form [name]')].map((e) => ({
+      name: e.name, value: e.type === 'checkbox' ? String(e.checked) : e.value,
+      min: attr(e, 'min'), max: attr(e, 'max'), minlength: attr(e, 'minlength'), maxlength: attr(e, 'maxlength'),
+      invalid: attr(e, 'aria-invalid'),
+      described: (attr(e, 'aria-describedby') ?? '').split(' ').filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent ?? `no #${id}`),
+    }));
+    const a = document.activeElement;
+    return { controls, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
+  });
+  return { labels, ...rest };
+}
+
+// audit runs axe-core in the view's frame, keeps what it found under
+// name, and a screenshot of the state when the plan keeps them.
+async function audit(name) {
+  const frame = await (await page.$('#view')).contentFrame();
+  if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, `${name}.png`), fullPage: true });
+  await frame.evaluate(axeSource);
+  const found = await frame.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  transcript.axe.push({ name, violations: found });
 }
 
 // waitFor polls cond until it is truthy, within the plan's budget.

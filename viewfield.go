@@ -1,0 +1,184 @@
+package mcpform
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// A field in a flow view is prefab's Field: the control with its label,
+// then its description and its bounds as FieldDescription, then its
+// problem as FieldError. prefab 0.3.13 renders these as bare elements,
+// with no ids and nothing that ties them to the control, and its Input
+// carries no min, max or length bounds; the viewer's script repairs both
+// after each render (viewerScript). The bounds travel as the Field's
+// classes (boundClass), the one prop the renderer copies onto an element
+// as it is.
+
+// boundClass is the class prefix under which a Field carries an attribute
+// for its control, as boundClass+"max=50".
+const boundClass = "mcpform-attr-"
+
+// viewField returns f's Field, with problem under it when not "". The
+// label says when f may be left empty; a checkbox, which may always be
+// left unticked, does not.
+func viewField(f *AutoFormField, problem string, t *viewText) (*node, error) {
+	c, err := f.control()
+	if err != nil {
+		return nil, err
+	}
+	if !f.Required && f.kind() != kindBoolean {
+		c.Label = f.title() + " " + t.Optional
+	}
+	n := &node{Type: "Field", CSSClass: strings.TrimSpace(attrClasses(f)), Children: []*node{c}}
+	if f.Description != "" {
+		n.Children = append(n.Children, &node{Type: "FieldDescription", Content: f.Description})
+	}
+	if h := boundsHint(f, t); h != "" {
+		n.Children = append(n.Children, &node{Type: "FieldDescription", Content: h})
+	}
+	if problem != "" {
+		n.Children = append(n.Children, &node{Type: "FieldError", Content: problem})
+	}
+	return n, nil
+}
+
+// num writes a bound as a person reads it: 2, 0.5, never 2e+00.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// attrClasses returns the classes that carry f's bounds to its control's
+// min and max, or minlength and maxlength; a slider has them already.
+func attrClasses(f *AutoFormField) string {
+	var lo, hi string
+	switch f.kind() {
+	case kindNumber, kindInteger:
+		if f.Type == TypeRange {
+			return ""
+		}
+		lo, hi = "min=", "max="
+	case kindString:
+		lo, hi = "minlength=", "maxlength="
+	default:
+		return ""
+	}
+	var b strings.Builder
+	if f.Min != nil {
+		b.WriteString(" " + boundClass + lo + num(*f.Min))
+	}
+	if f.Max != nil {
+		b.WriteString(" " + boundClass + hi + num(*f.Max))
+	}
+	return b.String()
+}
+
+// boundsHint says f's bounds in words, or "" when it has none that a
+// person must keep to.
+func boundsHint(f *AutoFormField, t *viewText) string {
+	var between, atLeast, atMost string
+	switch f.kind() {
+	case kindNumber, kindInteger:
+		between, atLeast, atMost = t.Between, t.AtLeast, t.AtMost
+	case kindString:
+		between, atLeast, atMost = t.CharsBetween, t.CharsAtLeast, t.CharsAtMost
+	case kindMulti:
+		between, atLeast, atMost = t.PickBetween, t.PickAtLeast, t.PickAtMost
+	default:
+		return ""
+	}
+	return bounded(f, between, atLeast, atMost)
+}
+
+// bounded fills the text of f's bounds: both, the lower, or the upper.
+func bounded(f *AutoFormField, between, atLeast, atMost string) string {
+	switch {
+	case f.Min != nil && f.Max != nil:
+		return fillText(between, "min", num(*f.Min), "max", num(*f.Max))
+	case f.Min != nil:
+		return fillText(atLeast, "min", num(*f.Min))
+	case f.Max != nil:
+		return fillText(atMost, "max", num(*f.Max))
+	}
+	return ""
+}
+
+// fix says how to put p right, in t's words, for f, the field it names
+// (nil when it names none). A problem of the author's own, from a step's
+// Check, is said as the author wrote it.
+func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField) string {
+	switch {
+	case errors.Is(p.Err, ErrSecretWaiting):
+		return fillText(t.PageWaiting, "fields", secretTitles(secrets))
+	case errors.Is(p.Err, ErrSecretRefused):
+		return t.PageElsewhere
+	case f == nil:
+		return p.Err.Error()
+	case errors.Is(p.Err, ErrChanged):
+		return fillText(t.Changed, "label", f.title())
+	case errors.Is(p.Err, ErrMissing):
+		if f.kind() == kindEnum || f.kind() == kindMulti {
+			return fillText(t.MissingChoice, "label", f.title())
+		}
+		return fillText(t.Missing, "label", f.title())
+	case !errors.Is(p.Err, ErrInvalidValue) && !errors.Is(p.Err, ErrType):
+		return p.Err.Error()
+	}
+	switch f.kind() {
+	case kindEnum:
+		return fillText(t.Choice, "label", f.title())
+	case kindMulti:
+		if s := bounded(f, t.PickBetween, t.PickAtLeast, t.PickAtMost); s != "" {
+			return s
+		}
+		return fillText(t.Choice, "label", f.title())
+	case kindInteger:
+		return orBounds(t.Whole, boundsHint(f, t))
+	case kindNumber:
+		return orBounds(t.Number, boundsHint(f, t))
+	case kindBoolean:
+		return fillText(t.Check, "label", f.title(), "reason", reason(p))
+	}
+	// A length is checked before a format (checkValue), and its rule ends
+	// so: say the bounds, not the format.
+	if strings.HasSuffix(p.Err.Error(), " characters") {
+		if s := bounded(f, t.LengthBetween, t.LengthAtLeast, t.LengthAtMost); s != "" {
+			return s
+		}
+	}
+	switch f.Type {
+	case TypeEmail:
+		return t.Email
+	case TypeURL, TypeURI:
+		return t.URL
+	case TypeDate:
+		return t.Date
+	case TypeDatetime, TypeDatetimeLocal:
+		return t.DateTime
+	}
+	return fillText(t.Check, "label", f.title(), "reason", reason(p))
+}
+
+// orBounds is what to enter, and the bounds when there are any.
+func orBounds(what, bounds string) string {
+	if bounds == "" {
+		return what
+	}
+	return what + ". " + bounds
+}
+
+// reason is the rule p breaks, without the sentinel's own words.
+func reason(p *FieldError) string {
+	s := p.Err.Error()
+	for _, e := range [...]error{ErrInvalidValue, ErrType} {
+		s = strings.TrimPrefix(strings.TrimPrefix(s, e.Error()), ": ")
+	}
+	return s
+}
+
+// secretTitles lists the titles of secret fields, as the page asks them.
+func secretTitles(secrets []AutoFormField) string {
+	titles := make([]string, len(secrets))
+	for i := range secrets {
+		titles[i] = secrets[i].title()
+	}
+	return strings.Join(titles, ", ")
+}
