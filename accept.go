@@ -146,7 +146,7 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 		}
 		return nil, []*FieldError{fe}
 	}
-	accepted, problems, missing := checkCompiled(content, fields, fieldLookup(fields))
+	accepted, problems, missing := checkCompiled(content, fields, fieldLookup(fields), false)
 	if missing {
 		return nil, problems
 	}
@@ -156,8 +156,10 @@ func checkContent(content map[string]any, fields []AutoFormField) (Answers, []*F
 // checkCompiled judges content against fields already checked, whose names
 // lookup finds. It returns the accepted values, the problems, and whether a
 // required field lacks an accepted value, which fails the answer as a
-// whole.
-func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(string) int) (Answers, []*FieldError, bool) {
+// whole. When owned, content is the caller's own, decoded for this call
+// alone, and is returned as the accepted values when all of it is kept;
+// otherwise they are always a new map.
+func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(string) int, owned bool) (Answers, []*FieldError, bool) {
 	// Walk the fields, one map lookup each, rather than the content: the
 	// cost follows the form, not what the client sent, and problems come
 	// out in field order. Keys that name no field are only visited when
@@ -194,11 +196,14 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 	}
 	unknown := sent < len(content)
 	var accepted Answers
-	if !unknown && refused == 0 && content != nil {
+	switch {
+	case !unknown && refused == 0 && content != nil && owned:
+		accepted = content
+	case !unknown && refused == 0 && content != nil:
 		// Everything sent is kept: a copy of the map costs less than
 		// building it again key by key.
 		accepted = maps.Clone(content)
-	} else {
+	default:
 		// Sized by what is kept, not by what was sent: unknown keys cost
 		// nothing.
 		accepted = make(Answers, sent-refused)

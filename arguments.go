@@ -66,7 +66,7 @@ func CheckFormArguments(args json.RawMessage, fields []AutoFormField) (Answers, 
 		}
 		return nil, []*FieldError{fe}
 	}
-	accepted, problems, missing := checkCompiled(c.normalizeArguments(raw), c.fields, c.lookup)
+	accepted, problems, missing := checkCompiled(c.normalizeArguments(raw), c.fields, c.lookup, true)
 	if missing {
 		return nil, problems
 	}

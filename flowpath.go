@@ -255,7 +255,7 @@ func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 	if content == nil {
 		return ReplyNone, nil, nil
 	}
-	return s.c.judgeContent(content)
+	return s.c.judgeContent(content, true) // read from this call's arguments
 }
 
 // byURL reports whether the call answers a step's secrets in URL mode: a

@@ -390,7 +390,7 @@ func (s *flowStep) recheck(proven Answers) (Answers, []*FieldError, bool) {
 			own[s.c.fields[i].Name] = v
 		}
 	}
-	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup)
+	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup, true)
 	ok := !missing && !hasInvalid(problems)
 	if ok && s.check != nil {
 		if extra := s.check(accepted); len(extra) > 0 {

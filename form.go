@@ -360,12 +360,13 @@ func (c *compiled) judge(a answerer) (ReplyStatus, Answers, []*FieldError) {
 	if content == nil {
 		content = map[string]any{}
 	}
-	return c.judgeContent(content)
+	return c.judgeContent(content, false)
 }
 
-// judgeContent judges an accepted answer's content.
-func (c *compiled) judgeContent(content map[string]any) (ReplyStatus, Answers, []*FieldError) {
-	answers, problems, missing := checkCompiled(content, c.fields, c.lookup)
+// judgeContent judges an accepted answer's content; owned is as for
+// checkCompiled.
+func (c *compiled) judgeContent(content map[string]any, owned bool) (ReplyStatus, Answers, []*FieldError) {
+	answers, problems, missing := checkCompiled(content, c.fields, c.lookup, owned)
 	if missing || hasInvalid(problems) {
 		return ReplyInvalid, answers, problems
 	}

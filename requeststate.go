@@ -647,13 +647,15 @@ func BindTo(parts ...string) string {
 	for _, p := range parts {
 		n += len(p) + 4
 	}
-	b := make([]byte, 0, n)
+	var b strings.Builder
+	b.Grow(n)
+	var num [20]byte
 	for _, p := range parts {
-		b = strconv.AppendInt(b, int64(len(p)), 10)
-		b = append(b, ':')
-		b = append(b, p...)
+		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
+		b.WriteByte(':')
+		b.WriteString(p)
 	}
-	return string(b)
+	return b.String()
 }
 
 // base64URLIndex maps a byte to its value in the base64url alphabet, or -1.
