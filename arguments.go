@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -113,17 +115,45 @@ var errTrailing = errors.New("mcpform: arguments hold more than one JSON value")
 // number too large for any Go type is therefore no error here: a field
 // names it as a problem, and the binding digest covers it as written.
 func readArguments(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+	d, _ := argDecoders.Get().(*argDecoder)
+	if d == nil {
+		d = &argDecoder{}
+		d.dec = json.NewDecoder(&d.src)
+		d.dec.UseNumber()
 	}
-	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
-		return nil, errTrailing
+	d.src.Reset(raw)
+	var v any
+	err := d.dec.Decode(&v)
+	if err == nil {
+		// One value and white space: the next token is the end of the input.
+		if _, end := d.dec.Token(); end != io.EOF {
+			err = errTrailing
+		}
+	}
+	if err != nil {
+		return nil, err // d is dropped: its state after an error is not known
+	}
+	if len(raw) <= maxPooledArguments {
+		d.src.Reset(nil)
+		argDecoders.Put(d)
 	}
 	return v, nil
 }
+
+// An argDecoder is a json.Decoder over a reader whose bytes change with
+// each call. The decoder reads one value and stops at the end of its
+// input, so it can go on to the next call's: pooled, a call's arguments
+// cost no decoder, reader or buffer of their own.
+type argDecoder struct {
+	src bytes.Reader
+	dec *json.Decoder
+}
+
+var argDecoders sync.Pool
+
+// maxPooledArguments bounds the arguments whose decoder goes back to the
+// pool, so that the pool never keeps the buffer of a large call.
+const maxPooledArguments = 4 << 10
 
 // answerNumbers turns each number among the answers m, and in their
 // lists, into the float64 that go-sdk decodes a native answer's number

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -395,5 +397,41 @@ func BenchmarkArgumentsScaling(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadArgumentsPooled: readArguments reuses its decoders, so each call
+// must read only its own input, whatever the calls before it left: a value
+// cut short, trailing data, white space, a syntax error. Every call of a
+// long interleaved sequence agrees with a decoder made for it alone.
+func TestReadArgumentsPooled(t *testing.T) {
+	inputs := []string{
+		`{"a":1}`, ` {"a":"x"} `, "{\"a\":[1,2.5e3,-0]}\n\t", `{"a":`, `{"a":1}}`, `{"a":1} {}`,
+		`{"a":1}]`, `"s"`, `12345678901234567890`, `[]`, `null`, ``, `   `, `{"a":"\ud800"}`,
+		`{"x":{"y":[true,false,null]}}`, `{"a":1}x`, `tru`, `{"a":1,}`, strings.Repeat(" ", 5000) + `{}`,
+		`{"big":"` + strings.Repeat("z", 5000) + `"}`,
+	}
+	fresh := func(raw string) (any, error) {
+		dec := json.NewDecoder(strings.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if len(strings.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
+			return nil, errTrailing
+		}
+		return v, nil
+	}
+	for i := range 2000 {
+		raw := inputs[(i*7+i/len(inputs))%len(inputs)]
+		got, err := readArguments([]byte(raw))
+		want, wantErr := fresh(raw)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("call %d, %.40q: error %v, want %v", i, raw, err, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("call %d, %.40q: %#v, want %#v", i, raw, got, want)
+		}
 	}
 }
