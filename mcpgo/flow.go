@@ -6,7 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
-	"github.com/mcpform/mcpform/internal/seam"
 )
 
 // A FlowRound is the outcome of one call of [Next]: [mcpform.FlowRound]
@@ -32,7 +31,12 @@ type FlowRound struct {
 	// replay of it: key whatever FlowDone triggers on it.
 	ID string
 
-	core any // the core's round, for Once
+	// Path is the way this call's answers came, as
+	// [mcpform.FlowRound].Path says.
+	Path mcpform.Path
+
+	flow *mcpform.Flow      // for Once
+	core *mcpform.FlowRound // the core's round, for Once
 }
 
 // Next runs one round of flow for the tool call req, as
@@ -64,16 +68,12 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 		res   mcp.CallToolResult
 	}{}
 	box.call.read(ctx, &req)
-	r, err := seam.Next(flow, &box.call)
+	r, p, err := flow.Seam().Next(ctx, &box.call)
 	if err != nil {
 		return nil, err
 	}
 	out := &box.round
-	*out = FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
-		Step: r.Step, Attempt: r.Attempt, ID: r.ID, core: r.Core}
-	out.Problems, _ = r.Problems.([]*mcpform.FieldError)
-	if r.Requests != nil || r.State != "" {
-		out.Result = result(&box.res, r.Requests, r.State)
-	}
+	*out = FlowRound{Status: r.Status, Result: render(&box.res, p), Answers: r.Answers,
+		Step: r.Step, Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Path: r.Path, flow: flow, core: r}
 	return out, nil
 }
