@@ -109,9 +109,9 @@ func pagePath(call seam.Call, can reach, model bool) (Path, error) {
 }
 
 // nativePath is the path of an answer that came in the input responses:
-// legacy for a session that go-sdk's bridge serves.
+// legacy for a client older than 2026-07-28, which its SDK's bridge serves.
 func nativePath(call seam.Call) Path {
-	if c, ok := call.(*sdkCall); ok && c != nil && isLegacy(c.Session) {
+	if call.Legacy() {
 		return PathLegacy
 	}
 	return PathNative

@@ -59,6 +59,8 @@ func (c *sdkCall) Modes() (form, url bool) {
 
 func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
 
+func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
+
 // errPrincipalFace reports a flow whose principal is read from go-sdk's
 // request, served through another SDK, which would bind every call to "".
 var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go-sdk's request: set FlowOptions.ContextPrincipal for mcp-go")

@@ -28,6 +28,7 @@ func (c *fakeCall) State() string                       { return c.state }
 func (c *fakeCall) Modes() (bool, bool)                 { return c.form, c.url }
 func (c *fakeCall) Apps() bool                          { return c.apps }
 func (c *fakeCall) ViaView() bool                       { return c.view }
+func (c *fakeCall) Legacy() bool                        { return false }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
@@ -188,7 +189,7 @@ func TestSeamSDKCall(t *testing.T) {
 	_, ok := tc.Answer("x")
 	assert.False(t, ok)
 	form, url := tc.Modes()
-	assert.False(t, form || url || tc.Apps() || tc.ViaView())
+	assert.False(t, form || url || tc.Apps() || tc.ViaView() || tc.Legacy())
 }
 
 // TestJudgeNotObject: content that is not an object, which go-sdk's types

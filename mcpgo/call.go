@@ -40,6 +40,16 @@ func (c *call) ViaView() bool {
 	return c.ctx != nil && c.ctx.Value(viewMarkKey{}) == theViewMark
 }
 
+// Legacy reports whether the call came on the legacy handshake, which
+// mcp-go's bridge serves with elicitation/create.
+func (c *call) Legacy() bool {
+	if c.ctx == nil || server.ClientSessionFromContext(c.ctx) == nil {
+		return false
+	}
+	info := server.RequestProtocolInfoFromContext(c.ctx)
+	return info == nil || !info.Modern
+}
+
 // Apps reports whether the client declared MCP Apps with the viewer's
 // MIME type: on 2026-07-28 in the request, else for the session.
 func (c *call) Apps() bool {
@@ -243,6 +253,7 @@ func b2i(b bool) int {
 func (d *declared) Tool() string                         { return "" }
 func (d *declared) State() string                        { return "" }
 func (d *declared) Apps() bool                           { return false }
+func (d *declared) Legacy() bool                         { return false }
 func (d *declared) ViaView() bool                        { return false }
 func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
 func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }

@@ -223,3 +223,25 @@ func TestLinkPath(t *testing.T) {
 		})
 	}
 }
+
+// TestNativePath: a client with form elicitation answers in its own forms:
+// natively on 2026-07-28, and through mcp-go's bridge (elicitation/create)
+// on the legacy handshake, which the round's Path names.
+func TestNativePath(t *testing.T) {
+	for _, tt := range []struct {
+		proto int
+		want  mcpform.Path
+	}{{0, mcpform.PathNative}, {1, mcpform.PathLegacy}} {
+		t.Run(protocols[tt.proto].name, func(t *testing.T) {
+			s := newPathsServer(t)
+			p := &person{answers: []*mcp.ElicitationResult{
+				accept(map[string]any{"email": "ada@example.com", "plan": "team"}), accept(map[string]any{"seats": 3})}}
+			c := connect(t, s.MCPServer, p, protocols[tt.proto].opts...)
+			res, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			assert.Equal(t, "done ada@example.com", text(t, res))
+			assert.Len(t, p.asked, 2)
+			assert.Equal(t, []mcpform.Path{tt.want}, s.paths)
+		})
+	}
+}

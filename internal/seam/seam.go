@@ -46,6 +46,9 @@ type Call interface {
 	// Apps reports whether the client declared that it renders MCP Apps
 	// views (the io.modelcontextprotocol/ui extension).
 	Apps() bool
+	// Legacy reports whether the client is older than 2026-07-28, so that
+	// the SDK's bridge asks native requests with elicitation/create.
+	Legacy() bool
 	// ViaView reports whether the call came through the viewer's
 	// app-only companion tool, as a view's submit: a mark only the face
 	// itself can set, never anything the client sent.
