@@ -33,7 +33,7 @@ type compiled struct {
 	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
-	boxed   any             // schema as a json.RawMessage in an interface, for other faces
+	boxed   json.Marshaler  // schema as a json.RawMessage in an interface, for other faces
 	wire    any             // schema as sent: see wireSchema
 	key     string
 	message string

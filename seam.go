@@ -136,13 +136,14 @@ func (s *flowSeam) Once(ctx context.Context, r *FlowRound, do func(context.Conte
 // once at compile time when there is nothing to pre-fill.
 func (c *compiled) seamRequest(accepted Answers, problems []*FieldError) seam.Request {
 	if len(accepted) == 0 && len(problems) == 0 {
-		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.schema}
+		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}
 	}
 	msg, raw := c.reasked(accepted, problems)
-	if raw == nil {
-		raw = c.schema
+	schema := c.boxed
+	if raw != nil {
+		schema = raw
 	}
-	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: raw}
+	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
 }
 
 // faceRequests are the requests of a round's native path on a face other
@@ -230,9 +231,9 @@ func (f *Flow) nativePresentation(r *FlowRound) seam.Presentation {
 		case nil:
 		default:
 			if asked != nil && key == asked.key {
-				req.Schema = asked.schema // the frozen copy of these bytes
+				req.Schema = asked.boxed // the frozen copy of these bytes
 			} else if b, err := json.Marshal(s); err == nil {
-				req.Schema = b
+				req.Schema = json.RawMessage(b)
 			}
 		}
 		p.Requests = append(p.Requests, req)

@@ -67,9 +67,11 @@ type Request struct {
 	Key     string
 	Mode    string // "form" or "url"
 	Message string
-	// Schema is, in form mode, the requested schema as JSON; its bytes
+	// Schema is, in form mode, the requested schema, a json.RawMessage
+	// (typed as a json.Marshaler so that the form's, boxed once when it
+	// was compiled, reaches the SDK's any with no allocation); its bytes
 	// may be shared with every other ask of the form: never modify them.
-	Schema json.RawMessage
+	Schema json.Marshaler
 	URL    string // URL mode: the link
 }
 
