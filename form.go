@@ -43,7 +43,6 @@ type compiled struct {
 	own       map[string]bool           // the argument keys the form's paths write
 	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
 	plainText atomic.Pointer[modelText] // the model's text with nothing to name or pre-fill
-	face      atomic.Value              // another face's request with nothing to name or pre-fill
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
