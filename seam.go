@@ -29,6 +29,8 @@ func (m sdkAnswers) Answer(key string) (seam.Answer, bool) {
 	return seam.Answer{Action: r.Action, Content: r.Content}, true
 }
 
+var _ seam.Call = (*sdkCall)(nil)
+
 // sdkCall is go-sdk's tool request read as a [seam.Call]. A nil one, or one
 // without params, is a call with nothing in it.
 type sdkCall mcp.CallToolRequest

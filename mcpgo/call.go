@@ -10,6 +10,16 @@ import (
 	"github.com/mcpform/mcpform/internal/seam"
 )
 
+// The compiler checks that each of this face's calls is a whole
+// seam.Call, and each of its errors one the transports rewrite.
+var (
+	_ seam.Call = (*call)(nil)
+	_ seam.Call = (*declared)(nil)
+	_ specError = stateError{}
+	_ specError = capabilityError{}
+	_ specError = companionError{}
+)
+
 // call is an mcp-go tool request read as the core's call (see
 // internal/seam): the conversion is all there is to this face.
 // It copies the few fields it reads, so that the request, which handlers

@@ -245,3 +245,36 @@ func TestNativePath(t *testing.T) {
 		})
 	}
 }
+
+// TestCompanionRefuses: a companion call that names no tool of the server
+// (none, not a string, unknown, or the companion itself) is refused,
+// never routed and never a panic.
+func TestCompanionRefuses(t *testing.T) {
+	s := newPathsServer(t)
+	c := connect(t, s.MCPServer, nil, apps)
+	for name, args := range map[string]map[string]any{
+		"none": {}, "not a string": {"mcpformTool": 5}, "unknown": {"mcpformTool": "nope"},
+		"itself": {"mcpformTool": "mcpform_view_submit"}, "nested": {"mcpformTool": map[string]any{"a": "signup"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := callWith(t, c, "mcpform_view_submit", args, nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "the view's submit names no tool under mcpformTool")
+		})
+	}
+	assert.Empty(t, s.paths)
+}
+
+// TestCompanionRefusesOnTheWire: through ServeStdio and
+// NewStreamableHTTPServer, the refusal is -32602, as on go-sdk's face.
+func TestCompanionRefusesOnTheWire(t *testing.T) {
+	for _, tr := range specTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			c, _ := tr.connect(t, newPathsServer(t).MCPServer, apps)
+			startClient(t, c)
+			_, err := callWith(t, c, "mcpform_view_submit", map[string]any{"mcpformTool": "nope"}, nil)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, mcp.ErrInvalidParams, "%v", err)
+		})
+	}
+}

@@ -128,11 +128,26 @@ func addCompanion(srv *server.MCPServer, uri string) {
 			t = srv.GetTool(target)
 		}
 		if t == nil || t.Handler == nil {
-			return nil, fmt.Errorf("%w: the view's submit names no tool of this server under %s", mcp.ErrInvalidParams, toolArgument)
+			return nil, companionError{}
 		}
 		req.Params.Name = target
 		return t.Handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
 	})
+}
+
+// companionError is the error for a companion call that names no tool of
+// the server: -32602 through ServeStdio and NewStreamableHTTPServer, as
+// go-sdk's face sends it.
+type companionError struct{}
+
+func (companionError) Error() string {
+	return "invalid params: the view's submit names no tool under " + toolArgument
+}
+
+func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
+
+func (companionError) wire() wireError {
+	return wireError{Code: mcp.INVALID_PARAMS, Message: "the view's submit names no tool under " + toolArgument}
 }
 
 // companionTarget returns the tool a companion call reaches, read from its
