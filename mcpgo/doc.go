@@ -58,7 +58,9 @@
 // in an ordinary result; and, opted in with FlowOptions.AskModel, a
 // request through the model. Attach the viewer to each tool with
 // [AttachViewer], give the tool the flow's InputSchema, and declare the
-// MCP Apps extension with server.WithExtensions.
+// MCP Apps extension with server.WithExtensions. A lone form ([Ask],
+// [Read]) is asked natively only: for the other paths, make it a one-step
+// [mcpform.Flow].
 //
 // # Protocol revisions
 //
