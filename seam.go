@@ -94,7 +94,8 @@ func (c *compiled) askable(call seam.Call) error {
 
 // Seam is the form as mcpform's faces for other SDKs (package mcpgo)
 // reach it: its result's type is internal to this module, so that no
-// other code can use it. A face that reads it wrongly does not compile.
+// other code can use it, and a face that reads it wrongly does not
+// compile. Like a nil *Form, a nil one's Seam is not usable.
 func (f *Form[T]) Seam() seam.Form[Reply[T]] { return (*formSeam[T])(f) }
 
 // formSeam is a *Form[T] as the seam's [seam.Form].
@@ -114,7 +115,8 @@ func (s *formSeam[T]) Reask(reply Reply[T]) seam.Request {
 }
 
 // Seam is the flow as mcpform's faces for other SDKs (package mcpgo)
-// reach it, as [Form.Seam] is the form.
+// reach it, as [Form.Seam] is the form. A nil *Flow's Seam returns the
+// error of [Flow.Next] for a flow without steps.
 func (f *Flow) Seam() seam.Flow[*FlowRound] { return (*flowSeam)(f) }
 
 // flowSeam is a *Flow as the seam's [seam.Flow].
