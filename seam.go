@@ -128,7 +128,11 @@ func (s *flowSeam) Next(ctx context.Context, call seam.Call) (*FlowRound, seam.P
 	if err != nil {
 		return nil, seam.Presentation{}, err
 	}
-	return r, f.presentation(r), nil
+	p := f.presentation(r)
+	if p.Kind == seam.Native && call.Legacy() {
+		p.Kind = seam.Legacy
+	}
+	return r, p, nil
 }
 
 func (s *flowSeam) Once(ctx context.Context, r *FlowRound, do func(context.Context) ([]byte, error)) ([]byte, error) {

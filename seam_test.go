@@ -20,6 +20,7 @@ type fakeCall struct {
 	answers    map[string]seam.Answer
 	form, url  bool
 	apps, view bool
+	legacy     bool
 }
 
 func (c *fakeCall) Tool() string                        { return "signup" }
@@ -28,7 +29,7 @@ func (c *fakeCall) State() string                       { return c.state }
 func (c *fakeCall) Modes() (bool, bool)                 { return c.form, c.url }
 func (c *fakeCall) Apps() bool                          { return c.apps }
 func (c *fakeCall) ViaView() bool                       { return c.view }
-func (c *fakeCall) Legacy() bool                        { return false }
+func (c *fakeCall) Legacy() bool                        { return c.legacy }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
@@ -95,7 +96,8 @@ func TestSeamErrorsAreTheFaces(t *testing.T) {
 
 // TestSeamPresentation: each round reaches another face as one neutral
 // description of the path the core chose, for the face to render: native
-// requests with the bytes the form was compiled to, a view, a secret
+// requests with the bytes the form was compiled to (a legacy round for an
+// older client, whose SDK's bridge carries it), a view, a secret
 // page's link, a request through the model, or an outcome. A view's
 // submit verifies only when the face marks it as one.
 func TestSeamPresentation(t *testing.T) {
@@ -117,6 +119,7 @@ func TestSeamPresentation(t *testing.T) {
 		requests []string // the native requests' keys and modes
 	}{
 		{"form client", flow, &fakeCall{form: true}, seam.Native, []string{"account form"}},
+		{"older form client", flow, &fakeCall{form: true, legacy: true}, seam.Legacy, []string{"account form"}},
 		{"form and URL client, secret step", secret, &fakeCall{form: true, url: true}, seam.Native, []string{"password form", "password.secret url"}},
 		{"Apps host", flow, &fakeCall{apps: true}, seam.View, nil},
 		{"Apps host, secret step", secret, &fakeCall{apps: true}, seam.View, nil},
@@ -133,7 +136,7 @@ func TestSeamPresentation(t *testing.T) {
 			}
 			slices.Sort(got)
 			assert.Equal(t, tt.requests, got)
-			if p.Kind == seam.Native {
+			if p.Kind == seam.Native || p.Kind == seam.Legacy {
 				assert.NotEmpty(t, p.State)
 				assert.Equal(t, json.RawMessage(tt.flow.steps[0].c.schema), p.Requests[0].Schema, "the bytes compiled once")
 				assert.Nil(t, r.Result, "the core builds no go-sdk result for another face's native round")

@@ -277,7 +277,7 @@ func (d *declared) StateError(err error) error           { return stateError{err
 // An Outcome asks nothing, and renders as nil.
 func render(res *mcp.CallToolResult, p seam.Presentation) *mcp.CallToolResult {
 	switch p.Kind {
-	case seam.Native:
+	case seam.Native, seam.Legacy: // mcp-go's bridge carries a legacy round
 		return result(res, p.Requests, p.State)
 	case seam.View, seam.Link, seam.Model:
 		res.Content = []mcp.Content{mcp.NewTextContent(p.Text)}

@@ -82,11 +82,13 @@ const (
 	// Outcome: the round asks nothing; the flow ended, and the handler
 	// returns its own result.
 	Outcome Kind = iota
-	// Native: input requests in an input_required result. On a client
-	// older than 2026-07-28 the SDK's own bridge (or go-sdk's
-	// AddLegacyRounds) asks them with elicitation/create: a legacy round
-	// is a native one, carried differently.
+	// Native: input requests in an input_required result.
 	Native
+	// Legacy: the same, for a client older than 2026-07-28, which the
+	// SDK's own bridge (mcp-go's, or go-sdk's with AddLegacyRounds) asks
+	// with elicitation/create and answers by calling the handler again.
+	// A face renders it as Native.
+	Legacy
 	// View: an MCP Apps view, which submits through the companion tool.
 	View
 	// Link: an ordinary result that gives the person a secret page's
@@ -101,8 +103,8 @@ const (
 // of it; a face renders it in its SDK's result type.
 type Presentation struct {
 	Kind Kind
-	// Requests and State are a Native round's input requests and its
-	// requestState.
+	// Requests and State are a Native or Legacy round's input requests
+	// and its requestState.
 	Requests []Request
 	State    string
 	// Text and Structured are the result of a View, Link or Model round:
