@@ -12,10 +12,12 @@ import (
 // with an mcp-go result.
 type FlowRound struct {
 	Status mcpform.FlowStatus
-	// Result is, for mcpform.FlowAsk, the input_required result to return
-	// from the handler as it is; nil otherwise. A step asked as compiled
-	// shares its InputRequests with every such ask of the step (see
-	// [Ask]): never modify them.
+	// Result is, for mcpform.FlowAsk, the result that asks, to return
+	// from the handler as it is: input_required, or an ordinary result
+	// that shows a view, gives a secret page's link or asks the model
+	// (see "Paths" in the package doc); nil otherwise. The schema bytes
+	// and a view's structuredContent are shared with other asks of the
+	// step: never modify them.
 	Result *mcp.CallToolResult
 	// Answers are the answers proven so far: all of them for FlowDone,
 	// and those of the steps before Step otherwise. Never nil.
