@@ -247,13 +247,19 @@ func TestNativePath(t *testing.T) {
 }
 
 // TestCompanionRefuses: a companion call that names no tool of the server
-// (none, not a string, unknown, or the companion itself) is refused,
-// never routed and never a panic.
+// attached to the viewer (none, not a string, unknown, the companion
+// itself, or a tool that shows no view) is refused, never routed and
+// never a panic.
 func TestCompanionRefuses(t *testing.T) {
 	s := newPathsServer(t)
+	s.AddTool(mcp.NewTool("admin"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		t.Error("the companion reached a tool not attached to the viewer")
+		return mcp.NewToolResultText("reached"), nil
+	})
 	c := connect(t, s.MCPServer, nil, apps)
 	for name, args := range map[string]map[string]any{
-		"none": {}, "not a string": {"mcpformTool": 5}, "unknown": {"mcpformTool": "nope"},
+		"a tool without the viewer": {"mcpformTool": "admin"},
+		"none":                      {}, "not a string": {"mcpformTool": 5}, "unknown": {"mcpformTool": "nope"},
 		"itself": {"mcpformTool": "mcpform_view_submit"}, "nested": {"mcpformTool": map[string]any{"a": "signup"}},
 	} {
 		t.Run(name, func(t *testing.T) {

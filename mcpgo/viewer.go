@@ -45,9 +45,12 @@ var theViewMark = &viewMark{}
 // its CSP in _meta.ui.csp, and the app-only tool its views submit to,
 // which calls the tool that asked with the view's arguments, marked as a
 // view's: [Next] reads a view's answer only from a call that came this
-// way. The companion calls that tool's handler as registered, so a
-// middleware of srv's (server.WithToolHandlerMiddleware) runs once, around
-// the companion. Call it before serving, and attach the viewer to each
+// way. It reaches only a tool attached to the viewer with [AttachViewer],
+// and calls that tool's handler as registered, so a middleware of srv's
+// (server.WithToolHandlerMiddleware) runs once, around the companion, and
+// a filter of srv's tools (server.WithToolFilter) sees the companion's
+// name: a server that filters tools per client checks the client in the
+// attached tools' handlers too. Call it before serving, and attach the viewer to each
 // tool that asks with [AttachViewer].
 //
 // AddViewer does not declare the MCP Apps extension, which mcp-go fixes
@@ -127,12 +130,24 @@ func addCompanion(srv *server.MCPServer, uri string) {
 		if ok {
 			t = srv.GetTool(target)
 		}
-		if t == nil || t.Handler == nil {
+		if t == nil || t.Handler == nil || !attached(t.Tool, uri) {
 			return nil, companionError{}
 		}
 		req.Params.Name = target
 		return t.Handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
 	})
+}
+
+// attached reports whether tool shows its results in the viewer at uri:
+// the companion reaches no other tool, so that it opens no way around a
+// server's own rules for which tools a client may call
+// (server.WithToolFilter), but to the tools whose views call it.
+func attached(tool mcp.Tool, uri string) bool {
+	if tool.Meta == nil {
+		return false
+	}
+	ui, _ := tool.Meta.AdditionalFields["ui"].(map[string]any)
+	return ui["resourceUri"] == uri
 }
 
 // companionError is the error for a companion call that names no tool of
