@@ -351,9 +351,10 @@
 // and flows through the [github.com/mcpform/mcpform/mcpgo] package, whose
 // functions take and return mcp-go's own types; a flow reads its principal
 // there with [FlowOptions].ContextPrincipal. Only that package imports
-// mcp-go, so a go-sdk server never compiles it. On that face a flow asks
-// natively only: mcp-go's face carries input_required results, not views,
-// links or the model's contract.
+// mcp-go, so a go-sdk server never compiles it. On that face a flow takes
+// every path it takes on go-sdk: a native form, an MCP Apps view (the
+// viewer and its companion come from mcpgo.AddViewer), a secret page's
+// link and, opted in, the model; a lone [Form] is asked natively only.
 //
 // # Request state
 //

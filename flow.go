@@ -479,7 +479,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	token, inArgs, channel := call.State(), false, PathNative
 	if token == "" && args.token != "" {
 		token, inArgs, channel = args.token, true, PathModel
-		if mark != nil {
+		if call.ViaView() {
 			channel = PathView
 		}
 	}

@@ -35,8 +35,8 @@ const (
 var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
 
 // reach is what the client of a call declared it can be asked through.
-// native marks a call from a face that can send only input_required
-// results (mcp-go's, today): no view, link or model result.
+// native marks a form without keys, which has no state to read an answer
+// with off the native path.
 type reach struct{ form, url, apps, native bool }
 
 // reachOf reads what the client of call declared. Apps support is read
@@ -45,13 +45,8 @@ type reach struct{ form, url, apps, native bool }
 func reachOf(call seam.Call) reach {
 	form, url := call.Modes()
 	r := reach{form: form, url: url}
-	c, ok := call.(*sdkCall)
-	if !ok {
-		r.native = true
-		return r
-	}
 	if !form {
-		r.apps = appsDeclared((*mcp.CallToolRequest)(c))
+		r.apps = call.Apps()
 	}
 	return r
 }

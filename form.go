@@ -34,18 +34,16 @@ type compiled struct {
 	secrets []AutoFormField // those never asked in form mode; see Secrets
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
-	boxed   any             // schema as a json.RawMessage in an interface, for other faces
+	boxed   json.Marshaler  // schema as a json.RawMessage in an interface, for other faces
 	wire    any             // schema as sent: see wireSchema
 	key     string
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
 
-	model     bool                      // FormOptions.AskModel
-	own       map[string]bool           // the argument keys the form's paths write
-	plainView atomic.Pointer[builtView] // the Apps view with nothing to name or pre-fill
-	plainText atomic.Pointer[modelText] // the model's text with nothing to name or pre-fill
-	face      atomic.Value              // another face's request with nothing to name or pre-fill
-
+	model     bool                                // FormOptions.AskModel
+	own       map[string]bool                     // the argument keys the form's paths write
+	plainView atomic.Pointer[builtView]           // the Apps view with nothing to name or pre-fill
+	plainText atomic.Pointer[modelText]           // the model's text with nothing to name or pre-fill
 	lang      lang                                // the language c speaks; see languageform.go
 	translate func(language.Tag, string) string   // FormOptions.Translate
 	local     [langCount]atomic.Pointer[compiled] // c in each language, made on first use

@@ -75,16 +75,13 @@ func (p Path) tag() string {
 // model; a step of secrets alone is a URL-mode request, or the page's link
 // in a view or a result. A boolean field (a confirmation) never goes
 // through the model. A client that can be asked no way gets the -32021
-// error of [CapabilityError]. can.native, a face that sends
-// input_required results only, and a form without keys both leave the
+// error of [CapabilityError]. can.native, a form without keys, leaves the
 // native path alone.
 func choosePath(call seam.Call, can reach, c *compiled, model bool) (Path, error) {
 	form, secret := len(c.fields) > 0, len(c.secrets) > 0
 	switch {
 	case !form:
 		return pagePath(call, can, model)
-	case can.form && can.native && secret && !can.url:
-		return 0, requireInput(call, true, true) // no link without a result of its own
 	case can.form:
 		return PathNative, nil
 	case can.native:
@@ -112,9 +109,9 @@ func pagePath(call seam.Call, can reach, model bool) (Path, error) {
 }
 
 // nativePath is the path of an answer that came in the input responses:
-// legacy for a session that go-sdk's bridge serves.
+// legacy for a client older than 2026-07-28, which its SDK's bridge serves.
 func nativePath(call seam.Call) Path {
-	if c, ok := call.(*sdkCall); ok && c != nil && isLegacy(c.Session) {
+	if call.Legacy() {
 		return PathLegacy
 	}
 	return PathNative

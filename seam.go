@@ -12,8 +12,8 @@ import (
 
 // The core reads a tool call through [seam.Call], so that one checker and
 // one flow serve every SDK: go-sdk's face converts its request here, with
-// no copy, and other faces (the mcpgo package) through the functions this
-// file gives internal/seam.
+// no copy, and other faces (the mcpgo package) reach forms and flows
+// through their Seam methods, typed by internal/seam.
 
 // An answerer returns a client's answer under a key.
 type answerer = seam.Answers
@@ -29,6 +29,8 @@ func (m sdkAnswers) Answer(key string) (seam.Answer, bool) {
 	return seam.Answer{Action: r.Action, Content: r.Content}, true
 }
 
+var _ seam.Call = (*sdkCall)(nil)
+
 // sdkCall is go-sdk's tool request read as a [seam.Call]. A nil one, or one
 // without params, is a call with nothing in it.
 type sdkCall mcp.CallToolRequest
@@ -43,7 +45,7 @@ func (c *sdkCall) params() *mcp.CallToolParamsRaw {
 func (c *sdkCall) Tool() string                        { return c.params().Name }
 func (c *sdkCall) Arguments() (json.RawMessage, error) { return c.params().Arguments, nil }
 func (c *sdkCall) State() string                       { return c.params().RequestState }
-func (c *sdkCall) Context() context.Context            { return nil }
+func (c *sdkCall) ViaView() bool                       { return viaCompanion((*mcp.CallToolRequest)(c)) }
 func (c *sdkCall) StateError(err error) error          { return RequestStateError(err) }
 func (c *sdkCall) CapabilityError(form, url bool) error {
 	return capabilityNeed(form, url)
@@ -56,6 +58,10 @@ func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
 func (c *sdkCall) Modes() (form, url bool) {
 	return elicitationModes((*mcp.CallToolRequest)(c))
 }
+
+func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
+
+func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
 
 // errPrincipalFace reports a flow whose principal is read from go-sdk's
 // request, served through another SDK, which would bind every call to "".
@@ -86,43 +92,51 @@ func (c *compiled) askable(call seam.Call) error {
 	return requireInput(call, true, false)
 }
 
-// A seamForm is a *Form[T] of any T, for the seam's functions.
-type seamForm interface {
-	compiledForm() *compiled
-	readInto(a answerer, reply any)
+// Seam is the form as mcpform's faces for other SDKs (package mcpgo)
+// reach it: its result's type is internal to this module, so that no
+// other code can use it, and a face that reads it wrongly does not
+// compile. Like a nil *Form, a nil one's Seam is not usable.
+func (f *Form[T]) Seam() seam.Form[Reply[T]] { return (*formSeam[T])(f) }
+
+// formSeam is a *Form[T] as the seam's [seam.Form].
+type formSeam[T any] Form[T]
+
+func (s *formSeam[T]) Read(a seam.Answers) Reply[T] { return (*Form[T])(s).read(a) }
+
+func (s *formSeam[T]) Ask(call seam.Call) (seam.Request, error) {
+	if err := s.c.askable(call); err != nil {
+		return seam.Request{}, err
+	}
+	return s.c.seamRequest(nil, nil), nil
 }
 
-func (f *Form[T]) readInto(a answerer, reply any) { *reply.(*Reply[T]) = f.read(a) }
+func (s *formSeam[T]) Reask(reply Reply[T]) seam.Request {
+	return s.c.seamRequest(reply.Answers, reply.Problems)
+}
 
-func init() {
-	seam.Read = func(form any, a seam.Answers, reply any) { form.(seamForm).readInto(a, reply) }
-	seam.Ask = func(form any, call seam.Call) (seam.Request, error) {
-		c := form.(seamForm).compiledForm()
-		if err := c.askable(call); err != nil {
-			return seam.Request{}, err
-		}
-		return c.seamRequest(nil, nil), nil
+// Seam is the flow as mcpform's faces for other SDKs (package mcpgo)
+// reach it, as [Form.Seam] is the form. A nil *Flow's Seam returns the
+// error of [Flow.Next] for a flow without steps.
+func (f *Flow) Seam() seam.Flow[*FlowRound] { return (*flowSeam)(f) }
+
+// flowSeam is a *Flow as the seam's [seam.Flow].
+type flowSeam Flow
+
+func (s *flowSeam) Next(ctx context.Context, call seam.Call) (*FlowRound, seam.Presentation, error) {
+	f := (*Flow)(s)
+	r, err := f.next(ctx, call)
+	if err != nil {
+		return nil, seam.Presentation{}, err
 	}
-	seam.Reask = func(form any, accepted map[string]any, problems any) seam.Request {
-		p, _ := problems.([]*FieldError)
-		return form.(seamForm).compiledForm().seamRequest(accepted, p)
+	p := f.presentation(r)
+	if p.Kind == seam.Native && call.Legacy() {
+		p.Kind = seam.Legacy
 	}
-	seam.Next = func(flow any, call seam.Call) (seam.Round, error) {
-		f := flow.(*Flow)
-		ctx := call.Context()
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		r, err := f.next(ctx, call)
-		if err != nil {
-			return seam.Round{}, err
-		}
-		return f.seamRound(r), nil
-	}
-	seam.Once = func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error) {
-		r, _ := round.(*FlowRound)
-		return r.once(ctx, do)
-	}
+	return r, p, nil
+}
+
+func (s *flowSeam) Once(ctx context.Context, r *FlowRound, do func(context.Context) ([]byte, error)) ([]byte, error) {
+	return r.once(ctx, do)
 }
 
 // seamRequest is c's form-mode request for a face other than go-sdk's,
@@ -130,10 +144,10 @@ func init() {
 // once at compile time when there is nothing to pre-fill.
 func (c *compiled) seamRequest(accepted Answers, problems []*FieldError) seam.Request {
 	if len(accepted) == 0 && len(problems) == 0 {
-		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed, Face: &c.face}
+		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}
 	}
 	msg, raw := c.reasked(accepted, problems)
-	var schema any = c.boxed
+	schema := c.boxed
 	if raw != nil {
 		schema = raw
 	}
@@ -174,31 +188,52 @@ func (r *round) faceAsk(s *flowStep, filled Answers, problems []*FieldError, tok
 	return nil
 }
 
-// seamRound converts r for the seam. The native path's requests are those
-// faceAsk kept; another path's result is go-sdk's, converted, with the
-// schemas as marshalled once at compile time.
-func (f *Flow) seamRound(r *FlowRound) seam.Round {
-	out := seam.Round{Status: int(r.Status), Answers: r.Answers, Step: r.Step,
-		Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Core: r}
-	if r.face != nil {
-		out.Requests, out.State = r.face.reqs[:r.face.n], r.face.state
-		return out
+// presentation describes what r sends, for a face other than go-sdk's.
+// The native path's requests are those faceAsk kept; any other path's
+// result is go-sdk's, read back into its text and structuredContent, both
+// SDK-neutral (the view's JSON, the model's contract), with no copy.
+func (f *Flow) presentation(r *FlowRound) seam.Presentation {
+	switch {
+	case r.face != nil:
+		return seam.Presentation{Kind: seam.Native, Requests: r.face.reqs[:r.face.n], State: r.face.state}
+	case r.Result == nil:
+		return seam.Presentation{Kind: seam.Outcome}
+	case len(r.Result.InputRequests) > 0:
+		return f.nativePresentation(r)
 	}
-	if r.Result == nil {
-		return out
+	p := seam.Presentation{Structured: r.Result.StructuredContent}
+	if len(r.Result.Content) > 0 {
+		if t, ok := r.Result.Content[0].(*mcp.TextContent); ok {
+			p.Text = t.Text
+		}
 	}
-	out.State = r.Result.RequestState
+	switch c := r.Result.StructuredContent.(type) {
+	case *viewContent:
+		p.Kind = seam.View
+	case *askContract:
+		p.Kind = seam.Link
+		if c.RequestedSchema != nil {
+			p.Kind = seam.Model
+		}
+	}
+	return p
+}
+
+// nativePresentation converts the input requests of r's go-sdk result,
+// with the schema of the step asked as marshalled once at compile time.
+func (f *Flow) nativePresentation(r *FlowRound) seam.Presentation {
+	p := seam.Presentation{Kind: seam.Native, State: r.Result.RequestState}
 	var asked *compiled
 	if i := f.index(r.Step); i >= 0 {
 		asked = f.steps[i].c
 	}
 	for key, in := range r.Result.InputRequests {
-		p, ok := in.(*mcp.ElicitParams)
+		e, ok := in.(*mcp.ElicitParams)
 		if !ok {
 			continue // the core asks only elicitations
 		}
-		req := seam.Request{Key: key, Mode: p.Mode, Message: p.Message, URL: p.URL}
-		switch s := p.RequestedSchema.(type) {
+		req := seam.Request{Key: key, Mode: e.Mode, Message: e.Message, URL: e.URL}
+		switch s := e.RequestedSchema.(type) {
 		case json.RawMessage:
 			req.Schema = s
 		case nil:
@@ -209,7 +244,7 @@ func (f *Flow) seamRound(r *FlowRound) seam.Round {
 				req.Schema = json.RawMessage(b)
 			}
 		}
-		out.Requests = append(out.Requests, req)
+		p.Requests = append(p.Requests, req)
 	}
-	return out
+	return p
 }

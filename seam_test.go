@@ -3,6 +3,7 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/seam"
@@ -13,17 +14,22 @@ import (
 // fakeCall is a call from another face: answers by key, declared modes,
 // and its own errors.
 type fakeCall struct {
-	ctx     context.Context
-	state   string
-	answers map[string]seam.Answer
-	form    bool
+	ctx        context.Context
+	state      string
+	args       json.RawMessage
+	answers    map[string]seam.Answer
+	form, url  bool
+	apps, view bool
+	legacy     bool
 }
 
 func (c *fakeCall) Tool() string                        { return "signup" }
-func (c *fakeCall) Arguments() (json.RawMessage, error) { return nil, nil }
+func (c *fakeCall) Arguments() (json.RawMessage, error) { return c.args, nil }
 func (c *fakeCall) State() string                       { return c.state }
-func (c *fakeCall) Context() context.Context            { return c.ctx }
-func (c *fakeCall) Modes() (bool, bool)                 { return c.form, false }
+func (c *fakeCall) Modes() (bool, bool)                 { return c.form, c.url }
+func (c *fakeCall) Apps() bool                          { return c.apps }
+func (c *fakeCall) ViaView() bool                       { return c.view }
+func (c *fakeCall) Legacy() bool                        { return c.legacy }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
@@ -88,30 +94,105 @@ func TestSeamErrorsAreTheFaces(t *testing.T) {
 	assert.Equal(t, errFakeState, err)
 }
 
-// TestSeamRound: the round as other faces get it asks with the bytes the
-// form was compiled to, and a nil go-sdk request is a call with nothing in
-// it, as before.
-func TestSeamRound(t *testing.T) {
+// TestSeamPresentation: each round reaches another face as one neutral
+// description of the path the core chose, for the face to render: native
+// requests with the bytes the form was compiled to (a legacy round for an
+// older client, whose SDK's bridge carries it), a view, a secret
+// page's link, a request through the model, or an outcome. A view's
+// submit verifies only when the face marks it as one.
+func TestSeamPresentation(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
-	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	password := Step{Key: "password", Message: "Choose a password", Fields: []AutoFormField{
+		{Name: "email", Type: TypeEmail, Required: true},
+		{Name: "password", Type: TypePassword, Required: true}}}
+	secrets := &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true, AskModel: true})
 	require.NoError(t, err)
-	r, err := seam.Next(flow, &fakeCall{form: true})
+	secret, err := NewFlow(codec, []Step{password}, &FlowOptions{EveryCallerIsSamePerson: true, Secrets: secrets})
 	require.NoError(t, err)
-	require.Len(t, r.Requests, 1)
-	assert.Equal(t, "account", r.Requests[0].Key)
-	assert.Equal(t, json.RawMessage(flow.steps[0].c.schema), r.Requests[0].Schema)
-	assert.NotEmpty(t, r.State)
-	assert.Same(t, &flow.steps[0].c.face, r.Requests[0].Face, "a step asked as compiled offers its slot")
-	core, ok := r.Core.(*FlowRound)
-	require.True(t, ok)
-	assert.Nil(t, core.Result, "the core builds no go-sdk result for another face")
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name     string
+		flow     *Flow
+		call     *fakeCall
+		kind     seam.Kind
+		requests []string // the native requests' keys and modes
+	}{
+		{"form client", flow, &fakeCall{form: true}, seam.Native, []string{"account form"}},
+		{"older form client", flow, &fakeCall{form: true, legacy: true}, seam.Legacy, []string{"account form"}},
+		{"form and URL client, secret step", secret, &fakeCall{form: true, url: true}, seam.Native, []string{"password form", "password.secret url"}},
+		{"Apps host", flow, &fakeCall{apps: true}, seam.View, nil},
+		{"Apps host, secret step", secret, &fakeCall{apps: true}, seam.View, nil},
+		{"bare host", flow, &fakeCall{}, seam.Model, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, p, err := tt.flow.Seam().Next(ctx, tt.call)
+			require.NoError(t, err)
+			assert.Equal(t, FlowAsk, r.Status)
+			assert.Equal(t, tt.kind, p.Kind)
+			var got []string
+			for _, q := range p.Requests {
+				got = append(got, q.Key+" "+q.Mode)
+			}
+			slices.Sort(got)
+			assert.Equal(t, tt.requests, got)
+			if p.Kind == seam.Native || p.Kind == seam.Legacy {
+				assert.NotEmpty(t, p.State)
+				assert.Equal(t, json.RawMessage(tt.flow.steps[0].c.schema), p.Requests[0].Schema, "the bytes compiled once")
+				assert.Nil(t, r.Result, "the core builds no go-sdk result for another face's native round")
+				return
+			}
+			b, err := json.Marshal(p.Structured)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), `"mcpform":"`, "the structured content carries the state")
+			assert.NotEmpty(t, p.Text)
+		})
+	}
 
+	// The view's submit: through the companion (marked by the face), it
+	// finishes; the same arguments unmarked are refused as a bad state.
+	_, p, err := flow.Seam().Next(ctx, &fakeCall{apps: true})
+	require.NoError(t, err)
+	var view struct{ Arguments map[string]any }
+	b, _ := json.Marshal(p.Structured)
+	require.NoError(t, json.Unmarshal(b, &view))
+	view.Arguments["email"], view.Arguments["plan"] = "ada@example.com", "pro"
+	args, _ := json.Marshal(view.Arguments)
+	_, _, err = flow.Seam().Next(ctx, &fakeCall{apps: true, args: args})
+	assert.Equal(t, errFakeState, err, "a view's state, not through the companion")
+	done, p, err := flow.Seam().Next(ctx, &fakeCall{apps: true, args: args, view: true})
+	require.NoError(t, err)
+	assert.Equal(t, FlowDone, done.Status)
+	assert.Equal(t, PathView, done.Path)
+	assert.Equal(t, seam.Outcome, p.Kind)
+
+	// A form client is given the page's link once its form is answered.
+	r, p, err := secret.Seam().Next(ctx, &fakeCall{form: true})
+	require.NoError(t, err)
+	require.Equal(t, []string{"password"}, keys(p.Requests))
+	_, p, err = secret.Seam().Next(ctx, &fakeCall{form: true, state: p.State,
+		answers: map[string]seam.Answer{"password": {Action: "accept", Content: map[string]any{"email": "ada@example.com"}}}})
+	require.NoError(t, err)
+	assert.Equal(t, seam.Link, p.Kind, "round after %v", r.Status)
+	assert.Contains(t, p.Text, "https://example.com/secret?t=")
+}
+
+func keys(reqs []seam.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.Key)
+	}
+	return out
+}
+
+// TestSeamSDKCall: a nil go-sdk request is a call with nothing in it.
+func TestSeamSDKCall(t *testing.T) {
 	var tc *sdkCall
 	assert.Equal(t, "", tc.Tool())
-	_, ok = tc.Answer("x")
+	_, ok := tc.Answer("x")
 	assert.False(t, ok)
 	form, url := tc.Modes()
-	assert.False(t, form || url)
+	assert.False(t, form || url || tc.Apps() || tc.ViaView() || tc.Legacy())
 }
 
 // TestJudgeNotObject: content that is not an object, which go-sdk's types

@@ -384,7 +384,21 @@ func appsPassword(h *hostRun) (string, json.RawMessage) {
 // and that the password crossed no MCP message and no state.
 func TestHostMatrix(t *testing.T) {
 	testenv.Node(t)
-	signupBin(t)
+	for _, ex := range examples(t) {
+		t.Run(ex.name, func(t *testing.T) { hostMatrix(t, ex.bin) })
+	}
+}
+
+// An example is a build of the signup tools: examples/signup on go-sdk,
+// and examples/mcpgo, the same tools on mcp-go, which every host must
+// finish alike.
+type example struct{ name, bin string }
+
+func examples(t *testing.T) []example {
+	return []example{{"signup", signupBin(t)}, {"mcpgo", mcpgoBin(t)}}
+}
+
+func hostMatrix(t *testing.T, bin string) {
 	full, forms, apps, bare := hostKind{form: true, url: true}, hostKind{form: true}, hostKind{apps: true}, hostKind{}
 	for _, row := range []hostRow{
 		{"full", modern, full, nil, nativeSignup, urlModePassword},
@@ -395,7 +409,7 @@ func TestHostMatrix(t *testing.T) {
 		{"bare", modern, bare, nil, modelSignup, modelPassword},
 	} {
 		t.Run(row.name+" "+row.revision, func(t *testing.T) {
-			h := newHostRun(t, row)
+			h := newHostRun(t, bin, row)
 			got, last := row.signup(h)
 			assert.Equal(t, createdText, got)
 			again := h.replay(last)
@@ -419,7 +433,7 @@ func TestHostMatrix(t *testing.T) {
 		})
 	}
 	t.Run("bare, not opted in "+modern, func(t *testing.T) {
-		h := newHostRun(t, hostRow{revision: modern, kind: bare, args: []string{"-ask-model=false"}})
+		h := newHostRun(t, bin, hostRow{revision: modern, kind: bare, args: []string{"-ask-model=false"}})
 		for _, s := range h.ts(tsCall{}, tsCall{Tool: passwordTool}) {
 			require.NotNil(t, s.Error, "want -32021, got %+v", s.Result)
 			assert.Equal(t, -32021, s.Error.Code, s.Error.Message)
@@ -433,29 +447,34 @@ func TestHostMatrix(t *testing.T) {
 // was declined, naming the step, and nothing is created.
 func TestHostMatrixDecline(t *testing.T) {
 	testenv.Node(t)
-	signupBin(t)
-	for _, revision := range []string{legacy, modern} {
-		t.Run(revision, func(t *testing.T) {
-			h := newHostRun(t, hostRow{revision: revision, kind: hostKind{apps: true}})
-			tr := h.apps(toolName, [][]map[string]any{
-				{{"name": "email", "value": "ada@example.com"}, {"name": "full_name", "value": "Ada Lovelace"}, {"name": "plan", "select": "team"}},
-				{{"name": "team_name", "value": "Analytical Engines"}, {"decline": true}},
+	for _, ex := range examples(t) {
+		for _, revision := range []string{legacy, modern} {
+			t.Run(ex.name+" "+revision, func(t *testing.T) {
+				hostDecline(t, ex.bin, revision)
 			})
-			assert.Equal(t, []string{"team_name", "seats"}, tr.Views[1].Names)
-			assert.Contains(t, tr.Views[1].Text, "Decline", "the view shows the button")
-			assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", tr.Final)
-			assert.Empty(t, tr.Errors, "the view's console")
-			assert.Empty(t, accounts(t, "sqlite", h.db))
-		})
+		}
 	}
 }
 
-// newHostRun starts row's two replicas on a new SQLite file.
-func newHostRun(t *testing.T, row hostRow) *hostRun {
+func hostDecline(t *testing.T, bin, revision string) {
+	h := newHostRun(t, bin, hostRow{revision: revision, kind: hostKind{apps: true}})
+	tr := h.apps(toolName, [][]map[string]any{
+		{{"name": "email", "value": "ada@example.com"}, {"name": "full_name", "value": "Ada Lovelace"}, {"name": "plan", "select": "team"}},
+		{{"name": "team_name", "value": "Analytical Engines"}, {"decline": true}},
+	})
+	assert.Equal(t, []string{"team_name", "seats"}, tr.Views[1].Names)
+	assert.Contains(t, tr.Views[1].Text, "Decline", "the view shows the button")
+	assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", tr.Final)
+	assert.Empty(t, tr.Errors, "the view's console")
+	assert.Empty(t, accounts(t, "sqlite", h.db))
+}
+
+// newHostRun starts row's two replicas of bin on a new SQLite file.
+func newHostRun(t *testing.T, bin string, row hostRow) *hostRun {
 	db := filepath.Join(t.TempDir(), "signup.db")
 	args := append([]string{"-db", db}, row.args...)
 	return &hostRun{t: t, kind: row.kind, revision: row.revision, db: db,
-		a: startReplica(t, keyA, args...).url, b: startReplica(t, keyA, args...).url}
+		a: startReplicaOf(t, bin, keyA, args...).url, b: startReplicaOf(t, bin, keyA, args...).url}
 }
 
 // openStates opens every sealed request state in texts with the replicas'

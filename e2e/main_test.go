@@ -45,6 +45,7 @@ const (
 	keyEnv         = "MCPFORM_STATE_KEY"
 	localPrincipal = "local"
 	listening      = "mcpform signup: listening on "
+	mcpgoListening = "mcpform mcpgo: listening on "
 )
 
 // Protocol revisions the tests negotiate.
@@ -146,7 +147,14 @@ type replica struct {
 // MCPFORM_STATE_KEY ("" for none) and more flags in args.
 func startReplica(t testing.TB, key string, args ...string) replica {
 	t.Helper()
-	cmd := exec.Command(signupBin(t), append([]string{"-http", "127.0.0.1:0"}, args...)...)
+	return startReplicaOf(t, signupBin(t), key, args...)
+}
+
+// startReplicaOf is startReplica for the example built as bin, which
+// prints its listening line as examples/signup does, under its own name.
+func startReplicaOf(t testing.TB, bin, key string, args ...string) replica {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = environ()
 	if key != "" {
 		cmd.Env = append(cmd.Env, keyEnv+"="+key)
@@ -171,7 +179,11 @@ func startReplica(t testing.TB, key string, args ...string) replica {
 			mu.Lock()
 			log.WriteString(sc.Text() + "\n")
 			mu.Unlock()
-			if u, ok := strings.CutPrefix(sc.Text(), listening); ok {
+			u, ok := strings.CutPrefix(sc.Text(), listening)
+			if !ok {
+				u, ok = strings.CutPrefix(sc.Text(), mcpgoListening)
+			}
+			if ok {
 				url <- u
 			}
 		}

@@ -74,7 +74,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 			require.Nil(t, done.Error)
 			require.NotNil(t, done.Result)
 			require.Len(t, done.Result.Content, 1)
-			assert.Equal(t, "Welcome, ada@example.com: team plan for Analytical, 5 seats", done.Result.Content[0].Text)
+			assert.Equal(t, `Signup complete: created ada@example.com on the Team plan for "Analytical", 5 seats.`, done.Result.Content[0].Text)
 			require.Len(t, done.Asked, 3)
 			assert.Equal(t, "Create your account", done.Asked[0].Message)
 			assert.Contains(t, done.Asked[2].Message, "Please check: Seats: less than the minimum 2.")
@@ -85,7 +85,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 			dec := tr.Calls[1]
 			require.Nil(t, dec.Error)
 			require.NotNil(t, dec.Result)
-			assert.Equal(t, "No account created: step team declined.", dec.Result.Content[0].Text)
+			assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", dec.Result.Content[0].Text)
 		})
 	}
 }
@@ -93,7 +93,8 @@ func TestMcpgoTypeScript(t *testing.T) {
 // TestMcpgoTypeScriptErrors: over stdio, the official client gets the
 // spec's codes from examples/mcpgo, which serves through mcpgo.ServeStdio:
 // a tampered state is -32602 on 2026-07-28 and on the legacy handshake,
-// and a client that declared no elicitation gets -32021 naming form mode.
+// and a client that declared no elicitation, on a server not opted in to
+// asking through the model, gets -32021 naming form mode.
 func TestMcpgoTypeScriptErrors(t *testing.T) {
 	bin := mcpgoBin(t)
 	key, _ := tsStateKey(t)
@@ -114,7 +115,9 @@ func TestMcpgoTypeScriptErrors(t *testing.T) {
 		tr.Calls[0].invalidState(t)
 	})
 	t.Run("no elicitation", func(t *testing.T) {
-		tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key), Pin: tsModern, Capabilities: json.RawMessage(`{}`),
+		// Not opted in to asking through the model, as examples/signup's
+		// -ask-model=false.
+		tr := runTS(t, tsPlan{Stdio: tsStdioServer(bin, key, "-ask-model=false"), Pin: tsModern, Capabilities: json.RawMessage(`{}`),
 			Calls: []tsCall{{Manual: true}}})
 		s := tr.Calls[0]
 		require.Nil(t, s.Result, "want an error, not a result")

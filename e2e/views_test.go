@@ -93,7 +93,7 @@ var personPlans = []personPlan{
 // theme, with axe-core judging every view when axe is set.
 func runPerson(t *testing.T, plan personPlan, theme string, axe bool) personRun {
 	t.Helper()
-	h := newHostRun(t, hostRow{revision: modern, kind: hostKind{apps: true}})
+	h := newHostRun(t, signupBin(t), hostRow{revision: modern, kind: hostKind{apps: true}})
 	p := map[string]any{"url": h.a, "tool": plan.tool, "chromium": testenv.Chromium(t), "pin": modern,
 		"views": plan.views, "allow": []string{baseOf(h.a)}, "timeoutMs": 90000, "theme": theme}
 	if axe {

@@ -28,11 +28,16 @@ import (
 //	done; done > /tmp/faces.txt
 //	benchstat -col /face /tmp/faces.txt
 //
-// On 2026-12-03, 12 rounds on a shared 2-core machine (noisy: ±20-60%),
-// medians mcp-go/go-sdk: Ask 0.35× (1 allocation, 128 B, against 4 and
-// 544 B), a flow round 0.86× (15 allocations, 2032 B, against 17 and
-// 2048 B), Read about 1.0-1.2× (4 allocations against 3).
-//
+// On 2026-12-03, after the typed seam, 10-20 interleaved rounds against
+// the binary of the commit before it, on a shared 2-core machine whose
+// load made times unresolvable (±50-300%; no sample differed beyond the
+// noise): allocations per op, mcp-go against go-sdk, Read 3 and 344 B
+// against 3 and 344 B, Ask 4 and 752 B against 4 and 544 B (mcp-go's
+// result types are larger), a flow round 18 and 2720 B against 17 and
+// 2096 B, each the same as before the typed seam or fewer (mcp-go Read
+// 408 B before). Fastest runs of each, mcp-go/go-sdk: Read 0.91×, Ask
+// 1.16×, a flow round 1.12× (one quiet run); medians are noise.
+
 // go-sdk decodes inputResponses before a handler runs; mcp-go keeps them
 // as JSON until the handler asks. The "mcpgo" rows start from decoded
 // answers, as go-sdk's do; "mcpgo-wire" adds the decode mcp-go leaves to

@@ -6,7 +6,18 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/seam"
+)
+
+// The compiler checks that each of this face's calls is a whole
+// seam.Call, and each of its errors one the transports rewrite.
+var (
+	_ seam.Call = (*call)(nil)
+	_ seam.Call = (*declared)(nil)
+	_ specError = stateError{}
+	_ specError = capabilityError{}
+	_ specError = companionError{}
 )
 
 // call is an mcp-go tool request read as the core's call (see
@@ -29,9 +40,70 @@ func (c *call) read(ctx context.Context, req *mcp.CallToolRequest) {
 		arguments: p.Arguments, meta: p.Meta, responses: p.InputResponses}
 }
 
-func (c *call) Tool() string             { return c.tool }
-func (c *call) State() string            { return c.state }
-func (c *call) Context() context.Context { return c.ctx }
+func (c *call) Tool() string  { return c.tool }
+func (c *call) State() string { return c.state }
+
+// ViaView reports whether the call came through the viewer's companion
+// tool (see AddViewer), which marks the context with a value no client
+// can send.
+func (c *call) ViaView() bool {
+	return c.ctx != nil && c.ctx.Value(viewMarkKey{}) == theViewMark
+}
+
+// Legacy reports whether the call came on the legacy handshake, which
+// mcp-go's bridge serves with elicitation/create.
+func (c *call) Legacy() bool {
+	if c.ctx == nil || server.ClientSessionFromContext(c.ctx) == nil {
+		return false
+	}
+	info := server.RequestProtocolInfoFromContext(c.ctx)
+	return info == nil || !info.Modern
+}
+
+// Apps reports whether the client declared MCP Apps with the viewer's
+// MIME type: on 2026-07-28 in the request, else for the session.
+func (c *call) Apps() bool {
+	if c.ctx != nil {
+		if info := server.RequestProtocolInfoFromContext(c.ctx); info != nil && info.ClientCapabilities != nil {
+			return appsIn(info.ClientCapabilities.Extensions)
+		}
+	}
+	if c.meta != nil {
+		if caps, ok := c.meta.AdditionalFields[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			ext, _ := caps["extensions"].(map[string]any)
+			return appsIn(ext)
+		}
+		if caps := c.meta.ClientCapabilities(); caps != nil {
+			return appsIn(caps.Extensions)
+		}
+	}
+	if c.ctx != nil {
+		if s, ok := server.ClientSessionFromContext(c.ctx).(server.SessionWithClientInfo); ok {
+			return appsIn(s.GetClientCapabilities().Extensions)
+		}
+	}
+	return false
+}
+
+// appsIn reports whether extensions declare MCP Apps with the viewer's
+// MIME type.
+func appsIn(extensions map[string]any) bool {
+	ui, _ := extensions[mcpform.AppsExtension].(map[string]any)
+	types, _ := ui["mimeTypes"].([]any)
+	for _, t := range types {
+		if t == mcpform.AppMIMEType {
+			return true
+		}
+	}
+	if types, ok := ui["mimeTypes"].([]string); ok {
+		for _, t := range types {
+			if t == mcpform.AppMIMEType {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // Arguments are the bytes the client sent when mcp-go kept them, else
 // the decoded arguments marshalled; the core's digest reads both alike.
@@ -190,12 +262,30 @@ func b2i(b bool) int {
 
 func (d *declared) Tool() string                         { return "" }
 func (d *declared) State() string                        { return "" }
-func (d *declared) Context() context.Context             { return nil }
+func (d *declared) Apps() bool                           { return false }
+func (d *declared) Legacy() bool                         { return false }
+func (d *declared) ViaView() bool                        { return false }
 func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
 func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }
 func (d *declared) Modes() (form, url bool)              { return d.form, d.url }
 func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (d *declared) StateError(err error) error           { return stateError{err} }
+
+// render is the result of a round that asks, described by p, built in
+// place into res: input requests, or an ordinary result (a view, a link,
+// a request through the model) of one text block and structuredContent.
+// An Outcome asks nothing, and renders as nil.
+func render(res *mcp.CallToolResult, p seam.Presentation) *mcp.CallToolResult {
+	switch p.Kind {
+	case seam.Native, seam.Legacy: // mcp-go's bridge carries a legacy round
+		return result(res, p.Requests, p.State)
+	case seam.View, seam.Link, seam.Model:
+		res.Content = []mcp.Content{mcp.NewTextContent(p.Text)}
+		res.StructuredContent = p.Structured
+		return res
+	}
+	return nil
+}
 
 // result is the input_required result that asks for requests, built in
 // place into res.
@@ -219,10 +309,12 @@ func build(requests []seam.Request) mcp.InputRequests {
 	params := make([]mcp.ElicitationParams, len(requests))
 	in := make(mcp.InputRequests, len(requests))
 	for i, r := range requests {
-		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL,
+		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL}
+		if r.Schema != nil {
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.
-			RequestedSchema: r.Schema}
+			params[i].RequestedSchema = r.Schema
+		}
 		if r.Mode == mcp.ElicitationModeURL {
 			// mcp-go's bridge refuses a URL elicitation without an ID
 			// on the legacy handshake; 2026-07-28 correlates through the

@@ -48,6 +48,20 @@
 // Principal (go-sdk's) and ContextPrincipal; Next refuses a flow that set
 // only Principal rather than bind its state to no one.
 //
+// # Paths
+//
+// Next asks each step the way the client can answer, chosen by the same
+// picker as on go-sdk: a native form (and URL mode for secrets, where the
+// client declared it); on an MCP Apps host without form elicitation, a
+// prefab view, which submits through the app-only companion tool that
+// [AddViewer] registers beside the viewer resource; a secret page's link
+// in an ordinary result; and, opted in with FlowOptions.AskModel, a
+// request through the model. Attach the viewer to each tool with
+// [AttachViewer], give the tool the flow's InputSchema, and declare the
+// MCP Apps extension with server.WithExtensions. A lone form ([Ask],
+// [Read]) is asked natively only: for the other paths, make it a one-step
+// [mcpform.Flow].
+//
 // # Protocol revisions
 //
 // On 2026-07-28 the client fulfils the input_required result and retries

@@ -223,3 +223,26 @@ func ExampleNewStreamableHTTPServer() {
 	// Output:
 	// 400 {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capabilities","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}
 }
+
+// A flow's tool on a server that renders MCP Apps: the viewer resource
+// and its app-only companion, and the tool linked to the viewer. On a host
+// without form elicitation, Next then shows each step in a view.
+func ExampleAddViewer() {
+	srv := server.NewMCPServer("booking", "v1",
+		server.WithExtensions(map[string]any{mcpform.AppsExtension: map[string]any{}}))
+	if err := mcpgo.AddViewer(srv, nil); err != nil {
+		log.Fatal(err)
+	}
+	companion := srv.GetTool("mcpform_view_submit").Tool.Meta.AdditionalFields["ui"]
+	fmt.Println(companion)
+	// Output: map[resourceUri:ui://mcpform/viewer visibility:[app]]
+}
+
+func ExampleAttachViewer() {
+	tool := mcp.NewTool("book")
+	if err := mcpgo.AttachViewer(&tool, nil); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tool.Meta.AdditionalFields["ui"])
+	// Output: map[resourceUri:ui://mcpform/viewer]
+}

@@ -6,17 +6,18 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
-	"github.com/mcpform/mcpform/internal/seam"
 )
 
 // A FlowRound is the outcome of one call of [Next]: [mcpform.FlowRound]
 // with an mcp-go result.
 type FlowRound struct {
 	Status mcpform.FlowStatus
-	// Result is, for mcpform.FlowAsk, the input_required result to return
-	// from the handler as it is; nil otherwise. A step asked as compiled
-	// shares its InputRequests with every such ask of the step (see
-	// [Ask]): never modify them.
+	// Result is, for mcpform.FlowAsk, the result that asks, to return
+	// from the handler as it is: input_required, or an ordinary result
+	// that shows a view, gives a secret page's link or asks the model
+	// (see "Paths" in the package doc); nil otherwise. The schema bytes
+	// and a view's structuredContent are shared with other asks of the
+	// step: never modify them.
 	Result *mcp.CallToolResult
 	// Answers are the answers proven so far: all of them for FlowDone,
 	// and those of the steps before Step otherwise. Never nil.
@@ -32,7 +33,12 @@ type FlowRound struct {
 	// replay of it: key whatever FlowDone triggers on it.
 	ID string
 
-	core any // the core's round, for Once
+	// Path is the way this call's answers came, as
+	// [mcpform.FlowRound].Path says.
+	Path mcpform.Path
+
+	flow *mcpform.Flow      // for Once
+	core *mcpform.FlowRound // the core's round, for Once
 }
 
 // Next runs one round of flow for the tool call req, as
@@ -64,16 +70,12 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 		res   mcp.CallToolResult
 	}{}
 	box.call.read(ctx, &req)
-	r, err := seam.Next(flow, &box.call)
+	r, p, err := flow.Seam().Next(ctx, &box.call)
 	if err != nil {
 		return nil, err
 	}
 	out := &box.round
-	*out = FlowRound{Status: mcpform.FlowStatus(r.Status), Answers: r.Answers,
-		Step: r.Step, Attempt: r.Attempt, ID: r.ID, core: r.Core}
-	out.Problems, _ = r.Problems.([]*mcpform.FieldError)
-	if r.Requests != nil || r.State != "" {
-		out.Result = result(&box.res, r.Requests, r.State)
-	}
+	*out = FlowRound{Status: r.Status, Result: render(&box.res, p), Answers: r.Answers,
+		Step: r.Step, Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Path: r.Path, flow: flow, core: r}
 	return out, nil
 }

@@ -23,7 +23,7 @@ import (
 // capabilities, so Ask asks, and mcp-go's bridge reports a client that
 // cannot answer.
 func Ask[T any](f *mcpform.Form[T], req mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	r, err := seam.Ask(f, declaredBy(&req))
+	r, err := f.Seam().Ask(declaredBy(&req))
 	if err != nil {
 		return nil, err
 	}
@@ -36,14 +36,13 @@ func Ask[T any](f *mcpform.Form[T], req mcp.CallToolRequest, requestState string
 // one that does not decode as an elicitation result reads as no answer
 // ([mcpform.ReplyNone]), and content that is not an object is refused.
 func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
-	var reply mcpform.Reply[T]
 	a := asDecoded(req.Params.InputResponses)
-	seam.Read(f, a, &reply)
+	reply := f.Seam().Read(a)
 	// Content built in Go, by an in-process client, is read as JSON would
 	// carry it; checking for it only after a refusal keeps the common
 	// path, content decoded from JSON, free of a second walk.
 	if reply.Status == mcpform.ReplyInvalid && a.builtInGo(f.Key()) {
-		seam.Read(f, answers(a), &reply)
+		reply = f.Seam().Read(answers(a))
 	}
 	return reply
 }
@@ -55,5 +54,5 @@ func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 // [Ask] does, without looking at the client's capabilities: the client
 // answered the first request. The result is the caller's own, as Ask's.
 func Reask[T any](f *mcpform.Form[T], reply mcpform.Reply[T], requestState string) *mcp.CallToolResult {
-	return result(&mcp.CallToolResult{}, []seam.Request{seam.Reask(f, reply.Answers, reply.Problems)}, requestState)
+	return result(&mcp.CallToolResult{}, []seam.Request{f.Seam().Reask(reply)}, requestState)
 }

@@ -7,7 +7,7 @@ import (
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/mcpform/mcpform"
 )
 
 // Once gates the side effect of a run on the run's first outcome, as
@@ -29,9 +29,10 @@ import (
 // round of status FlowAsk, whose Result is the answer, and on a flow
 // without Outcomes.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
-	var core any
+	var flow *mcpform.Flow
+	var core *mcpform.FlowRound
 	if r != nil {
-		core = r.core
+		flow, core = r.flow, r.core
 	}
 	var mine *mcp.CallToolResult
 	var blob []byte
@@ -47,7 +48,7 @@ func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.Cal
 			return b, err
 		}
 	}
-	first, err := seam.Once(ctx, core, run)
+	first, err := flow.Seam().Once(ctx, core, run)
 	if err != nil {
 		return nil, err
 	}

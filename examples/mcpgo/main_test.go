@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,23 +11,23 @@ import (
 )
 
 // TestDemo runs the demo as `go run ./examples/mcpgo` does: the team plan,
-// one refused answer asked again by name, and the account created.
+// one refused answer asked again by name, and the account created, with
+// the text examples/signup gives.
 func TestDemo(t *testing.T) {
-	s, err := newSignup(make([]byte, 32))
+	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
-	r, w, err := os.Pipe()
+	defer st.Close()
+	codec, err := newCodec("", io.Discard)
 	require.NoError(t, err)
-	stdout := os.Stdout
-	os.Stdout = w
-	err = demo(newServer(s))
-	os.Stdout = stdout
-	w.Close()
-	out, _ := io.ReadAll(r)
+	s, err := newSignup(codec, st, "", "")
 	require.NoError(t, err)
-	assert.Equal(t, 3, strings.Count(string(out), "? "), "%s", out)
-	assert.Contains(t, string(out), "Please check: Seats: less than the minimum 2.")
-	assert.True(t, strings.HasSuffix(string(out), "Welcome, ada@example.com: team plan for Analytical, 5 seats\n"), "%s", out)
-	var runs int
-	require.NoError(t, s.db.QueryRow("SELECT COUNT(*) FROM mcpform_outcomes WHERE result IS NOT NULL").Scan(&runs))
-	assert.Equal(t, 1, runs, "the run's outcome is stored")
+	var out strings.Builder
+	require.NoError(t, demo(s, newServer(s), &out))
+	assert.Equal(t, 3, strings.Count(out.String(), "? "), "%s", out.String())
+	assert.Contains(t, out.String(), "Please check: Seats: less than the minimum 2.")
+	assert.True(t, strings.HasSuffix(out.String(),
+		"Signup complete: created Ada Lovelace <ada@example.com> on the Team plan for \"Analytical Engines\", 12 seats.\n"), "%s", out.String())
+	var n int
+	require.NoError(t, st.db.QueryRow("SELECT COUNT(*) FROM accounts WHERE principal = 'local'").Scan(&n))
+	assert.Equal(t, 1, n, "the account is stored, bound to the local principal")
 }

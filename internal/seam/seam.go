@@ -1,16 +1,20 @@
-// Package seam is the SDK-neutral edge of mcpform's core, for the faces that
-// serve an SDK other than go-sdk (the mcpgo package). The root package fills
-// in its functions when it is initialised; a face converts its SDK's call
-// into a [Call], calls them, and converts what they return into its SDK's
-// result. It lives under internal/ so that it is no part of any public API.
-// The core it reaches is the root package, which is also go-sdk's face: it
-// imports go-sdk, and a face for another SDK imports both.
+// Package seam is the typed edge between mcpform's core and a face that
+// serves it through an SDK other than go-sdk (the mcpgo package), in the
+// manner of database/sql/driver: the face implements [Call], reading its
+// SDK's tool call; the core, reached through [Form] and [Flow], judges the
+// call and returns one neutral [Presentation] per round; the face renders
+// that in its SDK's types. The compiler checks both sides: no hook is
+// filled in at init, and nothing crosses as an untyped value.
+//
+// The root package is also go-sdk's face, so the core's forms and flows
+// are its types; each hands out its side of the seam with a Seam method,
+// whose result only this module can name. It lives under internal/ so
+// that it is no part of any public API.
 package seam
 
 import (
 	"context"
 	"encoding/json"
-	"sync/atomic"
 )
 
 // An Answer is a client's answer to one input request: its action
@@ -37,11 +41,18 @@ type Call interface {
 	Arguments() (json.RawMessage, error)
 	// State is the echoed requestState; "" on a first call.
 	State() string
-	// Context is the tool handler's context, or nil when the SDK's face
-	// has none.
-	Context() context.Context
 	// Modes reports which elicitation modes the client declared.
 	Modes() (form, url bool)
+	// Apps reports whether the client declared that it renders MCP Apps
+	// views (the io.modelcontextprotocol/ui extension).
+	Apps() bool
+	// Legacy reports whether the client is older than 2026-07-28, so that
+	// the SDK's bridge asks native requests with elicitation/create.
+	Legacy() bool
+	// ViaView reports whether the call came through the viewer's
+	// app-only companion tool, as a view's submit: a mark only the face
+	// itself can set, never anything the client sent.
+	ViaView() bool
 	// CapabilityError is the face's error for a client that cannot answer
 	// what is asked: form mode, URL mode, or both.
 	CapabilityError(form, url bool) error
@@ -56,47 +67,75 @@ type Request struct {
 	Key     string
 	Mode    string // "form" or "url"
 	Message string
-	Schema  any    // form mode: the requested schema, a json.RawMessage
-	URL     string // URL mode: the link
-	// Face is, for a form's request as compiled (its own message and
-	// schema, nothing to name or pre-fill), a slot of that compiled form
-	// where a face keeps what it builds from the request, to reuse in
-	// every later ask of the form; nil for any other request. What a
-	// face stores there must never be modified.
-	Face *atomic.Value
+	// Schema is, in form mode, the requested schema, a json.RawMessage
+	// (typed as a json.Marshaler so that the form's, boxed once when it
+	// was compiled, reaches the SDK's any with no allocation); its bytes
+	// may be shared with every other ask of the form: never modify them.
+	Schema json.Marshaler
+	URL    string // URL mode: the link
 }
 
-// A Round is the outcome of one round of a flow; its fields are those of
-// mcpform.FlowRound, with the result as Requests and State.
-type Round struct {
-	Status   int // an mcpform.FlowStatus
+// A Kind is the way a round asks, or that it asks nothing.
+type Kind int
+
+const (
+	// Outcome: the round asks nothing; the flow ended, and the handler
+	// returns its own result.
+	Outcome Kind = iota
+	// Native: input requests in an input_required result.
+	Native
+	// Legacy: the same, for a client older than 2026-07-28, which the
+	// SDK's own bridge (mcp-go's, or go-sdk's with AddLegacyRounds) asks
+	// with elicitation/create and answers by calling the handler again.
+	// A face renders it as Native.
+	Legacy
+	// View: an MCP Apps view, which submits through the companion tool.
+	View
+	// Link: an ordinary result that gives the person a secret page's
+	// link and the arguments of the next call.
+	Link
+	// Model: an ordinary result that asks the model to collect the
+	// answers and call the tool again with them.
+	Model
+)
+
+// A Presentation is what one round sends, the core's neutral description
+// of it; a face renders it in its SDK's result type.
+type Presentation struct {
+	Kind Kind
+	// Requests and State are a Native or Legacy round's input requests
+	// and its requestState.
 	Requests []Request
 	State    string
-	Answers  map[string]any
-	Step     string
-	Problems any // []*mcpform.FieldError
-	Attempt  int
-	ID       string
-	// Core is the root package's *mcpform.FlowRound, for [Once].
-	Core any
+	// Text and Structured are the result of a View, Link or Model round:
+	// its one text content block, for the model, and its
+	// structuredContent, a value encoding/json marshals. Never modify
+	// Structured: it may be shared.
+	Text       string
+	Structured any
 }
 
-// The core's entry points, set by the root package's init. form is a
-// *mcpform.Form[T], reply a *mcpform.Reply[T] of the same T, flow a
-// *mcpform.Flow.
-var (
-	// Read judges the answer under form's key and stores it in reply.
-	Read func(form any, answers Answers, reply any)
-	// Ask returns form's request for call's client, or the error of
+// A Form is a compiled form as a face reaches it; R is its reply type,
+// mcpform.Reply[T].
+type Form[R any] interface {
+	// Read judges the answer under the form's key.
+	Read(a Answers) R
+	// Ask returns the form's request for call's client, or the error of
 	// Call.CapabilityError, or the refusal of a form with secret fields.
-	Ask func(form any, call Call) (Request, error)
-	// Reask returns form's request asked again after a reply with
-	// accepted answers and problems ([]*mcpform.FieldError).
-	Reask func(form any, accepted map[string]any, problems any) Request
-	// Next runs one round of flow for call.
-	Next func(flow any, call Call) (Round, error)
-	// Once is mcpform.FlowRound.Once on the outcome's JSON, for round, a
-	// Round's Core: the face marshals its own result for do, and decodes
-	// what Once returns, so that one store serves every SDK.
-	Once func(ctx context.Context, round any, do func(context.Context) ([]byte, error)) ([]byte, error)
-)
+	Ask(call Call) (Request, error)
+	// Reask returns the form's request asked again after reply, naming
+	// its problems and pre-filling what it accepted.
+	Reask(reply R) Request
+}
+
+// A Flow is a compiled flow as a face reaches it; R is the core's round,
+// *mcpform.FlowRound.
+type Flow[R any] interface {
+	// Next runs one round of the flow for call; ctx is the tool
+	// handler's. It returns the round and what it sends.
+	Next(ctx context.Context, call Call) (R, Presentation, error)
+	// Once is mcpform.FlowRound.Once on the outcome's JSON: the face
+	// marshals its own result for do, and decodes what Once returns, so
+	// that one store serves every SDK.
+	Once(ctx context.Context, round R, do func(context.Context) ([]byte, error)) ([]byte, error)
+}

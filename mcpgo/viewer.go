@@ -1,0 +1,187 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+)
+
+// A view submits to an app-only companion tool, never to the tool that
+// asked: MCP Apps hosts hide a tool whose _meta.ui.visibility is ["app"]
+// from the model, so the model cannot submit a view by calling it, and a
+// state minted for a view verifies only on a call that came through it.
+// mcp-go calls a tool's handler with the context it was given, so the
+// companion's handler calls the named tool's handler itself, with a
+// context value of a type no client can send.
+
+const (
+	// companionTool is the app-only tool a view's submit calls; the name
+	// go-sdk's face gives it too.
+	companionTool = "mcpform_view_submit"
+	// toolArgument names, in a companion call, the tool it reaches.
+	toolArgument = "mcpformTool"
+	// viewerCacheTTL is how long a client may cache the viewer.
+	viewerCacheTTL = 24 * 60 * 60 * 1000
+)
+
+// viewMarkKey is the context key of the companion's mark, and theViewMark
+// the mark: only this package makes either.
+type (
+	viewMarkKey struct{}
+	viewMark    struct{}
+)
+
+var theViewMark = &viewMark{}
+
+// AddViewer registers on srv, as [mcpform.AddViewer] does on a go-sdk
+// server, the MCP Apps viewer of [mcpform.ViewerHTML] at opts.URI
+// (default [mcpform.ViewerURI]), with MIME type [mcpform.AppMIMEType] and
+// its CSP in _meta.ui.csp, and the app-only tool its views submit to,
+// which calls the tool that asked with the view's arguments, marked as a
+// view's: [Next] reads a view's answer only from a call that came this
+// way. It reaches only a tool attached to the viewer with [AttachViewer],
+// and calls that tool's handler as registered, so a middleware of srv's
+// (server.WithToolHandlerMiddleware) runs once, around the companion, and
+// a filter of srv's tools (server.WithToolFilter) sees the companion's
+// name: a server that filters tools per client checks the client in the
+// attached tools' handlers too. Call it before serving, and attach the viewer to each
+// tool that asks with [AttachViewer].
+//
+// AddViewer does not declare the MCP Apps extension, which mcp-go fixes
+// when the server is created: create it with
+// server.WithExtensions(map[string]any{mcpform.AppsExtension: map[string]any{}}).
+// It returns the errors of mcpform.ViewerHTML.
+func AddViewer(srv *server.MCPServer, opts *mcpform.ViewerOptions) error {
+	page, err := mcpform.ViewerHTML(opts)
+	if err != nil {
+		return err
+	}
+	uri, title, csp := mcpform.ViewerURI, "Form", map[string]any{}
+	if opts != nil {
+		if opts.URI != "" {
+			uri = opts.URI
+		}
+		if opts.Title != "" {
+			title = opts.Title
+		}
+		if opts.BaseURL != "" {
+			u, _ := url.Parse(opts.BaseURL) // checked by ViewerHTML
+			csp["resourceDomains"] = []string{u.Scheme + "://" + u.Host}
+		}
+	}
+	meta := map[string]any{"ui": map[string]any{"csp": csp}}
+	name := strings.ReplaceAll(strings.TrimPrefix(uri, "ui://"), "/", "-")
+	srv.AddResource(mcp.Resource{URI: uri, Name: name, Title: title, MIMEType: mcpform.AppMIMEType,
+		Meta: &mcp.Meta{AdditionalFields: meta}},
+		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI,
+				MIMEType: mcpform.AppMIMEType, Text: page, Meta: meta}}, nil
+		})
+	addCompanion(srv, uri)
+	return nil
+}
+
+// AttachViewer links tool to the viewer at opts.URI, as
+// [mcpform.AttachViewer] does for go-sdk: it sets _meta.ui.resourceUri,
+// keeping tool's other _meta keys and those of its "ui" object, and the
+// deprecated flat _meta["ui/resourceUri"]. It returns an error, and leaves
+// tool unchanged, when opts.URI is not a ui:// URI.
+func AttachViewer(tool *mcp.Tool, opts *mcpform.ViewerOptions) error {
+	uri := mcpform.ViewerURI
+	if opts != nil && opts.URI != "" {
+		uri = opts.URI
+	}
+	if !strings.HasPrefix(uri, "ui://") || len(uri) == len("ui://") {
+		return fmt.Errorf("mcpform: viewer URI %q is not a ui:// URI", uri)
+	}
+	if tool.Meta == nil {
+		tool.Meta = &mcp.Meta{}
+	}
+	if tool.Meta.AdditionalFields == nil {
+		tool.Meta.AdditionalFields = map[string]any{}
+	}
+	ui, _ := tool.Meta.AdditionalFields["ui"].(map[string]any)
+	merged := make(map[string]any, len(ui)+1)
+	for k, v := range ui {
+		merged[k] = v
+	}
+	merged["resourceUri"] = uri
+	tool.Meta.AdditionalFields["ui"] = merged
+	tool.Meta.AdditionalFields["ui/resourceUri"] = uri
+	return nil
+}
+
+// addCompanion registers the companion tool, app-only, on srv.
+func addCompanion(srv *server.MCPServer, uri string) {
+	tool := mcp.NewToolWithRawSchema(companionTool,
+		"Submits an mcpform view to the tool that asked. Called by the view, never by the model.",
+		json.RawMessage(`{"type":"object","properties":{"`+toolArgument+`":{"type":"string"}},"required":["`+toolArgument+`"]}`))
+	tool.Title = "Submit a form view"
+	tool.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}}}
+	srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		target, ok := companionTarget(&req)
+		var t *server.ServerTool
+		if ok {
+			t = srv.GetTool(target)
+		}
+		if t == nil || t.Handler == nil || !attached(t.Tool, uri) {
+			return nil, companionError{}
+		}
+		req.Params.Name = target
+		return t.Handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
+	})
+}
+
+// attached reports whether tool shows its results in the viewer at uri:
+// the companion reaches no other tool, so that it opens no way around a
+// server's own rules for which tools a client may call
+// (server.WithToolFilter), but to the tools whose views call it.
+func attached(tool mcp.Tool, uri string) bool {
+	if tool.Meta == nil {
+		return false
+	}
+	ui, _ := tool.Meta.AdditionalFields["ui"].(map[string]any)
+	return ui["resourceUri"] == uri
+}
+
+// companionError is the error for a companion call that names no tool of
+// the server: -32602 through ServeStdio and NewStreamableHTTPServer, as
+// go-sdk's face sends it.
+type companionError struct{}
+
+func (companionError) Error() string {
+	return "invalid params: the view's submit names no tool under " + toolArgument
+}
+
+func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
+
+func (companionError) wire() wireError {
+	return wireError{Code: mcp.INVALID_PARAMS, Message: "the view's submit names no tool under " + toolArgument}
+}
+
+// companionTarget returns the tool a companion call reaches, read from its
+// arguments, which pass on unchanged: toolArgument is one of the arguments
+// a flow writes, left out of what its state is bound to.
+func companionTarget(req *mcp.CallToolRequest) (string, bool) {
+	var a struct {
+		Tool string `json:"mcpformTool"`
+	}
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return "", false
+		}
+		raw = b
+	}
+	if json.Unmarshal(raw, &a) != nil || a.Tool == "" || a.Tool == companionTool {
+		return "", false
+	}
+	return a.Tool, true
+}
