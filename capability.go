@@ -16,7 +16,7 @@ type InputPath int
 
 const (
 	// PathNone: the client declared no way to answer. Return
-	// [CapabilityError] rather than an input request it cannot read, or
+	// [NeedCapabilities] rather than an input request it cannot read, or
 	// ask through the model (see [FlowOptions].AskModel).
 	PathNone InputPath = iota
 	// PathForm: form-mode elicitation. Return an input_required form; for
@@ -109,22 +109,22 @@ func clientSupportsApps(caps *mcp.ClientCapabilities) bool {
 }
 
 // FormCapability returns the capabilities a form needs, form-mode
-// elicitation ({"elicitation": {"form": {}}}), for [CapabilityError]. Each
+// elicitation ({"elicitation": {"form": {}}}), for [NeedCapabilities]. Each
 // call returns a new value.
 func FormCapability() *mcp.ClientCapabilities {
 	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
 }
 
-// CapabilityError returns the JSON-RPC error the spec defines for a client
+// NeedCapabilities returns the JSON-RPC error the spec defines for a client
 // that lacks a capability the call needs (MissingRequiredClientCapabilities):
 // a *jsonrpc.Error with code -32021 ([mcp.CodeMissingRequiredClientCapabilities])
 // whose data is [mcp.MissingRequiredClientCapabilityData] naming required.
 // A nil required means [FormCapability]().
 //
 // Return it from the tool handler as it is, not wrapped, for the reason
-// given at [RequestStateError]. Over streamable HTTP on 2026-07-28, go-sdk
+// given at [RejectState]. Over streamable HTTP on 2026-07-28, go-sdk
 // sends it with status 400, as the spec asks.
-func CapabilityError(required *mcp.ClientCapabilities) error {
+func NeedCapabilities(required *mcp.ClientCapabilities) error {
 	if required == nil {
 		required = FormCapability()
 	}

@@ -91,7 +91,7 @@ func TestPathForPerRequest(t *testing.T) {
 	}
 }
 
-func TestCapabilityError(t *testing.T) {
+func TestNeedCapabilities(t *testing.T) {
 	apps := &mcp.ClientCapabilities{}
 	apps.AddExtension(AppsExtension, map[string]any{"mimeTypes": []string{AppMIMEType}})
 	tests := []struct {
@@ -115,7 +115,7 @@ func TestCapabilityError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CapabilityError(tt.required)
+			err := NeedCapabilities(tt.required)
 			var jerr *jsonrpc.Error
 			require.True(t, errors.As(err, &jerr), "%T is not a *jsonrpc.Error", err)
 			assert.Equal(t, int64(-32021), jerr.Code)
@@ -125,18 +125,18 @@ func TestCapabilityError(t *testing.T) {
 	}
 }
 
-// TestCapabilityErrorGoSDK calls, over go-sdk in memory, a tool that asks
+// TestNeedCapabilitiesGoSDK calls, over go-sdk in memory, a tool that asks
 // only a client that can answer. A client without elicitation gets the
 // -32021 error with its data, at 2026-07-28 (capabilities in each request's
 // _meta) and at 2025-11-25 (capabilities from initialize); one with
 // elicitation gets the form path.
-func TestCapabilityErrorGoSDK(t *testing.T) {
+func TestNeedCapabilitiesGoSDK(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 	server.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			p := PathFor(req.ClientCapabilities())
 			if p == PathNone {
-				return nil, CapabilityError(FormCapability())
+				return nil, NeedCapabilities(FormCapability())
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: p.String()}}}, nil
 		})

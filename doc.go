@@ -50,7 +50,7 @@
 // [FormOptions].Codec and Principal is also shown in a view on a host that
 // renders MCP Apps but answers no form (see "UI path"), and, opted in,
 // asked through the model. A client that can be asked no way gets the
-// -32021 error of [CapabilityError].
+// -32021 error of [NeedCapabilities].
 //
 // # Start here
 //
@@ -139,7 +139,7 @@
 //     a form (see "UI path"), for fields a view can carry back;
 //   - through the model, when the form or flow opted in (see "Asking
 //     through the model");
-//   - otherwise the -32021 error of [CapabilityError].
+//   - otherwise the -32021 error of [NeedCapabilities].
 //
 // A form without [FormOptions].Codec takes the first only. A secret step
 // is asked in URL mode, or, where the client has none, by an ordinary
@@ -161,7 +161,7 @@
 // [Form.InputRequest] and reads with [Form.Read], or shows a view with
 // [Form.Display] and reads its submit with [Form.ReadArguments], which
 // reads any arguments it is given: such a handler decides itself whom to
-// trust. [FormCapability] is what a form needs, for CapabilityError.
+// trust. [FormCapability] is what a form needs, for NeedCapabilities.
 //
 // # Legacy rounds
 //
@@ -363,7 +363,7 @@
 // HMAC-SHA256, binds it to a principal and a tool ([BindTo]), and expires
 // it, after 10 minutes by default. A token that fails to verify is
 // answered with the JSON-RPC error clients expect, from
-// [RequestStateError]: code -32602, "Invalid or expired requestState".
+// [RejectState]: code -32602, "Invalid or expired requestState".
 //
 //   - Keys are at least [MinRequestStateKeySize] random bytes.
 //   - Rotation: the first key mints and seals, and every key verifies and
@@ -438,7 +438,7 @@
 // # Errors
 //
 // A handler returns the errors of [Form.Ask] and [Flow.Next] as they are:
-// [CapabilityError] (-32021) and [RequestStateError] (-32602) make
+// [NeedCapabilities] (-32021) and [RejectState] (-32602) make
 // JSON-RPC errors, which go-sdk passes on only unwrapped. A broken
 // definition or a refused value is a [*FieldError] naming the field and
 // wrapping one of the package's Err… values, so errors.Is and errors.As

@@ -480,9 +480,9 @@ func ExampleRequestStateCodec_Verify() {
 }
 
 // A tool handler verifies the requestState of a retried call and, when it
-// fails, returns RequestStateError's result as it is, so that the client
+// fails, returns RejectState's result as it is, so that the client
 // gets a JSON-RPC error rather than an isError result.
-func ExampleRequestStateError() {
+func ExampleRejectState() {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{exampleKey},
 		Bind: true,
@@ -508,7 +508,7 @@ func ExampleRequestStateError() {
 		bind := mcpform.BindTo(principal(req), req.Params.Name)
 		var state signupState
 		if err := codec.Verify(req.Params.RequestState, bind, &state); err != nil {
-			return nil, nil, mcpform.RequestStateError(err) // not wrapped
+			return nil, nil, mcpform.RejectState(err) // not wrapped
 		}
 		text := fmt.Sprintf("resuming at step %d", state.Step)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
@@ -1157,12 +1157,12 @@ func ExampleNewMemorySecretStore() {
 	store := mcpform.NewMemorySecretStore()
 	ctx := context.Background()
 	expires := time.Now().Add(10 * time.Minute)
-	fmt.Println(store.Put(ctx, "run-1", "s3cret", expires))
-	fmt.Println(store.Put(ctx, "run-1", "again", expires)) // a key is used once
-	v, ok, _ := store.Get(ctx, "run-1")
+	fmt.Println(store.PutSecret(ctx, "run-1", "s3cret", expires))
+	fmt.Println(store.PutSecret(ctx, "run-1", "again", expires)) // a key is used once
+	v, ok, _ := store.GetSecret(ctx, "run-1")
 	fmt.Println(v, ok)
-	_ = store.Delete(ctx, "run-1")
-	_, ok, _ = store.Get(ctx, "run-1")
+	_ = store.DeleteSecret(ctx, "run-1")
+	_, ok, _ = store.GetSecret(ctx, "run-1")
 	fmt.Println(ok)
 	// Output:
 	// <nil>
@@ -1198,7 +1198,7 @@ func ExamplePathFor() {
 		case mcpform.PathForm:
 			return mcpform.FormInputRequest(signupFields, nil)
 		}
-		return nil, mcpform.CapabilityError(mcpform.FormCapability())
+		return nil, mcpform.NeedCapabilities(mcpform.FormCapability())
 	}
 	_ = ask
 
@@ -1231,8 +1231,8 @@ func ExampleFormCapability() {
 	// {"form":{}}
 }
 
-func ExampleCapabilityError() {
-	err := mcpform.CapabilityError(mcpform.FormCapability())
+func ExampleNeedCapabilities() {
+	err := mcpform.NeedCapabilities(mcpform.FormCapability())
 	var jerr *jsonrpc.Error
 	if errors.As(err, &jerr) {
 		fmt.Println(jerr.Code, jerr.Message)
@@ -1480,38 +1480,38 @@ func ExampleReplyStatus_String() {
 	// accepted invalid
 }
 
-func ExampleMemorySecretStore_Put() {
+func ExampleMemorySecretStore_PutSecret() {
 	store := mcpform.NewMemorySecretStore()
 	ctx := context.Background()
 	expires := time.Now().Add(time.Minute)
-	fmt.Println(store.Put(ctx, "k", "v", expires))
-	err := store.Put(ctx, "k", "again", expires)
+	fmt.Println(store.PutSecret(ctx, "k", "v", expires))
+	err := store.PutSecret(ctx, "k", "again", expires)
 	fmt.Println(errors.Is(err, mcpform.ErrSecretUsed))
 	// Output:
 	// <nil>
 	// true
 }
 
-func ExampleMemorySecretStore_Get() {
+func ExampleMemorySecretStore_GetSecret() {
 	store := mcpform.NewMemorySecretStore()
 	ctx := context.Background()
-	_, ok, _ := store.Get(ctx, "k")
+	_, ok, _ := store.GetSecret(ctx, "k")
 	fmt.Println(ok)
-	_ = store.Put(ctx, "k", "v", time.Now().Add(time.Minute))
-	v, ok, _ := store.Get(ctx, "k")
+	_ = store.PutSecret(ctx, "k", "v", time.Now().Add(time.Minute))
+	v, ok, _ := store.GetSecret(ctx, "k")
 	fmt.Println(v, ok)
 	// Output:
 	// false
 	// v true
 }
 
-func ExampleMemorySecretStore_Delete() {
+func ExampleMemorySecretStore_DeleteSecret() {
 	store := mcpform.NewMemorySecretStore()
 	ctx := context.Background()
-	_ = store.Put(ctx, "k", "v", time.Now().Add(time.Minute))
-	_ = store.Delete(ctx, "k")
-	_, ok, _ := store.Get(ctx, "k")
-	fmt.Println(ok, errors.Is(store.Put(ctx, "k", "v", time.Now().Add(time.Minute)), mcpform.ErrSecretUsed))
+	_ = store.PutSecret(ctx, "k", "v", time.Now().Add(time.Minute))
+	_ = store.DeleteSecret(ctx, "k")
+	_, ok, _ := store.GetSecret(ctx, "k")
+	fmt.Println(ok, errors.Is(store.PutSecret(ctx, "k", "v", time.Now().Add(time.Minute)), mcpform.ErrSecretUsed))
 	// Output:
 	// false true
 }
@@ -1537,12 +1537,12 @@ func ExampleSealSecrets() {
 	plain := mcpform.NewMemorySecretStore() // in a real server, a database table
 	sealed := mcpform.SealSecrets(plain, exampleCodec())
 	ctx := context.Background()
-	if err := sealed.Put(ctx, "run-1", "s3cret", time.Now().Add(time.Minute)); err != nil {
+	if err := sealed.PutSecret(ctx, "run-1", "s3cret", time.Now().Add(time.Minute)); err != nil {
 		log.Fatal(err)
 	}
-	stored, _, _ := plain.Get(ctx, "run-1")
+	stored, _, _ := plain.GetSecret(ctx, "run-1")
 	fmt.Println(strings.Contains(stored, "s3cret"))
-	v, ok, err := sealed.Get(ctx, "run-1")
+	v, ok, err := sealed.GetSecret(ctx, "run-1")
 	fmt.Println(v, ok, err)
 	// Output:
 	// false
@@ -1638,17 +1638,17 @@ func ExampleSQLStore_Once() {
 	// outcome: first
 }
 
-func ExampleSQLStore_Lookup() {
+func ExampleSQLStore_LookupOutcome() {
 	store := exampleSQLStore(nil)
 	ctx := context.Background()
-	_, found, _ := store.Lookup(ctx, "run-1")
+	_, found, _ := store.LookupOutcome(ctx, "run-1")
 	fmt.Println(found)
 	_, _ = store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
-		_, found, _ := store.Lookup(ctx, "run-1") // claimed, not decided
+		_, found, _ := store.LookupOutcome(ctx, "run-1") // claimed, not decided
 		fmt.Println(found)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
-	first, found, _ := store.Lookup(ctx, "run-1")
+	first, found, _ := store.LookupOutcome(ctx, "run-1")
 	fmt.Println(found, first.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// false
@@ -1685,15 +1685,15 @@ func ExampleNewMemoryOutcomes() {
 	// outcome: first
 }
 
-func ExampleMemoryOutcomes_Lookup() {
+func ExampleMemoryOutcomes_LookupOutcome() {
 	store := mcpform.NewMemoryOutcomes(0)
 	ctx := context.Background()
-	_, found, _ := store.Lookup(ctx, "run-1")
+	_, found, _ := store.LookupOutcome(ctx, "run-1")
 	fmt.Println(found)
 	_, _ = store.Once(ctx, "run-1", func(context.Context) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
-	first, found, _ := store.Lookup(ctx, "run-1")
+	first, found, _ := store.LookupOutcome(ctx, "run-1")
 	fmt.Println(found, first.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// false
@@ -1748,33 +1748,33 @@ func ExampleIdempotencyKey() {
 	// <nil> true
 }
 
-func ExampleSQLStore_Put() {
+func ExampleSQLStore_PutSecret() {
 	store := exampleSQLStore(nil)
 	ctx := context.Background()
 	expires := time.Now().Add(10 * time.Minute)
-	fmt.Println(store.Put(ctx, "link-1", "sealed value", expires))
-	fmt.Println(store.Put(ctx, "link-1", "again", expires)) // a key is used once
+	fmt.Println(store.PutSecret(ctx, "link-1", "sealed value", expires))
+	fmt.Println(store.PutSecret(ctx, "link-1", "again", expires)) // a key is used once
 	// Output:
 	// <nil>
 	// this link was already used
 }
 
-func ExampleSQLStore_Get() {
+func ExampleSQLStore_GetSecret() {
 	store := exampleSQLStore(nil)
 	ctx := context.Background()
-	_ = store.Put(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
-	v, ok, err := store.Get(ctx, "link-1")
+	_ = store.PutSecret(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
+	v, ok, err := store.GetSecret(ctx, "link-1")
 	fmt.Println(v, ok, err)
 	// Output:
 	// sealed value true <nil>
 }
 
-func ExampleSQLStore_Delete() {
+func ExampleSQLStore_DeleteSecret() {
 	store := exampleSQLStore(nil)
 	ctx := context.Background()
-	_ = store.Put(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
-	fmt.Println(store.Delete(ctx, "link-1"))
-	_, ok, _ := store.Get(ctx, "link-1")
+	_ = store.PutSecret(ctx, "link-1", "sealed value", time.Now().Add(10*time.Minute))
+	fmt.Println(store.DeleteSecret(ctx, "link-1"))
+	_, ok, _ := store.GetSecret(ctx, "link-1")
 	fmt.Println(ok)
 	// Output:
 	// <nil>

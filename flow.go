@@ -131,7 +131,7 @@ type FlowOptions struct {
 //     an MCP Apps view, or, opted in, through the model (see the package
 //     documentation, "UI path" and "The link and model paths"); a client
 //     that can be asked no way is not asked: Next returns the -32021
-//     error of [CapabilityError].
+//     error of [NeedCapabilities].
 //
 // Proven answers travel in the state, sealed (see Sealed state below).
 // Secret fields never do: a step with one (see [AutoFormField.Secret])
@@ -421,8 +421,8 @@ type FlowRound struct {
 // A call without request state, in req.Params.RequestState or under
 // [StateArgument] in its arguments, starts the flow. A state that does not
 // verify, has expired, or was minted for another principal, tool or set of
-// arguments returns the JSON-RPC error of [RequestStateError]; a client
-// that can be asked no way, the error of [CapabilityError]. The handler
+// arguments returns the JSON-RPC error of [RejectState]; a client
+// that can be asked no way, the error of [NeedCapabilities]. The handler
 // returns either as it is. Other errors report misuse, such as a nil flow
 // or request.
 //

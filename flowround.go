@@ -148,7 +148,7 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
 	}
 	for _, k := range keys {
-		if err := store.Delete(ctx, k); err != nil {
+		if err := store.DeleteSecret(ctx, k); err != nil {
 			return nil, err
 		}
 	}
@@ -187,10 +187,10 @@ func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
 		}
 		// Use the secret's key up before deleting it, so that a post the
 		// page let through just before the close stores nothing.
-		if err := store.Put(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+		if err := store.PutSecret(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
 			return nil, err
 		}
-		if err := store.Delete(ctx, link.key()); err != nil {
+		if err := store.DeleteSecret(ctx, link.key()); err != nil {
 			return nil, err
 		}
 	}
@@ -230,7 +230,7 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 
 // secretsOf reads s's secrets from the store, if the page has sent them.
 func (r *round) secretsOf(ctx context.Context, s *flowStep, key string) (Answers, bool, error) {
-	raw, ok, err := r.flow.secrets.Store.Get(ctx, key)
+	raw, ok, err := r.flow.secrets.Store.GetSecret(ctx, key)
 	if err != nil || !ok {
 		return nil, false, err
 	}

@@ -340,7 +340,7 @@ func TestFlowStateSealed(t *testing.T) {
 }
 
 // TestFlowStateSealedRefusals: every state a sealed flow must refuse gets
-// the -32602 error of RequestStateError: moved to another principal, tool
+// the -32602 error of RejectState: moved to another principal, tool
 // or set of arguments; expired; tampered; sealed under other keys; signed
 // where sealed is expected, and the reverse.
 func TestFlowStateSealedRefusals(t *testing.T) {
@@ -375,7 +375,7 @@ func TestFlowStateSealedRefusals(t *testing.T) {
 			defer func() { clock.t = sealNow }()
 			r, err := tc.flow.Next(context.Background(), tc.req)
 			assert.Nil(t, r)
-			assert.Equal(t, RequestStateError(ErrMAC), err)
+			assert.Equal(t, RejectState(ErrMAC), err)
 		})
 	}
 	r, err := flow.Next(context.Background(), call("signup", state, team))
@@ -396,7 +396,7 @@ func TestFlowStateSealedRotation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, FlowDone, r.Status)
 	_, err = after.Next(context.Background(), call("signup", old, team))
-	assert.Equal(t, RequestStateError(ErrMAC), err)
+	assert.Equal(t, RejectState(ErrMAC), err)
 
 	fresh, _ := teamState(t, during)
 	r, err = after.Next(context.Background(), call("signup", fresh, team))

@@ -473,7 +473,7 @@ func requireInput(call seam.Call, form, url bool) error {
 	return call.CapabilityError(form, url)
 }
 
-// capabilityNeed is go-sdk's CapabilityError for a call that needs form
+// capabilityNeed is go-sdk's NeedCapabilities for a call that needs form
 // mode, URL mode, or both.
 func capabilityNeed(form, url bool) error {
 	need := &mcp.ElicitationCapabilities{}
@@ -483,7 +483,7 @@ func capabilityNeed(form, url bool) error {
 	if url {
 		need.URL = &mcp.URLElicitationCapabilities{}
 	}
-	return CapabilityError(&mcp.ClientCapabilities{Elicitation: need})
+	return NeedCapabilities(&mcp.ClientCapabilities{Elicitation: need})
 }
 
 // elicitationModes reports which elicitation modes the client of req

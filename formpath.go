@@ -14,14 +14,14 @@ import (
 // with [FormOptions].Codec, a prefab view on an MCP Apps host that cannot
 // answer a form, and, with AskModel too, the model, unless the form has a
 // boolean field (a confirmation fails closed); and to any other client
-// the JSON-RPC error of [CapabilityError], -32021, which the handler
+// the JSON-RPC error of [NeedCapabilities], -32021, which the handler
 // returns as it is. A form without a Codec is asked natively only.
 // [Form.ReadCall] reads the answer on every path. On the view and model
 // paths, the form carries a state of its own in the arguments, under
 // [StateArgument], and requestState is not sent; the tool's input schema
 // must let the state and the fields' names through. A state in req's
 // arguments that does not verify is answered with the -32602 error of
-// [RequestStateError].
+// [RejectState].
 //
 // A form with secret fields is asked only as a [Step] of a [Flow], which
 // asks the secrets in URL mode; Ask refuses it, because the form-mode

@@ -163,12 +163,12 @@ func (m *MemoryOutcomes) sweep() {
 	}
 }
 
-// Lookup implements [Outcomes].
-func (m *MemoryOutcomes) Lookup(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
+// LookupOutcome implements [Outcomes].
+func (m *MemoryOutcomes) LookupOutcome(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
 	return lookupDecoded(ctx, m, key)
 }
 
-// lookupJSON is Lookup of the outcome's JSON.
+// lookupJSON is LookupOutcome of the outcome's JSON.
 func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -37,7 +37,7 @@ func TestMemoryOutcomesOnce(t *testing.T) {
 			assert.Equal(t, first, again)
 		}
 		assert.EqualValues(t, 1, calls.Load())
-		found, ok, err := m.Lookup(ctx, "run-1")
+		found, ok, err := m.LookupOutcome(ctx, "run-1")
 		require.NoError(t, err)
 		assert.True(t, ok)
 		assert.Equal(t, "first", textOf(found))
@@ -67,7 +67,7 @@ func TestMemoryOutcomesOnce(t *testing.T) {
 				results[i] = textOf(got)
 			})
 		}
-		first, found, err := m.Lookup(ctx, "run-2")
+		first, found, err := m.LookupOutcome(ctx, "run-2")
 		require.NoError(t, err)
 		assert.True(t, found, "claimed")
 		assert.Nil(t, first, "not decided")

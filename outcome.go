@@ -38,11 +38,11 @@ type Outcomes interface {
 	// [ErrOutcomeUnknown], to this call and to every later one, which
 	// never call do. Waiting ends with ctx.
 	Once(ctx context.Context, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
-	// Lookup returns the outcome stored under key, and true; nil and true
+	// LookupOutcome returns the outcome stored under key, and true; nil and true
 	// while key is claimed and its outcome not stored, yet or ever (see
 	// ErrOutcomeUnknown); nil and false when key was never claimed, or
 	// its claim was released.
-	Lookup(ctx context.Context, key string) (first *mcp.CallToolResult, found bool, err error)
+	LookupOutcome(ctx context.Context, key string) (first *mcp.CallToolResult, found bool, err error)
 }
 
 // ErrOutcomeUnknown reports a run whose side effect ran, or may have run,
@@ -195,7 +195,7 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 	}
 	// The outcome is stored: the secrets it was decided with are spent.
 	for _, key := range r.secretKeys {
-		if err := r.flow.secrets.Store.Delete(ctx, key); err != nil {
+		if err := r.flow.secrets.Store.DeleteSecret(ctx, key); err != nil {
 			return nil, err
 		}
 	}
@@ -270,7 +270,7 @@ func (o sdkOutcomes) onceJSON(ctx context.Context, key string, do func(context.C
 }
 
 func (o sdkOutcomes) lookupJSON(ctx context.Context, key string) ([]byte, bool, error) {
-	first, found, err := o.Lookup(ctx, key)
+	first, found, err := o.LookupOutcome(ctx, key)
 	if err != nil || first == nil {
 		return nil, found, err
 	}
@@ -314,7 +314,7 @@ func onceDecoded(ctx context.Context, s outcomeJSON, key string, do func(context
 	return d.result(first)
 }
 
-// lookupDecoded is Outcomes.Lookup of go-sdk's result on s.
+// lookupDecoded is Outcomes.LookupOutcome of go-sdk's result on s.
 func lookupDecoded(ctx context.Context, s outcomeJSON, key string) (*mcp.CallToolResult, bool, error) {
 	blob, found, err := s.lookupJSON(ctx, key)
 	if err != nil || blob == nil {

@@ -306,7 +306,7 @@ func (m *mapOutcomes) Once(ctx context.Context, key string, do func(context.Cont
 	return r, nil
 }
 
-func (m *mapOutcomes) Lookup(_ context.Context, key string) (*mcp.CallToolResult, bool, error) {
+func (m *mapOutcomes) LookupOutcome(_ context.Context, key string) (*mcp.CallToolResult, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.first[key]

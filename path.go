@@ -75,7 +75,7 @@ func (p Path) tag() string {
 // model; a step of secrets alone is a URL-mode request, or the page's link
 // in a view or a result. A boolean field (a confirmation) never goes
 // through the model. A client that can be asked no way gets the -32021
-// error of [CapabilityError]. can.native, a form without keys, leaves the
+// error of [NeedCapabilities]. can.native, a form without keys, leaves the
 // native path alone.
 func choosePath(call seam.Call, can reach, c *compiled, model bool) (Path, error) {
 	form, secret := len(c.fields) > 0, len(c.secrets) > 0

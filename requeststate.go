@@ -66,7 +66,7 @@ const MinRequestStateKeySize = 32
 // The four ways a token fails [RequestStateCodec.Verify]. Verify's errors
 // wrap exactly one of them, so test with [errors.Is]; their messages never
 // contain the token, the payload, the bind string or a key. Hand any of
-// them to [RequestStateError] to answer the client.
+// them to [RejectState] to answer the client.
 var (
 	// ErrMalformed means the token is not "v1." body "." MAC, a part is not
 	// canonical unpadded base64url, the MAC-checked body is not a UTF-8
@@ -610,7 +610,7 @@ func checkPayloadPointer(payload any) error {
 	return errBadPayloadTo
 }
 
-// RequestStateError returns the JSON-RPC error that MCP clients expect for
+// RejectState returns the JSON-RPC error that MCP clients expect for
 // a rejected requestState when err wraps [ErrMalformed], [ErrMAC],
 // [ErrExpired] or [ErrBind]: a *jsonrpc.Error with code -32602 (invalid
 // params), message "Invalid or expired requestState" and data
@@ -622,7 +622,7 @@ func checkPayloadPointer(payload any) error {
 // error (anything else becomes an isError result, which clients take as a
 // completed call), and Server.AddTool's path drops the data of a wrapped
 // one.
-func RequestStateError(err error) error {
+func RejectState(err error) error {
 	if err == nil {
 		return nil
 	}

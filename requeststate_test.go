@@ -779,7 +779,7 @@ func TestRequestStateMisuse(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 			assert.Equal(t, "other: "+err.Error(), rsSentinel(err), "misuse must not look like a verify failure")
-			assert.Equal(t, err, RequestStateError(err), "RequestStateError must pass misuse through")
+			assert.Equal(t, err, RejectState(err), "RejectState must pass misuse through")
 			assert.NotContains(t, err.Error(), "NaN", "payload value in the message")
 		})
 	}
@@ -821,31 +821,31 @@ func TestRequestStateErrorsHideSecrets(t *testing.T) {
 	assert.ErrorAs(t, errs["payload"], &ute, "the decoding cause stays reachable")
 }
 
-// TestRequestStateError checks the conversion to the JSON-RPC error.
-func TestRequestStateError(t *testing.T) {
+// TestRejectState checks the conversion to the JSON-RPC error.
+func TestRejectState(t *testing.T) {
 	wantData := `{"reason":"invalid_request_state"}`
 	for _, err := range []error{ErrMalformed, ErrMAC, ErrExpired, ErrBind, fmt.Errorf("step 2: %w", ErrMAC)} {
 		t.Run(err.Error(), func(t *testing.T) {
-			got := RequestStateError(err)
+			got := RejectState(err)
 			wire, ok := got.(*jsonrpc.Error)
 			require.True(t, ok, "got %T, want *jsonrpc.Error unwrapped", got)
 			assert.Equal(t, int64(-32602), wire.Code)
 			assert.Equal(t, "Invalid or expired requestState", wire.Message)
 			assert.JSONEq(t, wantData, string(wire.Data))
 			wire.Data[0] = 'x' // each call returns its own value
-			assert.JSONEq(t, wantData, string(RequestStateError(err).(*jsonrpc.Error).Data))
+			assert.JSONEq(t, wantData, string(RejectState(err).(*jsonrpc.Error).Data))
 		})
 	}
-	assert.NoError(t, RequestStateError(nil))
+	assert.NoError(t, RejectState(nil))
 	other := errors.New("database down")
-	assert.Same(t, other, RequestStateError(other))
+	assert.Same(t, other, RejectState(other))
 }
 
 // TestRequestStateHandlerPath proves, over go-sdk in-memory transports, that
-// a tool handler returning RequestStateError reaches the client as a
+// a tool handler returning RejectState reaches the client as a
 // JSON-RPC error with its code and data, not as an isError result, for both
 // the typed mcp.AddTool and the raw Server.AddTool; and that wrapping the
-// error loses that, as the RequestStateError documentation warns.
+// error loses that, as the RejectState documentation warns.
 func TestRequestStateHandlerPath(t *testing.T) {
 	key := []byte(strings.Repeat("h", 32))
 	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{key}, Bind: true, Now: fixedClock(time.Unix(1_700_000_000, 0))})
@@ -854,7 +854,7 @@ func TestRequestStateHandlerPath(t *testing.T) {
 	verify := func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var st state
 		if err := codec.Verify(req.Params.RequestState, BindTo("anonymous", req.Params.Name), &st); err != nil {
-			return nil, RequestStateError(err)
+			return nil, RejectState(err)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("step %d", st.Step)}}}, nil
 	}
@@ -911,7 +911,7 @@ func TestRequestStateHandlerPath(t *testing.T) {
 			}
 		})
 	}
-	// What RequestStateError's documentation warns of.
+	// What RejectState's documentation warns of.
 	t.Run("wrapped, typed handler: isError result", func(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wrapped", RequestState: "v1.e30.AAAA"})
 		require.NoError(t, err)

@@ -245,7 +245,7 @@ func TestSealedBinding(t *testing.T) {
 	free, err := unbound.Mint(1, "")
 	require.NoError(t, err)
 	assert.ErrorIs(t, bound.Verify(free, "", nil), ErrMAC, "unbound token, codec that binds")
-	assert.Equal(t, RequestStateError(ErrMAC), RequestStateError(bound.Verify(tok, "", nil)), "the same -32602")
+	assert.Equal(t, RejectState(ErrMAC), RejectState(bound.Verify(tok, "", nil)), "the same -32602")
 }
 
 // TestSealedTamper changes every byte of sealed tokens to every other
@@ -301,8 +301,8 @@ func TestSealedAcrossFormats(t *testing.T) {
 	otherKeys, err := sealingCodec(t, true, clock, sealKeyB, bytes.Repeat([]byte{'c'}, 32)).Mint(rsBenchFlowState(), bind)
 	require.NoError(t, err)
 	store := NewMemorySecretStore()
-	require.NoError(t, SealSecrets(store, sealing).Put(t.Context(), bind, `{"p":1}`, sealNow.Add(time.Hour)))
-	storeSealed, _, err := store.Get(t.Context(), bind)
+	require.NoError(t, SealSecrets(store, sealing).PutSecret(t.Context(), bind, `{"p":1}`, sealNow.Add(time.Hour)))
+	storeSealed, _, err := store.GetSecret(t.Context(), bind)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {
@@ -325,7 +325,7 @@ func TestSealedAcrossFormats(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.codec.Verify(tc.token, bind, nil)
 			assert.Equal(t, rsSentinel(tc.want), rsSentinel(err))
-			assert.Equal(t, RequestStateError(ErrMAC), RequestStateError(err), "answered as a bad MAC is")
+			assert.Equal(t, RejectState(ErrMAC), RejectState(err), "answered as a bad MAC is")
 		})
 	}
 	assert.NoError(t, sealing.Verify(sealed, bind, nil))

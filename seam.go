@@ -46,7 +46,7 @@ func (c *sdkCall) Tool() string                        { return c.params().Name 
 func (c *sdkCall) Arguments() (json.RawMessage, error) { return c.params().Arguments, nil }
 func (c *sdkCall) State() string                       { return c.params().RequestState }
 func (c *sdkCall) ViaView() bool                       { return viaCompanion((*mcp.CallToolRequest)(c)) }
-func (c *sdkCall) StateError(err error) error          { return RequestStateError(err) }
+func (c *sdkCall) StateError(err error) error          { return RejectState(err) }
 func (c *sdkCall) CapabilityError(form, url bool) error {
 	return capabilityNeed(form, url)
 }

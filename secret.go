@@ -35,22 +35,22 @@ var (
 // Implementations must be safe for concurrent use. [NewMemorySecretStore]
 // is one for a single process.
 type SecretStore interface {
-	// Put stores value under key until expires. A key is stored once,
-	// ever: Put fails with ErrSecretUsed when key was stored before, even
+	// PutSecret stores value under key until expires. A key is stored once,
+	// ever: PutSecret fails with ErrSecretUsed when key was stored before, even
 	// if it was deleted or has expired since.
-	Put(ctx context.Context, key, value string, expires time.Time) error
-	// Get returns the value under key, and false when there is none or it
+	PutSecret(ctx context.Context, key, value string, expires time.Time) error
+	// GetSecret returns the value under key, and false when there is none or it
 	// has expired.
-	Get(ctx context.Context, key string) (value string, ok bool, err error)
-	// Delete removes the value under key, but not the record that key was
+	GetSecret(ctx context.Context, key string) (value string, ok bool, err error)
+	// DeleteSecret removes the value under key, but not the record that key was
 	// used. Deleting a missing key is not an error.
-	Delete(ctx context.Context, key string) error
+	DeleteSecret(ctx context.Context, key string) error
 }
 
 // MemorySecretStore is a [SecretStore] in one process's memory: for a
 // server without replicas, and for tests. Expired values are dropped as the
 // store is used; the record that a key was used is kept for a day after its
-// value expires, longer than any link stays valid. Each Put drops a small
+// value expires, longer than any link stays valid. Each PutSecret drops a small
 // batch of what has expired, soonest first, so that no call pays for the
 // whole store. Its zero value is not usable; make one with
 // [NewMemorySecretStore].
@@ -73,7 +73,7 @@ type secretEntry struct {
 // usedFor is how long a used key is remembered after its value expires.
 const usedFor = 24 * time.Hour
 
-// memSecretBatch is how many expired entries a Put handles at most, in
+// memSecretBatch is how many expired entries a PutSecret handles at most, in
 // each of its two steps.
 const memSecretBatch = 64
 
@@ -82,8 +82,8 @@ func NewMemorySecretStore() *MemorySecretStore {
 	return &MemorySecretStore{now: time.Now, entries: map[string]*secretEntry{}}
 }
 
-// Put implements [SecretStore].
-func (s *MemorySecretStore) Put(_ context.Context, key, value string, expires time.Time) error {
+// PutSecret implements [SecretStore].
+func (s *MemorySecretStore) PutSecret(_ context.Context, key, value string, expires time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweep()
@@ -97,7 +97,7 @@ func (s *MemorySecretStore) Put(_ context.Context, key, value string, expires ti
 }
 
 // Get implements [SecretStore].
-func (s *MemorySecretStore) Get(_ context.Context, key string) (string, bool, error) {
+func (s *MemorySecretStore) GetSecret(_ context.Context, key string) (string, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.entries[key]
@@ -107,8 +107,8 @@ func (s *MemorySecretStore) Get(_ context.Context, key string) (string, bool, er
 	return e.value, true, nil
 }
 
-// Delete implements [SecretStore].
-func (s *MemorySecretStore) Delete(_ context.Context, key string) error {
+// DeleteSecret implements [SecretStore].
+func (s *MemorySecretStore) DeleteSecret(_ context.Context, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.entries[key]; ok {

@@ -77,17 +77,17 @@ func (l *secretLink) cookieName() string { return "mcpform-secret-" + l.keyFor(l
 // under the opened key and deletes it at once, leaving no value behind.
 func (l *secretLink) claim(ctx context.Context, store SecretStore, expires time.Time) error {
 	key := l.keyFor(linkOpened)
-	if err := store.Put(ctx, key, "opened", expires); err != nil {
+	if err := store.PutSecret(ctx, key, "opened", expires); err != nil {
 		return err
 	}
-	return store.Delete(ctx, key)
+	return store.DeleteSecret(ctx, key)
 }
 
 // close records in store why the link no longer takes anything: from then
 // on the page refuses it, and the flow takes nothing from it. The first
 // reason stays.
 func (l *secretLink) close(ctx context.Context, store SecretStore, why string, expires time.Time) error {
-	err := store.Put(ctx, l.keyFor(linkClosed), why, expires)
+	err := store.PutSecret(ctx, l.keyFor(linkClosed), why, expires)
 	if errors.Is(err, ErrSecretUsed) {
 		return nil // closed already
 	}
@@ -96,7 +96,7 @@ func (l *secretLink) close(ctx context.Context, store SecretStore, why string, e
 
 // closed returns why the link was closed, or "" when it was not.
 func (l *secretLink) closed(ctx context.Context, store SecretStore) (string, error) {
-	why, ok, err := store.Get(ctx, l.keyFor(linkClosed))
+	why, ok, err := store.GetSecret(ctx, l.keyFor(linkClosed))
 	if err != nil || !ok {
 		return "", err
 	}

@@ -24,7 +24,7 @@ func TestSecretLinkClaim(t *testing.T) {
 
 	require.NoError(t, link.claim(ctx, store, expires))
 	assert.ErrorIs(t, link.claim(ctx, store, expires), ErrSecretUsed, "a second claim")
-	_, held, err := store.Get(ctx, link.keyFor(linkOpened))
+	_, held, err := store.GetSecret(ctx, link.keyFor(linkOpened))
 	require.NoError(t, err)
 	assert.False(t, held, "the claim is the store's record of a used key, not a value")
 	require.NoError(t, other.claim(ctx, store, expires))

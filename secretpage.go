@@ -191,7 +191,7 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 		return
 	}
-	_, sent, err := p.flow.secrets.Store.Get(ctx, link.key())
+	_, sent, err := p.flow.secrets.Store.GetSecret(ctx, link.key())
 	if err != nil {
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 		return
@@ -274,7 +274,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := json.Marshal(values)
-	switch err := p.flow.secrets.Store.Put(ctx, link.key(), string(raw), p.flow.linkStoreExpiry()); {
+	switch err := p.flow.secrets.Store.PutSecret(ctx, link.key(), string(raw), p.flow.linkStoreExpiry()); {
 	case errors.Is(err, ErrSecretUsed):
 		// Sent already, from another tab of this browser, or used up as
 		// the flow ended meanwhile.

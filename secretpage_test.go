@@ -187,7 +187,7 @@ func (fx *secretFixture) linkOf(t testing.TB, link string) *secretLink {
 // held reports whether the store holds a secret sent on link.
 func (fx *secretFixture) held(t testing.TB, link string) bool {
 	t.Helper()
-	_, ok, err := fx.store.Get(context.Background(), fx.linkOf(t, link).key())
+	_, ok, err := fx.store.GetSecret(context.Background(), fx.linkOf(t, link).key())
 	require.NoError(t, err)
 	return ok
 }
@@ -618,7 +618,7 @@ func TestSecretFlowEndings(t *testing.T) {
 			}
 			// Even a post the page let through just before the end stores
 			// nothing: the secret's key is used up.
-			err = fx.store.Put(context.Background(), fx.linkOf(t, link).key(), "late", time.Now().Add(time.Minute))
+			err = fx.store.PutSecret(context.Background(), fx.linkOf(t, link).key(), "late", time.Now().Add(time.Minute))
 			assert.ErrorIs(t, err, ErrSecretUsed)
 			status, body := newBrowser(t).get(t, link)
 			assert.NotContains(t, body, "<form", "the page takes nothing more")
@@ -856,7 +856,7 @@ func FuzzSecretPage(f *testing.F) {
 		if !ok {
 			t.Fatal("the link does not open")
 		}
-		raw, ok, _ := fx.store.Get(req.Context(), l.key())
+		raw, ok, _ := fx.store.GetSecret(req.Context(), l.key())
 		if w.Code == http.StatusOK != ok {
 			t.Fatalf("status %d, stored %v", w.Code, ok)
 		}

@@ -37,18 +37,18 @@ type sealedStore struct {
 	sealer *sealer
 }
 
-// Put seals value and stores it under key.
-func (s *sealedStore) Put(ctx context.Context, key, value string, expires time.Time) error {
+// PutSecret seals value and stores it under key.
+func (s *sealedStore) PutSecret(ctx context.Context, key, value string, expires time.Time) error {
 	sealed, _, err := s.sealer.seal(nil, nil, []byte(value), []byte(key))
 	if err != nil {
 		return err
 	}
-	return s.store.Put(ctx, key, string(sealed), expires)
+	return s.store.PutSecret(ctx, key, string(sealed), expires)
 }
 
-// Get returns the value under key, opened.
-func (s *sealedStore) Get(ctx context.Context, key string) (string, bool, error) {
-	v, ok, err := s.store.Get(ctx, key)
+// GetSecret returns the value under key, opened.
+func (s *sealedStore) GetSecret(ctx context.Context, key string) (string, bool, error) {
+	v, ok, err := s.store.GetSecret(ctx, key)
 	if err != nil || !ok {
 		return "", ok, err
 	}
@@ -59,7 +59,7 @@ func (s *sealedStore) Get(ctx context.Context, key string) (string, bool, error)
 	return string(plain), true, nil
 }
 
-// Delete removes the value under key.
-func (s *sealedStore) Delete(ctx context.Context, key string) error {
-	return s.store.Delete(ctx, key)
+// DeleteSecret removes the value under key.
+func (s *sealedStore) DeleteSecret(ctx context.Context, key string) error {
+	return s.store.DeleteSecret(ctx, key)
 }

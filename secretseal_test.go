@@ -27,34 +27,34 @@ func TestSealSecrets(t *testing.T) {
 	sealed := SealSecrets(inner, sealCodec(t, oldKey))
 
 	const secret = `{"password":"correct horse battery"}`
-	require.NoError(t, sealed.Put(ctx, "k", secret, expires))
-	raw, ok, err := inner.Get(ctx, "k")
+	require.NoError(t, sealed.PutSecret(ctx, "k", secret, expires))
+	raw, ok, err := inner.GetSecret(ctx, "k")
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.NotContains(t, raw, "correct", "the inner store holds ciphertext")
 	assert.True(t, strings.HasPrefix(raw, sealedPrefix))
-	v, ok, err := sealed.Get(ctx, "k")
+	v, ok, err := sealed.GetSecret(ctx, "k")
 	require.NoError(t, err)
 	assert.True(t, ok)
 	assert.Equal(t, secret, v)
 
-	t.Run("a second Put of a key is refused, as by the inner store", func(t *testing.T) {
-		assert.ErrorIs(t, sealed.Put(ctx, "k", "again", expires), ErrSecretUsed)
+	t.Run("a second PutSecret of a key is refused, as by the inner store", func(t *testing.T) {
+		assert.ErrorIs(t, sealed.PutSecret(ctx, "k", "again", expires), ErrSecretUsed)
 	})
 	t.Run("rotation: a new first key opens what the old one sealed", func(t *testing.T) {
-		v, ok, err := SealSecrets(inner, sealCodec(t, newKey, oldKey)).Get(ctx, "k")
+		v, ok, err := SealSecrets(inner, sealCodec(t, newKey, oldKey)).GetSecret(ctx, "k")
 		require.NoError(t, err)
 		assert.True(t, ok)
 		assert.Equal(t, secret, v)
 	})
 	t.Run("without the sealing key it does not open", func(t *testing.T) {
-		_, ok, err := SealSecrets(inner, sealCodec(t, newKey)).Get(ctx, "k")
+		_, ok, err := SealSecrets(inner, sealCodec(t, newKey)).GetSecret(ctx, "k")
 		assert.False(t, ok)
 		assert.ErrorIs(t, err, errUnsealed)
 	})
 	t.Run("a value moved under another key does not open", func(t *testing.T) {
-		require.NoError(t, inner.Put(ctx, "moved", raw, expires))
-		_, ok, err := sealed.Get(ctx, "moved")
+		require.NoError(t, inner.PutSecret(ctx, "moved", raw, expires))
+		_, ok, err := sealed.GetSecret(ctx, "moved")
 		assert.False(t, ok)
 		assert.ErrorIs(t, err, errUnsealed)
 	})
@@ -66,26 +66,26 @@ func TestSealSecrets(t *testing.T) {
 			"bit flip":  raw[:len(raw)-2] + string(raw[len(raw)-2]^1) + raw[len(raw)-1:],
 			"no prefix": strings.TrimPrefix(raw, sealedPrefix),
 		} {
-			require.NoError(t, inner.Put(ctx, key, v, expires))
-			_, ok, err := sealed.Get(ctx, key)
+			require.NoError(t, inner.PutSecret(ctx, key, v, expires))
+			_, ok, err := sealed.GetSecret(ctx, key)
 			assert.False(t, ok, key)
 			assert.ErrorIs(t, err, errUnsealed, key)
 		}
 	})
 	t.Run("missing and deleted are not errors", func(t *testing.T) {
-		_, ok, err := sealed.Get(ctx, "missing")
+		_, ok, err := sealed.GetSecret(ctx, "missing")
 		assert.False(t, ok)
 		assert.NoError(t, err)
-		require.NoError(t, sealed.Delete(ctx, "k"))
-		_, ok, err = sealed.Get(ctx, "k")
+		require.NoError(t, sealed.DeleteSecret(ctx, "k"))
+		_, ok, err = sealed.GetSecret(ctx, "k")
 		assert.False(t, ok)
 		assert.NoError(t, err)
 	})
 	t.Run("two seals of one value differ", func(t *testing.T) {
-		require.NoError(t, sealed.Put(ctx, "a", "same", expires))
-		require.NoError(t, sealed.Put(ctx, "b", "same", expires))
-		a, _, _ := inner.Get(ctx, "a")
-		b, _, _ := inner.Get(ctx, "b")
+		require.NoError(t, sealed.PutSecret(ctx, "a", "same", expires))
+		require.NoError(t, sealed.PutSecret(ctx, "b", "same", expires))
+		a, _, _ := inner.GetSecret(ctx, "a")
+		b, _, _ := inner.GetSecret(ctx, "b")
 		assert.NotEqual(t, a, b)
 	})
 }

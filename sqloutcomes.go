@@ -322,13 +322,13 @@ func (r *renewal) stop() {
 	r.mu.Unlock()
 }
 
-// Lookup implements [Outcomes]. A run marked unrecorded is found, with
+// LookupOutcome implements [Outcomes]. A run marked unrecorded is found, with
 // no outcome: its Once reports [ErrOutcomeUnknown].
-func (s *SQLStore) Lookup(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
+func (s *SQLStore) LookupOutcome(ctx context.Context, key string) (*mcp.CallToolResult, bool, error) {
 	return lookupDecoded(ctx, s, key)
 }
 
-// lookupJSON is Lookup of the outcome's JSON.
+// lookupJSON is LookupOutcome of the outcome's JSON.
 func (s *SQLStore) lookupJSON(ctx context.Context, key string) ([]byte, bool, error) {
 	read, err := s.stmt(ctx, s.outcomes, outRead)
 	if err != nil {

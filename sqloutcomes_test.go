@@ -77,7 +77,7 @@ func TestSQLStoreOnce(t *testing.T) {
 			assert.ErrorIs(t, err, boom)
 			_, err = a.Once(ctx, "run-2", func(context.Context) (*mcp.CallToolResult, error) { return nil, nil })
 			assert.ErrorContains(t, err, "neither a result nor an error")
-			first, found, err := b.Lookup(ctx, "run-2")
+			first, found, err := b.LookupOutcome(ctx, "run-2")
 			require.NoError(t, err)
 			assert.False(t, found, "the claim is released")
 			assert.Nil(t, first)
@@ -156,7 +156,7 @@ func TestSQLStoreOnce(t *testing.T) {
 			_, err := a.db.Exec("INSERT INTO "+tables.OutcomeTable+" (run_key, claim, lease_ms, created_ms) VALUES ($1, $2, $3, $4)",
 				"run-5", "crashed", now.Add(-time.Millisecond).UnixMilli(), now.Add(-time.Minute).UnixMilli())
 			require.NoError(t, err)
-			first, found, err := b.Lookup(ctx, "run-5")
+			first, found, err := b.LookupOutcome(ctx, "run-5")
 			require.NoError(t, err)
 			assert.True(t, found, "claimed, not decided")
 			assert.Nil(t, first)
@@ -183,11 +183,11 @@ func TestSQLStoreOnce(t *testing.T) {
 		})
 
 		t.Run("lookup", func(t *testing.T) {
-			first, found, err := a.Lookup(ctx, "never")
+			first, found, err := a.LookupOutcome(ctx, "never")
 			require.NoError(t, err)
 			assert.False(t, found)
 			assert.Nil(t, first)
-			first, found, err = a.Lookup(ctx, "run-1")
+			first, found, err = a.LookupOutcome(ctx, "run-1")
 			require.NoError(t, err)
 			assert.True(t, found)
 			assert.Equal(t, "taken", textOf(first))
@@ -218,7 +218,7 @@ func TestSQLStoreStatements(t *testing.T) {
 		_, err = s.Once(ctx, "run-0", counted(new(atomic.Int32), "replay"))
 		require.NoError(t, err)
 		assert.Equal(t, []string{"INSERT outcomes", "SELECT outcomes"}, log.take(), "a replay: the claim fails, then read")
-		_, _, err = s.Lookup(ctx, "run-1")
+		_, _, err = s.LookupOutcome(ctx, "run-1")
 		require.NoError(t, err)
 
 		log.mu.Lock()
@@ -410,7 +410,7 @@ func TestSQLStoreFailedWrite(t *testing.T) {
 		_, err = b.Once(ctx, "run", counted(&calls, "retry"))
 		assert.ErrorIs(t, err, ErrOutcomeUnknown, "a retry after the lease")
 		assert.EqualValues(t, 1, calls.Load(), "side effects run")
-		first, found, err := b.Lookup(ctx, "run")
+		first, found, err := b.LookupOutcome(ctx, "run")
 		require.NoError(t, err)
 		assert.True(t, found)
 		assert.Nil(t, first)
@@ -477,7 +477,7 @@ func TestSQLStoreCrash(t *testing.T) {
 		cmd.Wait()
 
 		b, _ := d.store(t, tables)
-		first, found, err := b.Lookup(context.Background(), "crashed")
+		first, found, err := b.LookupOutcome(context.Background(), "crashed")
 		require.NoError(t, err)
 		require.True(t, found, "the child's claim")
 		require.Nil(t, first)
@@ -524,7 +524,7 @@ func TestSQLStorePanic(t *testing.T) {
 		assert.PanicsWithValue(t, "boom", func() {
 			a.Once(ctx, "run", func(context.Context) (*mcp.CallToolResult, error) { panic("boom") })
 		})
-		_, found, err := b.Lookup(ctx, "run")
+		_, found, err := b.LookupOutcome(ctx, "run")
 		require.NoError(t, err)
 		assert.False(t, found, "released")
 		got, err := b.Once(ctx, "run", counted(new(atomic.Int32), "after the panic"))

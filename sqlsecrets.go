@@ -42,12 +42,12 @@ func secretStatements(t string) []string {
 	}
 }
 
-// Put implements [SecretStore]: the primary key makes a key usable once,
-// ever, on every replica. A Put also clears values that have expired, and
+// PutSecret implements [SecretStore]: the primary key makes a key usable once,
+// ever, on every replica. A PutSecret also clears values that have expired, and
 // forgets keys used more than a day ago, a bounded batch of each, when
 // the table is due a sweep (see [SQLStore]). Seal the values with
 // [SealSecrets], so that the table and its backups hold ciphertext only.
-func (s *SQLStore) Put(ctx context.Context, key, value string, expires time.Time) error {
+func (s *SQLStore) PutSecret(ctx context.Context, key, value string, expires time.Time) error {
 	put, err := s.stmt(ctx, s.secrets, secPut)
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func (s *SQLStore) sweepSecrets(ctx context.Context) error {
 }
 
 // Get implements [SecretStore].
-func (s *SQLStore) Get(ctx context.Context, key string) (string, bool, error) {
+func (s *SQLStore) GetSecret(ctx context.Context, key string) (string, bool, error) {
 	get, err := s.stmt(ctx, s.secrets, secGet)
 	if err != nil {
 		return "", false, err
@@ -103,9 +103,9 @@ func (s *SQLStore) Get(ctx context.Context, key string) (string, bool, error) {
 	return v, err == nil, err
 }
 
-// Delete implements [SecretStore]: it clears the value and keeps the row,
+// DeleteSecret implements [SecretStore]: it clears the value and keeps the row,
 // the record that the key was used.
-func (s *SQLStore) Delete(ctx context.Context, key string) error {
+func (s *SQLStore) DeleteSecret(ctx context.Context, key string) error {
 	del, err := s.stmt(ctx, s.secrets, secDelete)
 	if err != nil {
 		return err

@@ -297,15 +297,15 @@ func TestSQLStoreCreatesTablesOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		for _, s := range []*SQLStore{a, b} {
 			wg.Go(func() {
-				_, _, err := s.Lookup(ctx, "run")
+				_, _, err := s.LookupOutcome(ctx, "run")
 				assert.NoError(t, err)
-				_, _, err = s.Get(ctx, "key")
+				_, _, err = s.GetSecret(ctx, "key")
 				assert.NoError(t, err)
 			})
 		}
 		wg.Wait()
 		assert.Contains(t, logA.take(), "CREATE outcomes")
-		_, _, err := a.Lookup(ctx, "run")
+		_, _, err := a.LookupOutcome(ctx, "run")
 		require.NoError(t, err)
 		assert.Equal(t, []string{"SELECT outcomes"}, logA.take(), "the table is known to exist")
 	})
@@ -336,12 +336,12 @@ func TestSQLStoreSweepBounded(t *testing.T) {
 		}
 		_, err := s.Once(ctx, "new-0", counted(new(atomic.Int32), "new"))
 		require.NoError(t, err)
-		require.NoError(t, s.Put(ctx, "new-0", "v", time.Now().Add(time.Minute)))
+		require.NoError(t, s.PutSecret(ctx, "new-0", "v", time.Now().Add(time.Minute)))
 		assert.Equal(t, []int{15 + 1, 15 + 1}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "one batch each")
 		for i := 1; i <= 2; i++ {
 			_, err := s.Once(ctx, fmt.Sprint("new-", i), counted(new(atomic.Int32), "new"))
 			require.NoError(t, err)
-			require.NoError(t, s.Put(ctx, fmt.Sprint("new-", i), "v", time.Now().Add(time.Minute)))
+			require.NoError(t, s.PutSecret(ctx, fmt.Sprint("new-", i), "v", time.Now().Add(time.Minute)))
 		}
 		assert.Equal(t, []int{3, 3}, []int{count(tables.OutcomeTable), count(tables.SecretTable)}, "a full batch makes the next write sweep again")
 
