@@ -54,8 +54,9 @@ type Round struct {
 	// page's are not among them.
 	Questions []Question
 	// Problems are the problems the round names, each "Label: reason"
-	// as mcpform's re-ask words it, and what the secret page said when
-	// it refused a post.
+	// as mcpform's re-ask words it (a view's, as its result's text names
+	// them: the view itself words each at its field, for the person), and
+	// what the secret page said when it refused a post.
 	Problems []string
 	// Link is the secret page's link, if the round gives one.
 	Link string

@@ -82,6 +82,13 @@ func (c *Client) view(ctx context.Context, r *toolResult, a Answer) (Round, map[
 	round := Round{Path: PathView, Link: w.URL}
 	v := &shownView{round: &round, controls: map[string]*viewNode{}}
 	v.walk(w.View)
+	if len(round.Problems) == 0 {
+		// The view shows each problem at its field, in words for the
+		// person; the result's text names them as every other path does.
+		for _, t := range r.Content {
+			round.Problems = append(round.Problems, problemsIn(t.Text)...)
+		}
+	}
 	if w.URL != "" {
 		c.page(ctx, &round, a)
 	}
