@@ -367,13 +367,13 @@ func TestKitSessionsPerClient(t *testing.T) {
 	}, 5*time.Second, 50*time.Millisecond, "a session that closes makes room for its address")
 }
 
-// TestKitMcpgo runs examples/mcpgo, an mcp-go server, over stdio with
-// the kit's native and legacy hosts: the kit speaks the wire, so any
-// server plugs in. A refused seat count is asked again by name on both.
-// The other hosts wait for the mcp-go face to serve their paths.
+// TestKitMcpgo runs examples/mcpgo, an mcp-go server, over stdio on every
+// host of the kit: the kit speaks the wire, so any server plugs in, and
+// the mcp-go face serves every path. A refused seat count is asked again
+// by name, and the signup ends as examples/signup's does.
 func TestKitMcpgo(t *testing.T) {
 	bin := mcpgoBin(t)
-	for _, host := range []mcpformtest.Host{mcpformtest.Full, mcpformtest.CLI, mcpformtest.Editor} {
+	for _, host := range mcpformtest.Hosts() {
 		t.Run(host.Name, func(t *testing.T) {
 			cmd := exec.Command(bin, "-stdio")
 			cmd.Env = append(environ(), keyEnv+"="+keyA)
@@ -383,7 +383,7 @@ func TestKitMcpgo(t *testing.T) {
 				mcpformtest.Accept(map[string]any{"team_name": "Analytical", "seats": 1}),
 				mcpformtest.Accept(map[string]any{"team_name": "Analytical", "seats": 5}))
 			require.Nil(t, res.Err)
-			assert.Equal(t, "Welcome, ada@example.com: team plan for Analytical, 5 seats", res.Text)
+			assert.Equal(t, "Signup complete: created ada@example.com on the Team plan for \"Analytical\", 5 seats.", res.Text)
 			require.Len(t, res.Rounds, 4)
 			assert.Equal(t, []string{"email", "full_name", "plan"}, res.Rounds[0].Names())
 			assert.Equal(t, []string{"Seats: less than the minimum 2"}, res.Rounds[2].Problems)
