@@ -82,12 +82,14 @@
 //     e2e/loadgen on two shared cores, about a tenth of the CPU and a
 //     third of the peak). Leave the default on a box of its own with more
 //     cores.
-//   - GOGC=400 with GOMEMLIMIT at about half the memory the process is
-//     given. Most of what a call allocates is go-sdk's decoding, some
-//     hundreds of kilobytes of buffers per call that die at once, while
-//     what the server keeps is small: at Go's default of 100 the collector
-//     runs every few dozen calls. At 400 a signup costs less CPU, and
-//     GOMEMLIMIT makes the collector run sooner as the heap nears it.
+//   - GOGC and GOMEMLIMIT, knowing what the server keeps: each finished
+//     signup's outcome, for replays, for as long as its state is valid
+//     (10 minutes), and, without -db, its account; together well under a
+//     kilobyte. Most of what a call allocates is go-sdk's decoding, some
+//     hundreds of kilobytes of buffers that die at once, so the collector
+//     runs often: GOGC=400 halves a signup's CPU for more memory at peak.
+//     Set GOMEMLIMIT well above what is kept: near it the collector runs
+//     all the time, and a signup costs more CPU than on the TypeScript SDK.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
 //     replicas on several.
