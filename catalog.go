@@ -15,8 +15,8 @@ import (
 // it. A text with none is used as it is, so a literal brace needs no
 // escape there.
 //
-// To add texts, such as the MCP Apps views' (viewtext.go), add a msg
-// below and its text to every catalog: the test names what is missing.
+// To add texts, add a msg below and its text to every catalog: the test
+// names what is missing.
 type msg uint16
 
 // The texts. Their English is in catalogEN, which says what each is for.
@@ -100,6 +100,52 @@ const (
 	msgMethodMessage
 	msgUnavailableHeading
 	msgUnavailableMessage
+
+	// The MCP Apps views; see viewText, which holds them by name.
+	msgViewProblemTitle
+	msgViewStepOf
+	msgViewOptional
+	msgViewContinue
+	msgViewFinish
+	msgViewDecline
+	msgViewDone
+	msgViewNotDone
+	msgViewMissing
+	msgViewMissingChoice
+	msgViewEmail
+	msgViewURL
+	msgViewDate
+	msgViewDateTime
+	msgViewNumber
+	msgViewWhole
+	msgViewChoice
+	msgViewCheck
+	msgViewChanged
+	msgViewBetween
+	msgViewAtLeast
+	msgViewAtMost
+	msgViewCharsBetween
+	msgViewCharsAtLeast
+	msgViewCharsAtMost
+	msgViewPickBetween
+	msgViewPickAtLeast
+	msgViewPickAtMost
+	msgViewLengthBetween
+	msgViewLengthAtLeast
+	msgViewLengthAtMost
+	msgViewAndBounds
+	msgViewPageStep
+	msgViewPageButton
+	msgViewPasswordPage
+	msgViewCopyLink
+	msgViewCopied
+	msgViewReturnStep
+	msgViewReturnOnly
+	msgViewPageSent
+	msgViewPageWaiting
+	msgViewPageElsewhere
+	msgViewModelForm
+	msgViewModelLink
 
 	msgCount // the number of texts; not a text
 )

@@ -111,6 +111,8 @@ a.` + openLinkClass + `:focus-visible{outline:3px solid var(--ring);outline-offs
 //     with ui/open-link, since a sandbox without allow-popups opens no
 //     window; only when the host refuses does it try window.open. The copy
 //     button (copyLinkClass) copies the link and says so (copiedClass).
+//   - Language: the page's lang is the view's, which its root carries as
+//     a class (langClass), so that a screen reader speaks it right.
 const viewerScript = `
 (function () {
   'use strict';
@@ -229,7 +231,14 @@ const viewerScript = `
       copy(page.href);
     }
   });
-  new MutationObserver(function () { labels(); fields(); focus(); tell(); })
+  function lang() {
+    var code = 'en', tagged = root.querySelector('[class*="` + langClass + `"]');
+    for (var i = 0; tagged !== null && i < tagged.classList.length; i++) {
+      if (tagged.classList[i].indexOf('` + langClass + `') === 0) code = tagged.classList[i].slice('` + langClass + `'.length);
+    }
+    if (document.documentElement.lang !== code) document.documentElement.lang = code;
+  }
+  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); })
     .observe(root, { childList: true, subtree: true, characterData: true });
 })();
 `
