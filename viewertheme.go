@@ -269,9 +269,9 @@ var viewerScript = `
     var link = t && t.closest('a.` + openLinkClass + `');
     if (link) {
       e.preventDefault();
-      var href = link.href;
-      pending[post('ui/open-link', { url: href })] = function (d) {
-        if (d.error || (d.result && d.result.isError)) window.open(href, '_blank', 'noopener');
+      var dest = link.href;
+      pending[post('ui/open-link', { url: dest })] = function (d) {
+        if (d.error || (d.result && d.result.isError)) window.open(dest, '_blank', 'noopener');
       };
       return;
     }
