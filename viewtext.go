@@ -63,15 +63,45 @@ var viewTexts = func() (v [langCount]*viewText) {
 // viewEnglish is the views' English text, the default.
 var viewEnglish = viewTexts[langEN]
 
-// fillText replaces each {name} of s by its value in kv, given as name,
-// value pairs.
+// fillText returns s with each placeholder {name} filled by the value
+// after name in kv, which alternates names and values, in one pass: a
+// value is never read again for placeholders, and a placeholder kv does
+// not name is left as it is.
 func fillText(s string, kv ...string) string {
 	if !strings.Contains(s, "{") {
 		return s
 	}
-	pairs := make([]string, 0, len(kv))
-	for i := 0; i+1 < len(kv); i += 2 {
-		pairs = append(pairs, "{"+kv[i]+"}", kv[i+1])
+	n := len(s)
+	for a := 1; a < len(kv); a += 2 {
+		n += len(kv[a]) // enough unless a placeholder is used twice
 	}
-	return strings.NewReplacer(pairs...).Replace(s)
+	var b strings.Builder
+	b.Grow(n)
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		name, value := s[i+1:i+1+j], ""
+		found := false
+		for a := 0; a+1 < len(kv); a += 2 {
+			if kv[a] == name {
+				value, found = kv[a+1], true
+				break
+			}
+		}
+		b.WriteString(s[:i])
+		if found {
+			b.WriteString(value)
+		} else {
+			b.WriteString(s[i : i+2+j])
+		}
+		s = s[i+2+j:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
