@@ -85,12 +85,13 @@ func localeServer(t *testing.T) string {
 // asks for itself again in French (a render through the companion), and
 // then every view is French: labels, "(facultatif)", the step, the
 // buttons, the re-ask's summary and field problems, the outcome; the page
-// says lang fr, and the results carry contentLanguage fr.
+// says lang fr, the results carry contentLanguage fr, and axe-core finds
+// no serious or critical violation in any of them.
 func TestViewsInHostLocale(t *testing.T) {
 	testenv.Node(t)
 	url := localeServer(t)
 	p := map[string]any{"url": url, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
-		"timeoutMs": 90000, "theme": "light", "views": [][]map[string]any{
+		"timeoutMs": 90000, "theme": "light", "axe": "locale-fr", "views": [][]map[string]any{
 			{{"novalidate": true}, {"name": "email", "value": "ada@"}, {"name": "plan", "select": "team"}},
 			{{"name": "email", "value": "ada@example.com"}, {"name": "plan", "select": "team"}},
 			{{"name": "team_name", "value": "Moteurs analytiques"}, {"name": "seats", "value": "12"}},
@@ -116,6 +117,14 @@ func TestViewsInHostLocale(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out, &run))
 	require.Len(t, run.Views, 3)
 	assert.Empty(t, run.Errors, "the view's console")
+	require.Len(t, run.Axe, 4, "axe judged each view and the outcome")
+	for _, r := range run.Axe {
+		for _, v := range r.Violations {
+			if v.Impact == "serious" || v.Impact == "critical" {
+				t.Errorf("%s: %s %s: %s at %s", r.Name, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, ", "))
+			}
+		}
+	}
 
 	first, reasked, team := run.Views[0], run.Views[1], run.Views[2]
 	assert.Equal(t, "fr", first.Lang, "the page is announced in French")
