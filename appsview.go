@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -117,7 +118,20 @@ const (
 	copyLinkClass = "mcpform-copy-link"
 	// copiedClass marks the status said once the link is copied.
 	copiedClass = "mcpform-copied"
+	// langClass, followed by a language code, marks a view's root in
+	// that language; the viewer's script sets the page's lang from it,
+	// since prefab 0.3.13 passes no lang attribute through. English, the
+	// viewer page's own lang, goes unmarked.
+	langClass = "mcpform-lang-"
 )
+
+// langClasses are the classes added to a view's root in each language.
+var langClasses = func() (c [langCount]string) {
+	for l := langEN + 1; l < langCount; l++ {
+		c[l] = " " + langClass + langCodes[l]
+	}
+	return c
+}()
 
 // buildView returns content as a flow view submitting to tool, with state
 // as the renderer's state: the fields' values to show, besides the
@@ -137,7 +151,7 @@ func buildView(content *node, tool, url, text string, state map[string]any, t *v
 		{Type: "If", Condition: outcomeKey + ".content.1.text", Children: []*node{
 			{Type: "Text", CSSClass: "hidden " + outcomeModelClass, Content: "{{ " + outcomeKey + ".content.1.text }}"}}},
 	}}
-	root := &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{
+	root := &node{Type: "Div", CSSClass: "pf-app-root" + langClasses[t.l], Children: []*node{
 		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
 		{Type: "Else", Children: []*node{content}},
 	}}
@@ -223,19 +237,19 @@ func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*Fi
 	if v := c.plainView.Load(); plain && v != nil && v.tool == tool && v.pos == pos {
 		return v, nil
 	}
-	t := viewEnglish
+	t := viewTexts[c.lang]
 	content, state, err := c.stepContent(pos, filled, problems, page, t)
 	if err != nil {
 		return nil, err
 	}
-	url, text := "", fmt.Sprintf("The person is shown the form %q in the app's view and answers there; the view calls the tool again itself.", c.message)
+	url, text := "", fillText(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
 		url = page.URL
 	}
 	if len(c.fields) == 0 {
-		text = "The app's view gives the person this link, where they type what is asked straight to the server: " + page.URL
+		text = fillText(t.ModelLink, "url", page.URL)
 	}
-	if m := ProblemMessage(c.all, problems); m != "" {
+	if m := c.problemMessage(problems); m != "" {
 		text += "\n\n" + m // the model reads what the person is asked to fix
 	}
 	v, err := buildView(content, tool, url, text, state, t)

@@ -15,8 +15,8 @@ import (
 // it. A text with none is used as it is, so a literal brace needs no
 // escape there.
 //
-// To add texts, such as the MCP Apps views' (viewtext.go), add a msg
-// below and its text to every catalog: the test names what is missing.
+// To add texts, add a msg below and its text to every catalog: the test
+// names what is missing.
 type msg uint16
 
 // The texts. Their English is in catalogEN, which says what each is for.
@@ -101,6 +101,52 @@ const (
 	msgUnavailableHeading
 	msgUnavailableMessage
 
+	// The MCP Apps views; see viewText, which holds them by name.
+	msgViewProblemTitle
+	msgViewStepOf
+	msgViewOptional
+	msgViewContinue
+	msgViewFinish
+	msgViewDecline
+	msgViewDone
+	msgViewNotDone
+	msgViewMissing
+	msgViewMissingChoice
+	msgViewEmail
+	msgViewURL
+	msgViewDate
+	msgViewDateTime
+	msgViewNumber
+	msgViewWhole
+	msgViewChoice
+	msgViewCheck
+	msgViewChanged
+	msgViewBetween
+	msgViewAtLeast
+	msgViewAtMost
+	msgViewCharsBetween
+	msgViewCharsAtLeast
+	msgViewCharsAtMost
+	msgViewPickBetween
+	msgViewPickAtLeast
+	msgViewPickAtMost
+	msgViewLengthBetween
+	msgViewLengthAtLeast
+	msgViewLengthAtMost
+	msgViewAndBounds
+	msgViewPageStep
+	msgViewPageButton
+	msgViewPasswordPage
+	msgViewCopyLink
+	msgViewCopied
+	msgViewReturnStep
+	msgViewReturnOnly
+	msgViewPageSent
+	msgViewPageWaiting
+	msgViewPageElsewhere
+	msgViewModelForm
+	msgViewModelLink
+
 	msgCount // the number of texts; not a text
 )
 
@@ -159,45 +205,7 @@ func (l lang) text(k msg) string { return texts[l][k] }
 // format returns l's text of k with each placeholder {name} filled by the
 // value after name in args, which alternates names and values. A
 // placeholder args does not name is left as it is.
-func (l lang) format(k msg, args ...string) string {
-	s := texts[l][k]
-	if !strings.Contains(s, "{") {
-		return s
-	}
-	n := len(s)
-	for a := 1; a < len(args); a += 2 {
-		n += len(args[a]) // enough unless a placeholder is used twice
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for {
-		i := strings.IndexByte(s, '{')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i+1:], '}')
-		if j < 0 {
-			break
-		}
-		name, value := s[i+1:i+1+j], ""
-		found := false
-		for a := 0; a+1 < len(args); a += 2 {
-			if args[a] == name {
-				value, found = args[a+1], true
-				break
-			}
-		}
-		b.WriteString(s[:i])
-		if found {
-			b.WriteString(value)
-		} else {
-			b.WriteString(s[i : i+2+j])
-		}
-		s = s[i+2+j:]
-	}
-	b.WriteString(s)
-	return b.String()
-}
+func (l lang) format(k msg, args ...string) string { return fillText(texts[l][k], args...) }
 
 // placeholders returns the names of the placeholders in s, in order.
 func placeholders(s string) []string {

@@ -91,4 +91,54 @@ var catalogEN = catalog{
 	msgMethodMessage:      "Open the link from your app to use this page.",
 	msgUnavailableHeading: "That could not be saved",
 	msgUnavailableMessage: "Something went wrong on the server. Please try again in a moment.",
+
+	// The MCP Apps views (viewtext.go).
+	msgViewProblemTitle: "There is a problem", // the error summary's heading
+	msgViewStepOf:       "Step {step} of {total}",
+	msgViewOptional:     "(optional)", // after the label of a field not required
+	msgViewContinue:     "Continue",   // a step's submit, but the last
+	msgViewFinish:       "Submit",     // the last step's submit
+	msgViewDecline:      "Decline",
+	msgViewDone:         "Finished",      // an outcome's heading
+	msgViewNotDone:      "Not completed", // an outcome's heading, with isError
+	// What a problem says, by what the field asks: how to fix it.
+	msgViewMissing:       "Enter a value for {label}",
+	msgViewMissingChoice: "Choose an option for {label}",
+	msgViewEmail:         "Enter an email address like name@example.com",
+	msgViewURL:           "Enter a web address like https://example.com",
+	msgViewDate:          "Enter a date like 2026-08-03",
+	msgViewDateTime:      "Enter a date and time like 2026-08-03 10:00",
+	msgViewNumber:        "Enter a number",
+	msgViewWhole:         "Enter a whole number",
+	msgViewChoice:        "Choose one of the options for {label}",
+	msgViewCheck:         "Check {label}: {reason}", // {reason}: the rule broken
+	msgViewChanged:       "Check {label} again: the questions changed",
+	// Bounds, as a hint under the label and in a problem.
+	msgViewBetween:       "From {min} to {max}",
+	msgViewAtLeast:       "{min} or more",
+	msgViewAtMost:        "{max} or less",
+	msgViewCharsBetween:  "{min} to {max} characters",
+	msgViewCharsAtLeast:  "At least {min} characters",
+	msgViewCharsAtMost:   "Up to {max} characters",
+	msgViewPickBetween:   "Choose {min} to {max}",
+	msgViewPickAtLeast:   "Choose at least {min}",
+	msgViewPickAtMost:    "Choose up to {max}",
+	msgViewLengthBetween: "Enter {min} to {max} characters",
+	msgViewLengthAtLeast: "Enter at least {min} characters",
+	msgViewLengthAtMost:  "Enter no more than {max} characters",
+	msgViewAndBounds:     "{what}. {bounds}", // what to enter, then its bounds
+	// The secret step; {fields} lists the secret fields' titles.
+	msgViewPageStep:      "Open the page and enter your {fields} there. What you type there goes straight to the server, never through this app.",
+	msgViewPageButton:    "Open the page",
+	msgViewPasswordPage:  "Open the password page",
+	msgViewCopyLink:      "Copy the link instead",
+	msgViewCopied:        "Link copied. Paste it into your browser.",
+	msgViewReturnStep:    "Come back here, fill in the rest, and continue.",
+	msgViewReturnOnly:    "Once you have sent the page, come back here and continue.",
+	msgViewPageSent:      "I've set it – continue",
+	msgViewPageWaiting:   "The page has not been sent yet. Open it, enter your {fields}, send it, then continue here.",
+	msgViewPageElsewhere: "The page's link was used in another browser, so it was refused. Open the page again from here.",
+	// What the model reads of a view; {form} is the form's message, quoted.
+	msgViewModelForm: "The person is shown the form {form} in the app's view and answers there; the view calls the tool again itself.",
+	msgViewModelLink: "The app's view gives the person this link, where they type what is asked straight to the server: {url}",
 }

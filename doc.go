@@ -328,8 +328,8 @@
 //
 // mcpform speaks English, Spanish, French, German and Japanese: its own
 // words (the problems it names and the re-asks that name them, the
-// default message, the URL-mode message, the model's instructions and the
-// secret page) come from one catalog per language. A call's language is
+// default message, the URL-mode message, the model's instructions, the
+// MCP Apps views and the secret page) come from one catalog per language. A call's language is
 // matched, by RFC 4647 with golang.org/x/text/language, from the
 // acceptLanguage _meta of SEP-2792 ("io.modelcontextprotocol/acceptLanguage",
 // in Accept-Language syntax), else from the call's HTTP Accept-Language
@@ -337,7 +337,12 @@
 // SEP-2792 is still an open proposal, so its names are experimental.
 //
 // A flow's first round pins its language in the state, so every round of
-// one run speaks it ([FlowRound].Language). A result mcpform builds in a
+// one run speaks it ([FlowRound].Language). An MCP Apps view is the one
+// exception: when the host's hostContext.locale names another language
+// and nothing has been typed, the viewer asks, once, for its step again
+// in that language, through the companion, with the action "render";
+// the flow re-pins the language and asks the same step, reading no
+// answers, with the state bound as before. A result mcpform builds in a
 // language other than English carries the SEP's contentLanguage _meta;
 // mark a result of your own with [ContentLanguage]. Your own words,
 // labels, descriptions, option labels, messages and a Check's reasons,

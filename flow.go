@@ -483,6 +483,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 			channel = PathView
 		}
 	}
+	args.view = channel == PathView
 	st := flowState{}
 	if token == "" {
 		var id [16]byte
@@ -501,6 +502,9 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 			return nil, call.StateError(err)
 		}
 		l = pinnedLang(st.Lang) // the first round's, whatever this call asks
+		if args.renders() {
+			l = callLang(call) // a view re-rendered in its host's language
+		}
 	} else {
 		l = callLang(call)
 	}

@@ -28,6 +28,11 @@ const StateArgument = "mcpform"
 const (
 	actionArgument = "mcpformAction"
 	declineAction  = "decline"
+	// renderAction asks, from a view alone, for the step it shows again,
+	// unanswered, in the language of the call's acceptLanguage: the
+	// viewer sends it when the host's locale is not the view's. It reads
+	// no answer and proves nothing: the step is asked again as it was.
+	renderAction = "render"
 )
 
 // errArgumentAction reports an actionArgument other than declineAction: it
@@ -107,7 +112,11 @@ type callArgs struct {
 	answers map[string]any // the flow's own but the state and action: the answers
 	action  any            // under actionArgument, when acted
 	acted   bool           // actionArgument was there
+	view    bool           // the call came through a view's companion, with a view's state
 }
+
+// renders reports whether the call is a view's render (renderAction).
+func (a *callArgs) renders() bool { return a.view && a.acted && a.action == renderAction }
 
 // declined reports whether the arguments carry actionArgument, and the
 // status it gives: ReplyDeclined for declineAction, and ReplyInvalid,
@@ -118,6 +127,8 @@ func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
 		return ReplyNone, nil, false
 	case a.action == declineAction:
 		return ReplyDeclined, nil, true
+	case a.renders():
+		return ReplyNone, nil, true // asked again, as it was: see renderAction
 	}
 	return ReplyInvalid, []*FieldError{{Err: errArgumentAction}}, true
 }

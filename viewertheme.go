@@ -111,7 +111,17 @@ a.` + openLinkClass + `:focus-visible{outline:3px solid var(--ring);outline-offs
 //     with ui/open-link, since a sandbox without allow-popups opens no
 //     window; only when the host refuses does it try window.open. The copy
 //     button (copyLinkClass) copies the link and says so (copiedClass).
-const viewerScript = `
+//   - Language: the page's lang is the view's, which its root carries as
+//     a class (langClass), so that a screen reader speaks it right. When
+//     the host's hostContext.locale is a language mcpform speaks and the
+//     first view is in another (its result's contentLanguage; none is
+//     English), and nothing has been typed yet, it asks the tool, through
+//     the companion, for the same view in the locale's language: the
+//     view's own arguments with the action renderAction and the locale as
+//     acceptLanguage, once. It shows the new view as the host shows a
+//     tool result, by posting ui/notifications/tool-result to the
+//     renderer, which takes it from any sender.
+var viewerScript = `
 (function () {
   'use strict';
   var root = document.getElementById('root');
@@ -180,12 +190,52 @@ const viewerScript = `
     if (model !== null && model.textContent.trim() !== '') text += '\n\n' + model.textContent.trim();
     post('ui/update-model-context', { content: [{ type: 'text', text: text }] });
   }
+  var locale = '', shown = null, typed = false, rendered = false;
+  var spoken = '` + strings.Join(langCodes[:], " ") + `'.split(' ');
+  function primary(tag) { return String(tag || '').split(/[-_]/)[0].toLowerCase(); }
+  // toolOf finds the tool a view submits to, in its submit's arguments.
+  function toolOf(v) {
+    if (v === null || typeof v !== 'object') return '';
+    if (typeof v['` + toolArgument + `'] === 'string') return v['` + toolArgument + `'];
+    for (var k in v) { var t = toolOf(v[k]); if (t) return t; }
+    return '';
+  }
+  function render() {
+    if (rendered || typed || !locale || shown === null) return;
+    var sc = shown.structuredContent, meta = shown._meta || {};
+    var have = primary(meta['` + metaContentLanguage + `'] || 'en'), want = primary(locale);
+    if (!sc || !sc.arguments || want === have || spoken.indexOf(want) < 0) return;
+    var tool = toolOf(sc.view);
+    if (!tool) return;
+    rendered = true;
+    var args = {};
+    for (var k in sc.arguments) args[k] = sc.arguments[k];
+    args['` + toolArgument + `'] = tool;
+    args['` + actionArgument + `'] = '` + renderAction + `';
+    var m = {};
+    m['` + metaAcceptLanguage + `'] = locale;
+    pending[post('tools/call', { name: '` + companionTool + `', arguments: args, _meta: m })] = function (d) {
+      if (typed || d.error || !d.result || d.result.isError || !d.result.structuredContent) return;
+      window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: d.result }, '*');
+    };
+  }
+  root.addEventListener('input', function () { typed = true; });
   window.addEventListener('message', function (e) {
     var d = e.data;
-    if (e.source !== window.parent || d === null || typeof d !== 'object' || !(d.id in pending)) return;
-    var url = pending[d.id];
+    if (e.source !== window.parent || d === null || typeof d !== 'object') return;
+    if (d.method === 'ui/notifications/tool-result' && shown === null && d.params) {
+      shown = d.params;
+      render();
+      return;
+    }
+    if (!('method' in d) && d.result && d.result.hostContext && typeof d.result.hostContext.locale === 'string') {
+      locale = d.result.hostContext.locale; // the answer to the renderer's ui/initialize
+      render();
+    }
+    if (!(d.id in pending)) return;
+    var done = pending[d.id];
     delete pending[d.id];
-    if (d.error || (d.result && d.result.isError)) window.open(url, '_blank', 'noopener');
+    done(d);
   });
   function copied() {
     var said = root.querySelector('.` + copiedClass + `');
@@ -219,7 +269,10 @@ const viewerScript = `
     var link = t && t.closest('a.` + openLinkClass + `');
     if (link) {
       e.preventDefault();
-      pending[post('ui/open-link', { url: link.href })] = link.href;
+      var dest = link.href;
+      pending[post('ui/open-link', { url: dest })] = function (d) {
+        if (d.error || (d.result && d.result.isError)) window.open(dest, '_blank', 'noopener');
+      };
       return;
     }
     var button = t && t.closest('.` + copyLinkClass + `');
@@ -229,7 +282,14 @@ const viewerScript = `
       copy(page.href);
     }
   });
-  new MutationObserver(function () { labels(); fields(); focus(); tell(); })
+  function lang() {
+    var code = 'en', tagged = root.querySelector('[class*="` + langClass + `"]');
+    for (var i = 0; tagged !== null && i < tagged.classList.length; i++) {
+      if (tagged.classList[i].indexOf('` + langClass + `') === 0) code = tagged.classList[i].slice('` + langClass + `'.length);
+    }
+    if (document.documentElement.lang !== code) document.documentElement.lang = code;
+  }
+  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); })
     .observe(root, { childList: true, subtree: true, characterData: true });
 })();
 `

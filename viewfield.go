@@ -105,13 +105,19 @@ func bounded(f *AutoFormField, between, atLeast, atMost string) string {
 // (nil when it names none). A problem of the author's own, from a step's
 // Check, is said as the author wrote it.
 func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField) string {
+	return t.fixOwn(f, p, secrets, nil)
+}
+
+// fixOwn is fix, with own translating the author's own words, such as a
+// Check's reasons, into t's language; nil keeps them.
+func (t *viewText) fixOwn(f *AutoFormField, p *FieldError, secrets []AutoFormField, own func(string) string) string {
 	switch {
 	case errors.Is(p.Err, ErrSecretWaiting):
-		return fillText(t.PageWaiting, "fields", secretTitles(secrets))
+		return fillText(t.PageWaiting, "fields", secretTitles(secrets, t.ListSep))
 	case errors.Is(p.Err, ErrSecretRefused):
 		return t.PageElsewhere
 	case f == nil:
-		return p.Err.Error()
+		return t.said(p.Err, own)
 	case errors.Is(p.Err, ErrChanged):
 		return fillText(t.Changed, "label", f.title())
 	case errors.Is(p.Err, ErrMissing):
@@ -120,7 +126,7 @@ func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField)
 		}
 		return fillText(t.Missing, "label", f.title())
 	case !errors.Is(p.Err, ErrInvalidValue) && !errors.Is(p.Err, ErrType):
-		return p.Err.Error()
+		return t.said(p.Err, own)
 	}
 	switch f.kind() {
 	case kindEnum:
@@ -131,11 +137,11 @@ func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField)
 		}
 		return fillText(t.Choice, "label", f.title())
 	case kindInteger:
-		return orBounds(t.Whole, boundsHint(f, t))
+		return t.orBounds(t.Whole, boundsHint(f, t))
 	case kindNumber:
-		return orBounds(t.Number, boundsHint(f, t))
+		return t.orBounds(t.Number, boundsHint(f, t))
 	case kindBoolean:
-		return fillText(t.Check, "label", f.title(), "reason", reason(p))
+		return fillText(t.Check, "label", f.title(), "reason", t.reason(p, own))
 	}
 	// A length is checked before a format (checkValue), and its rule ends
 	// so: say the bounds, not the format.
@@ -154,31 +160,48 @@ func (t *viewText) fix(f *AutoFormField, p *FieldError, secrets []AutoFormField)
 	case TypeDatetime, TypeDatetimeLocal:
 		return t.DateTime
 	}
-	return fillText(t.Check, "label", f.title(), "reason", reason(p))
+	return fillText(t.Check, "label", f.title(), "reason", t.reason(p, own))
 }
 
 // orBounds is what to enter, and the bounds when there are any.
-func orBounds(what, bounds string) string {
+func (t *viewText) orBounds(what, bounds string) string {
 	if bounds == "" {
 		return what
 	}
-	return what + ". " + bounds
+	return fillText(t.AndBounds, "what", what, "bounds", bounds)
 }
 
-// reason is the rule p breaks, without the sentinel's own words.
-func reason(p *FieldError) string {
+// said is err as a person reads it in t's language: in English as it is,
+// in another the reason problemReason finds for it.
+func (t *viewText) said(err error, own func(string) string) string {
+	if t.l == langEN {
+		return err.Error()
+	}
+	return problemReason(t.l, own, err)
+}
+
+// reason is the rule p breaks, without the sentinel's own words, in t's
+// language.
+func (t *viewText) reason(p *FieldError, own func(string) string) string {
 	s := p.Err.Error()
 	for _, e := range [...]error{ErrInvalidValue, ErrType} {
 		s = strings.TrimPrefix(strings.TrimPrefix(s, e.Error()), ": ")
 	}
-	return s
+	if t.l == langEN {
+		return s
+	}
+	if r := localReason(t.l, s); r != s || own == nil {
+		return r
+	}
+	return own(s)
 }
 
-// secretTitles lists the titles of secret fields, as the page asks them.
-func secretTitles(secrets []AutoFormField) string {
+// secretTitles lists the titles of secret fields, as the page asks them,
+// joined by sep.
+func secretTitles(secrets []AutoFormField, sep string) string {
 	titles := make([]string, len(secrets))
 	for i := range secrets {
 		titles[i] = secrets[i].title()
 	}
-	return strings.Join(titles, ", ")
+	return strings.Join(titles, sep)
 }

@@ -72,6 +72,7 @@ func (c *compiled) stepContent(pos stepPos, filled Answers, problems []*FieldErr
 // summary, and the first of each field's, for the field.
 func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []string, atField map[string]string) {
 	atField = make(map[string]string, len(problems))
+	own := c.ownWords()
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrUnknownField) {
 			continue
@@ -80,7 +81,7 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []str
 		if i := fieldIndex(c.all, p.Field); i >= 0 {
 			f = &c.all[i]
 		}
-		msg := t.fix(f, p, c.secrets)
+		msg := t.fixOwn(f, p, c.secrets, own)
 		said = append(said, msg)
 		if _, ok := atField[p.Field]; !ok {
 			atField[p.Field] = msg
@@ -115,7 +116,7 @@ func pageSteps(p *mcp.ElicitParams, secrets []AutoFormField, withFields bool, t 
 		back = t.ReturnStep
 	}
 	return []*node{
-		{Type: "Text", Content: "1. " + fillText(t.PageStep, "fields", secretTitles(secrets))},
+		{Type: "Text", Content: "1. " + fillText(t.PageStep, "fields", secretTitles(secrets, t.ListSep))},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*node{
 			{Type: "Link", CSSClass: openLinkClass, Content: open, Href: p.URL, Target: "_blank"},
 			{Type: "Button", CSSClass: copyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default", Disabled: boolPtr(false)},

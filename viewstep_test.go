@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,4 +104,27 @@ func BenchmarkFlowViewReask(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestFlowViewInLanguage: a flow asked in French shows its view in
+// French, from the catalog: the step, buttons, summary and problems; its
+// root says the language for the viewer, and the model reads French too.
+func TestFlowViewInLanguage(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), "fr-FR"), "alice", "signup", nil))
+	require.NoError(t, err)
+	says, _ := viewSays(t, first)
+	assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
+	assert.Contains(t, wireJSON(t, first.Result.StructuredContent), `"cssClass":"pf-app-root mcpform-lang-fr"`)
+
+	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
+	require.NoError(t, err)
+	says, _ = viewSays(t, again)
+	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail comme nom@example.com",
+		"Muted: Étape 1 sur 2", "Heading: Create your account",
+		"FieldError: Saisissez une adresse e-mail comme nom@example.com", "Button: Continuer", "Button: Refuser"}, says)
+	text := again.Result.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, "La personne voit le formulaire")
+	assert.Contains(t, text, "Veuillez vérifier\u00a0: ", "the model reads the problems in French")
 }

@@ -8,19 +8,26 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestViewText: every entry of the views' English text is set, and uses
-// only the placeholders its view fills.
+// TestViewText: every entry of each language's view text is set, from
+// its catalog, and uses only the placeholders its view fills.
 func TestViewText(t *testing.T) {
 	known := map[string]bool{"{step}": true, "{total}": true, "{label}": true, "{reason}": true,
-		"{min}": true, "{max}": true, "{fields}": true}
-	v := reflect.ValueOf(*viewEnglish)
-	for i := range v.NumField() {
-		name, s := v.Type().Field(i).Name, v.Field(i).String()
-		assert.NotEmpty(t, s, name)
-		for _, p := range regexp.MustCompile(`\{[^}]*\}`).FindAllString(s, -1) {
-			assert.True(t, known[p], "%s has the unknown placeholder %s", name, p)
+		"{min}": true, "{max}": true, "{fields}": true, "{what}": true, "{bounds}": true, "{form}": true, "{url}": true}
+	for l, vt := range viewTexts {
+		assert.Equal(t, lang(l), vt.l)
+		v := reflect.ValueOf(*vt)
+		for i := range v.NumField() {
+			name, f := v.Type().Field(i).Name, v.Field(i)
+			if f.Kind() != reflect.String {
+				continue
+			}
+			assert.NotEmpty(t, f.String(), "%s: %s", langCodes[l], name)
+			for _, p := range regexp.MustCompile(`\{[^}]*\}`).FindAllString(f.String(), -1) {
+				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", langCodes[l], name, p)
+			}
 		}
 	}
+	assert.Equal(t, "Étape {step} sur {total}", viewTexts[langFR].StepOf)
 }
 
 func TestFillText(t *testing.T) {

@@ -20,6 +20,8 @@
 //	  "screenshots": "/dir",         // optional: view-N.png for each view
 //	  "allow": ["http://127.0.0.1:PORT"], // origins the browser may reach beyond the host's
 //	  "theme": "light",              // or "dark": the host's theme and the browser's scheme
+//	  "locale": "fr-FR",             // optional: the host's hostContext.locale; each view is
+//	                                 // recorded once it is in that language (its html lang)
 //	  "axe": "name",                 // optional: run axe-core on each view and the final one,
 //	                                 // screenshots NAME-view-N.png and NAME-final.png
 //	  "timeoutMs": 60000
@@ -50,7 +52,7 @@
 //	{"protocolVersion": "...", "first": the first tool result,
 //	 "views": [{"names": [...], "text": "...", "labels": {label: name},
 //	   "controls": [{"name", "value", "min", "max", "minlength", "maxlength",
-//	     "invalid", "described"}], "focus": {"class", "text"}}, ...],
+//	     "invalid", "described"}], "lang": the page's lang, "focus": {"class", "text"}}, ...],
 //	 "final": "text", "panel": {"heading", "role", "text", "focused"},
 //	 "openLinks": [the view's ui/open-link params],
 //	 "axe": [{"name", "violations": [{"id", "impact", "help", "nodes"}]}],
@@ -141,7 +143,7 @@ const hostPage = `<!doctype html><html data-theme="${theme}"><meta charset="utf-
   });
   const { AppBridge, PostMessageTransport } = ExtApps;
   const bridge = new AppBridge(null, { name: 'mcpform-apps-host', version: '0.0.0' }, { serverTools: {} },
-    { hostContext: { theme: document.documentElement.dataset.theme, displayMode: 'inline', availableDisplayModes: ['inline'] } });
+    { hostContext: { theme: document.documentElement.dataset.theme, displayMode: 'inline', availableDisplayModes: ['inline']${plan.locale ? `, locale: ${JSON.stringify(plan.locale)}` : ''} } });
   bridge.oncalltool = (params) => window.hostCallTool(JSON.parse(JSON.stringify(params)));
   // What the view tells the conversation: ui/message and ui/update-model-context.
   bridge.onmessage = async (params) => { await window.hostMessage(JSON.parse(JSON.stringify(params))); return {}; };
@@ -231,6 +233,12 @@ try {
   });
   for (const [i, fills] of (plan.views ?? []).entries()) {
     await frame.locator('form button[type="submit"]').first().waitFor({ timeout });
+    if (plan.locale) {
+      // The view may first show in its call's language, then in the locale's.
+      const want = plan.locale.split('-')[0].toLowerCase();
+      await frame.locator(want === 'en' ? '.pf-app-root' : `.pf-app-root.mcpform-lang-${want}`).first().waitFor({ timeout });
+      await frame.locator('form button[type="submit"]').first().waitFor({ timeout });
+    }
     const before = await shown();
     transcript.views.push({ ...before, ...await described() });
     if (plan.axe) await audit(`${plan.axe}-view-${i + 1}`);
@@ -336,7 +344,7 @@ async function described() {
         .map((id) => document.getElementById(id)?.textContent ?? `no #${id}`),
     }));
     const a = document.activeElement;
-    return { controls, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
+    return { controls, lang: document.documentElement.lang, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
   });
   return { labels, ...rest };
 }
