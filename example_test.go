@@ -1800,7 +1800,7 @@ func ExampleFlow_InputSchema() {
 	fmt.Println(string(tool.InputSchema.(json.RawMessage)))
 	fmt.Println(mcpform.StateArgument)
 	// Output:
-	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]},"mcpformTool":{"type":"string","description":"Sent by a form view, through the app-only tool it submits to: this tool's name."},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
+	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language.","enum":["decline","render"]},"mcpformTool":{"type":"string","description":"Sent by a form view, through the app-only tool it submits to: this tool's name."},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
 	// mcpform
 }
 

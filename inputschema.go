@@ -10,8 +10,9 @@ import (
 // InputSchema returns the input schema of a tool that runs the flow, as
 // JSON: base (nil means {"type": "object"}), copied, with the properties
 // that the paths answering through the arguments send added:
-// [StateArgument], a string, "mcpformAction", whose one value "decline"
-// says the person declined, "mcpformTool", which a view sends through the
+// [StateArgument], a string, "mcpformAction", whose value "decline"
+// says the person declined and "render" asks a view's step again in its
+// host's language, "mcpformTool", which a view sends through the
 // app-only tool it submits to, and each field's name, and the key prefab's
 // renderer sends it under, of any type, because a browser sends numbers as
 // text and the flow judges every value itself. Secret fields are never
@@ -39,8 +40,8 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
-	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction},
-		Description: "Sent, with the state and no answers, when the person declines to answer."})
+	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction, renderAction},
+		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
 	add(toolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	if f != nil {
