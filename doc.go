@@ -347,8 +347,9 @@
 // mark a result of your own with [ContentLanguage]. Your own words,
 // labels, descriptions, option labels, messages and a Check's reasons,
 // are translated by [FlowOptions].Translate (or [FormOptions].Translate),
-// once per language. [ProblemMessage] speaks English. A call on the mcpgo
-// face is English for now.
+// once per language. [ProblemMessage] speaks English. A flow on the mcpgo
+// face reads and marks the language in the same way; a lone form there
+// speaks English.
 //
 // # mcp-go
 //

@@ -10,19 +10,13 @@ import (
 	"golang.org/x/text/language"
 )
 
-// The wire names of per-request language, SEP-2792, as its open pull
-// request (modelcontextprotocol/modelcontextprotocol#2792) names them.
-// EXPERIMENTAL until the SEP merges: these are the only places that name
-// them, so a rename is a change here.
+// The wire names of per-request language, SEP-2792: internal/seam holds
+// them, the one place that names them, for both faces. EXPERIMENTAL until
+// the SEP merges.
 const (
-	// metaAcceptLanguage is the request's preference, in params._meta,
-	// in HTTP Accept-Language syntax.
-	metaAcceptLanguage = "io.modelcontextprotocol/acceptLanguage"
-	// metaContentLanguage is the language of a result, in its _meta.
-	metaContentLanguage = "io.modelcontextprotocol/contentLanguage"
-	// headerAcceptLanguage is the HTTP header the SEP mirrors the
-	// preference in, and a browser sends the secret page.
-	headerAcceptLanguage = "Accept-Language"
+	metaAcceptLanguage   = seam.MetaAcceptLanguage
+	metaContentLanguage  = seam.MetaContentLanguage
+	headerAcceptLanguage = seam.HeaderAcceptLanguage
 )
 
 // maxAcceptLanguage bounds the preference parsed: a real one is a few
@@ -79,26 +73,29 @@ func parseLang(accept string) lang {
 // read here too, because a person's language is worth more than the
 // difference. A call of another SDK's face is English.
 func callLang(call seam.Call) lang {
-	c, ok := call.(*sdkCall)
-	if !ok || c == nil {
+	if call == nil {
 		return langEN
 	}
-	return requestLang((*mcp.CallToolRequest)(c))
+	return matchLang(call.AcceptLanguage())
 }
 
-func requestLang(req *mcp.CallToolRequest) lang {
+func requestLang(req *mcp.CallToolRequest) lang { return matchLang(acceptLanguage(req)) }
+
+// acceptLanguage is the languages req carries: its acceptLanguage _meta,
+// else its HTTP Accept-Language header; "" for none.
+func acceptLanguage(req *mcp.CallToolRequest) string {
 	if req == nil {
-		return langEN
+		return ""
 	}
 	if req.Params != nil {
 		if s, ok := req.Params.Meta[metaAcceptLanguage].(string); ok {
-			return matchLang(s)
+			return s
 		}
 	}
 	if req.Extra != nil && req.Extra.Header != nil {
-		return matchLang(req.Extra.Header.Get(headerAcceptLanguage))
+		return req.Extra.Header.Get(headerAcceptLanguage)
 	}
-	return langEN
+	return ""
 }
 
 // pinnedLang returns the language a state pinned, by its code; an old

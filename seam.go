@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"golang.org/x/text/language"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,6 +63,8 @@ func (c *sdkCall) Modes() (form, url bool) {
 func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
 
 func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
+
+func (c *sdkCall) AcceptLanguage() string { return acceptLanguage((*mcp.CallToolRequest)(c)) }
 
 // errPrincipalFace reports a flow whose principal is read from go-sdk's
 // request, served through another SDK, which would bind every call to "".
@@ -193,6 +196,14 @@ func (r *round) faceAsk(s *flowStep, filled Answers, problems []*FieldError, tok
 // result is go-sdk's, read back into its text and structuredContent, both
 // SDK-neutral (the view's JSON, the model's contract), with no copy.
 func (f *Flow) presentation(r *FlowRound) seam.Presentation {
+	p := f.presented(r)
+	if r.Language != language.English && r.Language != (language.Tag{}) {
+		p.Language = r.Language.String()
+	}
+	return p
+}
+
+func (f *Flow) presented(r *FlowRound) seam.Presentation {
 	switch {
 	case r.face != nil:
 		return seam.Presentation{Kind: seam.Native, Requests: r.face.reqs[:r.face.n], State: r.face.state}

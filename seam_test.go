@@ -21,6 +21,7 @@ type fakeCall struct {
 	form, url  bool
 	apps, view bool
 	legacy     bool
+	accept     string
 }
 
 func (c *fakeCall) Tool() string                        { return "signup" }
@@ -30,6 +31,7 @@ func (c *fakeCall) Modes() (bool, bool)                 { return c.form, c.url }
 func (c *fakeCall) Apps() bool                          { return c.apps }
 func (c *fakeCall) ViaView() bool                       { return c.view }
 func (c *fakeCall) Legacy() bool                        { return c.legacy }
+func (c *fakeCall) AcceptLanguage() string              { return c.accept }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
@@ -204,4 +206,35 @@ func TestJudgeNotObject(t *testing.T) {
 	assert.Equal(t, ReplyInvalid, status)
 	require.Len(t, problems, 1)
 	assert.ErrorIs(t, problems[0], ErrInvalidValue)
+}
+
+// TestSeamLanguage: another face's call carries the person's languages,
+// and its round is worded in the one matched and says which, for the
+// face to mark the result with; English says nothing.
+func TestSeamLanguage(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name, accept, want string
+		kind               seam.Kind
+		call               *fakeCall
+	}{
+		{"native, Spanish", "es-ES,es;q=0.9", "es", seam.Native, &fakeCall{form: true}},
+		{"a view, French", "fr", "fr", seam.View, &fakeCall{apps: true}},
+		{"English", "en-GB", "", seam.Native, &fakeCall{form: true}},
+		{"none", "", "", seam.Native, &fakeCall{form: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.call.accept = tt.accept
+			r, p, err := flow.Seam().Next(ctx, tt.call)
+			require.NoError(t, err)
+			assert.Equal(t, tt.kind, p.Kind)
+			assert.Equal(t, tt.want, p.Language)
+			if tt.want != "" {
+				assert.Equal(t, tt.want, r.Language.String())
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -31,13 +32,25 @@ type call struct {
 	raw       json.RawMessage
 	arguments any
 	meta      *mcp.Meta
+	header    http.Header
 	responses mcp.InputResponses
 }
 
 func (c *call) read(ctx context.Context, req *mcp.CallToolRequest) {
 	p := &req.Params
 	*c = call{ctx: ctx, tool: p.Name, state: p.RequestState, raw: p.RawArguments,
-		arguments: p.Arguments, meta: p.Meta, responses: p.InputResponses}
+		arguments: p.Arguments, meta: p.Meta, header: req.Header, responses: p.InputResponses}
+}
+
+// AcceptLanguage reads the call's acceptLanguage _meta, else its HTTP
+// Accept-Language header.
+func (c *call) AcceptLanguage() string {
+	if c.meta != nil {
+		if s, ok := c.meta.AdditionalFields[seam.MetaAcceptLanguage].(string); ok {
+			return s
+		}
+	}
+	return c.header.Get(seam.HeaderAcceptLanguage)
 }
 
 func (c *call) Tool() string  { return c.tool }
@@ -265,6 +278,7 @@ func (d *declared) State() string                        { return "" }
 func (d *declared) Apps() bool                           { return false }
 func (d *declared) Legacy() bool                         { return false }
 func (d *declared) ViaView() bool                        { return false }
+func (d *declared) AcceptLanguage() string               { return "" }
 func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
 func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }
 func (d *declared) Modes() (form, url bool)              { return d.form, d.url }
@@ -278,13 +292,22 @@ func (d *declared) StateError(err error) error           { return stateError{err
 func render(res *mcp.CallToolResult, p seam.Presentation) *mcp.CallToolResult {
 	switch p.Kind {
 	case seam.Native, seam.Legacy: // mcp-go's bridge carries a legacy round
-		return result(res, p.Requests, p.State)
+		return contentLanguage(result(res, p.Requests, p.State), p.Language)
 	case seam.View, seam.Link, seam.Model:
 		res.Content = []mcp.Content{mcp.NewTextContent(p.Text)}
 		res.StructuredContent = p.Structured
-		return res
+		return contentLanguage(res, p.Language)
 	}
 	return nil
+}
+
+// contentLanguage marks res, unless it is in English (lang ""), with the
+// contentLanguage _meta of SEP-2792.
+func contentLanguage(res *mcp.CallToolResult, lang string) *mcp.CallToolResult {
+	if lang != "" {
+		res.Meta = &mcp.Meta{AdditionalFields: map[string]any{seam.MetaContentLanguage: lang}}
+	}
+	return res
 }
 
 // result is the input_required result that asks for requests, built in

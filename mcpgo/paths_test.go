@@ -284,3 +284,23 @@ func TestCompanionRefusesOnTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguage: a call's acceptLanguage _meta reaches the core through
+// the mcp-go face as through go-sdk's: the model is asked in Spanish, and
+// the result says so in its contentLanguage _meta.
+func TestLanguage(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			s := newPathsServer(t)
+			c := connect(t, s.MCPServer, nil, proto.opts...)
+			var req mcp.CallToolRequest
+			req.Params.Name = "signup"
+			req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"io.modelcontextprotocol/acceptLanguage": "es-ES,es;q=0.9"}}
+			res, err := c.CallTool(context.Background(), req)
+			require.NoError(t, err)
+			require.NotNil(t, res.Meta)
+			assert.Equal(t, "es", res.Meta.AdditionalFields["io.modelcontextprotocol/contentLanguage"])
+			assert.NotContains(t, text(t, res), "Ask the person for these answers", "the model's text is Spanish")
+		})
+	}
+}

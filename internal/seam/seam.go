@@ -53,6 +53,10 @@ type Call interface {
 	// app-only companion tool, as a view's submit: a mark only the face
 	// itself can set, never anything the client sent.
 	ViaView() bool
+	// AcceptLanguage is the person's languages as the call carries them:
+	// its acceptLanguage _meta (SEP-2792), else the HTTP Accept-Language
+	// header of its request; "" for none.
+	AcceptLanguage() string
 	// CapabilityError is the face's error for a client that cannot answer
 	// what is asked: form mode, URL mode, or both.
 	CapabilityError(form, url bool) error
@@ -113,6 +117,9 @@ type Presentation struct {
 	// Structured: it may be shared.
 	Text       string
 	Structured any
+	// Language is the language of the round's words, a BCP 47 tag, for
+	// the result's contentLanguage _meta (SEP-2792); "" for English.
+	Language string
 }
 
 // A Form is a compiled form as a face reaches it; R is its reply type,
