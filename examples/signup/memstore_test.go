@@ -6,9 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestMemAccounts: without -db, accounts keep the SQL tables' promises: one
-// account per email whatever its case, a retry of its run finds it, and
-// only the principal who signed up sets its password.
+// TestMemAccounts: without -db, one account per email in any case, found
+// again by its run's retry, whose password only its principal sets.
 func TestMemAccounts(t *testing.T) {
 	m := newMemAccounts()
 	assert.True(t, m.create("run-1", &account{Email: " Ada@Example.com", Plan: "pro", Principal: "alice"}))
