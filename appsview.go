@@ -155,7 +155,11 @@ func buildView(content *node, tool, url, text string, state map[string]any, t *v
 		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
 		{Type: "Else", Children: []*node{content}},
 	}}
-	b, err := json.Marshal(&viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: state, URL: url})
+	w := &viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: state, URL: url}
+	b, err := appendViewWire(make([]byte, 0, 4096), w)
+	if viewJSONCheck != nil {
+		viewJSONCheck(w, b, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
 	}
