@@ -40,6 +40,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 )
 
 var (
@@ -64,7 +66,7 @@ func main() {
 }
 
 func run() error {
-	if err := createPrivate(*dbFlag); err != nil {
+	if err := deploy.CreatePrivate(*dbFlag); err != nil {
 		return err
 	}
 	st, err := openStore(context.Background(), *dbFlag)
@@ -77,7 +79,7 @@ func run() error {
 	if serving {
 		warn = os.Stderr
 	}
-	codec, err := newCodec(os.Getenv(keyEnv), warn)
+	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), warn, "mcpform mcpgo")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +18,7 @@ func TestDemo(t *testing.T) {
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
 	defer st.Close()
-	codec, err := newCodec("", io.Discard)
+	codec, err := deploy.NewCodec("", io.Discard, "mcpform mcpgo")
 	require.NoError(t, err)
 	s, err := newSignup(codec, st, "", "")
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,7 +44,7 @@ type demoOptions struct {
 func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, opts demoOptions, tool string) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
-	codec, err := newCodec(os.Getenv(keyEnv), io.Discard)
+	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), io.Discard, "mcpform signup")
 	if err != nil {
 		return err
 	}

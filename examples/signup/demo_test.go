@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -147,7 +148,7 @@ func TestDemoReadsSecretsWithoutEcho(t *testing.T) {
 // fixed key and serving the secret page on a loopback port, and the store.
 func newTestSignup(t *testing.T) (*signup, *store) {
 	t.Helper()
-	codec, err := newCodec(strings.Repeat("a1", 32), io.Discard)
+	codec, err := deploy.NewCodec(strings.Repeat("a1", 32), io.Discard, "mcpform signup")
 	require.NoError(t, err)
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"golang.org/x/term"
 )
 
@@ -33,7 +34,7 @@ func usage() {
 	out := flag.CommandLine.Output()
 	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password] [-v]\n\n", os.Args[0])
 	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
-	fmt.Fprintf(out, "Request state is sealed with keys from the hex keys in %s (comma-separated; the first seals).\n\n", keyEnv)
+	fmt.Fprintf(out, "Request state is sealed with keys from the hex keys in %s (comma-separated; the first seals).\n\n", deploy.KeyEnv)
 	flag.PrintDefaults()
 }
 
@@ -52,7 +53,7 @@ func main() {
 }
 
 func run() error {
-	if err := createPrivate(*dbFlag); err != nil {
+	if err := deploy.CreatePrivate(*dbFlag); err != nil {
 		return err
 	}
 	st, err := openStore(context.Background(), *dbFlag)
@@ -68,7 +69,7 @@ func run() error {
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	codec, err := newCodec(os.Getenv(keyEnv), os.Stderr)
+	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), os.Stderr, "mcpform signup")
 	if err != nil {
 		return err
 	}

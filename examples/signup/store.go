@@ -9,6 +9,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the drivers are the example's, never the library's
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	_ "modernc.org/sqlite"
 )
 
@@ -45,7 +46,7 @@ CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL
 func openStore(ctx context.Context, dsn string) (*store, error) {
 	if dsn == "" {
 		// An outcome is kept while a state that may replay its run is valid.
-		outcomes := mcpform.NewMemoryOutcomes(stateTTL + mcpform.RequestStateLeeway)
+		outcomes := mcpform.NewMemoryOutcomes(deploy.StateTTL + mcpform.RequestStateLeeway)
 		return &store{mem: newMemAccounts(), runs: memoryRuns{outcomes, mcpform.NewMemorySecretStore()}}, nil
 	}
 	driver, name := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"

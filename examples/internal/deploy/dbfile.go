@@ -1,4 +1,4 @@
-package main
+package deploy
 
 import (
 	"errors"
@@ -7,14 +7,14 @@ import (
 	"strings"
 )
 
-// createPrivate creates the SQLite file dsn, empty, readable and writable
+// CreatePrivate creates the SQLite file dsn, empty, readable and writable
 // by its owner alone (0600), unless it exists or dsn is not a file (""
 // or a postgres:// URL). The file holds password hashes and the secret
 // page's sealed values: SQLite would create it 0644 under the usual umask,
 // readable by every user of the machine. SQLite gives its -wal and -shm
 // files the database file's mode. An existing file keeps the mode its
 // owner gave it.
-func createPrivate(dsn string) error {
+func CreatePrivate(dsn string) error {
 	if dsn == "" || strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return nil
 	}
