@@ -287,11 +287,8 @@ func TestKitStoreErrorIsGeneric(t *testing.T) {
 			assert.NotContains(t, res.Text, "no such table", "the database's words stay in the log")
 			assert.NotContains(t, res.Text, tt.drop)
 
-			logs := r.stderr()
 			lead := tt.tool + ": reference "
-			i := strings.Index(logs, lead)
-			require.GreaterOrEqual(t, i, 0, logs)
-			line, _, _ := strings.Cut(logs[i:], "\n")
+			line, _, _ := strings.Cut(r.logged(t, lead), "\n")
 			assert.Contains(t, line, "no such table: "+tt.drop)
 			ref := strings.Fields(strings.TrimPrefix(line, lead))[0]
 			assert.Contains(t, res.Text, "reference "+strings.TrimSuffix(ref, ":")+".", "the result and the log share the reference")

@@ -143,6 +143,25 @@ type replica struct {
 	stop func() time.Duration
 }
 
+// logged waits up to 10s for the replica's stderr to hold want and returns
+// it from want's first line on. The server writes a log line before it
+// answers, but the pipe reaches the test when the reader gets to it, so a
+// test that reads at once can miss it.
+func (r replica) logged(t testing.TB, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		logs := r.stderr()
+		if i := strings.Index(logs, want); i >= 0 {
+			return logs[i:]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the server's stderr within 10s:\n%s", want, logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // startReplica starts the binary with -http on a free loopback port, key as
 // MCPFORM_STATE_KEY ("" for none) and more flags in args.
 func startReplica(t testing.TB, key string, args ...string) replica {
