@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,6 +94,10 @@ type FormOptions struct {
 	// [FlowOptions].Principal does; with Codec, the form needs it unless
 	// EveryCallerIsSamePerson is set.
 	Principal func(req *mcp.CallToolRequest) string
+	// ContextPrincipal returns who the server authenticated, from the tool
+	// handler's context, as [FlowOptions].ContextPrincipal does: the mcpgo
+	// package's face reads it. Nil leaves Principal alone to say.
+	ContextPrincipal func(ctx context.Context) string
 	// EveryCallerIsSamePerson binds every state of the form to one
 	// principal, "", as [FlowOptions].EveryCallerIsSamePerson does.
 	EveryCallerIsSamePerson bool
@@ -153,10 +158,10 @@ func formFlow(form CompiledForm, opts *FormOptions) (*Flow, error) {
 		}
 		return nil, nil
 	}
-	if opts.Principal == nil && !opts.EveryCallerIsSamePerson {
-		return nil, errors.New("mcpform: a form with a Codec needs FormOptions.Principal, to bind each state to who called; set EveryCallerIsSamePerson only for a server without authentication")
+	if opts.Principal == nil && opts.ContextPrincipal == nil && !opts.EveryCallerIsSamePerson {
+		return nil, errors.New("mcpform: a form with a Codec needs FormOptions.Principal or ContextPrincipal, to bind each state to who called; set EveryCallerIsSamePerson only for a server without authentication")
 	}
-	return NewFlow(opts.Codec, []Step{{Form: form}}, &FlowOptions{Principal: opts.Principal,
+	return NewFlow(opts.Codec, []Step{{Form: form}}, &FlowOptions{Principal: opts.Principal, ContextPrincipal: opts.ContextPrincipal,
 		EveryCallerIsSamePerson: opts.EveryCallerIsSamePerson, AskModel: opts.AskModel, MaxReasks: math.MaxInt32,
 		Translate: opts.Translate})
 }
@@ -247,7 +252,7 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 // not requestState.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
 	if reply.again != nil {
-		return reply.again
+		return reply.again.Result
 	}
 	return f.c.in(reply.lang).reask(reply.Answers, reply.Problems, requestState)
 }
@@ -459,8 +464,8 @@ type Reply[T any] struct {
 	// refuses PathModel.
 	Path Path
 
-	again *mcp.CallToolResult // the re-ask on the view or model path
-	lang  lang                // the language of the call read, for Reask
+	again *FlowRound // the re-ask on the view or model path
+	lang  lang       // the language of the call read, for Reask
 }
 
 // requireInput returns the capability error for a call whose client cannot

@@ -3,10 +3,18 @@ package mcpform
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// A lone Form picks its path and reads its answer here, once for every
+// face: [Form.Ask] and [Form.ReadCall] are go-sdk's wrappers of ask and
+// readCall, and the mcpgo package reaches the same two through
+// [Form.Seam], so that a form asks the same host the same way on either
+// SDK.
 
 // Ask returns the result that asks for the form in the way the client of
 // req can answer, chosen as a [Flow] chooses for each step: [Form.InputRequest]
@@ -27,10 +35,30 @@ import (
 // asks the secrets in URL mode; Ask refuses it, because the form-mode
 // request would leave them out.
 func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	if len(f.c.secrets) > 0 {
-		return nil, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
+	a, err := f.ask(context.Background(), (*sdkCall)(req))
+	if err != nil {
+		return nil, err
 	}
-	call := (*sdkCall)(req)
+	if a.round != nil {
+		return a.round.Result, nil
+	}
+	return a.native.reask(nil, nil, requestState), nil
+}
+
+// formAsk is what a form asks of one call's client: natively, the form in
+// the call's language, or the round of the form's one-step flow that
+// shows a view or asks the model.
+type formAsk struct {
+	native *compiled
+	round  *FlowRound
+}
+
+// ask chooses how f asks the client of call; ctx is the handler's, which
+// a face's ContextPrincipal reads.
+func (f *Form[T]) ask(ctx context.Context, call seam.Call) (formAsk, error) {
+	if len(f.c.secrets) > 0 {
+		return formAsk{}, fmt.Errorf("mcpform: field %q is secret: ask the form as a Flow step, which asks it in URL mode", f.c.secrets[0].Name)
+	}
 	can, model := reachOf(call), false
 	if f.flow == nil {
 		can.native = true // no keys: no state to read answers with off the native path
@@ -39,36 +67,45 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 	}
 	path, err := choosePath(call, can, f.c, model)
 	if err != nil {
-		return nil, err
+		return formAsk{}, err
 	}
 	if path == PathNative {
-		return f.c.in(callLang(call)).reask(nil, nil, requestState), nil
+		return formAsk{native: f.c.in(callLang(call))}, nil
 	}
 	// The view and the model: the form is a flow of one step, whose
 	// round mints the state its answer is read with.
-	r, err := f.flow.next(context.Background(), call)
+	r, err := f.flow.next(ctx, call)
 	if err != nil {
-		return nil, err
+		return formAsk{}, err
 	}
 	if r.Status != FlowAsk {
 		// The call answered already; ReadCall reads it. Ask it afresh.
-		r, err = f.flow.next(context.Background(), withoutState(req))
-		if err != nil {
-			return nil, err
+		if r, err = f.flow.next(ctx, withoutState(call)); err != nil {
+			return formAsk{}, err
 		}
 	}
-	return r.Result, nil
+	return formAsk{round: r}, nil
 }
 
-// withoutState is req with no state in its arguments, a first call.
-func withoutState(req *mcp.CallToolRequest) *sdkCall {
-	p := *req.Params
-	p.Arguments = nil
-	p.RequestState = ""
-	c := *req
-	c.Params = &p
-	return (*sdkCall)(&c)
+// withoutState is call with no state and no arguments, a first call.
+func withoutState(call seam.Call) seam.Call {
+	c, ok := call.(*sdkCall)
+	if !ok {
+		return freshCall{call}
+	}
+	// go-sdk's own call type, which its Principal reads.
+	p := *c.params()
+	p.Arguments, p.RequestState = nil, ""
+	fresh := *c
+	fresh.Params = &p
+	return &fresh
 }
+
+// freshCall is another face's call with no state and no arguments.
+type freshCall struct{ seam.Call }
+
+func (freshCall) State() string                       { return "" }
+func (freshCall) Arguments() (json.RawMessage, error) { return nil, nil }
 
 // ReadCall is [Form.Read] for any path [Form.Ask] takes: it reads the
 // answer from the call's input responses, or, for a form with
@@ -89,18 +126,22 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 	if req == nil || req.Params == nil {
 		return Reply[T]{Status: ReplyNone}
 	}
+	return f.readCall(context.Background(), (*sdkCall)(req))
+}
+
+// readCall reads f's answer in call, on whichever path it came.
+func (f *Form[T]) readCall(ctx context.Context, call seam.Call) Reply[T] {
 	// Only a state the form minted makes the arguments an answer: without
 	// one, there is nothing to run the form's flow for.
-	if InputResponse(req.Params.InputResponses, f.c.key) != nil || f.flow == nil || req.Params.RequestState != "" ||
-		!bytes.Contains(req.Params.Arguments, []byte(`"`+StateArgument+`"`)) {
-		reply := f.Read(req.Params.InputResponses)
-		reply.lang = requestLang(req)
+	if !f.inArguments(call) {
+		reply := f.read(call)
+		reply.lang = callLang(call)
 		if reply.Path == PathNative {
-			reply.Path = nativePath((*sdkCall)(req))
+			reply.Path = nativePath(call)
 		}
 		return reply
 	}
-	r, err := f.flow.next(context.Background(), (*sdkCall)(req))
+	r, err := f.flow.next(ctx, call)
 	if err != nil || r.Path == PathNoAnswer {
 		return Reply[T]{Status: ReplyNone}
 	}
@@ -121,9 +162,44 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 		if len(r.Problems) == 0 {
 			return Reply[T]{Status: ReplyNone} // no answer to the form asked
 		}
-		reply.Status, reply.Answers, reply.again = ReplyInvalid, r.filled, r.Result
+		reply.Status, reply.Answers, reply.again = ReplyInvalid, r.filled, r
 	default:
 		reply.Status = ReplyInvalid
 	}
 	return reply
+}
+
+// inArguments reports whether f's answer may be in call's arguments: f
+// has a Codec, and the call carries a state there, not an input response
+// or a requestState.
+func (f *Form[T]) inArguments(call seam.Call) bool {
+	if f.flow == nil || call.State() != "" {
+		return false
+	}
+	if _, ok := call.Answer(f.c.key); ok {
+		return false
+	}
+	args, err := call.Arguments()
+	return err == nil && bytes.Contains(args, []byte(`"`+StateArgument+`"`))
+}
+
+// askPresentation is a, for a face other than go-sdk's: the native
+// request carrying state, or the round's view or model request.
+func (f *Form[T]) askPresentation(a formAsk, call seam.Call, state string) seam.Presentation {
+	if a.round != nil {
+		return f.flow.presentation(a.round)
+	}
+	return a.native.nativePresentation(nil, nil, state, call.Legacy())
+}
+
+// nativePresentation asks c natively, naming problems and pre-filling
+// accepted, carrying state.
+func (c *compiled) nativePresentation(accepted Answers, problems []*FieldError, state string, legacy bool) seam.Presentation {
+	// No contentLanguage: go-sdk's face marks no native ask of a lone
+	// form either.
+	p := seam.Presentation{Kind: seam.Native, Requests: []seam.Request{c.seamRequest(accepted, problems)}, State: state}
+	if legacy {
+		p.Kind = seam.Legacy
+	}
+	return p
 }

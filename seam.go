@@ -106,15 +106,25 @@ type formSeam[T any] Form[T]
 
 func (s *formSeam[T]) Read(a seam.Answers) Reply[T] { return (*Form[T])(s).read(a) }
 
-func (s *formSeam[T]) Ask(call seam.Call) (seam.Request, error) {
-	if err := s.c.askable(call); err != nil {
-		return seam.Request{}, err
-	}
-	return s.c.seamRequest(nil, nil), nil
+func (s *formSeam[T]) ReadCall(ctx context.Context, call seam.Call) Reply[T] {
+	return (*Form[T])(s).readCall(ctx, call)
 }
 
-func (s *formSeam[T]) Reask(reply Reply[T]) seam.Request {
-	return s.c.seamRequest(reply.Answers, reply.Problems)
+func (s *formSeam[T]) Ask(ctx context.Context, call seam.Call, state string) (seam.Presentation, error) {
+	f := (*Form[T])(s)
+	a, err := f.ask(ctx, call)
+	if err != nil {
+		return seam.Presentation{}, err
+	}
+	return f.askPresentation(a, call, state), nil
+}
+
+func (s *formSeam[T]) Reask(reply Reply[T], state string) seam.Presentation {
+	f := (*Form[T])(s)
+	if reply.again != nil {
+		return f.flow.presentation(reply.again)
+	}
+	return f.c.in(reply.lang).nativePresentation(reply.Answers, reply.Problems, state, false)
 }
 
 // Seam is the flow as mcpform's faces for other SDKs (package mcpgo)

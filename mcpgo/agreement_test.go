@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -38,7 +39,7 @@ func sentSchema(t *testing.T, form *mcpform.Form[mcpform.Answers]) map[string]an
 	t.Helper()
 	var req mcp.CallToolRequest
 	req.Params.Meta = formMeta()
-	res, err := mcpgo.Ask(form, req, "")
+	res, err := mcpgo.Ask(context.Background(), form, req, "")
 	require.NoError(t, err)
 	wire, err := json.Marshal(res)
 	require.NoError(t, err)

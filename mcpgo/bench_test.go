@@ -137,7 +137,7 @@ func BenchmarkFaceAsk(b *testing.B) {
 		req := mcpgoCall("", nil)
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := mcpgo.Ask(form, req, ""); err != nil {
+			if _, err := mcpgo.Ask(context.Background(), form, req, ""); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -80,7 +80,7 @@ func TestModes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var req mcp.CallToolRequest
 			req.Params.Meta = tt.meta
-			_, err := mcpgo.Ask(form, req, "")
+			_, err := mcpgo.Ask(context.Background(), form, req, "")
 			assert.Equal(t, tt.ok, err == nil, "%v", err)
 		})
 	}

@@ -93,7 +93,7 @@ func probeFaces(t *testing.T) []probeFace {
 			switch r := mcpgo.Read(f, req); r.Status {
 			case mcpform.ReplyNone:
 				var err error
-				if res, err = mcpgo.Ask(f, req, ""); err != nil {
+				if res, err = mcpgo.Ask(context.Background(), f, req, ""); err != nil {
 					return nil, err
 				}
 			case mcpform.ReplyInvalid:

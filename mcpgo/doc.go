@@ -9,10 +9,10 @@
 //	form, _ := mcpform.FormFor[Booking](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
 //
 //	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-//		reply := mcpgo.Read(form, req)
+//		reply := mcpgo.ReadCall(ctx, form, req)
 //		switch reply.Status {
 //		case mcpform.ReplyNone:
-//			return mcpgo.Ask(form, req, "")
+//			return mcpgo.Ask(ctx, form, req, "")
 //		case mcpform.ReplyInvalid:
 //			return mcpgo.Reask(form, reply, ""), nil
 //		case mcpform.ReplyAccepted:
@@ -22,7 +22,7 @@
 //	})
 //
 // [Ask] sends the schema compiled into the form, titled choices and
-// defaults included, as JSON marshalled once; [Read] judges the answer
+// defaults included, as JSON marshalled once; [ReadCall] judges the answer
 // with the one checker mcpform has, as a JSON Schema validator would, and
 // decodes it into the form's Go type; [Reask] asks again, naming each
 // problem and pre-filling what was accepted.
@@ -43,7 +43,8 @@
 // mcp-go hands a tool handler who the caller is only through the context:
 // what the server's auth middleware, or its HTTPContextFunc
 // (server.WithHTTPContextFunc), put there from the request's token. A flow
-// reads it with FlowOptions.ContextPrincipal, which Next calls with the
+// reads it with FlowOptions.ContextPrincipal (a form with a Codec, with
+// FormOptions.ContextPrincipal), which Next, Ask and ReadCall call with the
 // handler's ctx. A flow compiled once for go-sdk and mcp-go sets both
 // Principal (go-sdk's) and ContextPrincipal; Next refuses a flow that set
 // only Principal rather than bind its state to no one.
@@ -59,8 +60,9 @@
 // request through the model. Attach the viewer to each tool with
 // [AttachViewer], give the tool the flow's InputSchema, and declare the
 // MCP Apps extension with server.WithExtensions. A lone form ([Ask],
-// [Read]) is asked natively only: for the other paths, make it a one-step
-// [mcpform.Flow].
+// [ReadCall]) takes the same paths, chosen the same way, once its
+// FormOptions set a Codec (and AskModel for the model); without one it is
+// asked natively only.
 //
 // # Protocol revisions
 //
@@ -110,7 +112,5 @@
 // send the right code with no change here.
 //
 // On 2026-07-28 the client's capabilities come with each request. On the
-// legacy handshake Next reads the session's, through the context; Ask has
-// no context, so it asks, and mcp-go's bridge fails for a client that
-// cannot answer.
+// legacy handshake Next and Ask read the session's, through the context.
 package mcpgo

@@ -42,7 +42,7 @@ func modernCall(state, key string, content map[string]any) mcp.CallToolRequest {
 
 func ExampleAsk() {
 	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking", Message: "Book a room"})
-	res, err := mcpgo.Ask(form, modernCall("", "", nil), "")
+	res, err := mcpgo.Ask(context.Background(), form, modernCall("", "", nil), "")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -55,7 +55,7 @@ func ExampleAsk() {
 	// A client that declared no elicitation is not asked.
 	var bare mcp.CallToolRequest
 	bare.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: map[string]any{}}}
-	_, err = mcpgo.Ask(form, bare, "")
+	_, err = mcpgo.Ask(context.Background(), form, bare, "")
 	fmt.Println(err)
 	// Output:
 	// input_required Book a room
@@ -173,7 +173,7 @@ func bookServer() *server.MCPServer {
 	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		switch reply := mcpgo.Read(form, req); reply.Status {
 		case mcpform.ReplyNone:
-			return mcpgo.Ask(form, req, "")
+			return mcpgo.Ask(ctx, form, req, "")
 		case mcpform.ReplyInvalid:
 			return mcpgo.Reask(form, reply, ""), nil
 		}

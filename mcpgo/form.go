@@ -1,40 +1,70 @@
 package mcpgo
 
 import (
+	"context"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
-	"github.com/mcpform/mcpform/internal/seam"
 )
 
-// Ask returns f's input request for the client of req: an input_required
-// result whose one elicitation, under f's key, asks for f's fields with
-// the schema compiled into f, titled choices and all, carrying
-// requestState (empty sends none). Return it from the tool handler as it
-// is; on the legacy handshake mcp-go's bridge asks the client with
-// elicitation/create and calls the handler again with the answer. The
-// result is the caller's own, its InputRequests map and params included:
-// editing them changes no other result. The RequestedSchema bytes, made
-// once when f was compiled, are shared: read them, never write into them.
+// Ask returns the result that asks for f in the way the client of req can
+// answer, chosen exactly as [mcpform.Form.Ask] chooses on go-sdk: an
+// input_required result whose one elicitation, under f's key, asks for
+// f's fields with the schema compiled into f, carrying requestState
+// (empty sends none), for a client that declared form elicitation; with
+// FormOptions.Codec, an MCP Apps view for a host that renders them (on
+// an mcp-go server with [AddViewer], the tool attached with
+// [AttachViewer]), and, with AskModel too, a request through the model;
+// and to any other client the error for a missing capability (see the
+// package doc for its JSON-RPC code). Return the result from the tool
+// handler as it is; on the legacy handshake mcp-go's bridge asks a form
+// with elicitation/create and calls the handler again with the answer.
+// [ReadCall] reads the answer on every path. ctx is the tool handler's:
+// the client's capabilities on the legacy handshake and the form's
+// FormOptions.ContextPrincipal are read through it, and only a call it
+// marks as a view's submit is one.
 //
-// To a client that declared no form elicitation in the request's _meta it
-// returns an error instead (see the package doc for its JSON-RPC code), and
-// it refuses a form with secret fields, which only a [Next] of a flow asks,
-// in URL mode. On the legacy handshake the request carries no
-// capabilities, so Ask asks, and mcp-go's bridge reports a client that
-// cannot answer.
-func Ask[T any](f *mcpform.Form[T], req mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
-	r, err := f.Seam().Ask(declaredBy(&req))
+// A state in req's arguments that does not verify is answered with the
+// error for an invalid request state. Ask refuses a form with secret
+// fields, which only a [Next] of a flow asks, in URL mode.
+//
+// The result is the caller's own, its InputRequests map and params
+// included: editing them changes no other result. The RequestedSchema
+// bytes, made once when f was compiled, and a view's structuredContent
+// are shared: read them, never write into them.
+func Ask[T any](ctx context.Context, f *mcpform.Form[T], req mcp.CallToolRequest, requestState string) (*mcp.CallToolResult, error) {
+	// The call and the result in one allocation, as in Next.
+	box := &struct {
+		call call
+		res  mcp.CallToolResult
+	}{}
+	box.call.read(ctx, &req)
+	p, err := f.Seam().Ask(ctx, &box.call, requestState)
 	if err != nil {
 		return nil, err
 	}
-	return result(&mcp.CallToolResult{}, []seam.Request{r}, requestState), nil
+	return render(&box.res, p), nil
 }
 
-// Read checks the answer in req under f's key, exactly as
-// [mcpform.Form.Read] does, and decodes it into the reply's Value: see
+// ReadCall reads f's answer in req on every path [Ask] takes, exactly as
+// [mcpform.Form.ReadCall] does on go-sdk: from the input responses, or,
+// for a form with FormOptions.Codec, from the arguments of a view's
+// submit or of the model's call, but only with a state f minted for that
+// path; [mcpform.Reply].Path says which. ctx is the tool handler's. See
+// [mcpform.Reply] for what each status means; [Reask] asks again on the
+// path the reply came by.
+func ReadCall[T any](ctx context.Context, f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
+	var c call
+	c.read(ctx, &req)
+	return f.Seam().ReadCall(ctx, &c)
+}
+
+// Read checks the answer in req's input responses under f's key, exactly
+// as [mcpform.Form.Read] does, and decodes it into the reply's Value: see
 // [mcpform.Reply] for what each status means. The answer is untrusted;
 // one that does not decode as an elicitation result reads as no answer
 // ([mcpform.ReplyNone]), and content that is not an object is refused.
+// It never reads the arguments: [ReadCall] does, for a form with a Codec.
 func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 	a := asDecoded(req.Params.InputResponses)
 	reply := f.Seam().Read(a)
@@ -47,12 +77,15 @@ func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 	return reply
 }
 
-// Reask returns the input_required result that asks for f again after
-// reply: its message names reply's problems (see [mcpform.ProblemMessage])
-// and the values reply accepted are the schema's defaults, which clients
-// pre-fill. For a reply without problems or accepted values it asks as
-// [Ask] does, without looking at the client's capabilities: the client
-// answered the first request. The result is the caller's own, as Ask's.
+// Reask returns the result that asks for f again after reply, on the
+// path reply came by: for an answer in a view or through the model, the
+// same path again, with a state f mints; otherwise an input_required
+// result carrying requestState whose message names reply's problems (see
+// [mcpform.ProblemMessage]) and whose schema's defaults, which clients
+// pre-fill, are the values reply accepted. For a reply without problems
+// or accepted values it asks natively as [Ask] does, without looking at
+// the client's capabilities: the client answered the first request. The
+// result is the caller's own, as Ask's.
 func Reask[T any](f *mcpform.Form[T], reply mcpform.Reply[T], requestState string) *mcp.CallToolResult {
-	return result(&mcp.CallToolResult{}, []seam.Request{f.Seam().Reask(reply)}, requestState)
+	return render(&mcp.CallToolResult{}, f.Seam().Reask(reply, requestState))
 }

@@ -33,11 +33,11 @@ func bookingForm(t testing.TB) *mcpform.Form[booking] {
 // bookingServer serves "book", a handler on mcpgo's Ask, Read and Reask.
 func bookingServer(form *mcpform.Form[booking]) *server.MCPServer {
 	srv := server.NewMCPServer("book", "v0", server.WithToolCapabilities(false))
-	srv.AddTool(mcp.NewTool("book"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reply := mcpgo.Read(form, req)
 		switch reply.Status {
 		case mcpform.ReplyNone:
-			return mcpgo.Ask(form, req, "")
+			return mcpgo.Ask(ctx, form, req, "")
 		case mcpform.ReplyInvalid:
 			return mcpgo.Reask(form, reply, ""), nil
 		case mcpform.ReplyAccepted:
@@ -100,7 +100,7 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 	var req mcp.CallToolRequest
 	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
 		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
-	res, err := mcpgo.Ask(form, req, "s")
+	res, err := mcpgo.Ask(context.Background(), form, req, "s")
 	require.NoError(t, err)
 	assert.Equal(t, mcp.ResultTypeInputRequired, res.ResultType)
 	assert.Equal(t, "s", res.RequestState)
@@ -121,7 +121,7 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 func TestAskResultsAreOwn(t *testing.T) {
 	form := bookingForm(t)
 	var req mcp.CallToolRequest
-	pristine, err := mcpgo.Ask(form, req, "a")
+	pristine, err := mcpgo.Ask(context.Background(), form, req, "a")
 	require.NoError(t, err)
 	want, err := json.Marshal(pristine)
 	require.NoError(t, err)
@@ -135,7 +135,7 @@ func TestAskResultsAreOwn(t *testing.T) {
 	vandalise(pristine)
 	ask := map[string]func() *mcp.CallToolResult{
 		"Ask": func() *mcp.CallToolResult {
-			res, err := mcpgo.Ask(form, req, "a")
+			res, err := mcpgo.Ask(context.Background(), form, req, "a")
 			require.NoError(t, err)
 			return res
 		},
@@ -166,7 +166,7 @@ func TestAskResultsAreOwn(t *testing.T) {
 		Answers: mcpform.Answers{"seats": 2}, Problems: []*mcpform.FieldError{{Field: "room", Err: mcpform.ErrInvalidValue}}}, "b")
 	assert.Contains(t, reasked.InputRequests["booking"].Elicitation.Message, "Room")
 	assert.Contains(t, string(reasked.InputRequests["booking"].Elicitation.RequestedSchema.(json.RawMessage)), `"default":2`)
-	again, err := mcpgo.Ask(form, req, "c")
+	again, err := mcpgo.Ask(context.Background(), form, req, "c")
 	require.NoError(t, err)
 	assert.Equal(t, "Book a room", again.InputRequests["booking"].Elicitation.Message)
 }
@@ -185,7 +185,7 @@ func TestAskRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var req mcp.CallToolRequest
 			req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: tt.caps}}
-			_, err := mcpgo.Ask(form, req, "")
+			_, err := mcpgo.Ask(context.Background(), form, req, "")
 			require.Error(t, err)
 			assert.ErrorIs(t, err, mcp.MissingRequiredClientCapabilityError{})
 			assert.Contains(t, err.Error(), `{"requiredCapabilities":{"elicitation":{"form":{}}}}`)
@@ -193,7 +193,7 @@ func TestAskRefuses(t *testing.T) {
 	}
 	secret, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{Name: "pw", Type: mcpform.TypePassword, Required: true}}, nil)
 	require.NoError(t, err)
-	_, err = mcpgo.Ask(secret, mcp.CallToolRequest{}, "")
+	_, err = mcpgo.Ask(context.Background(), secret, mcp.CallToolRequest{}, "")
 	assert.ErrorContains(t, err, "secret")
 }
 

@@ -123,16 +123,24 @@ type Presentation struct {
 }
 
 // A Form is a compiled form as a face reaches it; R is its reply type,
-// mcpform.Reply[T].
+// mcpform.Reply[T]. The core chooses the form's path and reads its
+// answer, so that every face asks a host the same way.
 type Form[R any] interface {
-	// Read judges the answer under the form's key.
+	// Read judges the answer under the form's key, in input responses.
 	Read(a Answers) R
-	// Ask returns the form's request for call's client, or the error of
-	// Call.CapabilityError, or the refusal of a form with secret fields.
-	Ask(call Call) (Request, error)
-	// Reask returns the form's request asked again after reply, naming
-	// its problems and pre-filling what it accepted.
-	Reask(reply R) Request
+	// ReadCall reads the form's answer in call on whichever path it came:
+	// the input responses, or a view's or the model's arguments with a
+	// state the form minted. ctx is the tool handler's.
+	ReadCall(ctx context.Context, call Call) R
+	// Ask returns what asks the form of call's client, natively carrying
+	// state, or in a view or through the model; or the error of
+	// Call.CapabilityError or Call.StateError, or the refusal of a form
+	// with secret fields. ctx is the tool handler's.
+	Ask(ctx context.Context, call Call, state string) (Presentation, error)
+	// Reask returns what asks the form again after reply, naming its
+	// problems and pre-filling what it accepted, on the path reply came
+	// by; a native re-ask carries state.
+	Reask(reply R, state string) Presentation
 }
 
 // A Flow is a compiled flow as a face reaches it; R is the core's round,

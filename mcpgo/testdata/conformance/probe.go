@@ -112,7 +112,7 @@ func main() {
 				r := mcpgo.Read(f, req)
 				switch r.Status {
 				case mcpform.ReplyNone:
-					return mcpgo.Ask(f, req, "")
+					return mcpgo.Ask(ctx, f, req, "")
 				case mcpform.ReplyInvalid:
 					return mcpgo.Reask(f, r, ""), nil
 				}
