@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -1850,6 +1851,53 @@ func ExampleForm_ReadCall() {
 	// none
 	// accepted model ada@example.com
 	// typed by the model: ask the person to confirm before charging
+}
+
+// seamCall is a tool call as a face other than go-sdk's reads it from its
+// SDK (the mcpgo package's does so for mcp-go): here, a first call from a
+// client with form elicitation.
+type seamCall struct{ answers map[string]seam.Answer }
+
+func (c seamCall) Answer(key string) (seam.Answer, bool) { a, ok := c.answers[key]; return a, ok }
+func (seamCall) Tool() string                            { return "book" }
+func (seamCall) Arguments() (json.RawMessage, error)     { return nil, nil }
+func (seamCall) State() string                           { return "" }
+func (seamCall) Modes() (form, url bool)                 { return true, false }
+func (seamCall) Apps() bool                              { return false }
+func (seamCall) Legacy() bool                            { return false }
+func (seamCall) ViaView() bool                           { return false }
+func (seamCall) AcceptLanguage() string                  { return "" }
+func (seamCall) CapabilityError(form, url bool) error    { return errors.New("cannot answer") }
+func (seamCall) StateError(err error) error              { return err }
+
+func ExampleForm_Seam() {
+	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{Name: "room", Required: true}},
+		&mcpform.FormOptions{Key: "booking"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, _ := form.Seam().Ask(context.Background(), seamCall{}, "s1")
+	fmt.Println(p.Requests[0].Key, p.Requests[0].Mode, p.State)
+	reply := form.Seam().ReadCall(context.Background(), seamCall{answers: map[string]seam.Answer{
+		"booking": {Action: "accept", Content: map[string]any{"room": "a"}}}})
+	fmt.Println(reply.Status, reply.Value["room"])
+	// Output:
+	// booking form s1
+	// accepted a
+}
+
+func ExampleFlow_Seam() {
+	flow, err := mcpform.NewFlow(exampleCodec(), []mcpform.Step{{Key: "booking", Message: "Book a room",
+		Fields: []mcpform.AutoFormField{{Name: "room", Required: true}}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, p, err := flow.Seam().Next(context.Background(), seamCall{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Status, r.Step, p.Requests[0].Message, p.State != "")
+	// Output: ask booking Book a room true
 }
 
 func ExamplePath_String() {
