@@ -36,6 +36,7 @@ type compiled struct {
 	lookup  func(string) int
 	schema  json.RawMessage // the titled schema of fields, marshalled once
 	boxed   json.Marshaler  // schema as a json.RawMessage in an interface, for other faces
+	asked   []seam.Request  // the form's one plain request, for other faces; never modified
 	wire    any             // schema as sent: see wireSchema
 	key     string
 	message string
@@ -197,6 +198,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 		c.translate = opts.Translate
 	}
 	c.own = formArguments(fields)
+	c.asked = []seam.Request{{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}}
 	return c, nil
 }
 

@@ -197,7 +197,10 @@ func (f *Form[T]) askPresentation(a formAsk, call seam.Call, state string) seam.
 func (c *compiled) nativePresentation(accepted Answers, problems []*FieldError, state string, legacy bool) seam.Presentation {
 	// No contentLanguage: go-sdk's face marks no native ask of a lone
 	// form either.
-	p := seam.Presentation{Kind: seam.Native, Requests: []seam.Request{c.seamRequest(accepted, problems)}, State: state}
+	p := seam.Presentation{Kind: seam.Native, Requests: c.asked, State: state}
+	if len(accepted) > 0 || len(problems) > 0 {
+		p.Requests = []seam.Request{c.seamRequest(accepted, problems)}
+	}
 	if legacy {
 		p.Kind = seam.Legacy
 	}

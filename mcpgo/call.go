@@ -34,6 +34,7 @@ type call struct {
 	meta      *mcp.Meta
 	header    http.Header
 	responses mcp.InputResponses
+	decoded   bool // answers are read as decoded, without asJSON (see Read)
 }
 
 func (c *call) read(ctx context.Context, req *mcp.CallToolRequest) {
@@ -49,6 +50,9 @@ func (c *call) AcceptLanguage() string {
 		if s, ok := c.meta.AdditionalFields[seam.MetaAcceptLanguage].(string); ok {
 			return s
 		}
+	}
+	if c.header == nil { // in process, or stdio: no HTTP request
+		return ""
 	}
 	return c.header.Get(seam.HeaderAcceptLanguage)
 }
@@ -130,10 +134,15 @@ func (c *call) Arguments() (json.RawMessage, error) {
 	return json.Marshal(c.arguments)
 }
 
-func (c *call) Answer(key string) (seam.Answer, bool) { return answers(c.responses).Answer(key) }
-func (c *call) Modes() (form, url bool)               { return modes(c.ctx, c.meta) }
-func (c *call) CapabilityError(form, url bool) error  { return newCapabilityError(form, url) }
-func (c *call) StateError(err error) error            { return stateError{err} }
+func (c *call) Answer(key string) (seam.Answer, bool) {
+	if c.decoded {
+		return asDecoded(c.responses).Answer(key)
+	}
+	return answers(c.responses).Answer(key)
+}
+func (c *call) Modes() (form, url bool)              { return modes(c.ctx, c.meta) }
+func (c *call) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
+func (c *call) StateError(err error) error           { return stateError{err} }
 
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses
@@ -285,14 +294,25 @@ func (d *declared) Modes() (form, url bool)              { return d.form, d.url 
 func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (d *declared) StateError(err error) error           { return stateError{err} }
 
+// A resultBox is a result and room for one elicitation's params, built
+// in one allocation with the call that asks: mcp-go's types are large, and
+// asking is mostly their making.
+type resultBox struct {
+	res   mcp.CallToolResult
+	param [1]mcp.ElicitationParams
+}
+
 // render is the result of a round that asks, described by p, built in
-// place into res: input requests, or an ordinary result (a view, a link,
+// place into box: input requests, or an ordinary result (a view, a link,
 // a request through the model) of one text block and structuredContent.
 // An Outcome asks nothing, and renders as nil.
-func render(res *mcp.CallToolResult, p seam.Presentation) *mcp.CallToolResult {
+func render(box *resultBox, p seam.Presentation) *mcp.CallToolResult {
+	res := &box.res
 	switch p.Kind {
 	case seam.Native, seam.Legacy: // mcp-go's bridge carries a legacy round
-		return contentLanguage(result(res, p.Requests, p.State), p.Language)
+		res.ResultType = mcp.ResultTypeInputRequired
+		res.InputRequests, res.RequestState = build(p.Requests, box.param[:]), p.State
+		return contentLanguage(res, p.Language)
 	case seam.View, seam.Link, seam.Model:
 		res.Content = []mcp.Content{mcp.NewTextContent(p.Text)}
 		res.StructuredContent = p.Structured
@@ -310,26 +330,17 @@ func contentLanguage(res *mcp.CallToolResult, lang string) *mcp.CallToolResult {
 	return res
 }
 
-// result is the input_required result that asks for requests, built in
-// place into res.
-func result(res *mcp.CallToolResult, requests []seam.Request, state string) *mcp.CallToolResult {
-	res.ResultType = mcp.ResultTypeInputRequired
-	res.InputRequests, res.RequestState = inputRequests(requests), state
-	return res
-}
-
-// inputRequests are requests as mcp-go's, built for this result alone:
-// its map and params are the caller's own, so that a handler that edits
-// one result edits no other, and concurrent calls share no map. The
-// schema was marshalled once, when the form was compiled; its bytes are
-// shared, read-only, as go-sdk's face shares them (copying them per call
-// costs twice go-sdk's Ask).
-func inputRequests(requests []seam.Request) mcp.InputRequests {
-	return build(requests)
-}
-
-func build(requests []seam.Request) mcp.InputRequests {
-	params := make([]mcp.ElicitationParams, len(requests))
+// build returns requests as mcp-go's, made for this result alone: its map
+// and params are the caller's own, so that a handler that edits one
+// result edits no other, and concurrent calls share no map. One request's
+// params go into one, the box's room. The schema was marshalled once, when
+// the form was compiled; its bytes are shared, read-only, as go-sdk's
+// face shares them (copying them per call costs twice go-sdk's Ask).
+func build(requests []seam.Request, one []mcp.ElicitationParams) mcp.InputRequests {
+	params := one
+	if len(requests) > len(one) {
+		params = make([]mcp.ElicitationParams, len(requests))
+	}
 	in := make(mcp.InputRequests, len(requests))
 	for i, r := range requests {
 		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL}

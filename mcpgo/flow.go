@@ -67,7 +67,7 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 	box := &struct {
 		round FlowRound
 		call  call
-		res   mcp.CallToolResult
+		res   resultBox
 	}{}
 	box.call.read(ctx, &req)
 	r, p, err := flow.Seam().Next(ctx, &box.call)

@@ -36,7 +36,7 @@ func Ask[T any](ctx context.Context, f *mcpform.Form[T], req mcp.CallToolRequest
 	// The call and the result in one allocation, as in Next.
 	box := &struct {
 		call call
-		res  mcp.CallToolResult
+		res  resultBox
 	}{}
 	box.call.read(ctx, &req)
 	p, err := f.Seam().Ask(ctx, &box.call, requestState)
@@ -56,7 +56,13 @@ func Ask[T any](ctx context.Context, f *mcpform.Form[T], req mcp.CallToolRequest
 func ReadCall[T any](ctx context.Context, f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 	var c call
 	c.read(ctx, &req)
-	return f.Seam().ReadCall(ctx, &c)
+	c.decoded = true // as in Read: content built in Go is read again below
+	reply := f.Seam().ReadCall(ctx, &c)
+	if reply.Status == mcpform.ReplyInvalid && asDecoded(c.responses).builtInGo(f.Key()) {
+		c.decoded = false
+		reply = f.Seam().ReadCall(ctx, &c)
+	}
+	return reply
 }
 
 // Read checks the answer in req's input responses under f's key, exactly
@@ -87,5 +93,5 @@ func Read[T any](f *mcpform.Form[T], req mcp.CallToolRequest) mcpform.Reply[T] {
 // the client's capabilities: the client answered the first request. The
 // result is the caller's own, as Ask's.
 func Reask[T any](f *mcpform.Form[T], reply mcpform.Reply[T], requestState string) *mcp.CallToolResult {
-	return render(&mcp.CallToolResult{}, f.Seam().Reask(reply, requestState))
+	return render(&resultBox{}, f.Seam().Reask(reply, requestState))
 }
