@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/mcpform/mcpform/mcpformtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -153,41 +154,15 @@ func (h *hostRun) page(link string) {
 	require.Equal(h.t, 200, code, body)
 }
 
-// replay sends the params of a row's last call again, to replica b, from a
-// client declaring what the row's host does, and returns the result. A
-// 2025-11-25 client that declares forms answers them as the person did.
-func (h *hostRun) replay(params json.RawMessage) *mcp.CallToolResult {
+// replay sends the params of a row's last call again, to replica b, from
+// the test kit's host declaring what the row's host does, and returns the
+// call as it saw it. A 2025-11-25 host that answers forms answers them as
+// the person did.
+func (h *hostRun) replay(params json.RawMessage) *mcpformtest.Result {
 	h.t.Helper()
-	var p mcp.CallToolParams
-	require.NoError(h.t, json.Unmarshal(params, &p))
-	p.Meta = nil // a 2026-07-28 client's own; the SDK writes its own
-	caps := &mcp.ClientCapabilities{}
-	if h.kind.form || h.kind.url {
-		caps.Elicitation = &mcp.ElicitationCapabilities{}
-		if h.kind.form {
-			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
-		}
-		if h.kind.url {
-			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
-		}
-	}
-	if h.kind.apps {
-		caps.AddExtension(mcpform.AppsExtension, map[string]any{"mimeTypes": []string{mcpform.AppMIMEType}})
-	}
-	opts := &mcp.ClientOptions{Capabilities: caps, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
-	if h.kind.form {
-		p := newPerson(map[string][]*mcp.ElicitResult{
-			"account": {accepted(matrixAccount)}, "team": {accepted(matrixTeam)}})
-		opts.ElicitationHandler = p.elicit
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "replay", Version: "v0"}, opts)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: h.b, MaxRetries: -1},
-		&mcp.ClientSessionOptions{ProtocolVersion: h.revision})
-	require.NoError(h.t, err)
-	defer cs.Close()
-	res, err := cs.CallTool(context.Background(), &p)
-	require.NoError(h.t, err)
-	return res
+	host := mcpformtest.Host{Name: "replay", Protocol: h.revision, Form: h.kind.form, URL: h.kind.url, Apps: h.kind.apps}
+	c := mcpformtest.Dial(h.t, &mcp.StreamableClientTransport{Endpoint: h.b, MaxRetries: -1}, host)
+	return c.Replay(context.Background(), params, mcpformtest.Accept(matrixAccount), mcpformtest.Accept(matrixTeam))
 }
 
 // lastCall returns the params of the last tools/call the client sent.
@@ -416,15 +391,15 @@ func hostMatrix(t *testing.T, bin string) {
 			if row.revision == legacy && row.kind.form {
 				// A 2025-11-25 call is all its rounds: replayed, it is a
 				// new signup, asked again, and finds the email taken.
-				assert.Equal(t, "exists", status(t, again), text(again))
+				assert.Equal(t, "exists", again.Status, again.Text)
 			} else {
-				assert.Equal(t, createdText, text(again), "the last call replayed on the second replica")
+				assert.Equal(t, createdText, again.Text, "the last call replayed on the second replica")
 			}
 			assert.Equal(t, map[string]account{matrixCreated.Email: matrixCreated}, accounts(t, "sqlite", h.db))
 
 			got, last = row.password(h)
 			assert.Equal(t, passwordText, got)
-			assert.Equal(t, passwordText, text(h.replay(last)), "the last call replayed on the second replica")
+			assert.Equal(t, passwordText, h.replay(last).Text, "the last call replayed on the second replica")
 			checkPasswordHash(t, "sqlite", h.db, matrixCreated.Email, secret)
 			assert.Len(t, accounts(t, "sqlite", h.db), 1)
 
