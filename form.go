@@ -310,14 +310,19 @@ func (c *compiled) request(message string, schema any, requestState string) *mcp
 	}
 }
 
-// reask asks again, naming problems and pre-filling the accepted answers.
+// reask asks again, naming problems and pre-filling the accepted answers;
+// its _meta notes the problems for machines (see problemnotes.go).
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
 	msg, raw := c.reasked(accepted, problems)
 	var schema any = c.wire
 	if raw != nil {
 		schema = raw
 	}
-	return c.request(msg, schema, requestState)
+	res := c.request(msg, schema, requestState)
+	if meta := c.problemsMetaOf(problems); meta != nil {
+		res.InputRequests[c.key].(*mcp.ElicitParams).Meta = meta
+	}
+	return res
 }
 
 // reasked returns the message that names problems and the schema whose

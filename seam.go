@@ -164,7 +164,7 @@ func (c *compiled) seamRequest(accepted Answers, problems []*FieldError) seam.Re
 	if raw != nil {
 		schema = raw
 	}
-	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema}
+	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema, Meta: c.problemsMetaOf(problems)}
 }
 
 // faceRequests are the requests of a round's native path on a face other
@@ -253,7 +253,7 @@ func (f *Flow) nativePresentation(r *FlowRound) seam.Presentation {
 		if !ok {
 			continue // the core asks only elicitations
 		}
-		req := seam.Request{Key: key, Mode: e.Mode, Message: e.Message, URL: e.URL}
+		req := seam.Request{Key: key, Mode: e.Mode, Message: e.Message, URL: e.URL, Meta: e.Meta}
 		switch s := e.RequestedSchema.(type) {
 		case json.RawMessage:
 			req.Schema = s

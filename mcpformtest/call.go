@@ -111,6 +111,11 @@ func hasKeys(raw json.RawMessage, keys ...string) bool {
 
 // elicitParams is what the host reads of an elicitation.
 type elicitParams struct {
+	Meta struct {
+		// Problems are the re-ask's problems as mcpform notes them
+		// for machines, beside the words of its message.
+		Problems []problemNote `json:"io.github.mcpform/problems"`
+	} `json:"_meta"`
 	Mode            string          `json:"mode"`
 	Message         string          `json:"message"`
 	RequestedSchema json.RawMessage `json:"requestedSchema"`
@@ -143,7 +148,7 @@ func (c *Client) native(ctx context.Context, params map[string]any, r *toolResul
 	for _, key := range slices.Sorted(maps.Keys(asked)) {
 		p := asked[key]
 		messages = append(messages, p.Message)
-		round.Problems = append(round.Problems, problemsIn(p.Message)...)
+		round.noted(p.Meta.Problems, p.Message)
 		if p.Mode == "url" {
 			round.Link = p.URL
 			c.page(ctx, &round, a)
@@ -195,7 +200,8 @@ func (c *Client) legacy(ctx context.Context, m *jsonrpc.Request, s *script, res 
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpformtest: " + err.Error()}
 	}
 	a := s.next()
-	round := Round{Path: PathLegacy, Message: p.Message, Problems: problemsIn(p.Message)}
+	round := Round{Path: PathLegacy, Message: p.Message}
+	round.noted(p.Meta.Problems, p.Message)
 	out := map[string]any{"action": a.action()}
 	if p.Mode == "url" {
 		round.Link = p.URL

@@ -134,9 +134,10 @@ func (c *Client) handshake() {
 }
 
 // withMeta returns params with the _meta a 2026-07-28 request carries,
-// replacing any that was there; other revisions' params are unchanged.
+// replacing any that was there, and the host's language on every
+// revision; other revisions' params are otherwise unchanged.
 func (c *Client) withMeta(params map[string]any) map[string]any {
-	if c.host.Protocol != Latest {
+	if c.host.Protocol != Latest && c.host.Language == "" {
 		return params
 	}
 	p := maps.Clone(params)
@@ -145,9 +146,14 @@ func (c *Client) withMeta(params map[string]any) map[string]any {
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	meta["io.modelcontextprotocol/protocolVersion"] = c.host.Protocol
-	meta["io.modelcontextprotocol/clientCapabilities"] = c.host.capabilities()
-	meta["io.modelcontextprotocol/clientInfo"] = clientInfo
+	if c.host.Protocol == Latest {
+		meta["io.modelcontextprotocol/protocolVersion"] = c.host.Protocol
+		meta["io.modelcontextprotocol/clientCapabilities"] = c.host.capabilities()
+		meta["io.modelcontextprotocol/clientInfo"] = clientInfo
+	}
+	if c.host.Language != "" {
+		meta["io.modelcontextprotocol/acceptLanguage"] = c.host.Language
+	}
 	p["_meta"] = meta
 	return p
 }

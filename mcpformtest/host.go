@@ -26,6 +26,10 @@ type Host struct {
 	// Apps says whether it renders MCP Apps views, submitting them to
 	// the app-only tool each names, as the ext-apps AppBridge does.
 	Apps bool
+	// Language is the person's languages, as an Accept-Language value
+	// ("es-ES,es;q=0.9"), sent in each tools/call's acceptLanguage _meta
+	// (SEP-2792); empty sends none.
+	Language string
 }
 
 // The hosts people use, late 2026. A tool that finishes on all five

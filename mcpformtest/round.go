@@ -54,10 +54,16 @@ type Round struct {
 	// page's are not among them.
 	Questions []Question
 	// Problems are the problems the round names, each "Label: reason"
-	// as mcpform's re-ask words it (a view's, as its result's text names
-	// them: the view itself words each at its field, for the person), and
-	// what the secret page said when it refused a post.
+	// as mcpform's re-ask words it, in the person's language: a form's as
+	// its request's _meta notes them, a view's and the model's as the
+	// result's text names them (the view itself words each at its field,
+	// for the person); and what the secret page said when it refused a
+	// post.
 	Problems []string
+	// Fields are the names of the fields the round names problems of, in
+	// its order, the same in every language: a form's as its request's
+	// _meta notes them, a view's as it marks each field with its error.
+	Fields []string
 	// Link is the secret page's link, if the round gives one.
 	Link string
 	// Page is the HTTP status of posting the secret page's form; zero if
@@ -93,6 +99,27 @@ type Result struct {
 	// Last is the params of the last tools/call the host sent, as sent,
 	// for [Client.Replay].
 	Last json.RawMessage
+}
+
+// A problemNote is one problem a re-ask notes in its _meta.
+type problemNote struct {
+	Field   string `json:"field"`
+	Problem string `json:"problem"`
+}
+
+// noted adds the problems a request names to r's: its notes, or, for a
+// request that has none (a secret page's, in URL mode, whose notes
+// mcpform does not write yet), those its message names in English.
+func (r *Round) noted(notes []problemNote, msg string) {
+	if len(notes) == 0 {
+		r.Problems = append(r.Problems, problemsIn(msg)...)
+	}
+	for _, n := range notes {
+		r.Problems = append(r.Problems, n.Problem)
+		if n.Field != "" {
+			r.Fields = append(r.Fields, n.Field)
+		}
+	}
 }
 
 // problemsIn returns the problems a message names, as mcpform's

@@ -52,6 +52,21 @@ func (v *shownView) walk(n *viewNode) {
 		v.round.Message = n.Content
 	case n.Type == "Muted":
 		v.round.Problems = append(v.round.Problems, problemsIn(n.Content)...)
+	case n.Type == "Field":
+		// A field the view marks as refused holds its control and a
+		// FieldError beside it.
+		name, refused := "", false
+		for _, c := range n.Children {
+			switch {
+			case c.Type == "FieldError":
+				refused = true
+			case c.Name != "" && name == "":
+				name = c.Name
+			}
+		}
+		if refused && name != "" {
+			v.round.Fields = append(v.round.Fields, name)
+		}
 	case n.Name != "":
 		v.controls[n.Name] = n
 		v.round.Questions = append(v.round.Questions, Question{Name: n.Name, Label: n.Label, Default: v.initial(n.Name)})

@@ -344,6 +344,9 @@ func build(requests []seam.Request, one []mcp.ElicitationParams) mcp.InputReques
 	in := make(mcp.InputRequests, len(requests))
 	for i, r := range requests {
 		params[i] = mcp.ElicitationParams{Mode: r.Mode, Message: r.Message, URL: r.URL}
+		if r.Meta != nil {
+			params[i].Meta = &mcp.Meta{AdditionalFields: r.Meta}
+		}
 		if r.Schema != nil {
 			// Marshalled once, when the form was compiled: mcp-go sends
 			// the bytes as they are.

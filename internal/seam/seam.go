@@ -77,6 +77,9 @@ type Request struct {
 	// may be shared with every other ask of the form: never modify them.
 	Schema json.Marshaler
 	URL    string // URL mode: the link
+	// Meta is the request's _meta, a map encoding/json marshals: a
+	// re-ask's notes of its problems, for machines; nil for none.
+	Meta map[string]any
 }
 
 // A Kind is the way a round asks, or that it asks nothing.
