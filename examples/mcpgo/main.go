@@ -2,7 +2,9 @@
 // github.com/mark3labs/mcp-go: the same two tools, signup and
 // set_password, with the same flags, step keys, field names and statuses,
 // so that any host that finishes one finishes the other. Its handlers are
-// written once and ask each client the way it can answer: a native form
+// written once, on the questions, flows, store and outcomes of
+// examples/internal/accounts, which examples/signup shares, and ask each
+// client the way it can answer: a native form
 // (input_required, or elicitation/create through mcp-go's own bridge
 // before 2026-07-28), an MCP Apps view, a secret page's link, or, opted in
 // with -ask-model, the model.

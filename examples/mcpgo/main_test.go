@@ -29,6 +29,6 @@ func TestDemo(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out.String(),
 		"Signup complete: created Ada Lovelace <ada@example.com> on the Team plan for \"Analytical Engines\", 12 seats.\n"), "%s", out.String())
 	var n int
-	require.NoError(t, st.db.QueryRow("SELECT COUNT(*) FROM accounts WHERE principal = 'local'").Scan(&n))
+	require.NoError(t, st.DB.QueryRow("SELECT COUNT(*) FROM accounts WHERE principal = 'local'").Scan(&n))
 	assert.Equal(t, 1, n, "the account is stored, bound to the local principal")
 }

@@ -164,10 +164,10 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 // storedAccounts returns the accounts in st, by email.
 func storedAccounts(t *testing.T, st *store) []account {
 	t.Helper()
-	if st.mem != nil {
-		return st.mem.list()
+	if m, ok := st.Mem.(memory); ok && st.DB == nil {
+		return m.list()
 	}
-	rows, err := st.db.Query(`SELECT email, full_name, plan, team_name, seats FROM accounts ORDER BY email`)
+	rows, err := st.DB.Query(`SELECT email, full_name, plan, team_name, seats FROM accounts ORDER BY email`)
 	require.NoError(t, err)
 	defer rows.Close()
 	var all []account

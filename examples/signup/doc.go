@@ -22,7 +22,9 @@
 //
 // The handler (signup.go) is written once, on a mcpform.Flow whose two
 // steps are derived from Go types, and is one switch over the flow's
-// outcome: the flow picks how to ask each client. A client with form
+// outcome: the flow picks how to ask each client. The types, the flows,
+// the store and the outcomes are examples/internal/accounts', shared with
+// examples/mcpgo; this example is their go-sdk face. A client with form
 // elicitation is asked natively (input_required, or elicitation/create
 // before 2026-07-28); a host that renders MCP Apps but answers no form is
 // shown each step as a view; a client that can do neither is asked

@@ -2,18 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/pbkdf2"
-	"crypto/rand"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"net/http"
-	"slices"
-	"time"
 
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,52 +15,13 @@ const passwordTool = "set_password"
 // secretPath is where the server serves the page the password is typed on.
 const secretPath = "/secret"
 
-// A NewPassword is what set_password asks, in one round. The spec forbids
-// asking for a password in a form, so mcpform asks the email in the
-// client's own form and links the person, in URL mode, to the server's
-// page for the password (type=password): the client never sees it.
-type NewPassword struct {
-	Email    string `json:"email" mcpform:"label=Email,type=email" jsonschema:"The account whose password to set."`
-	Password string `json:"password" mcpform:"label=New password,type=password,min=12,max=128" jsonschema:"12 to 128 characters."`
-}
-
-// newPasswordFlow returns set_password's flow: one step, whose password
-// the page at pageURL puts into st's secrets table, sealed with keys
-// derived from the codec's, so the table never holds it in the clear.
-func newPasswordFlow(codec *mcpform.RequestStateCodec, st *store, pageURL string, principal func(*mcp.CallToolRequest) string) (*mcpform.Flow, error) {
-	form, err := mcpform.FormFor[NewPassword](&mcpform.FormOptions{Key: "password", Message: "Set your password"})
-	if err != nil {
-		return nil, err
-	}
-	return mcpform.NewFlow(codec, []mcpform.Step{{Form: form}}, &mcpform.FlowOptions{
-		Principal: principal,
-		Secrets:   &mcpform.SecretOptions{PageURL: pageURL, Store: mcpform.SealSecrets(st.runs, codec)},
-		Outcomes:  st.runs, // a duplicate of the finishing round waits for its outcome
-		// The email may be asked through the model; the password never
-		// is: without URL mode, the person is given the page's link.
-		AskModel: *askModelFlag,
-	})
-}
-
-// passwordPage returns the page of flow's links. The example has no login
-// that an Authorize could check the person against, so it says that
-// whoever holds a link may use it: whoever opens it and posts first sets
-// the password, and only an Authorize would close this. So run offers
-// set_password only where that is true enough: over stdio, in the demo,
-// and over HTTP on loopback, where the page's port answers this machine
-// alone, as the person at the host is on it. Once a browser has posted
-// on a link, the page refuses it in any other.
-func passwordPage(flow *mcpform.Flow) (http.Handler, error) {
-	return flow.SecretPage(&mcpform.SecretPageOptions{AnyoneWithTheLink: true})
-}
-
 // handlePassword is set_password's handler, written once like signup's.
 func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	principal, err := s.principalOf(req)
 	if err != nil {
 		return nil, err
 	}
-	round, err := s.password.Next(ctx, req)
+	round, err := s.Password.Next(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -80,82 +33,16 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 		if err := round.Answers.Decode(&in); err != nil {
 			return nil, err
 		}
-		return s.setPassword(ctx, round, in, principal)
-	case mcpform.FlowDeclined:
-		return round.Once(ctx, notCompleted("declined", "Password not set: you declined. Nothing was changed.").do)
-	case mcpform.FlowCancelled:
-		return round.Once(ctx, notCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed.").do)
-	case mcpform.FlowInvalid:
-		if slices.ContainsFunc(round.Problems, func(p *mcpform.FieldError) bool { return errors.Is(p, mcpform.ErrSecretRefused) }) {
-			o := notCompleted("refused", "Password not set: the link to the password page was used in another browser, "+
-				"or by someone else, so the page refused it. Nothing was changed. "+
-				"Call set_password again for a new link, and open it in one browser only.")
-			o.IsError = true
-			return round.Once(ctx, o.do)
-		}
-		o := notCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
-			round.Attempt, mcpform.ProblemMessage(s.password.Fields(round.Step), round.Problems)))
-		o.IsError = true
-		return round.Once(ctx, o.do)
+		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			o, err := s.store.SetNewPassword(ctx, in, principal)
+			return result(o), err
+		})
 	}
-	return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
-}
-
-// setPassword stores a salted hash of in.Password for the account in.Email,
-// if the principal created it, once per run of round.
-func (s *signup) setPassword(ctx context.Context, round *mcpform.FlowRound, in NewPassword, principal string) (*mcp.CallToolResult, error) {
-	return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-		// Hashed under the run's claim: it takes a while, on purpose, and
-		// a duplicate of the round waits for it rather than hashing again.
-		salt, hash := hashPassword(in.Password)
-		ok, err := s.store.setPassword(ctx, in.Email, principal, salt, hash)
-		if err != nil || ok {
-			return notCompleted("updated", fmt.Sprintf("Password set for %s.", in.Email)).result(), err
-		}
-		// Another principal's account is as unknown as a missing one.
-		o := notCompleted("unknown", fmt.Sprintf("Password not set: you have no account %s. Nothing was changed.", in.Email))
-		o.IsError = true
-		return o.result(), nil
-	})
-}
-
-// passwordIterations is the work factor of PBKDF2-HMAC-SHA256, OWASP's
-// figure: one SHA-256 per guess would let a stolen table be tried at
-// billions of guesses a second; this costs each guess 600,000.
-const passwordIterations = 600_000
-
-// hashPassword returns a random salt and the PBKDF2 hash of pw with it,
-// both hex. Only these are stored, never pw.
-func hashPassword(pw string) (salt, hash string) {
-	s := make([]byte, 16)
-	rand.Read(s) // never fails; see crypto/rand.Read
-	h, err := pbkdf2.Key(sha256.New, pw, s, passwordIterations, sha256.Size)
-	if err != nil {
-		panic(err) // only for a key length FIPS mode refuses; ours is fixed
+	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems})
+	if !ok {
+		return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 	}
-	return hex.EncodeToString(s), hex.EncodeToString(h)
-}
-
-// setPassword stores the hash as email's password, and reports false when
-// principal has no account email.
-func (s *store) setPassword(ctx context.Context, email, principal, salt, hash string) (bool, error) {
-	if s.mem != nil {
-		return s.mem.setPassword(email, principal, salt, hash), nil
-	}
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE email = $1 AND principal = $2`,
-		normalize(email), principal).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO passwords (email, salt, hash, iterations, updated_at)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO UPDATE SET
-		salt = excluded.salt, hash = excluded.hash, iterations = excluded.iterations, updated_at = excluded.updated_at`,
-		normalize(email), salt, hash, passwordIterations, time.Now().UTC())
-	return err == nil, err
+	return round.Once(ctx, do(o))
 }
 
 // passwordToolDef is set_password as clients list it. On an MCP Apps host
