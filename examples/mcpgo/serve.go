@@ -7,11 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/mcpform/mcpform/mcpgo"
 )
 
@@ -45,32 +45,20 @@ func serveHTTP(ctx context.Context, s *signup, srv *server.MCPServer, ln net.Lis
 	mux.Handle(secretPath, s.secretPage())
 	hs := newHTTPServer(mux)
 	fmt.Fprintf(log, "mcpform mcpgo: listening on http://%s%s\n", ln.Addr(), mcpPath)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
 	// An older client's event stream would hold Shutdown for its whole
 	// grace period: give it a little, then close what is left.
-	grace, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(grace); err != nil {
-		hs.Close()
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return deploy.Serve(ctx, hs, ln, 2*time.Second)
 }
 
-// newHTTPServer returns an HTTP server for h. It has no ReadTimeout or
-// WriteTimeout: an older client's event stream, and a call waiting on a
-// person, stay open for minutes; headers and idle connections are bounded.
-func newHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxBody}
-}
+// newHTTPServer returns an HTTP server for h, as deploy.NewHTTPServer
+// bounds it.
+func newHTTPServer(h http.Handler) *http.Server { return deploy.NewHTTPServer(h, maxBody) }
+
+// listenHTTP and onLoopback are deploy's, shared with examples/signup.
+var (
+	listenHTTP = deploy.Listen
+	onLoopback = deploy.OnLoopback
+)
 
 // servePage serves the secret page alone on ln, at secretPath, and returns
 // the function that stops it.
@@ -82,34 +70,5 @@ func servePage(ln net.Listener, page http.Handler) (stop func()) {
 	return func() { hs.Close() }
 }
 
-// listenHTTP listens on addr, which defaults to loopback: a bare port or
-// ":port" listens on 127.0.0.1 only. Port 0 picks a free port.
-func listenHTTP(addr string) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		host, port = "", addr // a bare port, such as "8080"
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
-}
-
 // pageURLOf is the secret page's URL on ln.
 func pageURLOf(ln net.Listener) string { return "http://" + ln.Addr().String() + secretPath }
-
-// onLoopback reports whether the secret page answers this machine alone:
-// ln listens on a loopback address, and pageURL, which the person's
-// browser opens, names a loopback host.
-func onLoopback(ln net.Listener, pageURL string) bool {
-	tcp, ok := ln.Addr().(*net.TCPAddr)
-	u, err := url.Parse(pageURL)
-	if !ok || !tcp.IP.IsLoopback() || err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
-}

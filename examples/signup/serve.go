@@ -9,10 +9,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
+	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -194,33 +194,15 @@ func countSessions(server *mcp.Server) int {
 // mcpPath is where the HTTP server serves MCP.
 const mcpPath = "/mcp"
 
-// listenHTTP listens on addr, which defaults to loopback: a bare port or
-// ":port" listens on 127.0.0.1 only. Port 0 picks a free port.
-func listenHTTP(addr string) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		// A bare port, such as "8080".
-		host, port = "", addr
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
-}
+// newHTTPServer returns an HTTP server for h, as deploy.NewHTTPServer
+// bounds it.
+func newHTTPServer(h http.Handler) *http.Server { return deploy.NewHTTPServer(h, maxBody) }
 
-// newHTTPServer returns an HTTP server for h. It has no ReadTimeout or
-// WriteTimeout: an older client's event stream, and a call waiting on a
-// person, stay open for minutes. The headers, the body (readBody, and
-// bodyDeadline for the page) and idle connections are bounded instead, so
-// a slow or silent client can't hold a connection.
-func newHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    maxBody,
-	}
-}
+// listenHTTP and onLoopback are deploy's, shared with examples/mcpgo.
+var (
+	listenHTTP = deploy.Listen
+	onLoopback = deploy.OnLoopback
+)
 
 // bodyDeadline gives h's request timeout (zero: defaultBodyTimeout) to
 // send its body, and leaves the deadline in place, so that what net/http
@@ -242,22 +224,6 @@ func servePage(ln net.Listener, page http.Handler, timeout time.Duration) (stop 
 	srv := newHTTPServer(mux)
 	go srv.Serve(ln)
 	return func() { srv.Close() }
-}
-
-// onLoopback reports whether the secret page answers this machine alone:
-// ln listens on a loopback address, and pageURL, which the person's
-// browser opens, names a loopback host.
-func onLoopback(ln net.Listener, pageURL string) bool {
-	tcp, ok := ln.Addr().(*net.TCPAddr)
-	u, err := url.Parse(pageURL)
-	if !ok || !tcp.IP.IsLoopback() || err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
 }
 
 // pageURLOf is the secret page's URL on ln.
@@ -299,20 +265,5 @@ func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, page ht
 	})
 
 	fmt.Fprintf(log, "mcpform signup: listening on http://%s%s\n", ln.Addr(), mcpPath)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	grace, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(grace); err != nil {
-		srv.Close()
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return deploy.Serve(ctx, srv, ln, 5*time.Second)
 }
