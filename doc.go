@@ -347,9 +347,8 @@
 // mark a result of your own with [ContentLanguage]. Your own words,
 // labels, descriptions, option labels, messages and a Check's reasons,
 // are translated by [FlowOptions].Translate (or [FormOptions].Translate),
-// once per language. [ProblemMessage] speaks English. A flow on the mcpgo
-// face reads and marks the language in the same way; a lone form there
-// speaks English.
+// once per language. [ProblemMessage] speaks English. A flow or a lone
+// form on the mcpgo face reads the language in the same way.
 //
 // # mcp-go
 //
@@ -360,7 +359,8 @@
 // mcp-go, so a go-sdk server never compiles it. On that face a flow takes
 // every path it takes on go-sdk: a native form, an MCP Apps view (the
 // viewer and its companion come from mcpgo.AddViewer), a secret page's
-// link and, opted in, the model; a lone [Form] is asked natively only.
+// link and, opted in, the model; a lone [Form] with a Codec takes the
+// same paths, chosen by the same picker (mcpgo.Ask and mcpgo.ReadCall).
 //
 // # Request state
 //
