@@ -93,6 +93,33 @@ func ExampleReask() {
 	// room pre-filled: a
 }
 
+// ExampleReadCall asks a form with a Codec on a client that answers no
+// elicitation: through the model, which calls the tool again with the
+// answers and the state it was given, and ReadCall reads them there.
+func ExampleReadCall() {
+	codec, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("an example key of 32 bytes, or more")}, Bind: true})
+	form, _ := mcpform.FormFor[Room](&mcpform.FormOptions{Key: "booking", Message: "Book a room",
+		Codec: codec, EveryCallerIsSamePerson: true, AskModel: true})
+	ctx := context.Background()
+	var req mcp.CallToolRequest
+	req.Params.Name = "book"
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: map[string]any{}}}
+	fmt.Println(mcpgo.ReadCall(ctx, form, req).Status)
+	res, _ := mcpgo.Ask(ctx, form, req, "")
+	var ask struct{ Arguments map[string]any }
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &ask)
+
+	// The model's call: the arguments it was given, plus the answers.
+	req.Params.Arguments = map[string]any{"mcpform": ask.Arguments["mcpform"], "room": "b", "seats": 3}
+	reply := mcpgo.ReadCall(ctx, form, req)
+	fmt.Println(reply.Status, reply.Path, reply.Value.Room, reply.Value.Seats)
+	// Output:
+	// none
+	// accepted model b 3
+}
+
 type userKey struct{}
 
 func ExampleNext() {
