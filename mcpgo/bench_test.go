@@ -29,13 +29,16 @@ import (
 //	benchstat -col /face /tmp/faces.txt
 //
 // On 2026-12-04, after every path of a lone form moved behind the seam, on
-// a shared 2-core machine (±40-145% per sample), mcp-go against go-sdk,
-// median and fastest run: Read 1.00× and 1.03× (3 allocs, 344 B both),
-// ReadCall 1.15× and 1.13× (4 allocs, 472 B against 3, 344 B: the call
-// read from mcp-go's request by value), Ask 1.25× and 1.35× (3 allocs,
-// 880 B against 4, 544 B; mcp-go's own builder, the floor, makes its
-// result in 0.8× go-sdk's Ask, so the rest is the call and the map),
-// a flow round 1.07× and 1.14× (16 allocs both, 2.6 KiB against 2.0).
+// a shared 2-core machine (±40-145% per sample), two runs of 10, mcp-go
+// against go-sdk, medians: Read 1.00× and 1.05× (3 allocs, 344 B both),
+// ReadCall 1.15× and 0.86× (4 allocs, 472 B against 3, 344 B: the call is
+// read from mcp-go's request, which handlers get by value), Ask 1.25× and
+// 1.24× (3 allocs, 880 B against 4, 544 B), a flow round 1.07× and 1.15×
+// (16 allocs both, 2.6 KiB against 2.0). Ask is over 1.2×: over half of
+// it is mcp-go's InputRequests map, whose 40-byte values make its one
+// group 480 B (go-sdk's holds 16-byte interfaces); mcp-go's own builder,
+// the floor below, pays the same and runs at 0.85× go-sdk's Ask; the rest
+// is the call (120 B) and the result (120 B) read and built in one box.
 
 // go-sdk decodes inputResponses before a handler runs; mcp-go keeps them
 // as JSON until the handler asks. The "mcpgo" rows start from decoded
