@@ -15,7 +15,6 @@ import (
 // seam.Call, and each of its errors one the transports rewrite.
 var (
 	_ seam.Call = (*call)(nil)
-	_ seam.Call = (*declared)(nil)
 	_ specError = stateError{}
 	_ specError = capabilityError{}
 	_ specError = companionError{}
@@ -224,8 +223,8 @@ func isJSON(v any, depth int) bool {
 // 2026-07-28 those it sent with the request, which mcp-go has decoded into
 // the context by the time a handler runs, or which _meta carries; on the
 // legacy handshake those the session declared at initialize. Without a
-// context and without _meta (Ask on the legacy handshake) nothing says:
-// form mode is assumed, which mcp-go's bridge then asks for with
+// session and without _meta (a call made in process, by hand) nothing
+// says: form mode is assumed, which mcp-go's bridge then asks for with
 // elicitation/create, and URL mode is not.
 func modes(ctx context.Context, m *mcp.Meta) (form, url bool) {
 	if ctx != nil {
@@ -263,36 +262,6 @@ func elicitation(e *mcp.ElicitationCapability) (form, url bool) {
 	}
 	return e.Form != nil || e.URL == nil, e.URL != nil
 }
-
-// declared is a call that only says which modes its client declared, for
-// Ask: one per pair of modes, so that asking allocates none.
-type declared struct{ form, url bool }
-
-var declaredModes = [2][2]declared{{{false, false}, {false, true}}, {{true, false}, {true, true}}}
-
-func declaredBy(req *mcp.CallToolRequest) *declared {
-	form, url := modes(nil, req.Params.Meta)
-	return &declaredModes[b2i(form)][b2i(url)]
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func (d *declared) Tool() string                         { return "" }
-func (d *declared) State() string                        { return "" }
-func (d *declared) Apps() bool                           { return false }
-func (d *declared) Legacy() bool                         { return false }
-func (d *declared) ViaView() bool                        { return false }
-func (d *declared) AcceptLanguage() string               { return "" }
-func (d *declared) Arguments() (json.RawMessage, error)  { return nil, nil }
-func (d *declared) Answer(string) (seam.Answer, bool)    { return seam.Answer{}, false }
-func (d *declared) Modes() (form, url bool)              { return d.form, d.url }
-func (d *declared) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
-func (d *declared) StateError(err error) error           { return stateError{err} }
 
 // A resultBox is a result and room for one elicitation's params, built
 // in one allocation with the call that asks: mcp-go's types are large, and
