@@ -32,7 +32,7 @@ var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAc
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	msg, schema := s.c.message, s.c.schema
 	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
-		return s.c.modelAsk(r.call.Tool(), r.sendBack(token)), nil
+		return s.c.modelAsk(r.tool, r.sendBack(token)), nil
 	}
 	if len(filled) > 0 || len(problems) > 0 {
 		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
@@ -51,17 +51,17 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 		}
 		c.URL = page.URL
 	}
-	return askModel(s.c.lang, r.call.Tool(), msg, c, page), nil
+	return askModel(s.c.lang, r.tool, msg, c, page), nil
 }
 
-// linkResult returns the ordinary result that gives the person the link
-// to s's secret page, for a client that cannot open it in URL mode.
-func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	page, err := r.pageRequest(s, problems)
-	if err != nil {
-		return nil, err
+// readModel judges the answer to s that the model sent in the arguments,
+// exactly as a native answer is judged: the model, not a browser, typed it.
+func (r *round) readModel(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	content := r.args.answersFor(s.c)
+	if content == nil {
+		return ReplyNone, nil, nil
 	}
-	return askModel(s.c.lang, r.call.Tool(), "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+	return s.c.judgeContent(content, true) // read from this call's arguments
 }
 
 // A modelText is the text of c's plain model request to one tool, cut

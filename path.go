@@ -108,11 +108,13 @@ func pagePath(call seam.Call, can reach, model bool) (Path, error) {
 	return 0, requireInput(call, false, true)
 }
 
-// nativePath is the path of an answer that came in the input responses:
-// legacy for a client older than 2026-07-28, which its SDK's bridge serves.
-func nativePath(call seam.Call) Path {
-	if call.Legacy() {
-		return PathLegacy
+// confirms reports whether fields hold a boolean, which a model must never
+// tick for the person.
+func confirms(fields []AutoFormField) bool {
+	for i := range fields {
+		if fields[i].kind() == kindBoolean {
+			return true
+		}
 	}
-	return PathNative
+	return false
 }

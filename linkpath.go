@@ -1,0 +1,240 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The link path gives the person a link to the flow's secret page (see
+// secretpage.go) for a step's secret fields: in a URL-mode request where
+// the client declared URL mode, and otherwise in a view or an ordinary
+// result. What the person types there goes to the [SecretStore], never
+// through the client, and the round that finishes the flow takes it from
+// there, once; a flow that ends any other way closes its links.
+
+// pageRequest returns the URL-mode request that links the person to s's
+// secret page. The link carries a sealed token, never a secret, and the
+// same one from round to round (see linkKeys.expiry).
+func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
+	token := r.flow.links.seal(r.link(s))
+	titles := make([]string, len(s.c.secrets))
+	for i := range s.c.secrets {
+		titles[i] = s.c.secrets[i].title()
+	}
+	// Titles are labels, written to stand alone: list them rather than
+	// build a sentence around them ("Enter your New password").
+	msg := s.c.lang.format(msgPageAsks, "fields", strings.Join(titles, s.c.lang.text(msgListSep)))
+	var secretProblems []*FieldError
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrSecretWaiting) {
+			secretProblems = append(secretProblems, p)
+		}
+	}
+	if m := s.c.problemMessage(secretProblems); m != "" {
+		msg += "\n\n" + m
+	}
+	sep := "?"
+	if strings.Contains(r.flow.secrets.PageURL, "?") {
+		sep = "&"
+	}
+	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}), nil
+}
+
+// presentPage returns the result that sends the person to s's secret page
+// alone, on path, which pagePath chose: a URL-mode request, or the link,
+// in a view or an ordinary result.
+func (r *round) presentPage(s *flowStep, path Path, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	switch path {
+	case PathNative:
+		return r.askNative(s, false, nil, problems, token) // the page alone
+	case PathView:
+		return r.linkView(s, problems, token)
+	}
+	return r.linkResult(s, problems, token)
+}
+
+// linkResult returns the ordinary result that gives the person the link
+// to s's secret page, for a client that cannot open it in URL mode.
+func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	page, err := r.pageRequest(s, problems)
+	if err != nil {
+		return nil, err
+	}
+	return askModel(s.c.lang, r.tool, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+}
+
+// waitPage is the round while s's page has not been sent: s's other fields
+// stay proven, and only the page is asked again, saying it is still
+// waiting, unless the person has now declined or dismissed it, natively
+// or, where they were given the link, through the arguments.
+func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
+	problems := secretProblems(s, ErrSecretWaiting)
+	switch u, ok := r.call.Answer(s.urlKey()); {
+	case ok && u.Action == "decline":
+		return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+	case ok && u.Action == "cancel":
+		return r.ended(&FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+	case r.inArgs:
+		switch st, p, ok := r.args.declined(); {
+		case ok && st == ReplyDeclined:
+			return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+		case ok:
+			problems = append(problems, p...)
+		}
+	}
+	path, err := pagePath(r.call, r.can, r.flow.model)
+	if err != nil {
+		return nil, err
+	}
+	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
+	token, err := r.mint(&st, path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.presentPage(s, path, problems, token)
+	if err != nil {
+		return nil, err
+	}
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
+}
+
+// storeTimeout bounds each call of a [SecretStore], within the round's
+// own context, so that a store that hangs cannot hold a round forever.
+const storeTimeout = 10 * time.Second
+
+// finish takes the secrets of the proven steps out of the store and ends
+// the flow; a step whose page has not been sent yet is asked again. Every
+// secret is read before any is deleted, so a missing one loses none.
+func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRound, error) {
+	if len(secret) == 0 {
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
+	defer cancel()
+	store := r.flow.secrets.Store
+	taken := Answers{}
+	keys := make([]string, 0, len(secret))
+	for _, s := range secret {
+		link := r.link(s)
+		why, err := link.closed(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			// Refused by the page, or ended by an earlier round of the
+			// run (a replay after a decline): nothing from it is taken.
+			return r.linkRefused(ctx, s, valid)
+		}
+		key := link.key()
+		values, ok, err := r.secretsOf(ctx, s, key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
+				return done, err
+			}
+			return r.waitPage(s, valid, pins)
+		}
+		merge(taken, values)
+		keys = append(keys, key)
+	}
+	merge(valid, taken)
+	if r.flow.outcomes != nil {
+		// Once deletes them when the outcome is stored, so that a
+		// duplicate of this round meanwhile finds them and waits.
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
+	}
+	for _, k := range keys {
+		if err := store.DeleteSecret(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+}
+
+// linkRefused ends the flow when the page refused s's link: nothing from
+// that link is taken, and what was sent on any of the run's links is
+// dropped (see ended).
+func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers) (*FlowRound, error) {
+	return r.ended(&FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
+		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil)
+}
+
+// ended returns end, the round that ends the flow without FlowDone, once
+// the run's secrets are gone: whatever the ending (declined, cancelled,
+// invalid, refused), each step with secrets whose page the run may have
+// linked to, the proven ones and end's own, is closed, so that its page
+// takes nothing more and says the request ended, and the secret sent on
+// it, if any, is deleted. A round that does not end passes through.
+func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
+	if err != nil || end == nil || end.Status == FlowAsk || end.Status == FlowDone || r.flow.secrets == nil {
+		return end, err
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
+	defer cancel()
+	store, expires := r.flow.secrets.Store, r.flow.linkStoreExpiry()
+	for i := range r.flow.steps {
+		s := &r.flow.steps[i]
+		if _, proven := r.st.Pins.get(s.c.key); len(s.c.secrets) == 0 || (!proven && s.c.key != end.Step) {
+			continue
+		}
+		link := r.link(s)
+		if err := link.close(ctx, store, closedEnded, expires); err != nil {
+			return nil, err
+		}
+		// Use the secret's key up before deleting it, so that a post the
+		// page let through just before the close stores nothing.
+		if err := store.PutSecret(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+			return nil, err
+		}
+		if err := store.DeleteSecret(ctx, link.key()); err != nil {
+			return nil, err
+		}
+	}
+	return end, nil
+}
+
+// secretsOf reads s's secrets from the store, if the page has sent them.
+func (r *round) secretsOf(ctx context.Context, s *flowStep, key string) (Answers, bool, error) {
+	raw, ok, err := r.flow.secrets.Store.GetSecret(ctx, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	var values map[string]string
+	if json.Unmarshal([]byte(raw), &values) != nil {
+		return nil, false, nil // not the page's: as good as not sent
+	}
+	out := make(Answers, len(s.c.secrets))
+	for _, f := range s.c.secrets {
+		v, ok := values[f.Name]
+		if !ok && f.Required {
+			return nil, false, nil
+		}
+		if ok {
+			out[f.Name] = v
+		}
+	}
+	return out, true, nil
+}
+
+// secretProblems names each of s's secrets with err: still waiting for
+// its page, or refused by it.
+func secretProblems(s *flowStep, err error) []*FieldError {
+	problems := make([]*FieldError, len(s.c.secrets))
+	for i, f := range s.c.secrets {
+		problems[i] = &FieldError{Field: f.Name, Err: err}
+	}
+	return problems
+}
+
+// link returns what the link to s's secret page carries.
+func (r *round) link(s *flowStep) *secretLink {
+	return &secretLink{Principal: r.principal, Tool: r.tool, Run: r.st.ID, Step: s.c.key}
+}
