@@ -50,6 +50,26 @@ const (
 // is judged as a native answer with an unknown action is, and asked again.
 var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
 
+// A round is one call of [Flow.Next]: the verified state, and the call it
+// came with.
+type round struct {
+	ctx         context.Context // the handler's; bounds the round's store calls
+	flow        *Flow
+	call        seam.Call     // for its face's errors and the native path's answers
+	tool        string        // the tool called
+	principal   string        // who called
+	stated      bool          // the call carried a state, which verified into st
+	st          flowState     // the state: verified, or a new run's
+	lang        lang          // the language of the round: pinned, or asked for
+	can         reach         // what the client declared
+	inArgs      bool          // the state came in the arguments; so do the answers
+	args        callArgs      // what the call's arguments hold
+	channel     Path          // the path the call's state was minted for
+	channelBind string        // what a state minted for channel is bound to
+	fieldsRead  bool          // the call's arguments answered a step's fields
+	face        *faceRequests // what faceAsk kept for another SDK's face
+}
+
 // readCall reads what a round of f needs from call, into the round that
 // judges it, for f in the round's language. A state that does not verify
 // is the call's face's error for it.
@@ -58,46 +78,40 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call) (*round, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, err := f.readArguments(call)
-	if err != nil {
+	r := &round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
+		can: reachOf(call), channel: nativePath(call)}
+	if r.args, err = f.readArguments(call); err != nil {
 		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
 	// The channel the call came by decides what its state must have been
 	// minted for: the input responses, the view's companion, or the model.
-	token, inArgs, channel := call.State(), false, PathNative
-	if token == "" && args.token != "" {
-		token, inArgs, channel = args.token, true, PathModel
+	token := call.State()
+	if token == "" && r.args.token != "" {
+		token, r.inArgs, r.channel = r.args.token, true, PathModel
 		if call.ViaView() {
-			channel = PathView
+			r.channel = PathView
 		}
 	}
-	args.view = channel == PathView
-	r := &round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
-		inArgs: inArgs, args: args, channel: channel}
-	r.channelBind = f.bindFor(r.tool, principal, args.digest, channel)
-	var l lang // the language of the round: pinned, or asked for
-	if token == "" {
-		if r.st.ID, err = newRunID(); err != nil {
-			return nil, err
-		}
-		l = callLang(call)
-	} else {
-		if err := f.verifyState(token, r.channelBind, &r.st); err != nil || r.st.ID == "" || r.st.Attempt < 0 {
+	r.args.view = r.channel == PathView
+	r.stated = token != ""
+	r.channelBind = f.bindFor(r.tool, principal, r.args.digest, r.channel)
+	if r.stated {
+		err := f.verifyState(token, r.channelBind, &r.st)
+		if err != nil || r.st.ID == "" || r.st.Attempt < 0 {
 			if err == nil {
 				err = ErrMalformed
 			}
 			return nil, call.StateError(err)
 		}
-		l = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
-		if args.renders() {
-			l = callLang(call) // a view re-rendered in its host's language
-		}
+		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
+	} else if r.st.ID, err = newRunID(); err != nil {
+		return nil, err
 	}
-	r.stated, r.lang, r.flow = token != "", l, f.in(l)
-	r.can = reachOf(call)
-	if channel == PathNative {
-		r.channel = nativePath(call)
+	if !r.stated || r.args.renders() {
+		// A first call, or a view re-rendered in its host's language.
+		r.lang = callLang(call)
 	}
+	r.flow = f.in(r.lang)
 	return r, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,24 +13,18 @@ import (
 // [FlowRound.Problems].
 var ErrChanged = errors.New("the questions changed since this was answered")
 
-// A round is one call of [Flow.Next]: the verified state, and the call it
-// came with.
-type round struct {
-	ctx         context.Context // the handler's; bounds the round's store calls
-	flow        *Flow
-	call        seam.Call     // for its face's errors and the native path's answers
-	tool        string        // the tool called
-	principal   string        // who called
-	stated      bool          // the call carried a state, which verified into st
-	st          flowState     // the state: verified, or a new run's
-	lang        lang          // the language of the round: pinned, or asked for
-	can         reach         // what the client declared
-	inArgs      bool          // the state came in the arguments; so do the answers
-	args        callArgs      // what the call's arguments hold
-	channel     Path          // the path the call's state was minted for
-	channelBind string        // what a state minted for channel is bound to
-	fieldsRead  bool          // the call's arguments answered a step's fields
-	face        *faceRequests // what faceAsk kept for another SDK's face
+// mint mints st for a round that asks on path p, bound as a state minted
+// for p must be: a state verifies only on the channel it was minted for.
+func (r *round) mint(st *flowState, p Path) (string, error) {
+	return r.flow.mintState(st, r.bindAs(p))
+}
+
+// bindAs returns what a state minted for path p is bound to.
+func (r *round) bindAs(p Path) string {
+	if p.tag() == r.channel.tag() && r.channelBind != "" {
+		return r.channelBind // most rounds ask on the path they came by
+	}
+	return r.flow.bindFor(r.tool, r.principal, r.args.digest, p)
 }
 
 // answered is the path of the call's answers: its channel, or the link
@@ -90,6 +83,92 @@ func (r *round) run() (*FlowRound, error) {
 	return r.finish(valid, pins, secret)
 }
 
+// finish takes the secrets of the proven steps out of the store and ends
+// the flow; a step whose page has not been sent yet is asked again. Every
+// secret is read before any is deleted, so a missing one loses none.
+func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRound, error) {
+	if len(secret) == 0 {
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
+	defer cancel()
+	store := r.flow.secrets.Store
+	taken := Answers{}
+	keys := make([]string, 0, len(secret))
+	for _, s := range secret {
+		link := r.link(s)
+		why, err := link.closed(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			// Refused by the page, or ended by an earlier round of the
+			// run (a replay after a decline): nothing from it is taken.
+			return r.linkRefused(ctx, s, valid)
+		}
+		key := link.key()
+		values, ok, err := r.secretsOf(ctx, s, key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
+				return done, err
+			}
+			return r.waitPage(s, valid, pins)
+		}
+		merge(taken, values)
+		keys = append(keys, key)
+	}
+	merge(valid, taken)
+	if r.flow.outcomes != nil {
+		// Once deletes them when the outcome is stored, so that a
+		// duplicate of this round meanwhile finds them and waits.
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
+	}
+	for _, k := range keys {
+		if err := store.DeleteSecret(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
+}
+
+// waitPage is the round while s's page has not been sent: s's other fields
+// stay proven, and only the page is asked again, saying it is still
+// waiting, unless the person has now declined or dismissed it, natively
+// or, where they were given the link, through the arguments.
+func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
+	problems := secretProblems(s, ErrSecretWaiting)
+	switch u, ok := r.call.Answer(s.urlKey()); {
+	case ok && u.Action == "decline":
+		return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+	case ok && u.Action == "cancel":
+		return r.ended(&FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+	case r.inArgs:
+		switch st, p, ok := r.args.declined(); {
+		case ok && st == ReplyDeclined:
+			return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
+		case ok:
+			problems = append(problems, p...)
+		}
+	}
+	path, err := pagePath(r.call, r.can, r.flow.model)
+	if err != nil {
+		return nil, err
+	}
+	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
+	token, err := r.mint(&st, path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.present(s, path, false, nil, problems, token) // the page alone
+	if err != nil {
+		return nil, err
+	}
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
+}
+
 // answer judges the call's answer to s, the step the state asked. It
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
@@ -134,7 +213,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.present(s, path, filled, problems, token)
+	res, err := r.present(s, path, len(s.c.fields) > 0, filled, problems, token)
 	if err != nil {
 		return nil, err
 	}
@@ -163,20 +242,22 @@ func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 	return r.readModel(s)
 }
 
-// present returns the result that asks s on path, which choosePath chose,
-// naming problems, pre-filling filled and carrying token: each path's own
-// file builds it.
-func (r *round) present(s *flowStep, path Path, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	if len(s.c.fields) == 0 {
-		return r.presentPage(s, path, problems, token)
-	}
-	switch path {
-	case PathView:
+// present returns the result that asks s on path, which choosePath or
+// pagePath chose, naming problems, pre-filling filled and carrying token:
+// each path's own file builds it. Without form, or for a step of secrets
+// alone, only s's secret page is asked.
+func (r *round) present(s *flowStep, path Path, form bool, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	switch {
+	case path == PathView && form:
 		return r.stepView(s, filled, problems, token)
-	case PathModel:
+	case path == PathView:
+		return r.linkView(s, problems, token)
+	case path == PathModel:
 		return r.modelResult(s, filled, problems, token)
+	case path == PathLink:
+		return r.linkResult(s, problems, token)
 	}
-	return r.askNative(s, true, filled, problems, token)
+	return r.askNative(s, form, filled, problems, token)
 }
 
 // recheck judges the answers proven for s against s as it is now.

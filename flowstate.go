@@ -42,20 +42,6 @@ func (f *Flow) verifyState(token, bind string, st *flowState) error {
 	return f.codec.verify(token, bind, st, !f.readable)
 }
 
-// mint mints st for a round that asks on path p, bound as a state minted
-// for p must be: a state verifies only on the channel it was minted for.
-func (r *round) mint(st *flowState, p Path) (string, error) {
-	return r.flow.mintState(st, r.bindAs(p))
-}
-
-// bindAs returns what a state minted for path p is bound to.
-func (r *round) bindAs(p Path) string {
-	if p.tag() == r.channel.tag() && r.channelBind != "" {
-		return r.channelBind // most rounds ask on the path they came by
-	}
-	return r.flow.bindFor(r.tool, r.principal, r.args.digest, p)
-}
-
 // bindFor returns the string a call of tool's state is bound to, given
 // the principal and the digest of its arguments without the flow's own
 // (see ownArguments), for a state minted for path: a state verifies only

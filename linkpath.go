@@ -46,19 +46,6 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}), nil
 }
 
-// presentPage returns the result that sends the person to s's secret page
-// alone, on path, which pagePath chose: a URL-mode request, or the link,
-// in a view or an ordinary result.
-func (r *round) presentPage(s *flowStep, path Path, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	switch path {
-	case PathNative:
-		return r.askNative(s, false, nil, problems, token) // the page alone
-	case PathView:
-		return r.linkView(s, problems, token)
-	}
-	return r.linkResult(s, problems, token)
-}
-
 // linkResult returns the ordinary result that gives the person the link
 // to s's secret page, for a client that cannot open it in URL mode.
 func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
@@ -69,95 +56,9 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 	return askModel(s.c.lang, r.tool, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
 }
 
-// waitPage is the round while s's page has not been sent: s's other fields
-// stay proven, and only the page is asked again, saying it is still
-// waiting, unless the person has now declined or dismissed it, natively
-// or, where they were given the link, through the arguments.
-func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
-	problems := secretProblems(s, ErrSecretWaiting)
-	switch u, ok := r.call.Answer(s.urlKey()); {
-	case ok && u.Action == "decline":
-		return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
-	case ok && u.Action == "cancel":
-		return r.ended(&FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
-	case r.inArgs:
-		switch st, p, ok := r.args.declined(); {
-		case ok && st == ReplyDeclined:
-			return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
-		case ok:
-			problems = append(problems, p...)
-		}
-	}
-	path, err := pagePath(r.call, r.can, r.flow.model)
-	if err != nil {
-		return nil, err
-	}
-	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
-	token, err := r.mint(&st, path)
-	if err != nil {
-		return nil, err
-	}
-	res, err := r.presentPage(s, path, problems, token)
-	if err != nil {
-		return nil, err
-	}
-	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
-}
-
 // storeTimeout bounds each call of a [SecretStore], within the round's
 // own context, so that a store that hangs cannot hold a round forever.
 const storeTimeout = 10 * time.Second
-
-// finish takes the secrets of the proven steps out of the store and ends
-// the flow; a step whose page has not been sent yet is asked again. Every
-// secret is read before any is deleted, so a missing one loses none.
-func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRound, error) {
-	if len(secret) == 0 {
-		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
-	}
-	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
-	defer cancel()
-	store := r.flow.secrets.Store
-	taken := Answers{}
-	keys := make([]string, 0, len(secret))
-	for _, s := range secret {
-		link := r.link(s)
-		why, err := link.closed(ctx, store)
-		if err != nil {
-			return nil, err
-		}
-		if why != "" {
-			// Refused by the page, or ended by an earlier round of the
-			// run (a replay after a decline): nothing from it is taken.
-			return r.linkRefused(ctx, s, valid)
-		}
-		key := link.key()
-		values, ok, err := r.secretsOf(ctx, s, key)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
-				return done, err
-			}
-			return r.waitPage(s, valid, pins)
-		}
-		merge(taken, values)
-		keys = append(keys, key)
-	}
-	merge(valid, taken)
-	if r.flow.outcomes != nil {
-		// Once deletes them when the outcome is stored, so that a
-		// duplicate of this round meanwhile finds them and waits.
-		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
-	}
-	for _, k := range keys {
-		if err := store.DeleteSecret(ctx, k); err != nil {
-			return nil, err
-		}
-	}
-	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
-}
 
 // linkRefused ends the flow when the page refused s's link: nothing from
 // that link is taken, and what was sent on any of the run's links is
