@@ -140,10 +140,10 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 // or, where they were given the link, through the arguments.
 func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
 	problems := secretProblems(s, ErrSecretWaiting)
-	switch u, ok := r.call.Answer(s.urlKey()); {
-	case ok && u.Action == "decline":
+	switch native := r.pageAnswer(s); {
+	case native == ReplyDeclined:
 		return r.ended(&FlowRound{Status: FlowDeclined, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
-	case ok && u.Action == "cancel":
+	case native == ReplyCancelled:
 		return r.ended(&FlowRound{Status: FlowCancelled, Answers: valid, Step: s.c.key, ID: r.st.ID}, nil)
 	case r.inArgs:
 		switch st, p, ok := r.args.declined(); {

@@ -47,6 +47,19 @@ func (r *round) readNative(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 	return status, accepted, problems
 }
 
+// pageAnswer reads the person's answer to s's URL-mode request while its
+// page is awaited: ReplyDeclined or ReplyCancelled when they declined or
+// dismissed it, and ReplyNone otherwise.
+func (r *round) pageAnswer(s *flowStep) ReplyStatus {
+	switch u, ok := r.call.Answer(s.urlKey()); {
+	case ok && u.Action == "decline":
+		return ReplyDeclined
+	case ok && u.Action == "cancel":
+		return ReplyCancelled
+	}
+	return ReplyNone
+}
+
 // urlKey is the key of s's URL-mode request, beside its form under s's key.
 func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
 
