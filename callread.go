@@ -70,18 +70,19 @@ type round struct {
 	face        *faceRequests // what faceAsk kept for another SDK's face
 }
 
-// readCall reads what a round of f needs from call, into the round that
+// readCall reads what a round of f needs from call into r, the round that
 // judges it, for f in the round's language. A state that does not verify
-// is the call's face's error for it.
-func (f *Flow) readCall(ctx context.Context, call seam.Call) (*round, error) {
+// is the call's face's error for it. r is the caller's, so that a round
+// costs no allocation of its own.
+func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 	principal, err := f.principalOf(ctx, call)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r := &round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
+	*r = round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
 		can: reachOf(call), channel: nativePath(call)}
 	if r.args, err = f.readArguments(call); err != nil {
-		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+		return fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}
 	// The channel the call came by decides what its state must have been
 	// minted for: the input responses, the view's companion, or the model.
@@ -96,23 +97,27 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call) (*round, error) {
 	r.stated = token != ""
 	r.channelBind = f.bindFor(r.tool, principal, r.args.digest, r.channel)
 	if r.stated {
-		err := f.verifyState(token, r.channelBind, &r.st)
+		// Into a state of its own: the codec's decoder keeps its pointer,
+		// which would move the whole round to the heap.
+		st := new(flowState)
+		err := f.verifyState(token, r.channelBind, st)
+		r.st = *st
 		if err != nil || r.st.ID == "" || r.st.Attempt < 0 {
 			if err == nil {
 				err = ErrMalformed
 			}
-			return nil, call.StateError(err)
+			return call.StateError(err)
 		}
 		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
 	} else if r.st.ID, err = newRunID(); err != nil {
-		return nil, err
+		return err
 	}
 	if !r.stated || r.args.renders() {
 		// A first call, or a view re-rendered in its host's language.
 		r.lang = callLang(call)
 	}
 	r.flow = f.in(r.lang)
-	return r, nil
+	return nil
 }
 
 // newRunID returns a fresh run ID, for a call that starts a flow.

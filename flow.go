@@ -454,8 +454,8 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	r, err := f.readCall(ctx, call)
-	if err != nil {
+	var r round
+	if err := f.readCall(ctx, call, &r); err != nil {
 		return nil, err
 	}
 	res, err := r.run()
