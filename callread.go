@@ -12,13 +12,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A round is read from its call once, here, in this order: who called,
-// the arguments (as the view's companion decoded them, if it did), the
-// state and the channel it came by, the state verified, the language, and
-// what the client can answer. Nothing after this reads those facts from
-// the call again: the round judges, mints and presents from what readCall
-// put in it. Its call stays at hand only for what its face renders (its
-// errors, a native ask on another SDK) and for the native path's answers.
+// A round is read from its call once, here, in this order: who called;
+// what the client can answer, and whether it is older than 2026-07-28;
+// the arguments, as the view's companion decoded them if it did; the state
+// and the channel it came by; the state, verified; the language. Nothing
+// after this reads those facts from the call again: the round judges,
+// mints and presents from what readCall put in it. Its call stays at hand
+// only for what its face renders (its errors, a native ask on another
+// SDK) and for the native path's answers, which nativepath.go reads.
 
 // StateArgument is the argument under which the paths that answer through
 // the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps
@@ -50,8 +51,8 @@ const (
 // is judged as a native answer with an unknown action is, and asked again.
 var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
 
-// A round is one call of [Flow.Next]: the verified state, and the call it
-// came with.
+// A round is one call of [Flow.Next]: what readCall read of the call,
+// and what the step walk notes as it goes (fieldsRead, face).
 type round struct {
 	ctx         context.Context // the handler's; bounds the round's store calls
 	flow        *Flow

@@ -13,29 +13,6 @@ import (
 // [FlowRound.Problems].
 var ErrChanged = errors.New("the questions changed since this was answered")
 
-// mint mints st for a round that asks on path p, bound as a state minted
-// for p must be: a state verifies only on the channel it was minted for.
-func (r *round) mint(st *flowState, p Path) (string, error) {
-	return r.flow.mintState(st, r.bindAs(p))
-}
-
-// bindAs returns what a state minted for path p is bound to.
-func (r *round) bindAs(p Path) string {
-	if p.tag() == r.channel.tag() && r.channelBind != "" {
-		return r.channelBind // most rounds ask on the path they came by
-	}
-	return r.flow.bindFor(r.tool, r.principal, r.args.digest, p)
-}
-
-// answered is the path of the call's answers: its channel, or the link
-// when the arguments carried the state but answered no field.
-func (r *round) answered() Path {
-	if r.inArgs && !r.fieldsRead {
-		return PathLink
-	}
-	return r.channel
-}
-
 // run walks the steps in order. A step that applies and whose answer is
 // still proven is passed; the step the state asked takes the call's answer;
 // the first other step is asked. Only what passes the steps as they are now
@@ -83,6 +60,129 @@ func (r *round) run() (*FlowRound, error) {
 	return r.finish(valid, pins, secret)
 }
 
+// answer judges the call's answer to s, the step the state asked. It
+// returns the accepted answers, or the round that ends the call.
+func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
+	status, accepted, problems := r.judge(s)
+	if status == ReplyAccepted && s.check != nil {
+		if extra := s.check(accepted); len(extra) > 0 {
+			status, problems = ReplyInvalid, append(problems, extra...)
+		}
+	}
+	end := func(st FlowStatus) *FlowRound {
+		return &FlowRound{Status: st, Answers: valid, Step: s.c.key, Problems: problems, Attempt: r.st.Attempt, ID: r.st.ID}
+	}
+	switch status {
+	case ReplyAccepted:
+		return accepted, nil, nil
+	case ReplyNone:
+		// No answer to the step asked: ask it again, as it was.
+		res, err := r.ask(s, valid, pins, nil, nil, r.st.Attempt)
+		return nil, res, err
+	case ReplyDeclined:
+		return nil, end(FlowDeclined), nil
+	case ReplyCancelled:
+		return nil, end(FlowCancelled), nil
+	}
+	r.st.Attempt++
+	if r.st.Attempt > r.flow.maxReasks {
+		return nil, end(FlowInvalid), nil
+	}
+	res, err := r.ask(s, valid, pins, prefill(accepted, problems), problems, r.st.Attempt)
+	return nil, res, err
+}
+
+// judge judges the call's answer to s by the reader of the path its state
+// was minted for: the input responses natively, and the arguments from a
+// view or the model, where the link's call carries no field at all.
+func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	if !r.inArgs {
+		return r.readNative(s)
+	}
+	r.fieldsRead = len(s.c.fields) > 0
+	switch st, p, ok := r.args.declined(); {
+	case ok:
+		// A view's Decline, or the model reporting one: as a native decline.
+		return st, nil, p
+	case len(s.c.fields) == 0:
+		// The link's: what the page took is taken as the flow finishes.
+		return ReplyAccepted, Answers{}, nil
+	case r.channel == PathView:
+		return r.readView(s)
+	}
+	return r.readModel(s)
+}
+
+// recheck judges the answers proven for s against s as it is now.
+func (s *flowStep) recheck(proven Answers) (Answers, []*FieldError, bool) {
+	own := make(map[string]any, len(s.c.fields))
+	for i := range s.c.fields {
+		if v, ok := proven[s.c.fields[i].Name]; ok {
+			own[s.c.fields[i].Name] = v
+		}
+	}
+	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup, true)
+	ok := !missing && !hasInvalid(problems)
+	if ok && s.check != nil {
+		if extra := s.check(accepted); len(extra) > 0 {
+			ok, problems = false, append(problems, extra...)
+		}
+	}
+	return accepted, problems, ok
+}
+
+// ask returns the round that asks s, naming problems and pre-filling
+// accepted values, with the state of what is proven so far.
+func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
+	path, err := choosePath(r.call, r.can, s.c, r.flow.model)
+	if err != nil {
+		return nil, err
+	}
+	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
+	token, err := r.mint(&st, path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.present(s, path, len(s.c.fields) > 0, filled, problems, token)
+	if err != nil {
+		return nil, err
+	}
+	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid,
+		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID, filled: filled}, nil
+}
+
+// mint mints st for a round that asks on path p, bound as a state minted
+// for p must be: a state verifies only on the channel it was minted for.
+func (r *round) mint(st *flowState, p Path) (string, error) {
+	return r.flow.mintState(st, r.bindAs(p))
+}
+
+// bindAs returns what a state minted for path p is bound to.
+func (r *round) bindAs(p Path) string {
+	if p.tag() == r.channel.tag() && r.channelBind != "" {
+		return r.channelBind // most rounds ask on the path they came by
+	}
+	return r.flow.bindFor(r.tool, r.principal, r.args.digest, p)
+}
+
+// present returns the result that asks s on path, which choosePath or
+// pagePath chose, naming problems, pre-filling filled and carrying token:
+// each path's own file builds it. Without form, or for a step of secrets
+// alone, only s's secret page is asked.
+func (r *round) present(s *flowStep, path Path, form bool, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	switch {
+	case path == PathView && form:
+		return r.stepView(s, filled, problems, token)
+	case path == PathView:
+		return r.linkView(s, problems, token)
+	case path == PathModel:
+		return r.modelResult(s, filled, problems, token)
+	case path == PathLink:
+		return r.linkResult(s, problems, token)
+	}
+	return r.askNative(s, form, filled, problems, token)
+}
+
 // finish takes the secrets of the proven steps out of the store and ends
 // the flow; a step whose page has not been sent yet is asked again. Every
 // secret is read before any is deleted, so a missing one loses none.
@@ -96,22 +196,13 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	taken := Answers{}
 	keys := make([]string, 0, len(secret))
 	for _, s := range secret {
-		link := r.link(s)
-		why, err := link.closed(ctx, store)
-		if err != nil {
+		values, key, refused, err := r.readLink(ctx, s)
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if why != "" {
-			// Refused by the page, or ended by an earlier round of the
-			// run (a replay after a decline): nothing from it is taken.
+		case refused:
 			return r.linkRefused(ctx, s, valid)
-		}
-		key := link.key()
-		values, ok, err := r.secretsOf(ctx, s, key)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
+		case values == nil:
 			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
 				return done, err
 			}
@@ -169,113 +260,13 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
 }
 
-// answer judges the call's answer to s, the step the state asked. It
-// returns the accepted answers, or the round that ends the call.
-func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
-	status, accepted, problems := r.judge(s)
-	if status == ReplyAccepted && s.check != nil {
-		if extra := s.check(accepted); len(extra) > 0 {
-			status, problems = ReplyInvalid, append(problems, extra...)
-		}
+// answered is the path of the call's answers: its channel, or the link
+// when the arguments carried the state but answered no field.
+func (r *round) answered() Path {
+	if r.inArgs && !r.fieldsRead {
+		return PathLink
 	}
-	end := func(st FlowStatus) *FlowRound {
-		return &FlowRound{Status: st, Answers: valid, Step: s.c.key, Problems: problems, Attempt: r.st.Attempt, ID: r.st.ID}
-	}
-	switch status {
-	case ReplyAccepted:
-		return accepted, nil, nil
-	case ReplyNone:
-		// No answer to the step asked: ask it again, as it was.
-		res, err := r.ask(s, valid, pins, nil, nil, r.st.Attempt)
-		return nil, res, err
-	case ReplyDeclined:
-		return nil, end(FlowDeclined), nil
-	case ReplyCancelled:
-		return nil, end(FlowCancelled), nil
-	}
-	r.st.Attempt++
-	if r.st.Attempt > r.flow.maxReasks {
-		return nil, end(FlowInvalid), nil
-	}
-	res, err := r.ask(s, valid, pins, prefill(accepted, problems), problems, r.st.Attempt)
-	return nil, res, err
-}
-
-// ask returns the round that asks s, naming problems and pre-filling
-// accepted values, with the state of what is proven so far.
-func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, problems []*FieldError, attempt int) (*FlowRound, error) {
-	path, err := choosePath(r.call, r.can, s.c, r.flow.model)
-	if err != nil {
-		return nil, err
-	}
-	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
-	token, err := r.mint(&st, path)
-	if err != nil {
-		return nil, err
-	}
-	res, err := r.present(s, path, len(s.c.fields) > 0, filled, problems, token)
-	if err != nil {
-		return nil, err
-	}
-	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid,
-		Step: s.c.key, Problems: problems, Attempt: attempt, ID: r.st.ID, filled: filled}, nil
-}
-
-// judge judges the call's answer to s by the reader of the path its state
-// was minted for: the input responses natively, and the arguments from a
-// view or the model, where the link's call carries no field at all.
-func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
-	if !r.inArgs {
-		return r.readNative(s)
-	}
-	r.fieldsRead = len(s.c.fields) > 0
-	switch st, p, ok := r.args.declined(); {
-	case ok:
-		// A view's Decline, or the model reporting one: as a native decline.
-		return st, nil, p
-	case len(s.c.fields) == 0:
-		// The link's: what the page took is taken as the flow finishes.
-		return ReplyAccepted, Answers{}, nil
-	case r.channel == PathView:
-		return r.readView(s)
-	}
-	return r.readModel(s)
-}
-
-// present returns the result that asks s on path, which choosePath or
-// pagePath chose, naming problems, pre-filling filled and carrying token:
-// each path's own file builds it. Without form, or for a step of secrets
-// alone, only s's secret page is asked.
-func (r *round) present(s *flowStep, path Path, form bool, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	switch {
-	case path == PathView && form:
-		return r.stepView(s, filled, problems, token)
-	case path == PathView:
-		return r.linkView(s, problems, token)
-	case path == PathModel:
-		return r.modelResult(s, filled, problems, token)
-	case path == PathLink:
-		return r.linkResult(s, problems, token)
-	}
-	return r.askNative(s, form, filled, problems, token)
-}
-
-// recheck judges the answers proven for s against s as it is now.
-func (s *flowStep) recheck(proven Answers) (Answers, []*FieldError, bool) {
-	own := make(map[string]any, len(s.c.fields))
-	for i := range s.c.fields {
-		if v, ok := proven[s.c.fields[i].Name]; ok {
-			own[s.c.fields[i].Name] = v
-		}
-	}
-	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup, true)
-	ok := !missing && !hasInvalid(problems)
-	if ok && s.check != nil {
-		if extra := s.check(accepted); len(extra) > 0 {
-			ok, problems = false, append(problems, extra...)
-		}
-	}
-	return accepted, problems, ok
+	return r.channel
 }
 
 // prefill returns the accepted values that no problem names, for a re-ask

@@ -18,6 +18,11 @@ import (
 // through the client, and the round that finishes the flow takes it from
 // there, once; a flow that ends any other way closes its links.
 
+// link returns what the link to s's secret page carries.
+func (r *round) link(s *flowStep) *secretLink {
+	return &secretLink{Principal: r.principal, Tool: r.tool, Run: r.st.ID, Step: s.c.key}
+}
+
 // pageRequest returns the URL-mode request that links the person to s's
 // secret page. The link carries a sealed token, never a secret, and the
 // same one from round to round (see linkKeys.expiry).
@@ -60,6 +65,48 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 // own context, so that a store that hangs cannot hold a round forever.
 const storeTimeout = 10 * time.Second
 
+// readLink reads what s's page took, from the store: s's secrets and
+// the key they are under, or nil while the page has not sent them; and
+// refused when the page refused s's link, or an earlier round of the run
+// (a replay after a decline) ended it, so that nothing from it is taken.
+func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, key string, refused bool, err error) {
+	store, link := r.flow.secrets.Store, r.link(s)
+	why, err := link.closed(ctx, store)
+	if err != nil || why != "" {
+		return nil, "", why != "", err
+	}
+	key = link.key()
+	raw, ok, err := store.GetSecret(ctx, key)
+	if err != nil || !ok {
+		return nil, "", false, err
+	}
+	var sent map[string]string
+	if json.Unmarshal([]byte(raw), &sent) != nil {
+		return nil, "", false, nil // not the page's: as good as not sent
+	}
+	values = make(Answers, len(s.c.secrets))
+	for _, f := range s.c.secrets {
+		v, ok := sent[f.Name]
+		if !ok && f.Required {
+			return nil, "", false, nil
+		}
+		if ok {
+			values[f.Name] = v
+		}
+	}
+	return values, key, false, nil
+}
+
+// secretProblems names each of s's secrets with err: still waiting for
+// its page, or refused by it.
+func secretProblems(s *flowStep, err error) []*FieldError {
+	problems := make([]*FieldError, len(s.c.secrets))
+	for i, f := range s.c.secrets {
+		problems[i] = &FieldError{Field: f.Name, Err: err}
+	}
+	return problems
+}
+
 // linkRefused ends the flow when the page refused s's link: nothing from
 // that link is taken, and what was sent on any of the run's links is
 // dropped (see ended).
@@ -100,42 +147,4 @@ func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
 		}
 	}
 	return end, nil
-}
-
-// secretsOf reads s's secrets from the store, if the page has sent them.
-func (r *round) secretsOf(ctx context.Context, s *flowStep, key string) (Answers, bool, error) {
-	raw, ok, err := r.flow.secrets.Store.GetSecret(ctx, key)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	var values map[string]string
-	if json.Unmarshal([]byte(raw), &values) != nil {
-		return nil, false, nil // not the page's: as good as not sent
-	}
-	out := make(Answers, len(s.c.secrets))
-	for _, f := range s.c.secrets {
-		v, ok := values[f.Name]
-		if !ok && f.Required {
-			return nil, false, nil
-		}
-		if ok {
-			out[f.Name] = v
-		}
-	}
-	return out, true, nil
-}
-
-// secretProblems names each of s's secrets with err: still waiting for
-// its page, or refused by it.
-func secretProblems(s *flowStep, err error) []*FieldError {
-	problems := make([]*FieldError, len(s.c.secrets))
-	for i, f := range s.c.secrets {
-		problems[i] = &FieldError{Field: f.Name, Err: err}
-	}
-	return problems
-}
-
-// link returns what the link to s's secret page carries.
-func (r *round) link(s *flowStep) *secretLink {
-	return &secretLink{Principal: r.principal, Tool: r.tool, Run: r.st.ID, Step: s.c.key}
 }
