@@ -7,6 +7,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// The model path, opted in with AskModel, asks a client that can be asked
+// neither in a form nor in a view through the model: an ordinary result
+// tells the model what to ask the person and how to call the tool again
+// (see askContract), and the answers come back in the arguments, read only
+// with a state minted for this path.
+
 // modelResult returns the ordinary result that asks the model to collect
 // s's answers from the person and call the tool again with them.
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
