@@ -184,7 +184,7 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 			return nil, err
 		}
 	}
-	v, err := s.c.view(r.call.Tool(), r.position(s), filled, problems, page)
+	v, err := s.c.view(r.tool, r.position(s), filled, problems, page)
 	if err != nil {
 		return nil, err
 	}
@@ -199,11 +199,22 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.c.view(r.call.Tool(), r.position(s), nil, problems, p)
+	v, err := s.c.view(r.tool, r.position(s), nil, problems, p)
 	if err != nil {
 		return nil, err
 	}
 	return v.result(r.sendBack(token)), nil
+}
+
+// readView judges the answer to s that a view's submit sent through the
+// companion tool: s's fields among the arguments, made typed as a browser
+// sends them (see [AcceptedFormArguments]).
+func (r *round) readView(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	content := r.args.answersFor(s.c)
+	if content == nil {
+		return ReplyNone, nil, nil
+	}
+	return s.c.judgeContent(s.c.normalizeArguments(content), true) // read from this call's arguments
 }
 
 // A stepPos is where a step stands in its flow, as its view says it.

@@ -2,10 +2,8 @@ package mcpform
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -445,7 +443,9 @@ func (f *Flow) Next(ctx context.Context, req *mcp.CallToolRequest) (*FlowRound, 
 	return r, nil
 }
 
-// next runs one round for a call read from any SDK (see internal/seam).
+// next runs one round for a call read from any SDK (see internal/seam):
+// it reads the call (callread.go), then walks the steps, judging the
+// answer, minting the next state and presenting it (flowround.go).
 // ctx bounds the round's store calls and reaches ContextPrincipal.
 func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
@@ -454,91 +454,19 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	principal, err := f.principalOf(ctx, call)
-	if err != nil {
+	var r round
+	if err := f.readCall(ctx, call, &r); err != nil {
 		return nil, err
-	}
-	var mark *viewMark
-	if c, ok := call.(*sdkCall); ok {
-		mark = companionMark((*mcp.CallToolRequest)(c))
-	}
-	var args callArgs
-	if decoded := mark.take(); decoded != nil {
-		args, err = splitArguments(decoded, f.own) // as the companion read them
-	} else {
-		var raw json.RawMessage
-		if raw, err = call.Arguments(); err == nil {
-			args, err = callArguments(raw, f.own)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("mcpform: binding the call's arguments: %w", err)
-	}
-	// The channel the call came by decides what its state must have been
-	// minted for: the input responses, the view's companion, or the model.
-	token, inArgs, channel := call.State(), false, PathNative
-	if token == "" && args.token != "" {
-		token, inArgs, channel = args.token, true, PathModel
-		if call.ViaView() {
-			channel = PathView
-		}
-	}
-	args.view = channel == PathView
-	st := flowState{}
-	if token == "" {
-		var id [16]byte
-		if _, err := rand.Read(id[:]); err != nil {
-			return nil, err
-		}
-		st.ID = base64.RawURLEncoding.EncodeToString(id[:])
-	}
-	bind := f.bindFor(call, principal, args.digest, channel)
-	var l lang // the language of the round: pinned, or asked for
-	if token != "" {
-		if err := f.verifyState(token, bind, &st); err != nil || st.ID == "" || st.Attempt < 0 {
-			if err == nil {
-				err = ErrMalformed
-			}
-			return nil, call.StateError(err)
-		}
-		l = pinnedLang(st.Lang) // the first round's, whatever this call asks
-		if args.renders() {
-			l = callLang(call) // a view re-rendered in its host's language
-		}
-	} else {
-		l = callLang(call)
-	}
-	f = f.in(l)
-	r := &round{ctx: ctx, flow: f, call: call, st: st, principal: principal,
-		can: reachOf(call), inArgs: inArgs, args: args, channel: channel, channelBind: bind}
-	if channel == PathNative {
-		r.channel = nativePath(call)
-	}
-	if f.secrets != nil {
-		// The state of a secret page alone is minted where no step is at
-		// hand (see waitPage): bind it for the page's path now.
-		page, _ := pagePath(call, r.can, f.model)
-		r.bind = r.bindAs(page)
 	}
 	res, err := r.run()
 	if res != nil {
-		res.flow = f // for Once
+		res.flow = r.flow // for Once
 		res.face = r.face
-		if token != "" && res.Path == PathNoAnswer {
+		if r.stated && res.Path == PathNoAnswer {
 			res.Path = r.answered()
 		}
-		res.Language = langTags[l]
-		l.stamp(res.Result)
+		res.Language = langTags[r.lang]
+		r.lang.stamp(res.Result)
 	}
 	return res, err
-}
-
-// bindFor returns the string a call's state is bound to, given the digest
-// of its arguments without the flow's own (see ownArguments), for a state
-// minted for path: a state verifies only on the channel it was minted for.
-func (f *Flow) bindFor(call seam.Call, principal, digest string, path Path) string {
-	if f.unbound {
-		return BindTo(principal, call.Tool(), path.tag())
-	}
-	return BindTo(principal, call.Tool(), digest, path.tag())
 }

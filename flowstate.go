@@ -42,6 +42,17 @@ func (f *Flow) verifyState(token, bind string, st *flowState) error {
 	return f.codec.verify(token, bind, st, !f.readable)
 }
 
+// bindFor returns the string a call of tool's state is bound to, given
+// the principal and the digest of its arguments without the flow's own
+// (see ownArguments), for a state minted for path: a state verifies only
+// on the channel it was minted for.
+func (f *Flow) bindFor(tool, principal, digest string, path Path) string {
+	if f.unbound {
+		return BindTo(principal, tool, path.tag())
+	}
+	return BindTo(principal, tool, digest, path.tag())
+}
+
 // A pinList holds the pins of a flow's proven steps, in step order: each
 // step's key and the digest of what it asked. It is a list, not a map,
 // because a flow has a few steps and every round decodes it, where a map

@@ -7,32 +7,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// askContract is the structuredContent of a result that asks through the
-// model or gives the person a secret page's link: what the next call of
-// the same tool must carry. The text content says the same in words.
-type askContract struct {
-	// RequestedSchema is the restricted schema a native request would
-	// carry; absent for a link alone.
-	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	// URL is the secret page's link, for a secret step.
-	URL string `json:"url,omitempty"`
-	// Arguments go back unchanged, merged with the answers.
-	Arguments json.RawMessage `json:"arguments"`
-	// Decline is merged into Arguments, in place of the answers, when the
-	// person declines: declineArguments, always. There is no "accept".
-	Decline json.RawMessage `json:"decline"`
-}
-
-// declineArguments is what a model adds to the arguments to report that
-// the person declined.
-var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAction + `"}`)
+// The model path, opted in with AskModel, asks a client that can be asked
+// neither in a form nor in a view through the model: an ordinary result
+// tells the model what to ask the person and how to call the tool again
+// (see askContract), and the answers come back in the arguments, read only
+// with a state minted for this path.
 
 // modelResult returns the ordinary result that asks the model to collect
 // s's answers from the person and call the tool again with them.
 func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	msg, schema := s.c.message, s.c.schema
 	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
-		return s.c.modelAsk(r.call.Tool(), r.sendBack(token)), nil
+		return s.c.modelAsk(r.tool, r.sendBack(token)), nil
 	}
 	if len(filled) > 0 || len(problems) > 0 {
 		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
@@ -51,17 +37,17 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 		}
 		c.URL = page.URL
 	}
-	return askModel(s.c.lang, r.call.Tool(), msg, c, page), nil
+	return askModel(s.c.lang, r.tool, msg, c, page), nil
 }
 
-// linkResult returns the ordinary result that gives the person the link
-// to s's secret page, for a client that cannot open it in URL mode.
-func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	page, err := r.pageRequest(s, problems)
-	if err != nil {
-		return nil, err
+// readModel judges the answer to s that the model sent in the arguments,
+// exactly as a native answer is judged: the model, not a browser, typed it.
+func (r *round) readModel(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	content := r.args.answersFor(s.c)
+	if content == nil {
+		return ReplyNone, nil, nil
 	}
-	return askModel(s.c.lang, r.call.Tool(), "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+	return s.c.judgeContent(content, true) // read from this call's arguments
 }
 
 // A modelText is the text of c's plain model request to one tool, cut
@@ -82,36 +68,6 @@ func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResu
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.head + string(args) + t.tail}},
 		StructuredContent: &askContract{RequestedSchema: c.schema, Arguments: args, Decline: declineArguments}}
-}
-
-// askModel returns the result of contract c, in words for the model too:
-// what to ask the person, where to send them, and what to call next, in
-// l, the person's language, which the model then speaks to them.
-func askModel(l lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
-	var b strings.Builder
-	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
-	if c.RequestedSchema != nil {
-		b.WriteString(message)
-		b.WriteString(l.text(msgModelAsk))
-		b.Write(c.RequestedSchema)
-		b.WriteString("\n\n")
-	}
-	if page != nil {
-		b.WriteString(l.text(msgModelLink))
-		b.WriteString(page.Message)
-		b.WriteString("\n")
-		b.WriteString(page.URL)
-		b.WriteString("\n\n")
-	}
-	b.WriteString(l.format(msgModelCall, "tool", tool))
-	if c.RequestedSchema != nil {
-		b.WriteString(l.text(msgModelPlusAnswers))
-	}
-	b.WriteString(":\n")
-	b.Write(c.Arguments)
-	b.WriteString(l.format(msgModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
-	c.Decline = declineArguments
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
 
 // mustJSON is the JSON of a schema the package built, which marshals.

@@ -1,10 +1,6 @@
 package mcpform
 
-import (
-	"fmt"
-
-	"github.com/mcpform/mcpform/internal/seam"
-)
+import "fmt"
 
 // A Path is the way a question reached the person and the answer came
 // back: [Reply.Path] and [FlowRound.Path] say which one a call's answers
@@ -75,13 +71,13 @@ func (p Path) tag() string {
 // model; a step of secrets alone is a URL-mode request, or the page's link
 // in a view or a result. A boolean field (a confirmation) never goes
 // through the model. A client that can be asked no way gets the -32021
-// error of [NeedCapabilities]. can.native, a form without keys, leaves the
-// native path alone.
-func choosePath(call seam.Call, can reach, c *compiled, model bool) (Path, error) {
+// error of [NeedCapabilities], worded by face, the call's. can.native, a
+// form without keys, leaves the native path alone.
+func choosePath(face refuser, can reach, c *compiled, model bool) (Path, error) {
 	form, secret := len(c.fields) > 0, len(c.secrets) > 0
 	switch {
 	case !form:
-		return pagePath(call, can, model)
+		return pagePath(face, can, model)
 	case can.form:
 		return PathNative, nil
 	case can.native:
@@ -90,12 +86,12 @@ func choosePath(call seam.Call, can reach, c *compiled, model bool) (Path, error
 	case model && !confirms(c.fields):
 		return PathModel, nil
 	}
-	return 0, requireInput(call, form, secret)
+	return 0, face.CapabilityError(true, secret) // form mode, and URL mode for secrets
 }
 
 // pagePath is choosePath for a secret page alone: a URL-mode request, or
 // its link in a view or an ordinary result.
-func pagePath(call seam.Call, can reach, model bool) (Path, error) {
+func pagePath(face refuser, can reach, model bool) (Path, error) {
 	switch {
 	case can.url:
 		return PathNative, nil
@@ -105,14 +101,25 @@ func pagePath(call seam.Call, can reach, model bool) (Path, error) {
 	case can.form || model:
 		return PathLink, nil
 	}
-	return 0, requireInput(call, false, true)
+	return 0, face.CapabilityError(false, true)
 }
 
-// nativePath is the path of an answer that came in the input responses:
-// legacy for a client older than 2026-07-28, which its SDK's bridge serves.
-func nativePath(call seam.Call) Path {
-	if call.Legacy() {
-		return PathLegacy
+// A refuser words, in its face's terms, the refusal of a client that
+// declared neither the mode a question needs nor any other way to be
+// asked: every seam.Call is one. The path picker reads what the client can
+// answer from the reach that the call's reading found, never from the
+// call again.
+type refuser interface {
+	CapabilityError(form, url bool) error
+}
+
+// confirms reports whether fields hold a boolean, which a model must never
+// tick for the person.
+func confirms(fields []AutoFormField) bool {
+	for i := range fields {
+		if fields[i].kind() == kindBoolean {
+			return true
+		}
 	}
-	return PathNative
+	return false
 }

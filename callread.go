@@ -2,12 +2,24 @@ package mcpform
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// A round is read from its call once, here, in this order: who called;
+// what the client can answer, and whether it is older than 2026-07-28;
+// the arguments, as the view's companion decoded them if it did; the state
+// and the channel it came by; the state, verified; the language. Nothing
+// after this reads those facts from the call again: the round judges,
+// mints and presents from what readCall put in it. Its call stays at hand
+// only for what its face renders (its errors, a native ask on another
+// SDK) and for the native path's answers, which nativepath.go reads.
 
 // StateArgument is the argument under which the paths that answer through
 // the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps
@@ -38,6 +50,109 @@ const (
 // errArgumentAction reports an actionArgument other than declineAction: it
 // is judged as a native answer with an unknown action is, and asked again.
 var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
+
+// A round is one call of [Flow.Next]: what readCall read of the call,
+// and what the step walk notes as it goes (fieldsRead, face).
+type round struct {
+	ctx         context.Context // the handler's; bounds the round's store calls
+	flow        *Flow
+	call        seam.Call     // for its face's errors and the native path's answers
+	tool        string        // the tool called
+	principal   string        // who called
+	stated      bool          // the call carried a state, which verified into st
+	st          flowState     // the state: verified, or a new run's
+	lang        lang          // the language of the round: pinned, or asked for
+	can         reach         // what the client declared
+	inArgs      bool          // the state came in the arguments; so do the answers
+	args        callArgs      // what the call's arguments hold
+	channel     Path          // the path the call's state was minted for
+	channelBind string        // what a state minted for channel is bound to
+	fieldsRead  bool          // the call's arguments answered a step's fields
+	face        *faceRequests // what faceAsk kept for another SDK's face
+}
+
+// readCall reads what a round of f needs from call into r, the round that
+// judges it, for f in the round's language. A state that does not verify
+// is the call's face's error for it. r is the caller's, so that a round
+// costs no allocation of its own.
+func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
+	principal, err := f.principalOf(ctx, call)
+	if err != nil {
+		return err
+	}
+	*r = round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
+		can: reachOf(call), channel: nativePath(call)}
+	if r.args, err = f.readArguments(call); err != nil {
+		return fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+	}
+	// The channel the call came by decides what its state must have been
+	// minted for: the input responses, the view's companion, or the model.
+	token := call.State()
+	if token == "" && r.args.token != "" {
+		token, r.inArgs, r.channel = r.args.token, true, PathModel
+		if call.ViaView() {
+			r.channel = PathView
+		}
+	}
+	r.args.view = r.channel == PathView
+	r.stated = token != ""
+	r.channelBind = f.bindFor(r.tool, principal, r.args.digest, r.channel)
+	if r.stated {
+		// Into a state of its own: the codec's decoder keeps its pointer,
+		// which would move the whole round to the heap.
+		st := new(flowState)
+		err := f.verifyState(token, r.channelBind, st)
+		r.st = *st
+		if err != nil || r.st.ID == "" || r.st.Attempt < 0 {
+			if err == nil {
+				err = ErrMalformed
+			}
+			return call.StateError(err)
+		}
+		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
+	} else if r.st.ID, err = newRunID(); err != nil {
+		return err
+	}
+	if !r.stated || r.args.renders() {
+		// A first call, or a view re-rendered in its host's language.
+		r.lang = callLang(call)
+	}
+	r.flow = f.in(r.lang)
+	return nil
+}
+
+// newRunID returns a fresh run ID, for a call that starts a flow.
+func newRunID() (string, error) {
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(id[:]), nil
+}
+
+// readArguments reads call's arguments once: as the view's companion
+// decoded them, when the call came through it, or from their JSON.
+func (f *Flow) readArguments(call seam.Call) (callArgs, error) {
+	if c, ok := call.(*sdkCall); ok {
+		if decoded := companionMark((*mcp.CallToolRequest)(c)).take(); decoded != nil {
+			return splitArguments(decoded, f.own)
+		}
+	}
+	raw, err := call.Arguments()
+	if err != nil {
+		return callArgs{}, err
+	}
+	return callArguments(raw, f.own)
+}
+
+// nativePath is the path of an answer that came in the input responses:
+// legacy for a client older than 2026-07-28, which its SDK's bridge serves.
+func nativePath(call seam.Call) Path {
+	if call.Legacy() {
+		return PathLegacy
+	}
+	return PathNative
+}
 
 // reach is what the client of a call declared it can be asked through.
 // native marks a form without keys, which has no state to read an answer
@@ -133,6 +248,43 @@ func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
 	return ReplyInvalid, []*FieldError{{Err: errArgumentAction}}, true
 }
 
+// answersFor returns the answers among the arguments that are c's
+// fields', under their names or the keys prefab's renderer sends them
+// under, or nil when there are none: a path that reads its answers from
+// the arguments judges these, and only these.
+func (a *callArgs) answersFor(c *compiled) map[string]any {
+	content, own := a.answers, true
+	for k := range content {
+		if c.lookup(k) < 0 && !c.rendered(k) {
+			own = false
+			break
+		}
+	}
+	if !own { // answers to other steps too: leave them out
+		content = make(map[string]any, len(c.fields))
+		for k, v := range a.answers {
+			if c.lookup(k) >= 0 || c.rendered(k) {
+				content[k] = v
+			}
+		}
+	}
+	if len(content) == 0 {
+		return nil
+	}
+	return content
+}
+
+// rendered reports whether k is the key prefab's renderer sends one of c's
+// fields under, in place of its name.
+func (c *compiled) rendered(k string) bool {
+	for i := range c.fields {
+		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
+			return true
+		}
+	}
+	return false
+}
+
 // nullDigest is the digest of absent, null and {} arguments.
 var nullDigest = digestOf([]byte("null"))
 
@@ -200,133 +352,6 @@ func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 	}
 	a.digest, a.rest = digestOf(b), b[1:len(b)-1]
 	return a, nil
-}
-
-// fromArguments returns the call's answer to s as read from its
-// arguments, or nil when they name none of s's fields. Only s's fields are
-// read, under their names or the keys prefab's renderer sends them under.
-// On the Apps path the values are made typed as a browser sends them (see
-// [AcceptedFormArguments]); through the model they are judged exactly as
-// a native answer.
-func (r *round) fromArguments(s *flowStep) map[string]any {
-	return s.c.fromArguments(r.args.answers, r.channel == PathView)
-}
-
-// fromArguments returns the values of answers that are c's fields', made
-// typed as a browser sends them when browser is set, or nil when there
-// are none.
-func (c *compiled) fromArguments(answers map[string]any, browser bool) map[string]any {
-	content, own := answers, true
-	for k := range content {
-		if c.lookup(k) < 0 && !c.rendered(k) {
-			own = false
-			break
-		}
-	}
-	if !own { // answers to other steps too: leave them out
-		content = make(map[string]any, len(c.fields))
-		for k, v := range answers {
-			if c.lookup(k) >= 0 || c.rendered(k) {
-				content[k] = v
-			}
-		}
-	}
-	if len(content) == 0 {
-		return nil
-	}
-	if browser {
-		content = c.normalizeArguments(content)
-	}
-	return content
-}
-
-// rendered reports whether k is the key prefab's renderer sends one of c's
-// fields under, in place of its name.
-func (c *compiled) rendered(k string) bool {
-	for i := range c.fields {
-		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
-			return true
-		}
-	}
-	return false
-}
-
-// judge judges the call's answer to s: its input response, or, for a
-// state that came in the arguments, the answer read from them.
-func (r *round) judge(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
-	if !r.inArgs {
-		return s.c.judge(r.call)
-	}
-	content := r.fromArguments(s)
-	if content == nil {
-		return ReplyNone, nil, nil
-	}
-	return s.c.judgeContent(content, true) // read from this call's arguments
-}
-
-// byURL reports whether the call answers a step's secrets in URL mode: a
-// native answer from a client that declared it. Everywhere else the person
-// was given the page's link, and there is no consent to read.
-func (r *round) byURL() bool { return r.can.url && !r.inArgs }
-
-// confirms reports whether fields hold a boolean, which a model must never
-// tick for the person.
-func confirms(fields []AutoFormField) bool {
-	for i := range fields {
-		if fields[i].kind() == kindBoolean {
-			return true
-		}
-	}
-	return false
-}
-
-// present returns the result that asks s on path, naming problems and
-// pre-filling filled, carrying token. Secrets go to URL mode on the native
-// path of a client that declared it, and in a link everywhere else.
-func (r *round) present(s *flowStep, path Path, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	if len(s.c.fields) == 0 {
-		return r.presentPage(s, problems, token)
-	}
-	switch path {
-	case PathView:
-		return r.stepView(s, filled, problems, token)
-	case PathModel:
-		return r.modelResult(s, filled, problems, token)
-	}
-	if r.forFace() {
-		return nil, r.faceAsk(s, filled, problems, token, true, len(s.c.secrets) > 0 && r.can.url)
-	}
-	res := s.c.reask(filled, problems, token)
-	if len(s.c.secrets) > 0 && r.can.url {
-		p, err := r.pageRequest(s, problems)
-		if err != nil {
-			return nil, err
-		}
-		res.InputRequests[s.urlKey()] = p
-	}
-	return res, nil
-}
-
-// presentPage returns the result that sends the person to s's secret page
-// alone, on the path pagePath picks: a URL-mode request, or the link, in a
-// view or an ordinary result.
-func (r *round) presentPage(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
-	path, err := pagePath(r.call, r.can, r.flow.model)
-	switch {
-	case err != nil:
-		return nil, err
-	case path == PathNative && r.forFace():
-		return nil, r.faceAsk(s, nil, problems, token, false, true)
-	case path == PathNative:
-		p, err := r.pageRequest(s, problems)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{s.urlKey(): p}, RequestState: token}, nil
-	case path == PathView:
-		return r.linkView(s, problems, token)
-	}
-	return r.linkResult(s, problems, token)
 }
 
 // sendBack returns the arguments the next call carries, as JSON: the

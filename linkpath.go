@@ -1,0 +1,150 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The link path gives the person a link to the flow's secret page (see
+// secretpage.go) for a step's secret fields: in a URL-mode request where
+// the client declared URL mode, and otherwise in a view or an ordinary
+// result. What the person types there goes to the [SecretStore], never
+// through the client, and the round that finishes the flow takes it from
+// there, once; a flow that ends any other way closes its links.
+
+// link returns what the link to s's secret page carries.
+func (r *round) link(s *flowStep) *secretLink {
+	return &secretLink{Principal: r.principal, Tool: r.tool, Run: r.st.ID, Step: s.c.key}
+}
+
+// pageRequest returns the URL-mode request that links the person to s's
+// secret page. The link carries a sealed token, never a secret, and the
+// same one from round to round (see linkKeys.expiry).
+func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
+	token := r.flow.links.seal(r.link(s))
+	titles := make([]string, len(s.c.secrets))
+	for i := range s.c.secrets {
+		titles[i] = s.c.secrets[i].title()
+	}
+	// Titles are labels, written to stand alone: list them rather than
+	// build a sentence around them ("Enter your New password").
+	msg := s.c.lang.format(msgPageAsks, "fields", strings.Join(titles, s.c.lang.text(msgListSep)))
+	var secretProblems []*FieldError
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrSecretWaiting) {
+			secretProblems = append(secretProblems, p)
+		}
+	}
+	if m := s.c.problemMessage(secretProblems); m != "" {
+		msg += "\n\n" + m
+	}
+	sep := "?"
+	if strings.Contains(r.flow.secrets.PageURL, "?") {
+		sep = "&"
+	}
+	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}), nil
+}
+
+// linkResult returns the ordinary result that gives the person the link
+// to s's secret page, for a client that cannot open it in URL mode.
+func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	page, err := r.pageRequest(s, problems)
+	if err != nil {
+		return nil, err
+	}
+	return askModel(s.c.lang, r.tool, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+}
+
+// storeTimeout bounds each call of a [SecretStore], within the round's
+// own context, so that a store that hangs cannot hold a round forever.
+const storeTimeout = 10 * time.Second
+
+// readLink reads what s's page took, from the store: s's secrets and
+// the key they are under, or nil while the page has not sent them; and
+// refused when the page refused s's link, or an earlier round of the run
+// (a replay after a decline) ended it, so that nothing from it is taken.
+func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, key string, refused bool, err error) {
+	store, link := r.flow.secrets.Store, r.link(s)
+	why, err := link.closed(ctx, store)
+	if err != nil || why != "" {
+		return nil, "", why != "", err
+	}
+	key = link.key()
+	raw, ok, err := store.GetSecret(ctx, key)
+	if err != nil || !ok {
+		return nil, "", false, err
+	}
+	var sent map[string]string
+	if json.Unmarshal([]byte(raw), &sent) != nil {
+		return nil, "", false, nil // not the page's: as good as not sent
+	}
+	values = make(Answers, len(s.c.secrets))
+	for _, f := range s.c.secrets {
+		v, ok := sent[f.Name]
+		if !ok && f.Required {
+			return nil, "", false, nil
+		}
+		if ok {
+			values[f.Name] = v
+		}
+	}
+	return values, key, false, nil
+}
+
+// secretProblems names each of s's secrets with err: still waiting for
+// its page, or refused by it.
+func secretProblems(s *flowStep, err error) []*FieldError {
+	problems := make([]*FieldError, len(s.c.secrets))
+	for i, f := range s.c.secrets {
+		problems[i] = &FieldError{Field: f.Name, Err: err}
+	}
+	return problems
+}
+
+// linkRefused ends the flow when the page refused s's link: nothing from
+// that link is taken, and what was sent on any of the run's links is
+// dropped (see ended).
+func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers) (*FlowRound, error) {
+	return r.ended(&FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
+		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil)
+}
+
+// ended returns end, the round that ends the flow without FlowDone, once
+// the run's secrets are gone: whatever the ending (declined, cancelled,
+// invalid, refused), each step with secrets whose page the run may have
+// linked to, the proven ones and end's own, is closed, so that its page
+// takes nothing more and says the request ended, and the secret sent on
+// it, if any, is deleted. A round that does not end passes through.
+func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
+	if err != nil || end == nil || end.Status == FlowAsk || end.Status == FlowDone || r.flow.secrets == nil {
+		return end, err
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
+	defer cancel()
+	store, expires := r.flow.secrets.Store, r.flow.linkStoreExpiry()
+	for i := range r.flow.steps {
+		s := &r.flow.steps[i]
+		if _, proven := r.st.Pins.get(s.c.key); len(s.c.secrets) == 0 || (!proven && s.c.key != end.Step) {
+			continue
+		}
+		link := r.link(s)
+		if err := link.close(ctx, store, closedEnded, expires); err != nil {
+			return nil, err
+		}
+		// Use the secret's key up before deleting it, so that a post the
+		// page let through just before the close stores nothing.
+		if err := store.PutSecret(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+			return nil, err
+		}
+		if err := store.DeleteSecret(ctx, link.key()); err != nil {
+			return nil, err
+		}
+	}
+	return end, nil
+}
