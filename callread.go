@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcpform/mcpform/internal/seam"
@@ -119,6 +120,26 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 	}
 	r.flow = f.in(r.lang)
 	return nil
+}
+
+// errPrincipalFace reports a flow whose principal is read from go-sdk's
+// request, served through another SDK, which would bind every call to "".
+var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go-sdk's request: set FlowOptions.ContextPrincipal for mcp-go")
+
+// principalOf returns who the server authenticated for call, by the
+// option of call's face: Principal for go-sdk's request, ContextPrincipal
+// for a face that passes the handler's context.
+func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) {
+	if c, ok := call.(*sdkCall); ok && f.principal != nil {
+		return f.principal((*mcp.CallToolRequest)(c)), nil
+	}
+	if f.contextPrincipal != nil {
+		return f.contextPrincipal(ctx), nil
+	}
+	if f.principal != nil {
+		return "", errPrincipalFace
+	}
+	return "", nil // FlowOptions.EveryCallerIsSamePerson
 }
 
 // newRunID returns a fresh run ID, for a call that starts a flow.

@@ -3,8 +3,8 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+
 	"golang.org/x/text/language"
 
 	"github.com/mcpform/mcpform/internal/seam"
@@ -65,26 +65,6 @@ func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
 func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
 
 func (c *sdkCall) AcceptLanguage() string { return acceptLanguage((*mcp.CallToolRequest)(c)) }
-
-// errPrincipalFace reports a flow whose principal is read from go-sdk's
-// request, served through another SDK, which would bind every call to "".
-var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go-sdk's request: set FlowOptions.ContextPrincipal for mcp-go")
-
-// principalOf returns who the server authenticated for call, by the
-// option of call's face: Principal for go-sdk's request, ContextPrincipal
-// for a face that passes the handler's context.
-func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) {
-	if c, ok := call.(*sdkCall); ok && f.principal != nil {
-		return f.principal((*mcp.CallToolRequest)(c)), nil
-	}
-	if f.contextPrincipal != nil {
-		return f.contextPrincipal(ctx), nil
-	}
-	if f.principal != nil {
-		return "", errPrincipalFace
-	}
-	return "", nil // FlowOptions.EveryCallerIsSamePerson
-}
 
 // askable returns why c cannot be asked of call's client in form mode:
 // a secret field, or a client that declared no form elicitation.
