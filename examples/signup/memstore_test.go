@@ -16,6 +16,9 @@ func TestMemAccounts(t *testing.T) {
 	assert.False(t, m.setPassword("ada@example.com", "mallory", "s", "h"), "another principal")
 	assert.False(t, m.setPassword("bob@example.com", "alice", "s", "h"), "no account")
 	assert.True(t, m.setPassword("ADA@example.com", "alice", "s", "h"))
-	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "pro"}}, m.list(), "the first run's account, without its principal")
+	team := account{Email: "bob@example.com", FullName: "Bob\x00", Plan: "team", TeamName: "Ops", Seats: 12, Principal: "bob"}
+	assert.True(t, m.create("run-3", &team))
+	team.Principal = ""
+	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "pro"}, team}, m.list(), "the first run's account, without its principal")
 	assert.Equal(t, [2]string{"s", "h"}, m.passwords["ada@example.com"])
 }
