@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"sync"
 	"time"
@@ -18,31 +19,46 @@ import (
 // no running do loses its claim; and what a process keeps in memory ends
 // with it, so after a restart a replay runs do again: use [SQLStore] when
 // that matters, or when replicas serve the same runs. Expired outcomes
-// are dropped in small batches as the store is used. Its zero value is
-// not usable; make one with [NewMemoryOutcomes].
+// are dropped in small batches as the store is used. Outcomes are kept
+// compressed against a recent one, which is therefore kept up to twice
+// the keep. Its zero value is not usable; make one with
+// [NewMemoryOutcomes].
 type MemoryOutcomes struct {
 	keep time.Duration
 	now  func() time.Time
+	pack memPacker
 
 	mu    sync.Mutex
-	runs  map[string]*memRun
+	runs  map[memKey]*memRun
 	order []memClaim // claims, oldest first, from head
 	head  int
 }
 
-// A memRun is one run's claim: its outcome once decided. What a kept
-// outcome costs is what the store holds for each finished run, so the
-// channel a duplicate waits on is made only when a duplicate comes while
-// the run is undecided, and closed when its holder decides or releases it.
+// A memKey is a run's key as MemoryOutcomes keeps it: 128 bits of its
+// SHA-256, fixed in size and held in place rather than as a string of its
+// own. Two keys share a run only if SHA-256 collides on those bits.
+type memKey [16]byte
+
+func memKeyOf(key string) memKey {
+	sum := sha256.Sum256([]byte(key))
+	return memKey(sum[:16])
+}
+
+// A memRun is one run's claim: its outcome once decided, as pack kept
+// it. What a kept outcome costs is what the store holds for each finished
+// run, so the channel a duplicate waits on is made only when a duplicate
+// comes while the run is undecided, and closed when its holder decides or
+// releases it.
 type memRun struct {
-	result []byte
+	result string   // "" while undecided
+	dict   *memDict // what result is compressed against; nil: as it is
 	wait   chan struct{}
 }
 
 // memClaim is a claim in the order of expiry; expires is in Unix
 // nanoseconds, the smallest form of the time.
 type memClaim struct {
-	key     string
+	key     memKey
 	run     *memRun
 	expires int64
 }
@@ -58,7 +74,7 @@ func NewMemoryOutcomes(keep time.Duration) *MemoryOutcomes {
 	if keep <= 0 {
 		keep = 24 * time.Hour
 	}
-	return &MemoryOutcomes{keep: keep, now: time.Now, runs: map[string]*memRun{}}
+	return &MemoryOutcomes{keep: keep, now: time.Now, runs: map[memKey]*memRun{}}
 }
 
 // Once implements [Outcomes].
@@ -70,7 +86,8 @@ func (m *MemoryOutcomes) Once(ctx context.Context, key string, do func(context.C
 }
 
 // onceJSON is Once on the outcome's JSON.
-func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+	key := memKeyOf(s)
 	for {
 		m.mu.Lock()
 		m.sweep()
@@ -82,14 +99,14 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(conte
 			m.mu.Unlock()
 			return m.decide(ctx, key, r, do)
 		}
-		first := r.result
-		if first == nil && r.wait == nil {
+		first, dict := r.result, r.dict
+		if first == "" && r.wait == nil {
 			r.wait = make(chan struct{})
 		}
 		wait := r.wait
 		m.mu.Unlock()
-		if first != nil {
-			return first, nil
+		if first != "" {
+			return unpack(first, dict)
 		}
 		select {
 		case <-wait: // decided, or released: look again
@@ -101,7 +118,7 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(conte
 
 // decide calls do for the run r, which this call holds, and stores its
 // result, or releases r when there is none.
-func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
 	returned := false
 	defer func() {
 		if !returned { // do panicked: as if it failed
@@ -110,22 +127,23 @@ func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do f
 	}()
 	blob, err := do(ctx)
 	returned = true
-	if err == nil && blob == nil {
+	if err == nil && len(blob) == 0 { // an empty outcome is none: "" is undecided
 		err = errOutcomeNil
 	}
 	if err != nil {
 		m.release(key, r)
 		return nil, err
 	}
+	kept, dict := m.pack.pack(blob, m.now().UnixNano(), int64(m.keep))
 	m.mu.Lock()
-	r.result = blob
+	r.result, r.dict = kept, dict
 	r.wake()
 	m.mu.Unlock()
 	return blob, nil
 }
 
 // release forgets the claim r on key, so that the next call claims it.
-func (m *MemoryOutcomes) release(key string, r *memRun) {
+func (m *MemoryOutcomes) release(key memKey, r *memRun) {
 	m.mu.Lock()
 	if m.runs[key] == r {
 		delete(m.runs, key)
@@ -170,11 +188,18 @@ func (m *MemoryOutcomes) LookupOutcome(ctx context.Context, key string) (*mcp.Ca
 
 // lookupJSON is LookupOutcome of the outcome's JSON.
 func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool, error) {
+	k := memKeyOf(key)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.runs[key]
-	if !ok {
-		return nil, false, nil
+	r, ok := m.runs[k]
+	var first string
+	var dict *memDict
+	if ok {
+		first, dict = r.result, r.dict
 	}
-	return r.result, true, nil
+	m.mu.Unlock()
+	if first == "" {
+		return nil, ok, nil
+	}
+	blob, err := unpack(first, dict)
+	return blob, err == nil, err
 }
