@@ -5,7 +5,6 @@ import (
 	"compress/flate"
 	"errors"
 	"io"
-	"strings"
 	"sync"
 )
 
@@ -43,7 +42,7 @@ const maxPackDict = 32 << 10
 // pack returns blob as it is to be kept, and the dictionary it is
 // compressed against, nil when it is kept as it is. now and keep are in
 // nanoseconds.
-func (p *memPacker) pack(blob []byte, now, keep int64) (string, *memDict) {
+func (p *memPacker) pack(blob []byte, now, keep int64) ([]byte, *memDict) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if (p.dict == nil || now >= p.dict.until) && len(blob) <= maxPackDict {
@@ -55,27 +54,27 @@ func (p *memPacker) pack(blob []byte, now, keep int64) (string, *memDict) {
 		p.w = w
 	}
 	if p.w == nil {
-		return string(blob), nil
+		return blob, nil
 	}
 	p.buf.Reset()
 	p.w.Reset(&p.buf)
 	p.w.Write(blob) // to a bytes.Buffer: never fails
 	p.w.Close()
 	if p.buf.Len() >= len(blob) {
-		return string(blob), nil
+		return blob, nil
 	}
-	return p.buf.String(), p.dict
+	return bytes.Clone(p.buf.Bytes()), p.dict
 }
 
 // readers are flate readers for unpack, which runs on replays only.
 var readers sync.Pool
 
 // unpack returns the outcome pack kept as kept against dict.
-func unpack(kept string, dict *memDict) ([]byte, error) {
+func unpack(kept []byte, dict *memDict) ([]byte, error) {
 	if dict == nil {
-		return []byte(kept), nil
+		return bytes.Clone(kept), nil
 	}
-	src := strings.NewReader(kept)
+	src := bytes.NewReader(kept)
 	r, ok := readers.Get().(io.ReadCloser)
 	if ok {
 		r.(flate.Resetter).Reset(src, dict.data)
@@ -88,4 +87,82 @@ func unpack(kept string, dict *memDict) ([]byte, error) {
 		return nil, errors.New("mcpform: a kept outcome does not decompress")
 	}
 	return blob, nil
+}
+
+// memArena keeps outcomes back to back in chunks of memory, each one
+// compressed against its chunk's dictionary or kept as it is, so that
+// what the store keeps for a run is no object of its own: the collector
+// marks a chunk, never each outcome in it, and looks into no chunk, which
+// holds no pointer. A chunk is freed once all its outcomes have expired.
+type memArena struct {
+	chunks []*memChunk // oldest first
+	first  uint32      // the number of chunks[0]
+}
+
+// A memChunk is outcomes back to back, and when the last of them expires.
+type memChunk struct {
+	data    []byte
+	dict    *memDict // of the compressed outcomes in it
+	expires int64
+}
+
+// A memDone locates a decided run's outcome in a memArena, and says when
+// the run expires.
+type memDone struct {
+	expires int64
+	chunk   uint32
+	off, n  uint32
+	raw     bool // kept as it is, not against the chunk's dictionary
+}
+
+// memChunkSize is the size of a chunk, a few hundred outcomes.
+const memChunkSize = 32 << 10
+
+// add keeps b, compressed against dict or, for nil, as it is, for a run
+// that expires then.
+func (a *memArena) add(b []byte, dict *memDict, expires int64) memDone {
+	var c *memChunk
+	if n := len(a.chunks); n > 0 {
+		c = a.chunks[n-1]
+	}
+	if c == nil || len(c.data)+len(b) > cap(c.data) || (dict != nil && c.dict != nil && c.dict != dict) {
+		c = &memChunk{data: make([]byte, 0, max(memChunkSize, len(b)))}
+		a.chunks = append(a.chunks, c)
+	}
+	if dict != nil {
+		c.dict = dict
+	}
+	d := memDone{expires: expires, chunk: a.first + uint32(len(a.chunks)-1),
+		off: uint32(len(c.data)), n: uint32(len(b)), raw: dict == nil}
+	c.data = append(c.data, b...)
+	c.expires = max(c.expires, expires)
+	return d
+}
+
+// get returns the outcome d locates, as add kept it, and its dictionary,
+// or false when its chunk is freed. The bytes are never written again.
+func (a *memArena) get(d memDone) ([]byte, *memDict, bool) {
+	i := int64(d.chunk) - int64(a.first)
+	if i < 0 || i >= int64(len(a.chunks)) {
+		return nil, nil, false
+	}
+	c := a.chunks[i]
+	b := c.data[d.off : d.off+d.n : d.off+d.n]
+	if d.raw {
+		return b, nil, true
+	}
+	return b, c.dict, true
+}
+
+// sweep frees the oldest chunks whose outcomes have all expired by now.
+func (a *memArena) sweep(now int64) {
+	n := 0
+	for n < len(a.chunks) && a.chunks[n].expires <= now {
+		n++
+	}
+	if n > 0 {
+		clear(a.chunks[:n])
+		a.chunks = a.chunks[n:]
+		a.first += uint32(n)
+	}
 }

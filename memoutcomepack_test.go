@@ -44,7 +44,7 @@ func TestMemPacker(t *testing.T) {
 	}
 	type kept struct {
 		blob []byte
-		kept string
+		kept []byte
 		dict *memDict
 	}
 	var all []kept
@@ -67,6 +67,6 @@ func TestMemPacker(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(k.blob), string(got), "outcome %d unpacks to its bytes", i)
 	}
-	_, err := unpack("\xff\xff\xff", all[1].dict)
+	_, err := unpack([]byte{0xff, 0xff, 0xff}, all[1].dict)
 	assert.Error(t, err, "a corrupt outcome is an error")
 }

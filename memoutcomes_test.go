@@ -147,7 +147,7 @@ func TestMemoryOutcomesSweep(t *testing.T) {
 		require.NoError(t, err)
 	}
 	clock.t = clock.t.Add(time.Hour + time.Second)
-	size := func() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.runs) }
+	size := func() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.done) + len(m.pending) }
 	var sizes []int
 	for i := range 4 {
 		_, err := m.Once(ctx, fmt.Sprint("new-", i), counted(new(atomic.Int32), "new"))
@@ -161,6 +161,7 @@ func TestMemoryOutcomesSweep(t *testing.T) {
 	assert.Equal(t, "after keep", textOf(got), "an outcome past keep is gone")
 	m.mu.Lock()
 	assert.LessOrEqual(t, len(m.order)-m.head, 5, "the queue of claims shrinks too")
+	assert.Equal(t, []uint32{1, 1}, []uint32{m.kept.first, uint32(len(m.kept.chunks))}, "the memory of expired outcomes is freed")
 	m.mu.Unlock()
 }
 
