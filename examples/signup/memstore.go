@@ -12,18 +12,25 @@ import (
 // as the SQL tables do for replicas: the store without -db. Like the
 // runs in memoryRuns, they are gone when the process ends.
 //
-// An account is kept as one string behind its email: a server taking
-// thousands of signups a second keeps every one of them, and a struct of
-// seven strings, each with its header and allocation, costs twice the
+// A server taking a thousand signups a second keeps a thousand accounts
+// more every second, so each costs what it must: its fields, but its
+// email, are packed back to back in large chunks, and the map from the
+// email holds where. A struct of strings would be an object or more an
+// account, each marked by the collector at every cycle, and twice the
 // bytes.
 type memAccounts struct {
 	mu        sync.Mutex
-	accounts  map[string]string    // by normalized email: packAccount's
-	passwords map[string][2]string // by normalized email: salt, hash
+	accounts  map[string]uint64 // by normalized email: where packAccount put it
+	chunks    [][]byte          // the packed accounts
+	passwords map[string][2]string
 }
 
+// accountChunk is the size of a chunk of memAccounts, some hundreds of
+// accounts.
+const accountChunk = 64 << 10
+
 func newMemAccounts() *memAccounts {
-	return &memAccounts{accounts: map[string]string{}, passwords: map[string][2]string{}}
+	return &memAccounts{accounts: map[string]uint64{}, passwords: map[string][2]string{}}
 }
 
 // create is store.createAccount: a retry of run finds its own account.
@@ -31,10 +38,11 @@ func (m *memAccounts) create(run string, a *account) bool {
 	email := normalize(a.Email)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if held, ok := m.accounts[email]; ok {
-		return accountRun(held) == run
+	if at, ok := m.accounts[email]; ok {
+		held, _ := nextField(m.packed(at))
+		return string(held) == run
 	}
-	m.accounts[email] = packAccount(run, a)
+	m.accounts[email] = m.packAccount(run, a)
 	return true
 }
 
@@ -43,7 +51,7 @@ func (m *memAccounts) setPassword(email, principal, salt, hash string) bool {
 	email = normalize(email)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if held, ok := m.accounts[email]; !ok || unpackAccount(email, held).Principal != principal {
+	if at, ok := m.accounts[email]; !ok || m.account(email, at).Principal != principal {
 		return false
 	}
 	m.passwords[email] = [2]string{salt, hash}
@@ -55,8 +63,8 @@ func (m *memAccounts) list() []account {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var all []account
-	for email, held := range m.accounts {
-		a := unpackAccount(email, held)
+	for email, at := range m.accounts {
+		a := m.account(email, at)
 		a.Principal = ""
 		all = append(all, a)
 	}
@@ -64,40 +72,47 @@ func (m *memAccounts) list() []account {
 	return all
 }
 
-// packAccount returns a's fields but its email, and the run that created
-// it, in one string: each prefixed with its length, the run first.
-func packAccount(run string, a *account) string {
+// packAccount appends the run that created a and a's fields but its
+// email, each prefixed with its length, to the last chunk, and returns
+// where: the chunk's index in the high 32 bits, the offset in the low.
+func (m *memAccounts) packAccount(run string, a *account) uint64 {
 	fields := [...]string{run, a.Principal, a.FullName, a.Plan, a.TeamName, strconv.Itoa(a.Seats)}
 	n := 0
 	for _, f := range fields {
 		n += binary.MaxVarintLen64 + len(f)
 	}
-	b := make([]byte, 0, n)
+	last := len(m.chunks) - 1
+	if last < 0 || len(m.chunks[last])+n > cap(m.chunks[last]) {
+		m.chunks = append(m.chunks, make([]byte, 0, max(accountChunk, n)))
+		last++
+	}
+	c := m.chunks[last]
+	at := uint64(last)<<32 | uint64(len(c))
 	for _, f := range fields {
-		b = binary.AppendUvarint(b, uint64(len(f)))
-		b = append(b, f...)
+		c = binary.AppendUvarint(c, uint64(len(f)))
+		c = append(c, f...)
 	}
-	return string(b) // one allocation, of its own length
+	m.chunks[last] = c
+	return at
 }
 
-// accountRun returns the run that created the packed account s.
-func accountRun(s string) string {
-	run, _ := nextField(s)
-	return run
-}
+// packed returns the chunk from where packAccount put an account.
+func (m *memAccounts) packed(at uint64) []byte { return m.chunks[at>>32][uint32(at):] }
 
-// unpackAccount returns the account email packed as s by packAccount.
-func unpackAccount(email, s string) account {
-	var f [6]string
+// account returns the account email that packAccount put at at.
+func (m *memAccounts) account(email string, at uint64) account {
+	b := m.packed(at)
+	var f [6][]byte
 	for i := range f {
-		f[i], s = nextField(s)
+		f[i], b = nextField(b)
 	}
-	seats, _ := strconv.Atoi(f[5])
-	return account{Email: email, Principal: f[1], FullName: f[2], Plan: f[3], TeamName: f[4], Seats: seats}
+	seats, _ := strconv.Atoi(string(f[5]))
+	return account{Email: email, Principal: string(f[1]), FullName: string(f[2]), Plan: string(f[3]),
+		TeamName: string(f[4]), Seats: seats}
 }
 
-// nextField splits the first field off s, as packAccount wrote it.
-func nextField(s string) (field, rest string) {
-	n, w := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen64)]))
-	return s[w : w+int(n)], s[w+int(n):]
+// nextField splits the first field off b, as packAccount wrote it.
+func nextField(b []byte) (field, rest []byte) {
+	n, w := binary.Uvarint(b)
+	return b[w : w+int(n)], b[w+int(n):]
 }
