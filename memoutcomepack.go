@@ -46,8 +46,9 @@ func (p *memPacker) pack(blob []byte, now, keep int64) ([]byte, *memDict) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if (p.dict == nil || now >= p.dict.until) && len(blob) <= maxPackDict {
-		p.dict = &memDict{data: blob, until: now + keep}
-		w, err := flate.NewWriterDict(&p.buf, memPackLevel, blob)
+		// A copy: the caller gets blob back, and may hold it.
+		p.dict = &memDict{data: bytes.Clone(blob), until: now + keep}
+		w, err := flate.NewWriterDict(&p.buf, memPackLevel, p.dict.data)
 		if err != nil {
 			panic(err) // only for a level out of range
 		}
@@ -92,8 +93,8 @@ func unpack(kept []byte, dict *memDict) ([]byte, error) {
 // memArena keeps outcomes back to back in chunks of memory, each one
 // compressed against its chunk's dictionary or kept as it is, so that
 // what the store keeps for a run is no object of its own: the collector
-// marks a chunk, never each outcome in it, and looks into no chunk, which
-// holds no pointer. A chunk is freed once all its outcomes have expired.
+// marks a chunk, never each outcome in it, and never scans its bytes. A
+// chunk is freed once all its outcomes have expired.
 type memArena struct {
 	chunks []*memChunk // oldest first
 	first  uint32      // the number of chunks[0]
