@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"sync"
 	"time"
@@ -18,32 +19,47 @@ import (
 // no running do loses its claim; and what a process keeps in memory ends
 // with it, so after a restart a replay runs do again: use [SQLStore] when
 // that matters, or when replicas serve the same runs. Expired outcomes
-// are dropped in small batches as the store is used. Its zero value is
-// not usable; make one with [NewMemoryOutcomes].
+// are dropped in small batches as the store is used. Outcomes are kept
+// compressed against a recent one, which is therefore kept up to twice
+// the keep. Its zero value is not usable; make one with
+// [NewMemoryOutcomes].
 type MemoryOutcomes struct {
 	keep time.Duration
 	now  func() time.Time
+	pack memPacker
 
-	mu    sync.Mutex
-	runs  map[string]*memRun
-	order []memClaim // claims, oldest first, from head
-	head  int
+	mu      sync.Mutex
+	pending map[memKey]*memRun // claimed runs, undecided
+	done    map[memKey]memDone // decided runs: where their outcomes are
+	kept    memArena           // the outcomes
+	order   []memClaim         // claims, oldest first, from head
+	head    int
 }
 
-// A memRun is one run's claim: its outcome once decided. What a kept
-// outcome costs is what the store holds for each finished run, so the
-// channel a duplicate waits on is made only when a duplicate comes while
-// the run is undecided, and closed when its holder decides or releases it.
+// A memKey is a run's key as MemoryOutcomes keeps it: 128 bits of its
+// SHA-256, fixed in size and held in place rather than as a string of its
+// own. Two keys share a run only if SHA-256 collides on those bits.
+type memKey [16]byte
+
+func memKeyOf(key string) memKey {
+	sum := sha256.Sum256([]byte(key))
+	return memKey(sum[:16])
+}
+
+// A memRun is the claim of a run being decided. The channel a duplicate
+// waits on is made only when a duplicate comes, and closed when the
+// holder decides or releases the run.
 type memRun struct {
-	result []byte
-	wait   chan struct{}
+	wait    chan struct{}
+	expires int64
 }
 
 // memClaim is a claim in the order of expiry; expires is in Unix
-// nanoseconds, the smallest form of the time.
+// nanoseconds, the smallest form of the time. A claim, an entry of done
+// and the outcome it locates hold no pointer: the collector need not
+// look into what a store keeps for every run (see memArena).
 type memClaim struct {
-	key     string
-	run     *memRun
+	key     memKey
 	expires int64
 }
 
@@ -58,7 +74,7 @@ func NewMemoryOutcomes(keep time.Duration) *MemoryOutcomes {
 	if keep <= 0 {
 		keep = 24 * time.Hour
 	}
-	return &MemoryOutcomes{keep: keep, now: time.Now, runs: map[string]*memRun{}}
+	return &MemoryOutcomes{keep: keep, now: time.Now, pending: map[memKey]*memRun{}, done: map[memKey]memDone{}}
 }
 
 // Once implements [Outcomes].
@@ -70,27 +86,28 @@ func (m *MemoryOutcomes) Once(ctx context.Context, key string, do func(context.C
 }
 
 // onceJSON is Once on the outcome's JSON.
-func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+	key := memKeyOf(s)
 	for {
 		m.mu.Lock()
 		m.sweep()
-		r, ok := m.runs[key]
+		if first, dict, ok := m.outcome(key); ok {
+			m.mu.Unlock()
+			return unpack(first, dict)
+		}
+		r, ok := m.pending[key]
 		if !ok {
-			r = &memRun{}
-			m.runs[key] = r
-			m.order = append(m.order, memClaim{key, r, m.now().Add(m.keep).UnixNano()})
+			r = &memRun{expires: m.now().Add(m.keep).UnixNano()}
+			m.pending[key] = r
+			m.order = append(m.order, memClaim{key, r.expires})
 			m.mu.Unlock()
 			return m.decide(ctx, key, r, do)
 		}
-		first := r.result
-		if first == nil && r.wait == nil {
+		if r.wait == nil {
 			r.wait = make(chan struct{})
 		}
 		wait := r.wait
 		m.mu.Unlock()
-		if first != nil {
-			return first, nil
-		}
 		select {
 		case <-wait: // decided, or released: look again
 		case <-ctx.Done():
@@ -99,9 +116,19 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, key string, do func(conte
 	}
 }
 
+// outcome returns the outcome kept for key, as pack kept it, and its
+// dictionary; m.mu is held.
+func (m *MemoryOutcomes) outcome(key memKey) ([]byte, *memDict, bool) {
+	d, ok := m.done[key]
+	if !ok {
+		return nil, nil, false
+	}
+	return m.kept.get(d)
+}
+
 // decide calls do for the run r, which this call holds, and stores its
 // result, or releases r when there is none.
-func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
 	returned := false
 	defer func() {
 		if !returned { // do panicked: as if it failed
@@ -117,18 +144,22 @@ func (m *MemoryOutcomes) decide(ctx context.Context, key string, r *memRun, do f
 		m.release(key, r)
 		return nil, err
 	}
+	packed, dict := m.pack.pack(blob, m.now().UnixNano(), int64(m.keep))
 	m.mu.Lock()
-	r.result = blob
+	if m.pending[key] == r { // else its claim expired while do ran
+		delete(m.pending, key)
+		m.done[key] = m.kept.add(packed, dict, r.expires)
+	}
 	r.wake()
 	m.mu.Unlock()
 	return blob, nil
 }
 
 // release forgets the claim r on key, so that the next call claims it.
-func (m *MemoryOutcomes) release(key string, r *memRun) {
+func (m *MemoryOutcomes) release(key memKey, r *memRun) {
 	m.mu.Lock()
-	if m.runs[key] == r {
-		delete(m.runs, key)
+	if m.pending[key] == r {
+		delete(m.pending, key)
 	}
 	r.wake()
 	m.mu.Unlock()
@@ -142,8 +173,9 @@ func (r *memRun) wake() {
 	}
 }
 
-// sweep drops at most memSweepBatch outcomes that have expired, oldest
-// first; m.mu is held.
+// sweep drops at most memSweepBatch claims and outcomes that have
+// expired, oldest first, and the memory of outcomes all expired; m.mu is
+// held.
 func (m *MemoryOutcomes) sweep() {
 	now := m.now().UnixNano()
 	for range memSweepBatch {
@@ -151,16 +183,19 @@ func (m *MemoryOutcomes) sweep() {
 			break
 		}
 		c := m.order[m.head]
-		if m.runs[c.key] == c.run {
-			delete(m.runs, c.key)
+		if d, ok := m.done[c.key]; ok && d.expires <= now {
+			delete(m.done, c.key)
 		}
-		m.order[m.head] = memClaim{}
+		if r, ok := m.pending[c.key]; ok && r.expires <= now {
+			delete(m.pending, c.key)
+		}
 		m.head++
 	}
 	if m.head > 0 && m.head >= len(m.order)/2 {
 		m.order = append(m.order[:0], m.order[m.head:]...)
 		m.head = 0
 	}
+	m.kept.sweep(now)
 }
 
 // LookupOutcome implements [Outcomes].
@@ -170,11 +205,14 @@ func (m *MemoryOutcomes) LookupOutcome(ctx context.Context, key string) (*mcp.Ca
 
 // lookupJSON is LookupOutcome of the outcome's JSON.
 func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool, error) {
+	k := memKeyOf(key)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.runs[key]
+	first, dict, ok := m.outcome(k)
+	_, claimed := m.pending[k]
+	m.mu.Unlock()
 	if !ok {
-		return nil, false, nil
+		return nil, claimed, nil
 	}
-	return r.result, true, nil
+	blob, err := unpack(first, dict)
+	return blob, err == nil, err
 }

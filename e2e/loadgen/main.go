@@ -17,9 +17,11 @@
 // load average is printed with the results: on a shared machine, compare
 // only runs of one session.
 //
-// From the repository's root, with node and interop's packages installed:
+// From the repository's root, with node and interop's packages installed,
+// and the example set up as its package comment tells an operator of a
+// small shared box (one thread, a memory budget):
 //
-//	go run ./e2e/loadgen -c 1,16,64,200 -d 15s -count 3
+//	go run ./e2e/loadgen -c 1,16,64,200 -d 15s -count 3 -go-env "GOMAXPROCS=1 GOGC=400 GOMEMLIMIT=56MiB"
 //
 // It is run by hand; no test times it. A smoke test runs it for a moment.
 package main

@@ -84,14 +84,21 @@
 //     e2e/loadgen on two shared cores, about a tenth of the CPU and a
 //     third of the peak). Leave the default on a box of its own with more
 //     cores.
-//   - GOGC and GOMEMLIMIT, knowing what the server keeps: each finished
-//     signup's outcome, for replays, for as long as its state is valid
-//     (10 minutes), and, without -db, its account; together well under a
-//     kilobyte. Most of what a call allocates is go-sdk's decoding, some
-//     hundreds of kilobytes of buffers that die at once, so the collector
-//     runs often: GOGC=400 halves a signup's CPU for more memory at peak.
-//     Set GOMEMLIMIT well above what is kept: near it the collector runs
-//     all the time, and a signup costs more CPU than on the TypeScript SDK.
+//   - GOMEMLIMIT and GOGC=400, knowing what the server keeps: each
+//     finished signup's outcome, for replays, for as long as its state is
+//     valid (10 minutes), and, without -db, its account; about 300 bytes
+//     together (mcpform.MemoryOutcomes keeps outcomes compressed, and
+//     neither keeps an object per signup for the collector to mark). Most
+//     of what a call allocates is go-sdk's decoding, some hundreds of
+//     kilobytes of buffers that die at once, so the collector runs often,
+//     and by default the heap peaks near twice what is live. Give the
+//     server a budget instead: GOMEMLIMIT at least twice what it keeps
+//     (signups a second × 600 × 300 bytes, plus a few MB for the calls in
+//     flight), and GOGC=400, so that the collector runs rarely while the
+//     heap is far below the budget, and near it no more often than by
+//     default. Below twice what is kept, it runs all the time, and a
+//     signup costs more CPU than on the TypeScript SDK. e2e/loadgen's
+//     servers live a minute and keep under 30 MB: GOMEMLIMIT=56MiB.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
 //     replicas on several.

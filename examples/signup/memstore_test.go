@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +18,32 @@ func TestMemAccounts(t *testing.T) {
 	assert.False(t, m.setPassword("ada@example.com", "mallory", "s", "h"), "another principal")
 	assert.False(t, m.setPassword("bob@example.com", "alice", "s", "h"), "no account")
 	assert.True(t, m.setPassword("ADA@example.com", "alice", "s", "h"))
-	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "pro"}}, m.list(), "the first run's account, without its principal")
+	team := account{Email: "bob@example.com", FullName: "Bob\x00", Plan: "team", TeamName: "Ops", Seats: 12, Principal: "bob"}
+	assert.True(t, m.create("run-3", &team))
+	team.Principal = ""
+	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "pro"}, team}, m.list(), "the first run's account, without its principal")
 	assert.Equal(t, [2]string{"s", "h"}, m.passwords["ada@example.com"])
+}
+
+// TestMemAccountsKeptSize: an account costs little beside its email, and
+// no object of its own, since the server keeps every one.
+func TestMemAccountsKeptSize(t *testing.T) {
+	const n = 20000
+	emails := make([]string, n)
+	for i := range emails {
+		emails[i] = fmt.Sprintf("person-%d@example.com", i)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := newMemAccounts()
+	for i, e := range emails {
+		m.create(fmt.Sprintf("run-%018d", i), &account{Email: e, FullName: "Ada Lovelace", Plan: "pro", Principal: localPrincipal})
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	assert.Less(t, float64(after.HeapAlloc-before.HeapAlloc)/n, 120.0, "bytes an account")
+	assert.Less(t, float64(after.HeapObjects-before.HeapObjects)/n, 0.1, "objects an account")
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(emails)
 }
