@@ -188,7 +188,9 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 	if err != nil {
 		return nil, err
 	}
-	return v.result(r.sendBack(token)), nil
+	res := v.result(r.sendBack(token))
+	res.Meta = s.c.problemsMetaOf(problems) // as a native re-ask notes them
+	return res, nil
 }
 
 // linkView returns the view that sends the person to s's secret page, a
@@ -203,7 +205,9 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 	if err != nil {
 		return nil, err
 	}
-	return v.result(r.sendBack(token)), nil
+	res := v.result(r.sendBack(token))
+	res.Meta = p.Meta // the page's problem notes
+	return res, nil
 }
 
 // readView judges the answer to s that a view's submit sent through the

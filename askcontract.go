@@ -16,6 +16,12 @@ import (
 // model or gives the person a secret page's link: what the next call of
 // the same tool must carry. The text content says the same in words.
 type askContract struct {
+	// Message is what to tell the person, in their language: the
+	// questions' message, or the page's for a link alone.
+	Message string `json:"message,omitempty"`
+	// Problems are the problems Message names, as a native re-ask notes
+	// them (see problemNote), so that no one reads them from the words.
+	Problems []problemNote `json:"problems,omitempty"`
 	// RequestedSchema is the restricted schema a native request would
 	// carry; absent for a link alone.
 	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`

@@ -48,7 +48,8 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	if strings.Contains(r.flow.secrets.PageURL, "?") {
 		sep = "&"
 	}
-	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token)}), nil
+	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
+		Meta: s.c.problemsMetaOf(secretProblems)}), nil
 }
 
 // linkResult returns the ordinary result that gives the person the link
@@ -58,7 +59,8 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 	if err != nil {
 		return nil, err
 	}
-	return askModel(s.c.lang, r.tool, "", &askContract{URL: page.URL, Arguments: r.sendBack(token)}, page), nil
+	return askModel(s.c.lang, r.tool, "", &askContract{Message: page.Message, URL: page.URL, Arguments: r.sendBack(token),
+		Problems: notesOf(page.Meta)}, page), nil
 }
 
 // storeTimeout bounds each call of a [SecretStore], within the round's

@@ -20,15 +20,16 @@ func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError,
 	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
 		return s.c.modelAsk(r.tool, r.sendBack(token)), nil
 	}
+	var notes []problemNote
 	if len(filled) > 0 || len(problems) > 0 {
 		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
 		b, err := json.Marshal(p.RequestedSchema)
 		if err != nil {
 			return nil, err
 		}
-		msg, schema = p.Message, b
+		msg, schema, notes = p.Message, b, notesOf(p.Meta)
 	}
-	c := &askContract{RequestedSchema: schema, Arguments: r.sendBack(token)}
+	c := &askContract{Message: msg, Problems: notes, RequestedSchema: schema, Arguments: r.sendBack(token)}
 	var page *mcp.ElicitParams
 	if len(s.c.secrets) > 0 {
 		var err error

@@ -1,6 +1,10 @@
 package mcpform
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // A re-ask names its problems twice: in its message, in words for the
 // person, and in its _meta under problemsMeta, for machines (a test kit,
@@ -44,4 +48,10 @@ func (c *compiled) problemsMetaOf(problems []*FieldError) map[string]any {
 		return nil
 	}
 	return map[string]any{problemsMeta: notes}
+}
+
+// notesOf returns the problem notes in a request's _meta; nil for none.
+func notesOf(meta mcp.Meta) []problemNote {
+	notes, _ := meta[problemsMeta].([]problemNote)
+	return notes
 }

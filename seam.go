@@ -203,6 +203,9 @@ func (f *Flow) presented(r *FlowRound) seam.Presentation {
 		return f.nativePresentation(r)
 	}
 	p := seam.Presentation{Structured: r.Result.StructuredContent}
+	if notes, ok := r.Result.Meta[problemsMeta]; ok {
+		p.Meta = map[string]any{problemsMeta: notes}
+	}
 	if len(r.Result.Content) > 0 {
 		if t, ok := r.Result.Content[0].(*mcp.TextContent); ok {
 			p.Text = t.Text

@@ -148,7 +148,7 @@ func (c *Client) native(ctx context.Context, params map[string]any, r *toolResul
 	for _, key := range slices.Sorted(maps.Keys(asked)) {
 		p := asked[key]
 		messages = append(messages, p.Message)
-		round.noted(p.Meta.Problems, p.Message)
+		round.noted(p.Meta.Problems)
 		if p.Mode == "url" {
 			round.Link = p.URL
 			c.page(ctx, &round, a)
@@ -201,7 +201,7 @@ func (c *Client) legacy(ctx context.Context, m *jsonrpc.Request, s *script, res 
 	}
 	a := s.next()
 	round := Round{Path: PathLegacy, Message: p.Message}
-	round.noted(p.Meta.Problems, p.Message)
+	round.noted(p.Meta.Problems)
 	out := map[string]any{"action": a.action()}
 	if p.Mode == "url" {
 		round.Link = p.URL
@@ -219,6 +219,8 @@ func (c *Client) legacy(ctx context.Context, m *jsonrpc.Request, s *script, res 
 // contract is what a result that asks through the model, or gives a
 // link, says the next call must carry.
 type contract struct {
+	Message         string          `json:"message"`
+	Problems        []problemNote   `json:"problems"`
 	RequestedSchema json.RawMessage `json:"requestedSchema"`
 	URL             string          `json:"url"`
 	Arguments       map[string]any  `json:"arguments"`
@@ -236,18 +238,11 @@ func (c *Client) model(ctx context.Context, tool string, r *toolResult, a Answer
 	if err := dec.Decode(&k); err != nil {
 		c.t.Fatalf("mcpformtest: reading what the model is asked: %v", err)
 	}
-	text := r.text()
-	round := Round{Path: PathModel, Link: k.URL, Message: text, Questions: questionsOf(k.RequestedSchema)}
+	round := Round{Path: PathModel, Link: k.URL, Message: k.Message, Questions: questionsOf(k.RequestedSchema)}
 	if k.RequestedSchema == nil {
-		round.Path = PathLink
+		round.Path = PathLink // a link alone: its message is the page's
 	}
-	if k.RequestedSchema == nil { // a link alone: its message is the page's
-		_, round.Message, _ = strings.Cut(text, "Give the person this link. ")
-		round.Message, _, _ = strings.Cut(round.Message, "\n")
-	}
-	round.Message, _, _ = strings.Cut(round.Message, "\n\nAsk the person")
-	round.Message, _, _ = strings.Cut(round.Message, "\n\nGive the person")
-	round.Problems = problemsIn(round.Message)
+	round.noted(k.Problems)
 	if k.URL != "" {
 		c.page(ctx, &round, a)
 	}

@@ -10,11 +10,12 @@ import (
 )
 
 // TestProblemsInEveryLanguage: the fields a re-ask refuses are reported
-// from what the server sends for machines, the same in Spanish as in
-// English, and the words of the problems are the person's language.
+// from what the server sends for machines, on every path, the same in
+// Spanish as in English, and the words of the problems are the person's
+// language.
 func TestProblemsInEveryLanguage(t *testing.T) {
 	bad := mcpformtest.Accept(map[string]any{"email": "ada@", "seats": 51})
-	for _, host := range []mcpformtest.Host{mcpformtest.Full, mcpformtest.CLI, mcpformtest.Editor, mcpformtest.AppsOnly} {
+	for _, host := range []mcpformtest.Host{mcpformtest.Full, mcpformtest.CLI, mcpformtest.Editor, mcpformtest.AppsOnly, mcpformtest.Bare} {
 		t.Run(host.Name, func(t *testing.T) {
 			reask := map[string]mcpformtest.Round{}
 			for _, lang := range []string{"en", "es-ES,es;q=0.9"} {
@@ -27,9 +28,6 @@ func TestProblemsInEveryLanguage(t *testing.T) {
 			en, es := reask["en"], reask["es"]
 			assert.Equal(t, []string{"email", "seats"}, en.Fields)
 			assert.Equal(t, en.Fields, es.Fields, "the same fields in Spanish")
-			if host.Apps {
-				return // a view words its problems at each field, for the person
-			}
 			assert.Equal(t, []string{"Email: not a valid email address", "Seats: greater than the maximum 50"}, en.Problems)
 			require.Len(t, es.Problems, 2, "the Spanish re-ask's problems")
 			assert.NotEqual(t, en.Problems, es.Problems, "the words are Spanish")

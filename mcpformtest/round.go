@@ -107,34 +107,15 @@ type problemNote struct {
 	Problem string `json:"problem"`
 }
 
-// noted adds the problems a request names to r's: its notes, or, for a
-// request that has none (a secret page's, in URL mode, whose notes
-// mcpform does not write yet), those its message names in English.
-func (r *Round) noted(notes []problemNote, msg string) {
-	if len(notes) == 0 {
-		r.Problems = append(r.Problems, problemsIn(msg)...)
-	}
+// noted adds the problems a request notes to r's: the words of each,
+// and the field it names.
+func (r *Round) noted(notes []problemNote) {
 	for _, n := range notes {
 		r.Problems = append(r.Problems, n.Problem)
 		if n.Field != "" {
 			r.Fields = append(r.Fields, n.Field)
 		}
 	}
-}
-
-// problemsIn returns the problems a message names, as mcpform's
-// ProblemMessage words them: "Please check: A: x; B: y."
-func problemsIn(msg string) []string {
-	const lead = "Please check: "
-	i := strings.Index(msg, lead)
-	if i < 0 {
-		return nil
-	}
-	s := msg[i+len(lead):]
-	if j := strings.IndexByte(s, '\n'); j >= 0 {
-		s = s[:j]
-	}
-	return strings.Split(strings.TrimSuffix(s, "."), "; ")
 }
 
 // questionsOf returns the properties of a requested schema, in the
@@ -182,6 +163,10 @@ type toolResult struct {
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
+	Meta              struct {
+		// Problems are a view's problems as mcpform notes them.
+		Problems []problemNote `json:"io.github.mcpform/problems"`
+	} `json:"_meta"`
 }
 
 // outcome returns r as an outcome round.

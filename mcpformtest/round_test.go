@@ -7,23 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestProblemsIn reads the problems mcpform's re-asks name, and nothing
-// from a message that names none.
-func TestProblemsIn(t *testing.T) {
-	for _, tt := range []struct {
-		msg  string
-		want []string
-	}{
-		{"Sign up", nil},
-		{"", nil},
-		{"Sign up\n\nPlease check: Seats: greater than the maximum 50.", []string{"Seats: greater than the maximum 50"}},
-		{"Sign up\n\nPlease check: A: x; B: y.\nmore", []string{"A: x", "B: y"}},
-		{"Please check: ", []string{""}},
-	} {
-		assert.Equal(t, tt.want, problemsIn(tt.msg), "%q", tt.msg)
-	}
-}
-
 // TestQuestionsOf keeps the server's order, titles and defaults, and
 // reads nothing, without panicking, from a schema that is not one.
 func TestQuestionsOf(t *testing.T) {

@@ -50,8 +50,6 @@ func (v *shownView) walk(n *viewNode) {
 	switch {
 	case n.Type == "Heading" && v.round.Message == "":
 		v.round.Message = n.Content
-	case n.Type == "Muted":
-		v.round.Problems = append(v.round.Problems, problemsIn(n.Content)...)
 	case n.Type == "Field":
 		// A field the view marks as refused holds its control and a
 		// FieldError beside it.
@@ -97,12 +95,10 @@ func (c *Client) view(ctx context.Context, r *toolResult, a Answer) (Round, map[
 	round := Round{Path: PathView, Link: w.URL}
 	v := &shownView{round: &round, controls: map[string]*viewNode{}}
 	v.walk(w.View)
-	if len(round.Problems) == 0 {
-		// The view shows each problem at its field, in words for the
-		// person; the result's text names them as every other path does.
-		for _, t := range r.Content {
-			round.Problems = append(round.Problems, problemsIn(t.Text)...)
-		}
+	// The view shows each problem at its field, in words for the person;
+	// the result's notes name them as every other path's do.
+	for _, n := range r.Meta.Problems {
+		round.Problems = append(round.Problems, n.Problem)
 	}
 	if w.URL != "" {
 		c.page(ctx, &round, a)

@@ -15,13 +15,11 @@ func TestViewFill(t *testing.T) {
 	v.walk(&viewNode{Type: "Column", Children: []*viewNode{
 		{Type: "If", Children: []*viewNode{{Type: "Heading", Content: "the outcome, hidden"}}},
 		{Type: "Heading", Content: "Sign up"},
-		{Type: "Muted", Content: "Please check: Seats: too many."},
 		{Type: "Input", Name: "email", Label: "Email"},
 		{Type: "Input", Name: "seats", Label: "Seats", Value: json.RawMessage(`5`)},
 		{Type: "Checkbox", Name: "news", Label: "News"},
 	}})
 	assert.Equal(t, "Sign up", v.round.Message)
-	assert.Equal(t, []string{"Seats: too many"}, v.round.Problems)
 	assert.Equal(t, []Question{{"email", "Email", nil}, {"seats", "Seats", 5.0}, {"news", "News", nil}}, v.round.Questions)
 	values := map[string]any{"email": "ada@example.com", "news": "on"}
 	for _, tt := range []struct {

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -285,6 +286,9 @@ func render(box *resultBox, p seam.Presentation) *mcp.CallToolResult {
 	case seam.View, seam.Link, seam.Model:
 		res.Content = []mcp.Content{mcp.NewTextContent(p.Text)}
 		res.StructuredContent = p.Structured
+		if p.Meta != nil {
+			res.Meta = &mcp.Meta{AdditionalFields: maps.Clone(p.Meta)}
+		}
 		return contentLanguage(res, p.Language)
 	}
 	return nil
@@ -293,8 +297,12 @@ func render(box *resultBox, p seam.Presentation) *mcp.CallToolResult {
 // contentLanguage marks res, unless it is in English (lang ""), with the
 // contentLanguage _meta of SEP-2792.
 func contentLanguage(res *mcp.CallToolResult, lang string) *mcp.CallToolResult {
-	if lang != "" {
+	switch {
+	case lang == "":
+	case res.Meta == nil:
 		res.Meta = &mcp.Meta{AdditionalFields: map[string]any{seam.MetaContentLanguage: lang}}
+	default:
+		res.Meta.AdditionalFields[seam.MetaContentLanguage] = lang
 	}
 	return res
 }

@@ -120,6 +120,9 @@ type Presentation struct {
 	// Structured: it may be shared.
 	Text       string
 	Structured any
+	// Meta is a View, Link or Model result's _meta besides Language: a
+	// re-ask's notes of its problems, for machines; nil for none.
+	Meta map[string]any
 	// Language is the language of the round's words, a BCP 47 tag, for
 	// the result's contentLanguage _meta (SEP-2792); "" for English.
 	Language string
