@@ -68,7 +68,7 @@ func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResu
 		c.plainText.Store(t)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.head + string(args) + t.tail}},
-		StructuredContent: &askContract{RequestedSchema: c.schema, Arguments: args, Decline: declineArguments}}
+		StructuredContent: &askContract{Message: c.message, RequestedSchema: c.schema, Arguments: args, Decline: declineArguments}}
 }
 
 // mustJSON is the JSON of a schema the package built, which marshals.

@@ -384,3 +384,106 @@ func FuzzReadCallWithoutState(f *testing.F) {
 		}
 	})
 }
+
+// TestFlowHosts finishes a team signup and a set_password on each kind of
+// host, each the way it can be asked, and checks that the password never
+// crosses the MCP wire.
+func TestFlowHosts(t *testing.T) {
+	const (
+		modern = "2026-07-28"
+		older  = "2025-11-25"
+	)
+	signupDone := "created ada@example.com on team for Analytical, 12 seats"
+	passwordDone := fmt.Sprintf("password of ada@example.com set (%d characters)", len(hostSecret))
+	for _, tt := range []struct {
+		host           host
+		model          bool
+		signup, passwd []string // the trace of each; nil for -32021
+	}{
+		{host{name: "full", version: modern, form: true, url: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "url"}},
+		{host{name: "CLI with forms", version: modern, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "older editor", version: older, form: true}, false,
+			[]string{"form:email,plan", "form:seats,team_name"}, []string{"form:email", "link"}},
+		{host{name: "Apps-only", version: older, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "Apps-only", version: modern, apps: true}, false,
+			[]string{"view:email,plan", "view:seats,team_name"}, []string{"view:email+link"}},
+		{host{name: "bare", version: modern}, true,
+			[]string{"model:email,plan", "model:seats,team_name"}, []string{"model:email+link"}},
+		{host{name: "bare, not opted in", version: modern}, false, nil, nil},
+	} {
+		t.Run(tt.host.name+" "+tt.host.version, func(t *testing.T) {
+			h := newHostServer(t, tt.model)
+			for _, c := range []struct {
+				tool, want string
+				trace      []string
+			}{{"signup", signupDone, tt.signup}, {"set_password", passwordDone, tt.passwd}} {
+				d := &hostDriver{t: t, h: h}
+				cs := d.connect(tt.host)
+				res, err := d.run(cs, c.tool)
+				if c.trace == nil {
+					var rpcErr *jsonrpc.Error
+					require.ErrorAs(t, err, &rpcErr, "%s", c.tool)
+					assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
+					continue
+				}
+				require.NoError(t, err, c.tool)
+				assert.Equal(t, c.want, res.Content[0].(*mcp.TextContent).Text, c.tool)
+				assert.ElementsMatch(t, c.trace, d.trace, c.tool)
+				for _, w := range d.wire {
+					assert.NotContains(t, w, hostSecret, "the password is on the MCP wire")
+				}
+			}
+		})
+	}
+}
+
+// TestFlowDeclineHosts declines a question on each kind of host, the way
+// it was asked: natively, with an Apps view's Decline button, or as the
+// model reports it through the contract's decline. Each ends the flow as
+// FlowDeclined, naming the step, with the answers proven before it, as a
+// native decline does.
+func TestFlowDeclineHosts(t *testing.T) {
+	full := host{name: "full", version: "2026-07-28", form: true, url: true}
+	cli := host{name: "CLI with forms", version: "2026-07-28", form: true}
+	editor := host{name: "older editor", version: "2025-11-25", form: true}
+	appsOld := host{name: "Apps-only", version: "2025-11-25", apps: true}
+	appsNew := host{name: "Apps-only", version: "2026-07-28", apps: true}
+	bare := host{name: "bare", version: "2026-07-28"}
+	const (
+		team    = "declined team map[email:ada@example.com plan:team]"
+		account = "declined account map[]"
+	)
+	for _, tt := range []struct {
+		host      host
+		tool      string
+		declineAt int
+		want      string
+		trace     []string
+	}{
+		{full, "signup", 2, team, []string{"form:email,plan", "form:decline"}},
+		{editor, "signup", 2, team, []string{"form:email,plan", "form:decline"}},
+		{appsOld, "signup", 2, team, []string{"view:email,plan", "view:decline"}},
+		{appsNew, "signup", 2, team, []string{"view:email,plan", "view:decline"}},
+		{bare, "signup", 2, team, []string{"model:email,plan", "model:decline"}},
+		{appsOld, "signup", 1, account, []string{"view:decline"}},
+		{appsNew, "signup", 1, account, []string{"view:decline"}},
+		{bare, "signup", 1, account, []string{"model:decline"}},
+		{cli, "set_password", 2, "declined password map[email:ada@example.com]", []string{"form:email", "model:decline"}},
+		{appsNew, "set_password", 1, "declined password map[]", []string{"view:decline"}},
+		{appsOld, "set_password", 1, "declined password map[]", []string{"view:decline"}},
+		{bare, "set_password", 1, "declined password map[]", []string{"model:decline"}},
+	} {
+		t.Run(fmt.Sprintf("%s %s %s %d", tt.host.name, tt.host.version, tt.tool, tt.declineAt), func(t *testing.T) {
+			d := &hostDriver{t: t, h: newHostServer(t, tt.host == bare), declineAt: tt.declineAt}
+			res, err := d.run(d.connect(tt.host), tt.tool)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, res.Content[0].(*mcp.TextContent).Text)
+			assert.Equal(t, tt.trace, d.trace)
+			_, ok := d.h.done.Load(tt.tool)
+			assert.False(t, ok, "nothing was done")
+		})
+	}
+}
