@@ -42,6 +42,8 @@ func fieldControl(f *AutoFormField, t *viewText) (*node, error) {
 	if !f.Required && f.kind() != kindBoolean {
 		c.Label = f.title() + " " + t.Optional
 	}
+	// prefab 0.3.13's Input reads neither (see formNode).
+	c.Disabled, c.ReadOnly = nil, nil
 	return c, nil
 }
 

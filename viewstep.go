@@ -147,7 +147,7 @@ func pageSteps(p *mcp.ElicitParams, secrets []AutoFormField, withFields bool, t 
 		{Type: "Text", Content: "1. " + fillText(t.PageStep, "fields", secretTitles(secrets, t.ListSep))},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*node{
 			{Type: "Link", CSSClass: openLinkClass, Content: open, Href: p.URL, Target: "_blank"},
-			{Type: "Button", CSSClass: copyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default", Disabled: boolPtr(false)},
+			{Type: "Button", CSSClass: copyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},
 		}},
 		{Type: "Text", CSSClass: "hidden " + copiedClass, Content: t.Copied},
 		{Type: "Text", Content: "2. " + back},
@@ -155,7 +155,11 @@ func pageSteps(p *mcp.ElicitParams, secrets []AutoFormField, withFields bool, t 
 }
 
 // formNode is the form of controls, for fields, whose submit is labelled
-// label, with Decline beside it; submitTo makes both call the tool.
+// label, with Decline beside it; submitTo makes both call the tool. A
+// view says no more than the renderer reads: its Button's variant is
+// "default" unless set, and it is disabled only by disabled true (prefab
+// 0.3.13, renderer.auto.min.js); every byte of a view is compacted twice
+// as go-sdk encodes its result.
 func formNode(fields []AutoFormField, controls []*node, label string, t *viewText) *node {
 	submit := &action{Action: "toolCall", Arguments: make(map[string]any, len(fields)+3)}
 	for i := range fields {
@@ -163,8 +167,8 @@ func formNode(fields []AutoFormField, controls []*node, label string, t *viewTex
 	}
 	decline := &action{Action: "toolCall", Arguments: map[string]any{actionArgument: declineAction}}
 	buttons := &node{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*node{
-		{Type: "Button", Label: label, Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true},
-		{Type: "Button", Label: t.Decline, Variant: "outline", Size: "default", Disabled: boolPtr(false), OnClick: decline},
+		{Type: "Button", Label: label, Size: "default", Submit: true},
+		{Type: "Button", Label: t.Decline, Variant: "outline", Size: "default", OnClick: decline},
 	}}
 	return &node{Type: "Form", OnSubmit: submit, Children: []*node{
 		{Type: "Column", CSSClass: "gap-4", Children: append(controls, buttons)}}}
