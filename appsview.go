@@ -54,11 +54,13 @@ const (
 // A builtView is a view as JSON, cut where its submit's arguments go, so
 // that a round costs a copy: on the Apps path, a view is most of the work.
 type builtView struct {
-	tool  string        // the tool it submits to
-	pos   stepPos       // the step's place, which its words depend on
-	tmpl  *viewTemplate // a plain view's template, for the rounds that fill it
-	parts [][]byte      // the view's JSON, between its slots
-	text  string
+	tool string        // the tool it submits to
+	pos  stepPos       // the step's place, which its words depend on
+	tmpl *viewTemplate // a plain view's template, for the rounds that fill it
+	// segs are the view's JSON in order, a nil one standing where the
+	// arguments go; a filled template's share its pieces (viewtemplate.go).
+	segs [][]byte
+	text string
 }
 
 // result returns the view's result, its submit and the wire's arguments
@@ -77,17 +79,20 @@ type viewContent struct {
 
 // MarshalJSON writes the view's wire object with its arguments.
 func (c *viewContent) MarshalJSON() ([]byte, error) {
-	v, inner := c.v, c.args[1:len(c.args)-1]
+	inner := c.args[1 : len(c.args)-1]
 	n := len(c.args) + 16
-	for _, p := range v.parts {
-		n += len(p) + len(inner)
+	for _, s := range c.v.segs {
+		if s == nil {
+			n += len(inner)
+		}
+		n += len(s)
 	}
 	b := make([]byte, 0, n)
-	for i, p := range v.parts {
-		if i > 0 {
-			b = append(b, inner...)
+	for _, s := range c.v.segs {
+		if s == nil {
+			s = inner
 		}
-		b = append(b, p...)
+		b = append(b, s...)
 	}
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
@@ -150,7 +155,14 @@ func buildView(content *node, tool, url, text string, state map[string]any, t *v
 	if len(parts) < 2 {
 		return nil, errors.New("mcpform: the view has no submit") // built here: cannot happen
 	}
-	return &builtView{tool: tool, parts: parts, text: text}, nil
+	segs := make([][]byte, 0, 2*len(parts)-1)
+	for i, p := range parts {
+		if i > 0 {
+			segs = append(segs, nil)
+		}
+		segs = append(segs, p)
+	}
+	return &builtView{tool: tool, segs: segs, text: text}, nil
 }
 
 // viewWireOf returns the wire object of the view of content: a result

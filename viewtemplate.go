@@ -29,7 +29,6 @@ import (
 type viewTemplate struct {
 	ops      []viewOp
 	controls [][]byte // each field's control with its default, as JSON
-	size     int      // the pieces' bytes
 	text     string   // what the model reads of the view, with no problems
 }
 
@@ -101,7 +100,6 @@ func (c *compiled) viewTemplate(tool string, pos stepPos, t *viewText) (*viewTem
 		return nil, errors.New("mcpform: the view's template has a state") // built here: cannot happen
 	}
 	b = b[:len(b)-len(plainState)]
-	tp.size = len(b)
 	var count [len(slotJSON) + 1]int
 	for len(b) > 0 {
 		at, s := len(b), slotEnd
@@ -125,34 +123,50 @@ func (c *compiled) viewTemplate(tool string, pos stepPos, t *viewText) (*viewTem
 }
 
 // fill returns the view of c that tp is the template of, naming problems
-// and pre-filling filled.
+// and pre-filling filled. The view shares tp's pieces: a round writes
+// only what it changes, and go-sdk's encoding copies the whole once.
 func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answers, problems []*FieldError, t *viewText) (*builtView, error) {
 	said, atField := c.problemTexts(problems, t)
-	size := tp.size + 256
+	size := 64 + 16*len(c.fields)
 	for _, s := range said {
 		size += 2*len(s) + 64
 	}
-	b := make([]byte, 0, size)
-	var cutsArr [4]int
-	cuts := cutsArr[:0]
+	for i := range c.fields {
+		if _, ok := filled[c.fields[i].Name]; ok {
+			size += len(tp.controls[i]) + 32
+		}
+	}
+	// What the round writes goes to dyn; a span is a piece of tp, the
+	// arguments' place, or a stretch of dyn, which may yet move.
+	type span struct {
+		piece    []byte
+		from, to int
+		args     bool
+	}
+	dyn := make([]byte, 0, size)
+	var spansArr [32]span
+	spans := spansArr[:0]
 	var err error
 	for _, op := range tp.ops {
-		b = append(b, op.piece...)
+		if len(op.piece) > 0 {
+			spans = append(spans, span{piece: op.piece})
+		}
+		from := len(dyn)
 		switch op.slot {
 		case slotArgs:
-			cuts = append(cuts, len(b))
+			spans = append(spans, span{args: true})
 		case slotSummary:
 			if len(said) > 0 {
-				if b, err = appendNode(b, summaryNode(said, t)); err != nil {
+				if dyn, err = appendNode(dyn, summaryNode(said, t)); err != nil {
 					return nil, err
 				}
-				b = append(b, ',')
+				dyn = append(dyn, ',')
 			}
 		case slotControl:
 			f := &c.fields[op.k]
 			v, ok := filled[f.Name]
 			if !ok {
-				b = append(b, tp.controls[op.k]...)
+				spans = append(spans, span{piece: tp.controls[op.k]})
 				break
 			}
 			g := *f
@@ -161,50 +175,57 @@ func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answe
 			if err != nil {
 				return nil, err
 			}
-			if b, err = appendNode(b, ctl); err != nil {
+			if dyn, err = appendNode(dyn, ctl); err != nil {
 				return nil, err
 			}
 		case slotProblem:
 			if p := atField[c.fields[op.k].Name]; p != "" {
-				b = appendJSONString(append(b, `,{"type":"FieldError","content":`...), p)
-				b = append(b, '}')
+				dyn = appendJSONString(append(dyn, `,{"type":"FieldError","content":`...), p)
+				dyn = append(dyn, '}')
 			}
 		}
+		if len(dyn) > from {
+			spans = append(spans, span{from: from, to: len(dyn)})
+		}
 	}
-	if b, err = appendViewState(append(b, `,"state":`...), c.fields, filled, len(problems) > 0); err != nil {
+	from := len(dyn)
+	if dyn, err = appendViewState(append(dyn, `,"state":`...), c.fields, filled, len(problems) > 0); err != nil {
 		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
 	}
-	b = append(b, '}')
+	spans = append(spans, span{from: from, to: len(dyn)})
+	v := &builtView{tool: tool, pos: pos, segs: make([][]byte, len(spans)), text: tp.text}
+	for i, s := range spans {
+		switch {
+		case s.args:
+		case s.piece != nil:
+			v.segs[i] = s.piece
+		default:
+			v.segs[i] = dyn[s.from:s.to]
+		}
+	}
 	if viewJSONCheck != nil {
 		// The view as the nodes would have it, for the check.
 		if content, state, err := c.stepContent(pos, filled, problems, nil, t); err == nil {
-			viewJSONCheck(viewWireOf(content, tool, "", state, t), withSlots(b, cuts), nil)
+			viewJSONCheck(viewWireOf(content, tool, "", state, t), v.withSlots(), nil)
 		}
 	}
-	parts := make([][]byte, 0, len(cuts)+1)
-	from := 0
-	for _, at := range cuts {
-		parts = append(parts, b[from:at])
-		from = at
-	}
-	parts = append(parts, b[from:len(b)-1])
-	text := tp.text
 	if m := c.problemMessage(problems); m != "" {
-		text += "\n\n" + m // the model reads what the person is asked to fix
+		v.text += "\n\n" + m // the model reads what the person is asked to fix
 	}
-	return &builtView{tool: tool, pos: pos, parts: parts, text: text}, nil
+	return v, nil
 }
 
-// withSlots returns b with the arguments' slot at each of cuts, as
+// withSlots returns v's JSON with the arguments' slot in their place, as
 // appendViewWire writes a view.
-func withSlots(b []byte, cuts []int) []byte {
+func (v *builtView) withSlots() []byte {
 	var out []byte
-	from := 0
-	for _, at := range cuts {
-		out = append(append(out, b[from:at]...), argsSlotJSON...)
-		from = at
+	for _, s := range v.segs {
+		if s == nil {
+			s = []byte(argsSlotJSON)
+		}
+		out = append(out, s...)
 	}
-	return append(out, b[from:]...)
+	return append(out, '}')
 }
 
 // appendViewState appends, as encoding/json would marshal viewState's map
