@@ -297,6 +297,13 @@ func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
 // catalogs cannot know, such as the reasons a Step's Check wrote; nil
 // keeps them as they are.
 func problemMessage(l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
+	return messageAndProblems("", l, own, fields, problems)
+}
+
+// messageAndProblems returns message, followed, when problemMessage has
+// something to say, by a blank line and that: in one string, as a re-ask
+// says it.
+func messageAndProblems(message string, l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
 	type said struct {
 		title, reason string
 		named         bool // a field's title, which the reason follows
@@ -316,14 +323,21 @@ func problemMessage(l lang, own func(string) string, fields []AutoFormField, pro
 		n += len(s.title) + len(s.reason)
 	}
 	if len(all) == 0 {
-		return ""
+		return message
 	}
 	// One string, written in place: the texts' parts (see textParts)
 	// around the problems, each in its field's part.
 	field, sep := textParts[l][msgFieldProblem], l.text(msgProblemSep)
 	n += len(l.text(msgPleaseCheck)) + len(all)*(len(l.text(msgFieldProblem))+len(sep))
 	var b strings.Builder
+	if message != "" {
+		n += len(message) + 2
+	}
 	b.Grow(n)
+	if message != "" {
+		b.WriteString(message)
+		b.WriteString("\n\n")
+	}
 	for _, part := range textParts[l][msgPleaseCheck] {
 		b.WriteString(part.lit)
 		if !part.hole {

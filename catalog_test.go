@@ -151,7 +151,8 @@ func TestFormatIsFillText(t *testing.T) {
 }
 
 // TestProblemMessageInOneString: problemMessage, written in one string,
-// says what the texts it is made of say, joined, in every language.
+// says what the texts it is made of say, joined, in every language, and
+// so does messageAndProblems after a message.
 func TestProblemMessageInOneString(t *testing.T) {
 	fields := []AutoFormField{{Name: "email", Label: "Email", Type: TypeEmail}, {Name: "n", Type: TypeInteger, Min: Bound(2)}}
 	problems := []*FieldError{
@@ -180,6 +181,10 @@ func TestProblemMessageInOneString(t *testing.T) {
 				want = fillText(l.text(msgPleaseCheck), "problems", strings.Join(parts, l.text(msgProblemSep)))
 			}
 			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", langCodes[l], len(ps))
+			if want != "" {
+				want = "\n\n" + want
+			}
+			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps), "%s %d problems after a message", langCodes[l], len(ps))
 		}
 	}
 }

@@ -209,9 +209,7 @@ func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answe
 			viewJSONCheck(viewWireOf(content, tool, "", state, t), v.withSlots(), nil)
 		}
 	}
-	if m := c.problemMessage(problems); m != "" {
-		v.text += "\n\n" + m // the model reads what the person is asked to fix
-	}
+	v.text = c.withProblems(v.text, problems) // the model reads what the person is asked to fix
 	return v, nil
 }
 
