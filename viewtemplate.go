@@ -151,40 +151,19 @@ func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answe
 		if len(op.piece) > 0 {
 			spans = append(spans, span{piece: op.piece})
 		}
-		from := len(dyn)
-		switch op.slot {
-		case slotArgs:
+		if op.slot == slotArgs {
 			spans = append(spans, span{args: true})
-		case slotSummary:
-			if len(said) > 0 {
-				if dyn, err = appendNode(dyn, summaryNode(said, t)); err != nil {
-					return nil, err
-				}
-				dyn = append(dyn, ',')
-			}
-		case slotControl:
-			f := &c.fields[op.k]
-			v, ok := filled[f.Name]
-			if !ok {
-				spans = append(spans, span{piece: tp.controls[op.k]})
-				break
-			}
-			g := *f
-			g.Default = v
-			ctl, err := fieldControl(&g, t)
-			if err != nil {
-				return nil, err
-			}
-			if dyn, err = appendNode(dyn, ctl); err != nil {
-				return nil, err
-			}
-		case slotProblem:
-			if p := atField[c.fields[op.k].Name]; p != "" {
-				dyn = appendJSONString(append(dyn, `,{"type":"FieldError","content":`...), p)
-				dyn = append(dyn, '}')
-			}
+			continue
 		}
-		if len(dyn) > from {
+		from := len(dyn)
+		var shared []byte
+		if dyn, shared, err = tp.slot(dyn, op, c, filled, said, atField, t); err != nil {
+			return nil, err
+		}
+		switch {
+		case shared != nil:
+			spans = append(spans, span{piece: shared})
+		case len(dyn) > from:
 			spans = append(spans, span{from: from, to: len(dyn)})
 		}
 	}
@@ -211,6 +190,42 @@ func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answe
 	}
 	v.text = c.withProblems(v.text, problems) // the model reads what the person is asked to fix
 	return v, nil
+}
+
+// slot appends to dyn what goes in op's slot, or returns the piece of tp
+// that does: a control with its default, shared.
+func (tp *viewTemplate) slot(dyn []byte, op viewOp, c *compiled, filled Answers, said []string, atField map[string]string, t *viewText) ([]byte, []byte, error) {
+	var err error
+	switch op.slot {
+	case slotSummary:
+		if len(said) > 0 {
+			if dyn, err = appendNode(dyn, summaryNode(said, t)); err != nil {
+				return nil, nil, err
+			}
+			dyn = append(dyn, ',')
+		}
+	case slotControl:
+		f := &c.fields[op.k]
+		v, ok := filled[f.Name]
+		if !ok {
+			return dyn, tp.controls[op.k], nil
+		}
+		g := *f
+		g.Default = v
+		ctl, err := fieldControl(&g, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if dyn, err = appendNode(dyn, ctl); err != nil {
+			return nil, nil, err
+		}
+	case slotProblem:
+		if p := atField[c.fields[op.k].Name]; p != "" {
+			dyn = appendJSONString(append(dyn, `,{"type":"FieldError","content":`...), p)
+			dyn = append(dyn, '}')
+		}
+	}
+	return dyn, nil, nil
 }
 
 // withSlots returns v's JSON with the arguments' slot in their place, as
