@@ -297,22 +297,68 @@ func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
 // catalogs cannot know, such as the reasons a Step's Check wrote; nil
 // keeps them as they are.
 func problemMessage(l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
-	var parts []string
+	return messageAndProblems("", l, own, fields, problems)
+}
+
+// messageAndProblems returns message, followed, when problemMessage has
+// something to say, by a blank line and that: in one string, as a re-ask
+// says it.
+func messageAndProblems(message string, l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
+	type said struct {
+		title, reason string
+		named         bool // a field's title, which the reason follows
+	}
+	var buf [8]said
+	all := buf[:0]
+	n := 0
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrUnknownField) {
 			continue
 		}
-		reason := problemReason(l, own, p.Err)
+		s := said{reason: problemReason(l, own, p.Err)}
 		if i := fieldIndex(fields, p.Field); i >= 0 {
-			parts = append(parts, l.format(msgFieldProblem, "field", fields[i].title(), "reason", reason))
-		} else {
-			parts = append(parts, reason)
+			s.title, s.named = fields[i].title(), true
+		}
+		all = append(all, s)
+		n += len(s.title) + len(s.reason)
+	}
+	if len(all) == 0 {
+		return message
+	}
+	// One string, written in place: the texts' parts (see textParts)
+	// around the problems, each in its field's part.
+	field, sep := textParts[l][msgFieldProblem], l.text(msgProblemSep)
+	n += len(l.text(msgPleaseCheck)) + len(all)*(len(l.text(msgFieldProblem))+len(sep))
+	var b strings.Builder
+	if message != "" {
+		n += len(message) + 2
+	}
+	b.Grow(n)
+	if message != "" {
+		b.WriteString(message)
+		b.WriteString("\n\n")
+	}
+	for _, part := range textParts[l][msgPleaseCheck] {
+		b.WriteString(part.lit)
+		if !part.hole {
+			continue
+		}
+		if part.name != "problems" {
+			b.WriteString("{" + part.name + "}")
+			continue
+		}
+		for i, s := range all {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			if !s.named {
+				b.WriteString(s.reason)
+			} else {
+				writeParts(&b, field, []string{"field", s.title, "reason", s.reason})
+			}
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return l.format(msgPleaseCheck, "problems", strings.Join(parts, l.text(msgProblemSep)))
+	return b.String()
 }
 
 // problemReason words err, a problem's cause, in l: the detail after the

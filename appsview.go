@@ -54,10 +54,13 @@ const (
 // A builtView is a view as JSON, cut where its submit's arguments go, so
 // that a round costs a copy: on the Apps path, a view is most of the work.
 type builtView struct {
-	tool  string   // the tool it submits to
-	pos   stepPos  // the step's place, which its words depend on
-	parts [][]byte // the view's JSON, between its slots
-	text  string
+	tool string        // the tool it submits to
+	pos  stepPos       // the step's place, which its words depend on
+	tmpl *viewTemplate // a plain view's template, for the rounds that fill it
+	// segs are the view's JSON in order, a nil one standing where the
+	// arguments go; a filled template's share its pieces (viewtemplate.go).
+	segs [][]byte
+	text string
 }
 
 // result returns the view's result, its submit and the wire's arguments
@@ -76,17 +79,20 @@ type viewContent struct {
 
 // MarshalJSON writes the view's wire object with its arguments.
 func (c *viewContent) MarshalJSON() ([]byte, error) {
-	v, inner := c.v, c.args[1:len(c.args)-1]
+	inner := c.args[1 : len(c.args)-1]
 	n := len(c.args) + 16
-	for _, p := range v.parts {
-		n += len(p) + len(inner)
+	for _, s := range c.v.segs {
+		if s == nil {
+			n += len(inner)
+		}
+		n += len(s)
 	}
 	b := make([]byte, 0, n)
-	for i, p := range v.parts {
-		if i > 0 {
-			b = append(b, inner...)
+	for _, s := range c.v.segs {
+		if s == nil {
+			s = inner
 		}
-		b = append(b, p...)
+		b = append(b, s...)
 	}
 	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
 }
@@ -135,27 +141,9 @@ var langClasses = func() (c [langCount]string) {
 
 // buildView returns content as a flow view submitting to tool, with state
 // as the renderer's state: the fields' values to show, besides the
-// outcome, cleared. A result with no view of its own replaces content with
-// the outcome's panel: a heading, the text of its first block for the
-// person, and its second block, if any, hidden, for the model alone.
+// outcome, cleared.
 func buildView(content *node, tool, url, text string, state map[string]any, t *viewText) (*builtView, error) {
-	submitTo(content, tool)
-	if state == nil {
-		state = map[string]any{}
-	}
-	state[outcomeKey] = nil
-	panel := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + outcomePanelClass, Children: []*node{
-		{Type: "If", Condition: outcomeKey + ".isError", Children: []*node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
-		{Type: "Else", Children: []*node{{Type: "Heading", Content: t.Done, Level: 1}}},
-		{Type: "Text", CSSClass: outcomeClass, Content: "{{ " + outcomeKey + ".content.0.text }}"},
-		{Type: "If", Condition: outcomeKey + ".content.1.text", Children: []*node{
-			{Type: "Text", CSSClass: "hidden " + outcomeModelClass, Content: "{{ " + outcomeKey + ".content.1.text }}"}}},
-	}}
-	root := &node{Type: "Div", CSSClass: "pf-app-root" + langClasses[t.l], Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
-		{Type: "Else", Children: []*node{content}},
-	}}
-	w := &viewWire{Prefab: prefabVersion{prefabProtocol}, View: root, State: state, URL: url}
+	w := viewWireOf(content, tool, url, state, t)
 	b, err := appendViewWire(make([]byte, 0, 4096), w)
 	if viewJSONCheck != nil {
 		viewJSONCheck(w, b, err)
@@ -167,7 +155,43 @@ func buildView(content *node, tool, url, text string, state map[string]any, t *v
 	if len(parts) < 2 {
 		return nil, errors.New("mcpform: the view has no submit") // built here: cannot happen
 	}
-	return &builtView{tool: tool, parts: parts, text: text}, nil
+	segs := make([][]byte, 0, 2*len(parts)-1)
+	for i, p := range parts {
+		if i > 0 {
+			segs = append(segs, nil)
+		}
+		segs = append(segs, p)
+	}
+	return &builtView{tool: tool, segs: segs, text: text}, nil
+}
+
+// viewWireOf returns the wire object of the view of content: a result
+// with no view of its own replaces content with the outcome's panel: a
+// heading, the text of its first block for the person, and its second
+// block, if any, hidden, for the model alone.
+func viewWireOf(content *node, tool, url string, state map[string]any, t *viewText) *viewWire {
+	submitTo(content, tool)
+	if state == nil {
+		state = map[string]any{}
+	}
+	state[outcomeKey] = nil
+	return &viewWire{Prefab: prefabVersion{prefabProtocol}, View: viewRoot(content, t), State: state, URL: url}
+}
+
+// viewRoot is the root of every flow view: the outcome's panel once there
+// is an outcome, content until then.
+func viewRoot(content *node, t *viewText) *node {
+	panel := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + outcomePanelClass, Children: []*node{
+		{Type: "If", Condition: outcomeKey + ".isError", Children: []*node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
+		{Type: "Else", Children: []*node{{Type: "Heading", Content: t.Done, Level: 1}}},
+		{Type: "Text", CSSClass: outcomeClass, Content: "{{ " + outcomeKey + ".content.0.text }}"},
+		{Type: "If", Condition: outcomeKey + ".content.1.text", Children: []*node{
+			{Type: "Text", CSSClass: "hidden " + outcomeModelClass, Content: "{{ " + outcomeKey + ".content.1.text }}"}}},
+	}}
+	return &node{Type: "Div", CSSClass: "pf-app-root" + langClasses[t.l], Children: []*node{
+		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
+		{Type: "Else", Children: []*node{content}},
+	}}
 }
 
 // stepView returns the view that asks s's form fields, never its secrets,
@@ -248,15 +272,46 @@ func (r *round) position(s *flowStep) stepPos {
 
 // view returns c's view at pos submitting to tool, naming problems,
 // pre-filling filled and linking to page. The plain one, with none of
-// these, is built once and kept.
+// these, is built once and kept, with its template (viewtemplate.go),
+// from which a view with no page is filled.
 func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
-	plain := len(filled) == 0 && len(problems) == 0 && page == nil
-	// A form may be a step of two flows, in two places: the place is
-	// part of what is kept.
-	if v := c.plainView.Load(); plain && v != nil && v.tool == tool && v.pos == pos {
-		return v, nil
-	}
 	t := viewTexts[c.lang]
+	if page == nil && len(c.fields) > 0 {
+		// A form may be a step of two flows, in two places: the place is
+		// part of what is kept.
+		v := c.plainView.Load()
+		if v == nil || v.tool != tool || v.pos != pos {
+			if v = c.plain(tool, pos, t); v == nil {
+				return c.viewOf(tool, pos, filled, problems, page, t)
+			}
+		}
+		if len(filled) == 0 && len(problems) == 0 {
+			return v, nil
+		}
+		return v.tmpl.fill(c, tool, pos, filled, problems, t)
+	}
+	return c.viewOf(tool, pos, filled, problems, page, t)
+}
+
+// plain builds, keeps and returns c's plain view at pos submitting to
+// tool, with its template; nil when the template cannot be built, which
+// a default JSON cannot hold causes: the nodes then say why.
+func (c *compiled) plain(tool string, pos stepPos, t *viewText) *builtView {
+	tp, err := c.viewTemplate(tool, pos, t)
+	if err != nil {
+		return nil
+	}
+	v, err := tp.fill(c, tool, pos, nil, nil, t)
+	if err != nil {
+		return nil
+	}
+	v.tmpl = tp
+	c.plainView.Store(v) // a race builds two equal views; one is kept
+	return v
+}
+
+// viewOf builds c's view from its nodes.
+func (c *compiled) viewOf(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams, t *viewText) (*builtView, error) {
 	content, state, err := c.stepContent(pos, filled, problems, page, t)
 	if err != nil {
 		return nil, err
@@ -276,8 +331,5 @@ func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*Fi
 		return nil, err
 	}
 	v.pos = pos
-	if plain {
-		c.plainView.Store(v)
-	}
 	return v, nil
 }

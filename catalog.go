@@ -204,8 +204,96 @@ func (l lang) text(k msg) string { return texts[l][k] }
 
 // format returns l's text of k with each placeholder {name} filled by the
 // value after name in args, which alternates names and values. A
-// placeholder args does not name is left as it is.
-func (l lang) format(k msg, args ...string) string { return fillText(texts[l][k], args...) }
+// placeholder args does not name is left as it is: fillText's result,
+// from the text cut once (textParts), in one allocation.
+func (l lang) format(k msg, args ...string) string {
+	parts := textParts[l][k]
+	if len(parts) == 1 && !parts[0].hole {
+		return parts[0].lit
+	}
+	var b strings.Builder
+	b.Grow(partsLen(parts, args))
+	writeParts(&b, parts, args)
+	return b.String()
+}
+
+// A textPart is a piece of a text: a literal, then, if hole, the
+// placeholder name.
+type textPart struct {
+	lit, name string
+	hole      bool
+}
+
+// textParts are the texts cut at their placeholders, as fillText finds
+// them, so that a text is scanned once, not each time it is filled.
+var textParts = func() (p [langCount][msgCount][]textPart) {
+	for l := range langCount {
+		for k := range msgCount {
+			p[l][k] = cutText(texts[l][k])
+		}
+	}
+	return p
+}()
+
+// cutText cuts s at its placeholders, as fillText reads them.
+func cutText(s string) []textPart {
+	var parts []textPart
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		parts = append(parts, textPart{lit: s[:i], name: s[i+1 : i+1+j], hole: true})
+		s = s[i+2+j:]
+	}
+	return append(parts, textPart{lit: s})
+}
+
+// argValue returns the value after name in args, which alternates names
+// and values.
+func argValue(args []string, name string) (string, bool) {
+	for a := 0; a+1 < len(args); a += 2 {
+		if args[a] == name {
+			return args[a+1], true
+		}
+	}
+	return "", false
+}
+
+// partsLen is the length of parts filled from args.
+func partsLen(parts []textPart, args []string) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p.lit)
+		if p.hole {
+			if v, ok := argValue(args, p.name); ok {
+				n += len(v)
+			} else {
+				n += len(p.name) + 2
+			}
+		}
+	}
+	return n
+}
+
+// writeParts writes parts filled from args to b.
+func writeParts(b *strings.Builder, parts []textPart, args []string) {
+	for _, p := range parts {
+		b.WriteString(p.lit)
+		if !p.hole {
+			continue
+		}
+		if v, ok := argValue(args, p.name); ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString("{" + p.name + "}")
+		}
+	}
+}
 
 // placeholders returns the names of the placeholders in s, in order.
 func placeholders(s string) []string {
@@ -232,18 +320,29 @@ func localReason(l lang, reason string) string {
 	if l == langEN {
 		return reason
 	}
+	if k, ok := reasonExact[reason]; ok {
+		return l.text(k)
+	}
 	for _, p := range reasonParts {
-		switch {
-		case p.name == "":
-			if p.head == reason {
-				return l.text(p.k)
-			}
-		case len(reason) > len(p.head)+len(p.tail) && strings.HasPrefix(reason, p.head) && strings.HasSuffix(reason, p.tail):
+		if p.name != "" && len(reason) > len(p.head)+len(p.tail) && strings.HasPrefix(reason, p.head) && strings.HasSuffix(reason, p.tail) {
 			return l.format(p.k, p.name, reason[len(p.head):len(reason)-len(p.tail)])
 		}
 	}
 	return reason
 }
+
+// reasonExact are the English reasons without a placeholder, found by a
+// lookup rather than a scan. None of them reads as one with a placeholder
+// filled (TestLocalReason), so the order of the scan does not matter.
+var reasonExact = func() map[string]msg {
+	m := make(map[string]msg)
+	for _, p := range reasonParts {
+		if p.name == "" {
+			m[p.head] = p.k
+		}
+	}
+	return m
+}()
 
 // reasonParts are the English reasons cut at their placeholder, once:
 // head, then {name}, then tail; a reason without one is all head.

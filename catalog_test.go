@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -125,4 +127,64 @@ func TestLocalReason(t *testing.T) {
 	}
 	assert.ElementsMatch(t, reasonMsgs[:], covered, "every reason has a case")
 	assert.Equal(t, "the room is taken", localReason(langES, "the room is taken"), "an author's reason is kept")
+}
+
+// TestFormatIsFillText: a text filled from its parts, cut once, reads as
+// fillText fills it, in every catalog, for names given, missing, given
+// twice and valued like placeholders; and cutText reads odd braces as
+// fillText does.
+func TestFormatIsFillText(t *testing.T) {
+	argSets := [][]string{nil, {"min", "5", "max", "9"}, {"field", "{reason}", "reason", "x", "problems", "a; b"},
+		{"text", "T", "text", "U"}, {"fields", "A, B", "url", "https://x.example/?a=1&b={c}", "tool", "t", "decline", "{}"}}
+	for l := range langCount {
+		for k := range msgCount {
+			for _, args := range argSets {
+				assert.Equal(t, fillText(l.text(k), args...), l.format(k, args...), "%s msg %d %q", langCodes[l], k, args)
+			}
+		}
+	}
+	for _, s := range []string{"", "{", "}", "{}", "a{b", "a}b{c}d", "{a{b}c}", "{x}{y}", "{{x}}", "x{y}z{"} {
+		var b strings.Builder
+		writeParts(&b, cutText(s), []string{"x", "1", "y", "2", "a{b", "3", "", "4"})
+		assert.Equal(t, fillText(s, "x", "1", "y", "2", "a{b", "3", "", "4"), b.String(), "%q", s)
+	}
+}
+
+// TestProblemMessageInOneString: problemMessage, written in one string,
+// says what the texts it is made of say, joined, in every language, and
+// so does messageAndProblems after a message.
+func TestProblemMessageInOneString(t *testing.T) {
+	fields := []AutoFormField{{Name: "email", Label: "Email", Type: TypeEmail}, {Name: "n", Type: TypeInteger, Min: Bound(2)}}
+	problems := []*FieldError{
+		{Field: "email", Err: fmt.Errorf("%w: not a valid email address", ErrInvalidValue)},
+		{Field: "zzz", Err: ErrUnknownField},
+		{Field: "n", Err: fmt.Errorf("%w: less than the minimum 2", ErrInvalidValue)},
+		{Field: "n", Err: ErrMissing},
+		{Field: "other", Err: errors.New("the room is taken")},
+	}
+	own := func(s string) string { return "«" + s + "»" }
+	for l := range langCount {
+		for _, ps := range [][]*FieldError{nil, problems[1:2], problems[:1], problems} {
+			var parts []string
+			for _, p := range ps {
+				if errors.Is(p.Err, ErrUnknownField) {
+					continue
+				}
+				reason := problemReason(l, own, p.Err)
+				if i := fieldIndex(fields, p.Field); i >= 0 {
+					reason = fillText(l.text(msgFieldProblem), "field", fields[i].title(), "reason", reason)
+				}
+				parts = append(parts, reason)
+			}
+			want := ""
+			if len(parts) > 0 {
+				want = fillText(l.text(msgPleaseCheck), "problems", strings.Join(parts, l.text(msgProblemSep)))
+			}
+			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", langCodes[l], len(ps))
+			if want != "" {
+				want = "\n\n" + want
+			}
+			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps), "%s %d problems after a message", langCodes[l], len(ps))
+		}
+	}
 }

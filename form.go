@@ -328,10 +328,7 @@ func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState 
 // reasked returns the message that names problems and the schema whose
 // defaults are the accepted answers; nil when there are none, for c's own.
 func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, json.RawMessage) {
-	msg := c.message
-	if p := c.problemMessage(problems); p != "" {
-		msg += "\n\n" + p
-	}
+	msg := c.withProblems(c.message, problems)
 	if len(accepted) > 0 {
 		s, err := buildSchema(c.fields, true, accepted)
 		if err == nil {

@@ -127,9 +127,18 @@ func (l lang) stamp(res *mcp.CallToolResult) {
 	}
 	m := make(mcp.Meta, len(res.Meta)+1)
 	maps.Copy(m, res.Meta)
-	m[metaContentLanguage] = langCodes[l]
+	m[metaContentLanguage] = langCodeValues[l]
 	res.Meta = m
 }
+
+// langCodeValues are langCodes in interfaces, made once: a string put in
+// an interface is copied to the heap each time.
+var langCodeValues = func() (v [langCount]any) {
+	for l, c := range langCodes {
+		v[l] = c
+	}
+	return v
+}()
 
 // ContentLanguage marks res as written in lang: it sets the
 // contentLanguage _meta of SEP-2792 (experimental, as the SEP is still

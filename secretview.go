@@ -105,20 +105,23 @@ type pageView struct {
 type pageField struct {
 	ID, Name, Label, Description, Problem string
 	Required, Focus                       bool
-	MinLength, MaxLength                  int // 0 means none
+	MinLength, MaxLength                  int    // 0 means none
+	DescribedBy                           string // see describedBy
 }
 
-// DescribedBy lists the ids of what describes the field: its help, then
-// its problem.
-func (f pageField) DescribedBy() string {
-	var ids []string
-	if f.Description != "" {
-		ids = append(ids, f.ID+"-help")
+// describedBy lists the ids of what describes f: its help, then its
+// problem. It is a field the template reads, not a method it calls: a
+// call from a template goes through reflection, a page's dearest action.
+func describedBy(f *pageField) string {
+	switch {
+	case f.Description != "" && f.Problem != "":
+		return f.ID + "-help " + f.ID + "-problem"
+	case f.Description != "":
+		return f.ID + "-help"
+	case f.Problem != "":
+		return f.ID + "-problem"
 	}
-	if f.Problem != "" {
-		ids = append(ids, f.ID+"-problem")
-	}
-	return strings.Join(ids, " ")
+	return ""
 }
 
 // form returns the view of step's form for link in l, naming problems by
@@ -131,6 +134,7 @@ func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string
 	}
 	v := pageView{Title: step.c.message, Heading: step.c.message, Message: l.text(msgPageIntro),
 		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: l.text(msgPageSend)}
+	v.Fields = make([]pageField, 0, len(step.c.secrets))
 	focused := false
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
@@ -145,6 +149,7 @@ func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string
 		if f.Max != nil {
 			pf.MaxLength = int(*f.Max)
 		}
+		pf.DescribedBy = describedBy(&pf)
 		v.Fields = append(v.Fields, pf)
 	}
 	if focused {
@@ -168,6 +173,7 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 		v.Stop = l.text(msgPageStop)
 	}
 	var b bytes.Buffer
+	b.Grow(len(pageSource) + 1024) // once, rather than doubling up to a page
 	if err := pageTemplates[l].Execute(&b, v); err != nil {
 		panic(err) // the template and its data are the package's own
 	}

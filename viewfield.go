@@ -19,10 +19,22 @@ import (
 // for its control, as boundClass+"max=50".
 const boundClass = "mcpform-attr-"
 
-// viewField returns f's Field, with problem under it when not "". The
-// label says when f may be left empty; a checkbox, which may always be
-// left unticked, does not.
+// viewField returns f's Field, with problem under it when not "".
 func viewField(f *AutoFormField, problem string, t *viewText) (*node, error) {
+	c, err := fieldControl(f, t)
+	if err != nil {
+		return nil, err
+	}
+	var p *node
+	if problem != "" {
+		p = &node{Type: "FieldError", Content: problem}
+	}
+	return fieldNode(f, c, p, t), nil
+}
+
+// fieldControl returns f's control. The label says when f may be left
+// empty; a checkbox, which may always be left unticked, does not.
+func fieldControl(f *AutoFormField, t *viewText) (*node, error) {
 	c, err := f.control()
 	if err != nil {
 		return nil, err
@@ -30,6 +42,15 @@ func viewField(f *AutoFormField, problem string, t *viewText) (*node, error) {
 	if !f.Required && f.kind() != kindBoolean {
 		c.Label = f.title() + " " + t.Optional
 	}
+	// prefab 0.3.13's Input reads neither (see formNode).
+	c.Disabled, c.ReadOnly = nil, nil
+	return c, nil
+}
+
+// fieldNode returns f's Field around its control c, with problem, when
+// not nil, last. A view's template passes stand-ins for both (see
+// viewtemplate.go).
+func fieldNode(f *AutoFormField, c, problem *node, t *viewText) *node {
 	n := &node{Type: "Field", CSSClass: strings.TrimSpace(attrClasses(f)), Children: []*node{c}}
 	if f.Description != "" {
 		n.Children = append(n.Children, &node{Type: "FieldDescription", Content: f.Description})
@@ -37,10 +58,10 @@ func viewField(f *AutoFormField, problem string, t *viewText) (*node, error) {
 	if h := boundsHint(f, t); h != "" {
 		n.Children = append(n.Children, &node{Type: "FieldDescription", Content: h})
 	}
-	if problem != "" {
-		n.Children = append(n.Children, &node{Type: "FieldError", Content: problem})
+	if problem != nil {
+		n.Children = append(n.Children, problem)
 	}
-	return n, nil
+	return n
 }
 
 // num writes a bound as a person reads it: 2, 0.5, never 2e+00.

@@ -26,23 +26,47 @@ func (c *compiled) stepContent(pos stepPos, filled Answers, problems []*FieldErr
 			}
 		}
 	}
-	state := make(map[string]any, len(fields)+1)
 	said, atField := c.problemTexts(problems, t)
-	controls := make([]*node, 0, len(fields)+2)
+	controls := make([]*node, len(fields))
+	errs := make([]*node, len(fields))
 	for i := range fields {
 		f := &fields[i]
-		n, err := viewField(f, atField[f.Name], t)
+		n, err := fieldControl(f, t)
 		if err != nil {
 			return nil, nil, err
 		}
-		controls = append(controls, n)
-		if _, ok := filled[f.Name]; ok || (len(problems) == 0 && f.Default != nil) {
+		controls[i] = n
+		if p := atField[f.Name]; p != "" {
+			errs[i] = &node{Type: "FieldError", Content: p}
+		}
+	}
+	var summary *node
+	if len(said) > 0 {
+		summary = summaryNode(said, t)
+	}
+	return c.stepTree(pos, fields, controls, errs, summary, page, t), viewState(fields, filled, len(problems) > 0), nil
+}
+
+// viewState is the renderer state that fills fields: each one filled,
+// and when there are no problems each one's default.
+func viewState(fields []AutoFormField, filled Answers, problems bool) map[string]any {
+	state := make(map[string]any, len(fields)+1)
+	for i := range fields {
+		f := &fields[i]
+		if _, ok := filled[f.Name]; ok || (!problems && f.Default != nil) {
 			state[f.Name] = f.Default
 		}
 	}
+	return state
+}
+
+// stepTree returns the content of c's view at pos: summary first, when
+// not nil, then each of fields with its control and, when not nil, its
+// problem, from controls and errs.
+func (c *compiled) stepTree(pos stepPos, fields []AutoFormField, controls, errs []*node, summary *node, page *mcp.ElicitParams, t *viewText) *node {
 	var children []*node
-	if len(said) > 0 {
-		children = append(children, summaryNode(said, t))
+	if summary != nil {
+		children = append(children, summary)
 	}
 	if pos.total > 1 {
 		children = append(children, &node{Type: "Muted", Content: fillText(t.StepOf,
@@ -62,10 +86,14 @@ func (c *compiled) stepContent(pos stepPos, filled Answers, problems []*FieldErr
 			label = t.Finish
 		}
 	}
+	nodes := make([]*node, len(fields), len(fields)+1)
+	for i := range fields {
+		nodes[i] = fieldNode(&fields[i], controls[i], errs[i], t)
+	}
 	children = append(children, &node{Type: "Card", Children: []*node{
-		{Type: "CardContent", CSSClass: "py-4", Children: []*node{formNode(fields, controls, label, t)}},
+		{Type: "CardContent", CSSClass: "py-4", Children: []*node{formNode(fields, nodes, label, t)}},
 	}})
-	return &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, state, nil
+	return &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}
 }
 
 // problemTexts says how to fix each of problems, in order, for the
@@ -119,7 +147,7 @@ func pageSteps(p *mcp.ElicitParams, secrets []AutoFormField, withFields bool, t 
 		{Type: "Text", Content: "1. " + fillText(t.PageStep, "fields", secretTitles(secrets, t.ListSep))},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*node{
 			{Type: "Link", CSSClass: openLinkClass, Content: open, Href: p.URL, Target: "_blank"},
-			{Type: "Button", CSSClass: copyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default", Disabled: boolPtr(false)},
+			{Type: "Button", CSSClass: copyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},
 		}},
 		{Type: "Text", CSSClass: "hidden " + copiedClass, Content: t.Copied},
 		{Type: "Text", Content: "2. " + back},
@@ -127,7 +155,11 @@ func pageSteps(p *mcp.ElicitParams, secrets []AutoFormField, withFields bool, t 
 }
 
 // formNode is the form of controls, for fields, whose submit is labelled
-// label, with Decline beside it; submitTo makes both call the tool.
+// label, with Decline beside it; submitTo makes both call the tool. A
+// view says no more than the renderer reads: its Button's variant is
+// "default" unless set, and it is disabled only by disabled true (prefab
+// 0.3.13, renderer.auto.min.js); every byte of a view is compacted twice
+// as go-sdk encodes its result.
 func formNode(fields []AutoFormField, controls []*node, label string, t *viewText) *node {
 	submit := &action{Action: "toolCall", Arguments: make(map[string]any, len(fields)+3)}
 	for i := range fields {
@@ -135,8 +167,8 @@ func formNode(fields []AutoFormField, controls []*node, label string, t *viewTex
 	}
 	decline := &action{Action: "toolCall", Arguments: map[string]any{actionArgument: declineAction}}
 	buttons := &node{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*node{
-		{Type: "Button", Label: label, Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true},
-		{Type: "Button", Label: t.Decline, Variant: "outline", Size: "default", Disabled: boolPtr(false), OnClick: decline},
+		{Type: "Button", Label: label, Size: "default", Submit: true},
+		{Type: "Button", Label: t.Decline, Variant: "outline", Size: "default", OnClick: decline},
 	}}
 	return &node{Type: "Form", OnSubmit: submit, Children: []*node{
 		{Type: "Column", CSSClass: "gap-4", Children: append(controls, buttons)}}}
