@@ -1,7 +1,7 @@
 package mcpgo_test
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -217,12 +217,26 @@ var bareCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"
 	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
 
 func ExampleServeStdio() {
-	in, out := strings.NewReader(bareCall+"\n"), &bytes.Buffer{}
-	// A program serves os.Stdin and os.Stdout until a signal ends ctx.
-	if err := mcpgo.ServeStdio(context.Background(), bookServer(), in, out); err != nil {
+	// A program serves os.Stdin and os.Stdout until a signal ends ctx;
+	// here a client on two pipes sends one call and reads its answer.
+	// It hangs up only then: mcp-go cancels the calls still running when
+	// its input ends, so a client that closes first may get no answer.
+	inR, in := io.Pipe()
+	out, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- mcpgo.ServeStdio(context.Background(), bookServer(), inR, outW) }()
+	if _, err := io.WriteString(in, bareCall+"\n"); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(out)
+	answer, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(answer)
+	in.Close()
+	if err := <-served; err != nil {
+		log.Fatal(err)
+	}
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capabilities","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}
 }

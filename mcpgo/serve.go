@@ -18,7 +18,9 @@ import (
 // data.requiredCapabilities, where mcp-go alone sends -32603. Every other
 // message, other tools' errors included, goes out as mcp-go wrote it.
 //
-// A program serves os.Stdin and os.Stdout, with a ctx that
+// As with Listen, the end of in cancels the calls still running, whose
+// answers may then never be written: a client hangs up after its last
+// answer. A program serves os.Stdin and os.Stdout, with a ctx that
 // signal.NotifyContext ends; mcp-go's stdio session is one per process,
 // so a process serves stdio once at a time. ServeStdio adds a hook to
 // srv's server.Hooks (see [NewStreamableHTTPServer]). A nil srv is an
