@@ -297,16 +297,19 @@ func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
 // catalogs cannot know, such as the reasons a Step's Check wrote; nil
 // keeps them as they are.
 func problemMessage(l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
-	return messageAndProblems("", l, own, fields, problems)
+	return messageAndProblems("", l, own, fields, problems, nil)
 }
 
 // messageAndProblems returns message, followed, when problemMessage has
 // something to say, by a blank line and that: in one string, as a re-ask
-// says it.
-func messageAndProblems(message string, l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
+// says it. With notes non-nil, it also appends a note for each problem it
+// names, whose words are the part of the string that names it: the notes
+// cost no text of their own.
+func messageAndProblems(message string, l lang, own func(string) string, fields []AutoFormField, problems []*FieldError, notes *[]problemNote) string {
 	type said struct {
-		title, reason string
-		named         bool // a field's title, which the reason follows
+		field, title, reason string
+		named                bool // a field's title, which the reason follows
+		from, to             int  // where its words are, in the string
 	}
 	var buf [8]said
 	all := buf[:0]
@@ -317,7 +320,7 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 		}
 		s := said{reason: problemReason(l, own, p.Err)}
 		if i := fieldIndex(fields, p.Field); i >= 0 {
-			s.title, s.named = fields[i].title(), true
+			s.field, s.title, s.named = p.Field, fields[i].title(), true
 		}
 		all = append(all, s)
 		n += len(s.title) + len(s.reason)
@@ -347,18 +350,27 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 			b.WriteString("{" + part.name + "}")
 			continue
 		}
-		for i, s := range all {
+		for i := range all {
+			s := &all[i]
 			if i > 0 {
 				b.WriteString(sep)
 			}
+			s.from = b.Len()
 			if !s.named {
 				b.WriteString(s.reason)
 			} else {
 				writeParts(&b, field, []string{"field", s.title, "reason", s.reason})
 			}
+			s.to = b.Len()
 		}
 	}
-	return b.String()
+	text := b.String()
+	if notes != nil {
+		for _, s := range all {
+			*notes = append(*notes, problemNote{Field: s.field, Problem: text[s.from:s.to]})
+		}
+	}
+	return text
 }
 
 // problemReason words err, a problem's cause, in l: the detail after the

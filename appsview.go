@@ -59,15 +59,17 @@ type builtView struct {
 	tmpl *viewTemplate // a plain view's template, for the rounds that fill it
 	// segs are the view's JSON in order, a nil one standing where the
 	// arguments go; a filled template's share its pieces (viewtemplate.go).
-	segs [][]byte
-	text string
+	segs  [][]byte
+	text  string
+	notes map[string]any // the _meta noting a re-ask's problems; nil for none
 }
 
 // result returns the view's result, its submit and the wire's arguments
 // being args. The view is spliced when go-sdk encodes the result, not
 // before: encoding copies it anyway.
 func (v *builtView) result(args json.RawMessage) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: &viewContent{v, args}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: &viewContent{v, args},
+		Meta: v.notes} // as a native re-ask notes them
 }
 
 // viewContent is a view's structuredContent: the view, spliced with the
@@ -212,9 +214,7 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 	if err != nil {
 		return nil, err
 	}
-	res := v.result(r.sendBack(token))
-	res.Meta = s.c.problemsMetaOf(problems) // as a native re-ask notes them
-	return res, nil
+	return v.result(r.sendBack(token)), nil
 }
 
 // linkView returns the view that sends the person to s's secret page, a
@@ -323,13 +323,11 @@ func (c *compiled) viewOf(tool string, pos stepPos, filled Answers, problems []*
 	if len(c.fields) == 0 {
 		text = fillText(t.ModelLink, "url", page.URL)
 	}
-	if m := c.problemMessage(problems); m != "" {
-		text += "\n\n" + m // the model reads what the person is asked to fix
-	}
+	text, notes := c.withProblemsNoted(text, problems) // the model reads what the person is asked to fix
 	v, err := buildView(content, tool, url, text, state, t)
 	if err != nil {
 		return nil, err
 	}
-	v.pos = pos
+	v.pos, v.notes = pos, notes
 	return v, nil
 }

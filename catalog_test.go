@@ -166,6 +166,7 @@ func TestProblemMessageInOneString(t *testing.T) {
 	for l := range langCount {
 		for _, ps := range [][]*FieldError{nil, problems[1:2], problems[:1], problems} {
 			var parts []string
+			var wantNotes []problemNote
 			for _, p := range ps {
 				if errors.Is(p.Err, ErrUnknownField) {
 					continue
@@ -173,6 +174,9 @@ func TestProblemMessageInOneString(t *testing.T) {
 				reason := problemReason(l, own, p.Err)
 				if i := fieldIndex(fields, p.Field); i >= 0 {
 					reason = fillText(l.text(msgFieldProblem), "field", fields[i].title(), "reason", reason)
+					wantNotes = append(wantNotes, problemNote{Field: p.Field, Problem: reason})
+				} else {
+					wantNotes = append(wantNotes, problemNote{Problem: reason})
 				}
 				parts = append(parts, reason)
 			}
@@ -184,7 +188,9 @@ func TestProblemMessageInOneString(t *testing.T) {
 			if want != "" {
 				want = "\n\n" + want
 			}
-			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps), "%s %d problems after a message", langCodes[l], len(ps))
+			var notes []problemNote
+			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps, &notes), "%s %d problems after a message", langCodes[l], len(ps))
+			assert.Equal(t, wantNotes, notes, "%s %d problems: each note is its part of the message", langCodes[l], len(ps))
 		}
 	}
 }

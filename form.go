@@ -313,33 +313,34 @@ func (c *compiled) request(message string, schema any, requestState string) *mcp
 // reask asks again, naming problems and pre-filling the accepted answers;
 // its _meta notes the problems for machines (see problemnotes.go).
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
-	msg, raw := c.reasked(accepted, problems)
+	msg, raw, notes := c.reasked(accepted, problems)
 	var schema any = c.wire
 	if raw != nil {
 		schema = raw
 	}
 	res := c.request(msg, schema, requestState)
-	if meta := c.problemsMetaOf(problems); meta != nil {
-		res.InputRequests[c.key].(*mcp.ElicitParams).Meta = meta
+	if notes != nil {
+		res.InputRequests[c.key].(*mcp.ElicitParams).Meta = notes
 	}
 	return res
 }
 
-// reasked returns the message that names problems and the schema whose
-// defaults are the accepted answers; nil when there are none, for c's own.
-func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, json.RawMessage) {
-	msg := c.withProblems(c.message, problems)
+// reasked returns the message that names problems, the _meta that notes
+// them (nil for none), and the schema whose defaults are the accepted
+// answers; nil when there are none, for c's own.
+func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, json.RawMessage, map[string]any) {
+	msg, notes := c.withProblemsNoted(c.message, problems)
 	if len(accepted) > 0 {
 		s, err := buildSchema(c.fields, true, accepted)
 		if err == nil {
 			if raw, err := json.Marshal(s); err == nil {
-				return msg, raw
+				return msg, raw, notes
 			}
 		}
 		// On an error, which accepted values cannot cause, the form
 		// is asked without the defaults rather than not at all.
 	}
-	return msg, nil
+	return msg, nil, notes
 }
 
 // judge reads and checks the answer under c.key. An answer with a refused

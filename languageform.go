@@ -90,7 +90,7 @@ func (c *compiled) problemMessage(problems []*FieldError) string {
 // withProblems is message, then, if it says anything, a blank line and
 // problemMessage, in one string; message must not be empty.
 func (c *compiled) withProblems(message string, problems []*FieldError) string {
-	return messageAndProblems(message, c.lang, c.ownWords(), c.all, problems)
+	return messageAndProblems(message, c.lang, c.ownWords(), c.all, problems, nil)
 }
 
 // in returns f in l: a copy whose steps are compiled in l, with the

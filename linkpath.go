@@ -41,15 +41,13 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 			secretProblems = append(secretProblems, p)
 		}
 	}
-	if m := s.c.problemMessage(secretProblems); m != "" {
-		msg += "\n\n" + m
-	}
+	msg, notes := s.c.withProblemsNoted(msg, secretProblems)
 	sep := "?"
 	if strings.Contains(r.flow.secrets.PageURL, "?") {
 		sep = "&"
 	}
 	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
-		Meta: s.c.problemsMetaOf(secretProblems)}), nil
+		Meta: notes}), nil
 }
 
 // linkResult returns the ordinary result that gives the person the link

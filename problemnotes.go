@@ -1,8 +1,6 @@
 package mcpform
 
 import (
-	"errors"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,32 +20,19 @@ type problemNote struct {
 	Problem string `json:"problem"`
 }
 
-// problemNotes are the notes of problems, in c's language, one for each
-// part of c.problemMessage(problems), in its order; nil for none.
-func (c *compiled) problemNotes(problems []*FieldError) []problemNote {
-	var notes []problemNote
-	own := c.ownWords()
-	for _, p := range problems {
-		if errors.Is(p.Err, ErrUnknownField) {
-			continue // unnamed in the message too
-		}
-		n := problemNote{Problem: problemReason(c.lang, own, p.Err)}
-		if i := fieldIndex(c.all, p.Field); i >= 0 {
-			n.Field = p.Field
-			n.Problem = c.lang.format(msgFieldProblem, "field", c.all[i].title(), "reason", n.Problem)
-		}
-		notes = append(notes, n)
+// withProblemsNoted is withProblems, and the _meta that notes each
+// problem the message names, whose words are that part of the message;
+// nil for none.
+func (c *compiled) withProblemsNoted(message string, problems []*FieldError) (string, map[string]any) {
+	if len(problems) == 0 {
+		return message, nil
 	}
-	return notes
-}
-
-// problemsMetaOf is the _meta of a re-ask naming problems; nil for none.
-func (c *compiled) problemsMetaOf(problems []*FieldError) map[string]any {
-	notes := c.problemNotes(problems)
+	notes := make([]problemNote, 0, len(problems))
+	text := messageAndProblems(message, c.lang, c.ownWords(), c.all, problems, &notes)
 	if len(notes) == 0 {
-		return nil
+		return text, nil
 	}
-	return map[string]any{problemsMeta: notes}
+	return text, map[string]any{problemsMeta: notes}
 }
 
 // notesOf returns the problem notes in a request's _meta; nil for none.

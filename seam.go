@@ -139,12 +139,12 @@ func (c *compiled) seamRequest(accepted Answers, problems []*FieldError) seam.Re
 	if len(accepted) == 0 && len(problems) == 0 {
 		return seam.Request{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}
 	}
-	msg, raw := c.reasked(accepted, problems)
+	msg, raw, notes := c.reasked(accepted, problems)
 	schema := c.boxed
 	if raw != nil {
 		schema = raw
 	}
-	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema, Meta: c.problemsMetaOf(problems)}
+	return seam.Request{Key: c.key, Mode: "form", Message: msg, Schema: schema, Meta: notes}
 }
 
 // faceRequests are the requests of a round's native path on a face other

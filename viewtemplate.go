@@ -188,7 +188,7 @@ func (tp *viewTemplate) fill(c *compiled, tool string, pos stepPos, filled Answe
 			viewJSONCheck(viewWireOf(content, tool, "", state, t), v.withSlots(), nil)
 		}
 	}
-	v.text = c.withProblems(v.text, problems) // the model reads what the person is asked to fix
+	v.text, v.notes = c.withProblemsNoted(v.text, problems) // the model reads what the person is asked to fix
 	return v, nil
 }
 
