@@ -66,6 +66,7 @@ type round struct {
 	can         reach         // what the client declared
 	inArgs      bool          // the state came in the arguments; so do the answers
 	args        callArgs      // what the call's arguments hold
+	legacy      bool          // the client is older than 2026-07-28 (see nativePath)
 	channel     Path          // the path the call's state was minted for
 	channelBind string        // what a state minted for channel is bound to
 	fieldsRead  bool          // the call's arguments answered a step's fields
@@ -82,7 +83,10 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 		return err
 	}
 	*r = round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
-		can: reachOf(call), channel: nativePath(call)}
+		can: reachOf(call), legacy: call.Legacy(), channel: PathNative}
+	if r.legacy {
+		r.channel = PathLegacy // see nativePath
+	}
 	if r.args, err = f.readArguments(call); err != nil {
 		return fmt.Errorf("mcpform: binding the call's arguments: %w", err)
 	}

@@ -410,6 +410,7 @@ type FlowRound struct {
 	filled     Answers       // FlowAsk: the values the re-ask pre-fills
 	first      []byte        // the run's outcome, already stored, as JSON
 	face       *faceRequests // FlowAsk on another SDK's face: what to ask
+	legacy     bool          // the client is older than 2026-07-28
 }
 
 // Next runs one round of the flow for the tool call req. ctx is the tool
@@ -461,7 +462,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	res, err := r.run()
 	if res != nil {
 		res.flow = r.flow // for Once
-		res.face = r.face
+		res.face, res.legacy = r.face, r.legacy
 		if r.stated && res.Path == PathNoAnswer {
 			res.Path = r.answered()
 		}

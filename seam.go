@@ -122,7 +122,7 @@ func (s *flowSeam) Next(ctx context.Context, call seam.Call) (*FlowRound, seam.P
 		return nil, seam.Presentation{}, err
 	}
 	p := f.presentation(r)
-	if p.Kind == seam.Native && call.Legacy() {
+	if p.Kind == seam.Native && r.legacy { // as the round read the call
 		p.Kind = seam.Legacy
 	}
 	return r, p, nil
