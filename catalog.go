@@ -239,18 +239,29 @@ var textParts = func() (p [langCount][msgCount][]textPart) {
 func cutText(s string) []textPart {
 	var parts []textPart
 	for {
-		i := strings.IndexByte(s, '{')
-		if i < 0 {
+		lit, name, rest, ok := nextHole(s)
+		if !ok {
 			break
 		}
-		j := strings.IndexByte(s[i+1:], '}')
-		if j < 0 {
-			break
-		}
-		parts = append(parts, textPart{lit: s[:i], name: s[i+1 : i+1+j], hole: true})
-		s = s[i+2+j:]
+		parts = append(parts, textPart{lit: lit, name: name, hole: true})
+		s = rest
 	}
 	return append(parts, textPart{lit: s})
+}
+
+// nextHole splits s at its first placeholder {name}: the text before it,
+// its name and the text after it; ok is false when s has none left. It is
+// the one reader of the placeholder syntax.
+func nextHole(s string) (lit, name, rest string, ok bool) {
+	i := strings.IndexByte(s, '{')
+	if i < 0 {
+		return "", "", s, false
+	}
+	j := strings.IndexByte(s[i+1:], '}')
+	if j < 0 {
+		return "", "", s, false
+	}
+	return s[:i], s[i+1 : i+1+j], s[i+2+j:], true
 }
 
 // argValue returns the value after name in args, which alternates names

@@ -78,29 +78,17 @@ func fillText(s string, kv ...string) string {
 	var b strings.Builder
 	b.Grow(n)
 	for {
-		i := strings.IndexByte(s, '{')
-		if i < 0 {
+		lit, name, rest, ok := nextHole(s)
+		if !ok {
 			break
 		}
-		j := strings.IndexByte(s[i+1:], '}')
-		if j < 0 {
-			break
-		}
-		name, value := s[i+1:i+1+j], ""
-		found := false
-		for a := 0; a+1 < len(kv); a += 2 {
-			if kv[a] == name {
-				value, found = kv[a+1], true
-				break
-			}
-		}
-		b.WriteString(s[:i])
-		if found {
+		b.WriteString(lit)
+		if value, found := argValue(kv, name); found {
 			b.WriteString(value)
 		} else {
-			b.WriteString(s[i : i+2+j])
+			b.WriteString(s[len(lit) : len(s)-len(rest)]) // the placeholder, as it is
 		}
-		s = s[i+2+j:]
+		s = rest
 	}
 	b.WriteString(s)
 	return b.String()

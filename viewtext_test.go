@@ -37,6 +37,10 @@ func TestFillText(t *testing.T) {
 		{"{unknown} stays", "{unknown} stays"},
 		// A value is not read again for placeholders.
 		{"{label}", "{step}"},
+		// A brace that opens no placeholder stays.
+		{"{step", "{step"},
+		{"} {step}", "} 1"},
+		{"{{step}}", "{{step}}"},
 	} {
 		got := fillText(tt.s, "step", "1", "total", "2", "label", "{step}")
 		assert.Equal(t, tt.want, got, tt.s)
