@@ -79,8 +79,6 @@ func callLang(call seam.Call) lang {
 	return matchLang(call.AcceptLanguage())
 }
 
-func requestLang(req *mcp.CallToolRequest) lang { return matchLang(acceptLanguage(req)) }
-
 // acceptLanguage is the languages req carries: its acceptLanguage _meta,
 // else its HTTP Accept-Language header; "" for none.
 func acceptLanguage(req *mcp.CallToolRequest) string {

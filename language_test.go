@@ -64,10 +64,10 @@ func TestRequestLang(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: tt.meta}, Extra: tt.extra}
-			assert.Equal(t, langCodes[tt.want], langCodes[requestLang(req)])
+			assert.Equal(t, langCodes[tt.want], langCodes[callLang((*sdkCall)(req))])
 		})
 	}
-	assert.Equal(t, langEN, requestLang(nil))
+	assert.Equal(t, langEN, callLang((*sdkCall)(nil)))
 }
 
 func TestContentLanguage(t *testing.T) {

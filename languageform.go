@@ -82,17 +82,6 @@ func (c *compiled) ownWords() func(string) string {
 	}
 }
 
-// problemMessage is [ProblemMessage] in c's language.
-func (c *compiled) problemMessage(problems []*FieldError) string {
-	return problemMessage(c.lang, c.ownWords(), c.all, problems)
-}
-
-// withProblems is message, then, if it says anything, a blank line and
-// problemMessage, in one string; message must not be empty.
-func (c *compiled) withProblems(message string, problems []*FieldError) string {
-	return messageAndProblems(message, c.lang, c.ownWords(), c.all, problems, nil)
-}
-
 // in returns f in l: a copy whose steps are compiled in l, with the
 // flow's Translate or else each step form's own, and whose states pin l.
 // Its pins are the original's, so a state minted in one language proves

@@ -20,9 +20,10 @@ type problemNote struct {
 	Problem string `json:"problem"`
 }
 
-// withProblemsNoted is withProblems, and the _meta that notes each
-// problem the message names, whose words are that part of the message;
-// nil for none.
+// withProblemsNoted returns message, then, if problemMessage says
+// anything, a blank line and that, in c's language; and the _meta that
+// notes each problem it names, whose words are that part of the text
+// (nil for none).
 func (c *compiled) withProblemsNoted(message string, problems []*FieldError) (string, map[string]any) {
 	if len(problems) == 0 {
 		return message, nil
