@@ -84,6 +84,8 @@ const (
 	msgRefusedMessage
 	msgEndedHeading
 	msgEndedMessage
+	msgFinishedHeading
+	msgFinishedMessage
 	msgBadLinkHeading
 	msgBadLinkMessage
 	msgNotYoursHeading

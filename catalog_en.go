@@ -74,6 +74,8 @@ var catalogEN = catalog{
 	msgEndedHeading:         "This request has ended",
 	msgEndedMessage: "It was ended in your app, so this page takes nothing more, and nothing you typed on it was kept. " +
 		"To try again, go back to your app and ask it again for a new link.",
+	msgFinishedHeading:    "This request is finished",
+	msgFinishedMessage:    "What was sent on this link was used, and the request is finished. You can close this page.",
 	msgBadLinkHeading:     "This link doesn't work",
 	msgBadLinkMessage:     "It is not valid, or it has expired. Go back to your app to get a new one.",
 	msgNotYoursHeading:    "This page is not for you",

@@ -67,6 +67,8 @@ var catalogES = catalog{
 	msgEndedHeading:         "Esta solicitud ha terminado",
 	msgEndedMessage: "Se terminó en tu aplicación, así que esta página ya no acepta nada más y no se ha guardado nada de lo que escribiste en ella. " +
 		"Para intentarlo de nuevo, vuelve a tu aplicación y pídele un enlace nuevo.",
+	msgFinishedHeading:    "Esta solicitud se ha completado",
+	msgFinishedMessage:    "Lo que se envió con este enlace ya se usó y la solicitud se ha completado. Puedes cerrar esta página.",
 	msgBadLinkHeading:     "Este enlace no funciona",
 	msgBadLinkMessage:     "No es válido o ha caducado. Vuelve a tu aplicación para obtener uno nuevo.",
 	msgNotYoursHeading:    "Esta página no es para ti",

@@ -64,6 +64,8 @@ var catalogJA = catalog{
 	msgRefusedMessage:       "別のブラウザーで、または別の人によって使用されました。",
 	msgEndedHeading:         "このリクエストは終了しました",
 	msgEndedMessage:         "アプリ側で終了したため、このページではこれ以上受け付けません。ここで入力した内容は保存されていません。もう一度行うには、アプリに戻って新しいリンクを依頼してください。",
+	msgFinishedHeading:      "このリクエストは完了しています",
+	msgFinishedMessage:      "このリンクで送信された内容は使用され、リクエストは完了しました。このページを閉じてかまいません。",
 	msgBadLinkHeading:       "このリンクは使えません",
 	msgBadLinkMessage:       "リンクが無効か、有効期限が切れています。アプリに戻って新しいリンクを受け取ってください。",
 	msgNotYoursHeading:      "このページはあなた宛てではありません",

@@ -404,13 +404,13 @@ type FlowRound struct {
 	// marks it with [ContentLanguage].
 	Language language.Tag
 
-	flow       *Flow
-	secretKeys []string      // taken from the store, deleted by Once
-	replay     bool          // the secrets are gone: Once only waits
-	filled     Answers       // FlowAsk: the values the re-ask pre-fills
-	first      []byte        // the run's outcome, already stored, as JSON
-	face       *faceRequests // FlowAsk on another SDK's face: what to ask
-	legacy     bool          // the client is older than 2026-07-28
+	flow   *Flow
+	taken  []*secretLink // links whose secrets were taken, spent by Once
+	replay bool          // the secrets are gone: Once only waits
+	filled Answers       // FlowAsk: the values the re-ask pre-fills
+	first  []byte        // the run's outcome, already stored, as JSON
+	face   *faceRequests // FlowAsk on another SDK's face: what to ask
+	legacy bool          // the client is older than 2026-07-28
 }
 
 // Next runs one round of the flow for the tool call req. ctx is the tool

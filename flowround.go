@@ -192,16 +192,20 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
 	defer cancel()
-	store := r.flow.secrets.Store
 	taken := Answers{}
-	keys := make([]string, 0, len(secret))
+	links := make([]*secretLink, 0, len(secret))
 	for _, s := range secret {
-		values, key, refused, err := r.readLink(ctx, s)
+		values, link, closed, err := r.readLink(ctx, s)
 		switch {
 		case err != nil:
 			return nil, err
-		case refused:
-			return r.linkRefused(ctx, s, valid)
+		case closed != "":
+			// Taken by a round of this run that stored its outcome,
+			// or else refused or ended: nothing from it is taken twice.
+			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
+				return done, err
+			}
+			return r.linkClosed(s, valid, closed)
 		case values == nil:
 			if done, err := r.finishing(ctx, valid); done != nil || err != nil {
 				return done, err
@@ -209,18 +213,16 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 			return r.waitPage(s, valid, pins)
 		}
 		merge(taken, values)
-		keys = append(keys, key)
+		links = append(links, link)
 	}
 	merge(valid, taken)
 	if r.flow.outcomes != nil {
-		// Once deletes them when the outcome is stored, so that a
+		// Once spends them when the outcome is stored, so that a
 		// duplicate of this round meanwhile finds them and waits.
-		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, secretKeys: keys}, nil
+		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, taken: links}, nil
 	}
-	for _, k := range keys {
-		if err := store.DeleteSecret(ctx, k); err != nil {
-			return nil, err
-		}
+	if err := r.flow.spend(ctx, links); err != nil {
+		return nil, err
 	}
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 }

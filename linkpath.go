@@ -66,35 +66,55 @@ func (r *round) linkResult(s *flowStep, problems []*FieldError, token string) (*
 const storeTimeout = 10 * time.Second
 
 // readLink reads what s's page took, from the store: s's secrets and
-// the key they are under, or nil while the page has not sent them; and
-// refused when the page refused s's link, or an earlier round of the run
-// (a replay after a decline) ended it, so that nothing from it is taken.
-func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, key string, refused bool, err error) {
+// their link, or nil while the page has not sent them; and why s's link
+// was closed, when it takes nothing more: the page refused it, or an
+// earlier round of the run ended it (a replay after a decline) or took
+// its secret.
+func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, link *secretLink, closed string, err error) {
 	store, link := r.flow.secrets.Store, r.link(s)
-	why, err := link.closed(ctx, store)
-	if err != nil || why != "" {
-		return nil, "", why != "", err
+	if closed, err = link.closed(ctx, store); err != nil || closed != "" {
+		return nil, nil, closed, err
 	}
-	key = link.key()
-	raw, ok, err := store.GetSecret(ctx, key)
+	raw, ok, err := store.GetSecret(ctx, link.key())
 	if err != nil || !ok {
-		return nil, "", false, err
+		return nil, nil, "", err
 	}
 	var sent map[string]string
 	if json.Unmarshal([]byte(raw), &sent) != nil {
-		return nil, "", false, nil // not the page's: as good as not sent
+		return nil, nil, "", nil // not the page's: as good as not sent
 	}
 	values = make(Answers, len(s.c.secrets))
 	for _, f := range s.c.secrets {
 		v, ok := sent[f.Name]
 		if !ok && f.Required {
-			return nil, "", false, nil
+			return nil, nil, "", nil
 		}
 		if ok {
 			values[f.Name] = v
 		}
 	}
-	return values, key, false, nil
+	return values, link, "", nil
+}
+
+// spend closes links as done, and then deletes the secrets sent on them,
+// which the flow has taken: from then on their page tells any browser
+// that opens them that they are done, rather than showing the form again.
+func (f *Flow) spend(ctx context.Context, links []*secretLink) error {
+	if len(links) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	store, expires := f.secrets.Store, f.linkStoreExpiry()
+	for _, link := range links {
+		if err := link.close(ctx, store, closedDone, expires); err != nil {
+			return err
+		}
+		if err := store.DeleteSecret(ctx, link.key()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // secretProblems names each of s's secrets with err: still waiting for
@@ -107,12 +127,18 @@ func secretProblems(s *flowStep, err error) []*FieldError {
 	return problems
 }
 
-// linkRefused ends the flow when the page refused s's link: nothing from
-// that link is taken, and what was sent on any of the run's links is
-// dropped (see ended).
-func (r *round) linkRefused(ctx context.Context, s *flowStep, valid Answers) (*FlowRound, error) {
+// linkClosed ends the flow when s's link was closed for why, and no
+// round of the run stored an outcome to replay: nothing from that link is
+// taken, and what was sent on any of the run's links is dropped (see
+// ended). A link the page refused says so; one whose secret a round
+// already took, for a flow without [Outcomes], says it was used.
+func (r *round) linkClosed(s *flowStep, valid Answers, why string) (*FlowRound, error) {
+	err := ErrSecretRefused
+	if why == closedDone {
+		err = ErrSecretUsed
+	}
 	return r.ended(&FlowRound{Status: FlowInvalid, Answers: valid, Step: s.c.key,
-		Problems: secretProblems(s, ErrSecretRefused), Attempt: r.st.Attempt, ID: r.st.ID}, nil)
+		Problems: secretProblems(s, err), Attempt: r.st.Attempt, ID: r.st.ID}, nil)
 }
 
 // ended returns end, the round that ends the flow without FlowDone, once

@@ -194,10 +194,8 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 		return nil, err
 	}
 	// The outcome is stored: the secrets it was decided with are spent.
-	for _, key := range r.secretKeys {
-		if err := r.flow.secrets.Store.DeleteSecret(ctx, key); err != nil {
-			return nil, err
-		}
+	if err := r.flow.spend(ctx, r.taken); err != nil {
+		return nil, err
 	}
 	return first, nil
 }

@@ -11,7 +11,11 @@ import (
 // Errors of the secret page and its store.
 var (
 	// ErrSecretUsed reports a second use of a secret page's link: a
-	// [SecretStore] stores under each key once, ever.
+	// [SecretStore] stores under each key once, ever. A flow without
+	// [FlowOptions].Outcomes also names a step's secret fields with it,
+	// ending with [FlowInvalid], when a call repeats the round that already
+	// took the secret: nothing kept that round's outcome, and the secret
+	// is spent.
 	ErrSecretUsed = errors.New("this link was already used")
 	// ErrSecretWaiting reports that the person has not yet sent the
 	// secret on the page the flow linked to; the flow asks again, and its

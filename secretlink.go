@@ -64,6 +64,7 @@ const (
 const (
 	closedRefused = "refused" // someone else posted on it, or the page refused a post
 	closedEnded   = "ended"   // the flow ended without taking its secret
+	closedDone    = "done"    // the flow took its secret and finished
 )
 
 // cookieName names the page cookie of this link: one per link, so that two

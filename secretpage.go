@@ -333,6 +333,17 @@ func (p *secretPage) usable(ctx context.Context, w http.ResponseWriter, r *http.
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 	case why == closedEnded:
 		p.show(w, r, http.StatusGone, pageView{text: &pageStrings.Ended})
+	case why == closedDone:
+		// Whichever browser opens it: a link reopened after its flow
+		// finished says so, never shows the form again.
+		status, text := http.StatusOK, &pageStrings.Finished
+		if r.Method == http.MethodPost {
+			status = http.StatusConflict
+		}
+		if p.cookie(r, link).stage == stageSent {
+			text = &pageStrings.Done // the browser that sent it
+		}
+		p.show(w, r, status, pageView{text: text})
 	case why != "":
 		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Refused})
 	default:

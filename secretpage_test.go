@@ -40,18 +40,19 @@ type secretFixture struct {
 
 func newSecretFixture(t *testing.T, page *SecretPageOptions) *secretFixture {
 	t.Helper()
-	return newSecretFixtureOf(t, page, passwordStep)
+	return newSecretFixtureOf(t, page, passwordStep, nil)
 }
 
-// newSecretFixtureOf is newSecretFixture of a flow of step.
-func newSecretFixtureOf(t *testing.T, page *SecretPageOptions, step Step) *secretFixture {
+// newSecretFixtureOf is newSecretFixture of a flow of step, which keeps
+// its outcomes in outcomes when it is not nil.
+func newSecretFixtureOf(t *testing.T, page *SecretPageOptions, step Step, outcomes Outcomes) *secretFixture {
 	t.Helper()
 	_, codec, clock := newFlowFixture(t)
 	fx := &secretFixture{codec: codec, clock: clock, store: NewMemorySecretStore()}
 	var handler http.Handler
 	fx.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(fx.page.Close)
-	flow, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser,
+	flow, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser, Outcomes: outcomes,
 		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: fx.store}})
 	require.NoError(t, err)
 	if page == nil {
@@ -294,9 +295,10 @@ func TestSecretFlow(t *testing.T) {
 
 	replay, err := fx.flow.Next(context.Background(), final)
 	require.NoError(t, err)
-	assert.Equal(t, FlowAsk, replay.Status, "a secret never comes back from a replay")
+	assert.Equal(t, FlowInvalid, replay.Status, "a secret never comes back from a replay")
+	assert.Equal(t, Answers{"email": "ada@example.com"}, replay.Answers)
 	require.NotEmpty(t, replay.Problems)
-	assert.ErrorIs(t, replay.Problems[0], ErrSecretWaiting)
+	assert.ErrorIs(t, replay.Problems[0], ErrSecretUsed)
 }
 
 // TestSecretPageOpeningClaimsNothing: a chat app's preview of the link, a
@@ -367,6 +369,78 @@ func TestSecretPageReopened(t *testing.T) {
 	require.Equal(t, FlowDone, done.Status)
 	_, body := person.get(t, link)
 	assert.Contains(t, body, "<title>You&#39;re done</title>")
+}
+
+// TestSecretPageAfterFinish: once the flow took the secret and finished,
+// the link says so to whichever browser opens it, the person's or not,
+// and never shows the form again; a post on it takes nothing and refuses
+// nothing, and a replay of the finishing call still finishes.
+func TestSecretPageAfterFinish(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		outcomes Outcomes
+	}{
+		{"without outcomes", nil},
+		{"with outcomes", NewMemoryOutcomes(0)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			fx := newSecretFixtureOf(t, nil, passwordStep, tt.outcomes)
+			r, err := fx.flow.Next(ctx, secretCall("", nil))
+			require.NoError(t, err)
+			link := pageLink(t, r)
+			require.Equal(t, http.StatusOK, send(t, link, "correct horse battery"))
+			ran := 0
+			finish := func() *FlowRound {
+				t.Helper()
+				done, err := fx.flow.Next(ctx, secretCall(r.Result.RequestState, alicesAnswer))
+				require.NoError(t, err)
+				require.Equal(t, FlowDone, done.Status)
+				if tt.outcomes != nil {
+					res, err := done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+						ran++
+						return outcome("password set"), nil
+					})
+					require.NoError(t, err)
+					assert.Equal(t, "password set", textOf(res))
+				}
+				return done
+			}
+			assert.Equal(t, "correct horse battery", finish().Answers["password"])
+			assert.False(t, fx.held(t, link), "the secret is spent")
+
+			for _, method := range []string{http.MethodGet, http.MethodHead} {
+				req, err := http.NewRequest(method, link, nil)
+				require.NoError(t, err)
+				res, err := http.DefaultClient.Do(req)
+				require.NoError(t, err)
+				res.Body.Close()
+				assert.Equal(t, http.StatusOK, res.StatusCode, method)
+			}
+			status, body := newBrowser(t).get(t, link)
+			assert.Equal(t, http.StatusOK, status)
+			assert.Contains(t, body, "<title>This request is finished</title>")
+			assert.NotContains(t, body, `type="password"`, "not the form again")
+
+			b := newBrowser(t)
+			b.get(t, link)
+			status, body = b.post(t, link, url.Values{"password": {"mallory's own choice"}}, nil)
+			assert.Equal(t, http.StatusConflict, status)
+			assert.Contains(t, body, "<h1>This request is finished</h1>")
+			if tt.outcomes == nil {
+				// Nothing kept the outcome, and the secret is spent.
+				again, err := fx.flow.Next(ctx, secretCall(r.Result.RequestState, alicesAnswer))
+				require.NoError(t, err)
+				assert.Equal(t, FlowInvalid, again.Status, "a replay takes nothing twice")
+				assert.NotContains(t, again.Answers, "password")
+				require.Len(t, again.Problems, 1)
+				assert.ErrorIs(t, again.Problems[0], ErrSecretUsed)
+				return
+			}
+			finish()
+			assert.Equal(t, 1, ran, "a replay of the finishing call gets its outcome")
+		})
+	}
 }
 
 func TestSecretLinkRefusals(t *testing.T) {

@@ -57,6 +57,7 @@ var pageStrings = struct {
 	UsedElsewhere pageText // a post from a browser that did not claim the link
 	Refused       pageText // a link refused for good
 	Ended         pageText // a link whose flow ended without its secret
+	Finished      pageText // any browser, once the flow took the secret and finished
 	BadLink       pageText // a link that does not open, or has expired
 	NotYours      pageText // Authorize refused the person
 	AnotherSite   pageText // CrossOriginProtection refused the post
@@ -78,6 +79,7 @@ var pageStrings = struct {
 	UsedElsewhere: newPageText(msgUsedElsewhereHeading, msgUsedElsewhereMessage, true),
 	Refused:       newPageText(msgRefusedHeading, msgRefusedMessage, true),
 	Ended:         newPageText(msgEndedHeading, msgEndedMessage, false),
+	Finished:      newPageText(msgFinishedHeading, msgFinishedMessage, false),
 	BadLink:       newPageText(msgBadLinkHeading, msgBadLinkMessage, false),
 	NotYours:      newPageText(msgNotYoursHeading, msgNotYoursMessage, true),
 	AnotherSite:   newPageText(msgAnotherSiteHeading, msgAnotherSiteMessage, false),
@@ -165,7 +167,7 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 	if v.text != nil {
 		v.Heading, v.Message = v.text.in(l)
 		v.Title = v.Heading
-		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used {
+		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used && v.text != &pageStrings.Finished {
 			v.Title = l.text(msgPageErrorTitle) + v.Title
 		}
 	}

@@ -24,7 +24,7 @@ func TestSecretPageAccessible(t *testing.T) {
 		{Name: "password", Label: "New password", Description: "8 to 64 characters.", Type: TypePassword,
 			Required: true, Min: Bound(8), Max: Bound(64)},
 	}}
-	fx := newSecretFixtureOf(t, nil, step)
+	fx := newSecretFixtureOf(t, nil, step, nil)
 	r, err := fx.flow.Next(context.Background(), secretCall("", nil))
 	require.NoError(t, err)
 	link := pageLink(t, r)
@@ -78,14 +78,14 @@ func TestSecretPageWords(t *testing.T) {
 	p := &secretPage{flow: newSecretFixture(t, nil).flow}
 	for _, status := range []int{http.StatusOK, http.StatusNotFound, http.StatusConflict, http.StatusGone, http.StatusForbidden} {
 		for _, text := range []*pageText{&pageStrings.Done, &pageStrings.Used, &pageStrings.Stopped, &pageStrings.UsedElsewhere, &pageStrings.Refused,
-			&pageStrings.Ended, &pageStrings.BadLink, &pageStrings.NotYours, &pageStrings.AnotherSite, &pageStrings.NoCookie,
+			&pageStrings.Ended, &pageStrings.Finished, &pageStrings.BadLink, &pageStrings.NotYours, &pageStrings.AnotherSite, &pageStrings.NoCookie,
 			&pageStrings.TooBig, &pageStrings.Unreadable, &pageStrings.Method, &pageStrings.Unavailable} {
 			rec := httptest.NewRecorder()
 			p.show(rec, &http.Request{Method: http.MethodGet}, status, pageView{text: text})
 			body := rec.Body.String()
 			assert.NotContains(t, body, http.StatusText(status)+"<", "status %d, %q", status, text.Heading)
 			assert.Contains(t, body, "<h1>"+html.EscapeString(text.Heading)+"</h1>")
-			wantError := status >= 400 && text != &pageStrings.Done && text != &pageStrings.Used
+			wantError := status >= 400 && text != &pageStrings.Done && text != &pageStrings.Used && text != &pageStrings.Finished
 			assert.Equal(t, wantError, strings.Contains(body, "<title>Error: "), "status %d, %q", status, text.Heading)
 		}
 	}
