@@ -251,10 +251,16 @@ func (f *Form[T]) InputRequest(requestState string) *mcp.CallToolResult {
 //
 // A reply that [Form.ReadCall] read from an MCP Apps view's or the model's
 // arguments is asked again the same way, carrying a state the form mints,
-// not requestState.
+// not requestState. A reply it read from a client older than 2026-07-28
+// on a server without [AddLegacyRounds], which go-sdk's bridge serves one
+// round only, gets a tool error (IsError) that names AddLegacyRounds: the
+// request would reach that client as an empty result.
 func (f *Form[T]) Reask(reply Reply[T], requestState string) *mcp.CallToolResult {
 	if reply.again != nil {
 		return reply.again.Result
+	}
+	if reply.unserved {
+		return unservedResult()
 	}
 	return f.c.in(reply.lang).reask(reply.Answers, reply.Problems, requestState)
 }
@@ -469,8 +475,9 @@ type Reply[T any] struct {
 	// refuses PathModel.
 	Path Path
 
-	again *FlowRound // the re-ask on the view or model path
-	lang  lang       // the language of the call read, for Reask
+	again    *FlowRound // the re-ask on the view or model path
+	lang     lang       // the language of the call read, for Reask
+	unserved bool       // read from a call go-sdk's bridge cannot re-ask
 }
 
 // requireInput returns the capability error for a call whose client cannot

@@ -29,7 +29,9 @@ import (
 // [StateArgument], and requestState is not sent; the tool's input schema
 // must let the state and the fields' names through. A state in req's
 // arguments that does not verify is answered with the -32602 error of
-// [RejectState].
+// [RejectState]. Asking again a client older than 2026-07-28, which
+// go-sdk's bridge serves one round only, needs [AddLegacyRounds]; without
+// it, Ask returns a JSON-RPC error, -32603, that names it.
 //
 // A form with secret fields is asked only as a [Step] of a [Flow], which
 // asks the secrets in URL mode; Ask refuses it, because the form-mode
@@ -41,6 +43,9 @@ func (f *Form[T]) Ask(req *mcp.CallToolRequest, requestState string) (*mcp.CallT
 	}
 	if a.round != nil {
 		return a.round.Result, nil
+	}
+	if unserved(req) {
+		return nil, errFormNoLegacy
 	}
 	return a.native.reask(nil, nil, requestState), nil
 }
@@ -126,7 +131,9 @@ func (f *Form[T]) ReadCall(req *mcp.CallToolRequest) Reply[T] {
 	if req == nil || req.Params == nil {
 		return Reply[T]{Status: ReplyNone}
 	}
-	return f.readCall(context.Background(), (*sdkCall)(req))
+	reply := f.readCall(context.Background(), (*sdkCall)(req))
+	reply.unserved = unserved(req)
+	return reply
 }
 
 // readCall reads f's answer in call, on whichever path it came.

@@ -75,3 +75,76 @@ func TestLegacyForgotten(t *testing.T) {
 		})
 	}
 }
+
+// TestLegacyForgottenForm: a lone Form asked again, on a server without
+// AddLegacyRounds, of a client on 2025-11-25 names the missing call, as a
+// flow does: Ask with a JSON-RPC error, Reask, which cannot return one,
+// with a tool error; never the empty result go-sdk's bridge would send.
+// With the middleware, or for a 2026-07-28 client, the form is asked
+// again and finishes.
+func TestLegacyForgottenForm(t *testing.T) {
+	form, err := NewForm[map[string]any](accountStep.Fields, &FormOptions{Key: "account", Message: accountStep.Message})
+	require.NoError(t, err)
+	handler := func(reask bool) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			switch reply := form.ReadCall(req); reply.Status {
+			case ReplyAccepted:
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "created " + reply.Answers["email"].(string)}}}, nil
+			case ReplyInvalid:
+				if reask {
+					return form.Reask(reply, ""), nil
+				}
+			}
+			return form.Ask(req, "")
+		}
+	}
+	const fix = "mcpform: asking a form again needs a second round for a client older than 2026-07-28: the server must call mcpform.AddLegacyRounds"
+	for _, tt := range []struct {
+		name      string
+		reask     bool
+		install   bool
+		version   string
+		wantAsked int
+		wantErr   string // a JSON-RPC error
+		wantTool  string // a tool error
+	}{
+		{"Ask, 2025-11-25 without AddLegacyRounds", false, false, "2025-11-25", 1, fix, ""},
+		{"Reask, 2025-11-25 without AddLegacyRounds", true, false, "2025-11-25", 1, "", fix},
+		{"Reask, 2025-11-25 with AddLegacyRounds", true, true, "2025-11-25", 2, "", ""},
+		{"Ask, 2025-11-25 with AddLegacyRounds", false, true, "2025-11-25", 2, "", ""},
+		{"Reask, 2026-07-28 without AddLegacyRounds", true, false, "2026-07-28", 2, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler(tt.reask))
+			if tt.install {
+				AddLegacyRounds(server, nil)
+			}
+			asked := 0
+			cs := uncheckedClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				// The schema's format is not asserted, so only the form
+				// refuses this email, and asks again.
+				email := "ada at example.com"
+				if asked > 1 {
+					email = "ada@example.com"
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": email, "plan": "pro"}}, nil
+			})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup"})
+			assert.Equal(t, tt.wantAsked, asked, "times asked")
+			switch {
+			case tt.wantErr != "":
+				requireLegacyError(t, err, tt.wantErr)
+			case tt.wantTool != "":
+				require.NoError(t, err)
+				assert.True(t, res.IsError)
+				assert.Equal(t, tt.wantTool, text(t, res))
+			default:
+				require.NoError(t, err)
+				assert.False(t, res.IsError)
+				assert.Equal(t, "created ada@example.com", text(t, res))
+			}
+		})
+	}
+}
