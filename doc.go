@@ -293,7 +293,9 @@
 // tool or run. Opening the page changes nothing, so a link preview spoils
 // nothing; the first browser that posts on a link claims it, and a post
 // from any other refuses the link, and the flow ends with
-// [ErrSecretRefused], taking nothing. However a flow ends, the secrets
+// [ErrSecretRefused], taking nothing. Once the flow has taken the secret,
+// the link says the request is finished to any browser that opens it, and
+// takes nothing more. However a flow ends, the secrets
 // sent for it are deleted. The page must say who may use a link
 // ([SecretPageOptions].Authorize, or AnyoneWithTheLink): with
 // AnyoneWithTheLink, whoever opens the link and posts first sets the

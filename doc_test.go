@@ -103,6 +103,8 @@ func TestDocPromises(t *testing.T) {
 			[]string{"TestSecretLinkSealed", "TestSetPasswordLinkRevealsNothing", "TestSecretPageOpeningClaimsNothing", "TestSetPasswordPreviewSpoilsNothing"}},
 		{"doc.go", "with\n// AnyoneWithTheLink, whoever opens the link and posts first sets the\n// value, and only Authorize closes this.",
 			[]string{"TestSecretLinkUsedElsewhere", "TestInteropTSSetPasswordIntruder"}},
+		{"doc.go", "Once the flow has taken the secret,\n// the link says the request is finished to any browser that opens it",
+			[]string{"TestSecretPageAfterFinish", "TestSecretPageReopened"}},
 		{"doc.go", "However a flow ends, the secrets\n// sent for it are deleted.",
 			[]string{"TestSecretFlowEndings"}},
 		{"doc.go", "tells the model: once the view shows the result",

@@ -78,6 +78,10 @@ const maxSecretPageBody = 64 << 10
 //     secret is told so, and offered to stop the link, by a POST: a
 //     person who did not send it stops the flow from taking it, if the
 //     flow has not taken it yet.
+//   - Once the flow has taken the secret and finished, the link tells
+//     any browser that opens it that the request is finished, and the
+//     browser that sent it that it is done; a post on it takes nothing
+//     and refuses nothing.
 //   - When the flow ends without taking the secret (declined, cancelled,
 //     invalid, refused), the secret sent on the link, if any, is deleted,
 //     and the page takes nothing more on it.
