@@ -50,11 +50,7 @@ func TestLegacyForgotten(t *testing.T) {
 		{"2026-07-28 without AddLegacyRounds", false, "2026-07-28", 2, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
-			if tt.install {
-				AddLegacyRounds(server, nil)
-			}
+			server := signupServer(handler, tt.install)
 			asked := 0
 			cs := oldClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				asked++
@@ -115,11 +111,7 @@ func TestLegacyForgottenForm(t *testing.T) {
 		{"Reask, 2026-07-28 without AddLegacyRounds", true, false, "2026-07-28", 2, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler(tt.reask))
-			if tt.install {
-				AddLegacyRounds(server, nil)
-			}
+			server := signupServer(handler(tt.reask), tt.install)
 			asked := 0
 			cs := uncheckedClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				asked++
@@ -147,4 +139,15 @@ func TestLegacyForgottenForm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// signupServer serves handler as the tool "signup", with the middleware
+// of AddLegacyRounds when install is set.
+func signupServer(handler mcp.ToolHandler, install bool) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
+	if install {
+		AddLegacyRounds(server, nil)
+	}
+	return server
 }
