@@ -55,7 +55,7 @@ func decline() *mcp.ElicitationResult {
 
 // connect returns an initialised in-process client of srv. A nil p
 // declares no elicitation.
-func connect(t *testing.T, srv *server.MCPServer, p client.ElicitationHandler, opts ...client.ClientOption) *client.Client {
+func connect(t testing.TB, srv *server.MCPServer, p client.ElicitationHandler, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	if pp, ok := p.(*person); p != nil && (!ok || pp != nil) { // a nil *person declares none
 		opts = append(opts, client.WithElicitationHandler(p))
