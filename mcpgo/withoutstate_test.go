@@ -74,16 +74,19 @@ func (s *acceptingServer) took(what string) {
 // FuzzReadCallWithoutState (issue 22's property test, on mcp-go's face):
 // whatever a client sends as a tool's arguments, to the tool itself or
 // through the viewer's companion, from an MCP Apps host or one that can
-// only be asked through its model, without a state the server minted for
-// this ask, neither a flow's round nor a lone form's ReadCall reports an
-// answer. The seeds' states were minted for another principal, which no
+// only be asked through its model, on 2026-07-28 or the legacy protocol,
+// without a state the server minted for this ask, neither a flow's round
+// nor a lone form's ReadCall reports an answer. The seeds' states were minted for another principal, which no
 // mutation can turn into one minted for this ask.
 func FuzzReadCallWithoutState(f *testing.F) {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
 	require.NoError(f, err)
 	alice := newAcceptingServer(f, codec, "alice")
-	hosts := []*client.Client{connect(f, alice.MCPServer, nil, apps), connect(f, alice.MCPServer, nil)}
+	// An MCP Apps host and a bare one, on each protocol.
+	legacy := client.WithLegacyProtocolOnly()
+	hosts := []*client.Client{connect(f, alice.MCPServer, nil, apps), connect(f, alice.MCPServer, nil),
+		connect(f, alice.MCPServer, nil, apps, legacy), connect(f, alice.MCPServer, nil, legacy)}
 	tools := []string{"signup", "lone"}
 
 	// bob's states, from his own view and model asks.
