@@ -74,7 +74,8 @@ func runAxe(t *testing.T, scheme string, targets []axeTarget) []axeResult {
 }
 
 // TestSecretPageAxe judges every state of the secret page: empty,
-// with a problem, done, a used link reopened, refused, and a bad link.
+// with a problem, done, a used link reopened, a finished flow's link,
+// refused, and a bad link.
 func TestSecretPageAxe(t *testing.T) {
 	needNode(t)
 	fx := newSecretFixture(t, nil)
@@ -86,6 +87,17 @@ func TestSecretPageAxe(t *testing.T) {
 		require.NoError(t, err)
 		return pageLink(t, r)
 	}
+	// A link whose flow took the secret, sent from another browser.
+	finished := func() string {
+		r, err := fx.flow.Next(context.Background(), secretCall("", nil))
+		require.NoError(t, err)
+		l := pageLink(t, r)
+		require.Equal(t, http.StatusOK, send(t, l, "correct horse battery"))
+		done, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, alicesAnswer))
+		require.NoError(t, err)
+		require.Equal(t, FlowDone, done.Status)
+		return l
+	}
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			done := link(fx)
@@ -94,6 +106,7 @@ func TestSecretPageAxe(t *testing.T) {
 				{Name: "page-problem", URL: link(fx), Post: map[string]string{"password": "short"}},
 				{Name: "page-done", URL: done, Post: map[string]string{"password": "correct horse battery"}},
 				{Name: "page-used", URL: done},
+				{Name: "page-finished", URL: finished()},
 				{Name: "page-refused", URL: link(refused)},
 				{Name: "page-bad-link", URL: fx.page.URL + "/secret?t=v1.bad.link"},
 			})
