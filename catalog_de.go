@@ -68,7 +68,7 @@ var catalogDE = catalog{
 	msgEndedMessage: "Sie wurde in Ihrer App beendet. Diese Seite nimmt daher nichts mehr an, und nichts, was Sie hier eingegeben haben, wurde gespeichert. " +
 		"Um es erneut zu versuchen, kehren Sie zu Ihrer App zurück und bitten Sie sie um einen neuen Link.",
 	msgFinishedHeading:    "Diese Anfrage ist abgeschlossen",
-	msgFinishedMessage:    "Was über diesen Link gesendet wurde, wurde verwendet, und die Anfrage ist abgeschlossen. Sie können diese Seite schließen.",
+	msgFinishedMessage:    "Die über diesen Link gesendeten Angaben wurden verwendet, und die Anfrage ist abgeschlossen. Sie können diese Seite schließen.",
 	msgBadLinkHeading:     "Dieser Link funktioniert nicht",
 	msgBadLinkMessage:     "Er ist ungültig oder abgelaufen. Kehren Sie zu Ihrer App zurück, um einen neuen zu erhalten.",
 	msgNotYoursHeading:    "Diese Seite ist nicht für Sie bestimmt",

@@ -69,7 +69,7 @@ var catalogFR = catalog{
 	msgEndedMessage: "Elle a pris fin dans votre application\u00a0: cette page n'accepte donc plus rien, et rien de ce que vous y avez saisi n'a été conservé. " +
 		"Pour réessayer, retournez dans votre application et demandez-lui un nouveau lien.",
 	msgFinishedHeading:    "Cette demande a abouti",
-	msgFinishedMessage:    "Ce qui a été envoyé par ce lien a été utilisé, et la demande a abouti. Vous pouvez fermer cette page.",
+	msgFinishedMessage:    "Les informations envoyées par ce lien ont été utilisées, et la demande a abouti. Vous pouvez fermer cette page.",
 	msgBadLinkHeading:     "Ce lien ne fonctionne pas",
 	msgBadLinkMessage:     "Il n'est pas valide, ou il a expiré. Retournez dans votre application pour en obtenir un nouveau.",
 	msgNotYoursHeading:    "Cette page ne vous est pas destinée",
