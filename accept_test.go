@@ -646,8 +646,10 @@ var stricterChoices = []stricterChoice{
 		return false
 	}},
 	{"quoted local part", "qtextSMTP", func(f *AutoFormField, s string) bool {
-		local, _, ok := strings.Cut(s, "@")
-		if f.Type != TypeEmail || !ok || len(local) < 2 || local[0] != '"' || local[len(local)-1] != '"' {
+		// The local part ends at the last '@': a quoted one may hold more.
+		at := strings.LastIndexByte(s, '@')
+		local := s[:max(at, 0)]
+		if f.Type != TypeEmail || at < 0 || len(local) < 2 || local[0] != '"' || local[len(local)-1] != '"' {
 			return false
 		}
 		return strings.ContainsFunc(local[1:len(local)-1], func(r rune) bool { return r < ' ' || r > '~' })
