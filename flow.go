@@ -148,7 +148,8 @@ type FlowOptions struct {
 // [FlowOptions].Outcomes, the secrets stay in the store until
 // [FlowRound.Once] has stored the run's outcome, and a duplicate or replay
 // of the finishing round gets that outcome; without, a replay after the
-// flow finished finds nothing to take.
+// flow finished finds the secret spent, and ends with [FlowInvalid] and
+// [ErrSecretUsed].
 //
 // # Sealed state
 //
