@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"hash"
@@ -467,66 +466,6 @@ func (c *RequestStateCodec) openSigned(s *requestStateScratch, token, bind strin
 		return envelope{}, ErrMalformed
 	}
 	return c.checkBody(s, body, key, bind)
-}
-
-// A sealed token seals its expiry and payload, binary, in mcpform's own
-// format, which needs no JSON envelope to scan on every open:
-//
-//	exp (8 bytes, big-endian unsigned whole seconds) || payload (JSON)
-//
-// under the additional data of appendSealAD, as sealed text (seal.go).
-const (
-	requestStateSealLabel = "mcpform requestState v1" // HKDF label of the keys
-	sealedExpSize         = 8
-)
-
-// appendSealAD appends a sealed token's additional data: whether the codec
-// binds and, if it does, the bind string. A binding codec and one that
-// does not never open each other's tokens, as with signed tokens.
-func (c *RequestStateCodec) appendSealAD(dst []byte, bind string) []byte {
-	if !c.bind {
-		return append(dst, 0)
-	}
-	return append(append(dst, 1), bind...)
-}
-
-// mintSealed is mint of a sealed token expiring at exp.
-func (c *RequestStateCodec) mintSealed(s *requestStateScratch, payload any, bind string, exp int64) (string, error) {
-	plain, err := appendPayload(binary.BigEndian.AppendUint64(s.buf[:0], uint64(exp)), payload)
-	if err != nil {
-		return "", marshalError(err)
-	}
-	s.buf = plain
-	s.tag = c.appendSealAD(s.tag[:0], bind)
-	tok, raw, err := c.sealer.seal(s.body[:0], s.raw, plain, s.tag)
-	s.body, s.raw = tok, raw
-	if err != nil {
-		return "", err
-	}
-	return string(tok), nil
-}
-
-// openSealed runs Verify's checks of a sealed token and returns an
-// envelope of its payload.
-func (c *RequestStateCodec) openSealed(s *requestStateScratch, token, bind string) (envelope, error) {
-	s.buf = append(s.buf[:0], token...)
-	s.tag = c.appendSealAD(s.tag[:0], bind)
-	body, raw, err := c.sealer.open(s.body[:0], s.raw, s.buf, s.tag)
-	s.body, s.raw = body, raw
-	if err != nil {
-		return envelope{}, err
-	}
-	if len(body) < sealedExpSize {
-		return envelope{}, ErrMalformed
-	}
-	exp := binary.BigEndian.Uint64(body)
-	if exp > maxRequestStateExp {
-		return envelope{}, ErrMalformed
-	}
-	if err := c.checkExp(int64(exp)); err != nil {
-		return envelope{}, err
-	}
-	return envelope{p: body[sealedExpSize:], hasP: true}, nil
 }
 
 // checkExp is Verify's check 4: expiry, with leeway for clocks apart
