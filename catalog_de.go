@@ -17,11 +17,11 @@ var catalogDE = catalog{
 	msgLessThanMin:     "kleiner als das Minimum von {min}",
 	msgGreaterThanMax:  "größer als das Maximum von {max}",
 	msgNotString:       "kein Text",
-	msgNotOption:       "keine der Auswahlmöglichkeiten",
+	msgNotOption:       "keine der Optionen",
 	msgNotList:         "keine Liste",
 	msgFewerChoices:    "weniger als {min} ausgewählt",
 	msgMoreChoices:     "mehr als {max} ausgewählt",
-	msgChoiceNotOption: "eine Auswahl gehört nicht zu den Auswahlmöglichkeiten",
+	msgChoiceNotOption: "eine Auswahl gehört nicht zu den Optionen",
 	msgShorter:         "kürzer als {min} Zeichen",
 	msgLonger:          "länger als {max} Zeichen",
 	msgNotEmail:        "keine gültige E-Mail-Adresse",
@@ -49,7 +49,7 @@ var catalogDE = catalog{
 	msgPageRequired:   "Geben Sie einen Wert ein: Dieses Feld ist erforderlich.",
 	msgPageNotText:    "Die Eingabe konnte nicht als Text gelesen werden. Geben Sie sie erneut ein.",
 	msgPageStop:       "Ich habe es nicht gesendet: Link sperren",
-	msgPageAfterRefusal: " Zum Schutz Ihres Kontos funktioniert dieser Link nicht mehr, und nichts, was von hier gesendet wurde, wurde gespeichert. " +
+	msgPageAfterRefusal: " Zum Schutz Ihres Kontos funktioniert dieser Link nicht mehr, und es wurde nichts gespeichert, was von hier aus gesendet wurde. " +
 		"Kehren Sie zu Ihrer App zurück und fragen Sie erneut: Sie erhalten dann einen neuen Link. Öffnen Sie ihn nur in einem einzigen Browser.",
 
 	msgDoneHeading: "Fertig",

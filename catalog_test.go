@@ -63,7 +63,7 @@ func TestFormat(t *testing.T) {
 		want string
 	}{
 		{"english", langEN, msgLessThanMin, []string{"min", "5"}, "less than the minimum 5"},
-		{"spanish", langES, msgLessThanMin, []string{"min", "5"}, "es menor que el mínimo, 5"},
+		{"spanish", langES, msgLessThanMin, []string{"min", "5"}, "es menor que el mínimo de 5"},
 		{"japanese, placeholder first", langJA, msgShorter, []string{"min", "8"}, "8 文字未満です"},
 		{"two placeholders", langEN, msgFieldProblem, []string{"reason", "r", "field", "F"}, "F: r"},
 		{"values are not templates", langEN, msgFieldProblem, []string{"field", "{reason}", "reason", "x"}, "{reason}: x"},

@@ -124,7 +124,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	assert.Equal(t, language.Spanish, r.Language, "pinned by the first round")
 	assert.Equal(t, "es", r.Result.Meta[metaContentLanguage])
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
-	assert.Equal(t, "Set up your team\n\nRevisa lo siguiente: Team Name: tiene menos de 2 caracteres; Seats: es mayor que el máximo, 50.", msg)
+	assert.Equal(t, "Set up your team\n\nRevisa lo siguiente: Team Name: tiene menos de 2 caracteres; Seats: es mayor que el máximo de 50.", msg)
 
 	// An English flow says nothing of its language.
 	r, err = flow.Next(context.Background(), call("signup", "", nil))

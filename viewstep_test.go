@@ -121,9 +121,9 @@ func TestFlowViewInLanguage(t *testing.T) {
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
 	says, _ = viewSays(t, again)
-	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail comme nom@example.com",
+	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail, par exemple nom@example.com",
 		"Muted: Étape 1 sur 2", "Heading: Create your account",
-		"FieldError: Saisissez une adresse e-mail comme nom@example.com", "Button: Continuer", "Button: Refuser"}, says)
+		"FieldError: Saisissez une adresse e-mail, par exemple nom@example.com", "Button: Continuer", "Button: Refuser"}, says)
 	text := again.Result.Content[0].(*mcp.TextContent).Text
 	assert.Contains(t, text, "La personne voit le formulaire")
 	assert.Contains(t, text, "Veuillez vérifier\u00a0: ", "the model reads the problems in French")
