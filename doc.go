@@ -249,16 +249,15 @@
 //   - decline: {"mcpformAction": "decline"}, merged into arguments in
 //     place of the answers when the person declines.
 //
-// Its text says the same in words, for the model, state included: the
-// model must send it back. The state travels under
-// [StateArgument], minted for the model's channel (see "Paths"), and is
-// bound to the call's arguments without the
-// flow's own keys (the state and the fields' names), so sending it back
-// does not break the binding; another argument added or changed is refused
-// as a state replayed with other arguments is. The tool's input schema
-// must let those keys through, of any type: [Flow.InputSchema] returns one
-// that does, from a base schema of the tool's own arguments. A tool's own
-// argument must not share a name with a field of its flow, or be
+// Its text says the same in words, for the model, state included: the model
+// must send it back. The state travels under [StateArgument], minted for
+// the model's channel (see "Paths"), and is bound to the call's arguments
+// without the flow's own keys (the state and the fields' names), so sending
+// it back does not break the binding; another argument added or changed is
+// refused as a state replayed with other arguments is. The tool's input
+// schema must let those keys through, of any type: [Flow.InputSchema]
+// returns one that does, from a base schema of the tool's own arguments. A
+// tool's own argument must not share a name with a field of its flow, or be
 // "mcpformAction": it would be read as an answer, and left out of what the
 // state is bound to.
 //

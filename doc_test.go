@@ -41,11 +41,10 @@ func TestPackageDoc(t *testing.T) {
 
 // TestLibraryImports keeps the library's dependencies to what the project
 // allows: the root package and its internal seam import the standard
-// library, go-sdk, jsonschema-go, x/text's language matcher and each
-// other, never mcp-go, so that a
-// go-sdk user never compiles mcp-go; the mcpgo face may add mcp-go alone.
-// Database drivers and the test-only judges are the example's and the
-// tests' alone.
+// library, go-sdk, jsonschema-go, x/text's language matcher and each other,
+// never mcp-go, so that a go-sdk user never compiles mcp-go; the mcpgo face
+// may add mcp-go alone. Database drivers and the test-only judges are the
+// example's and the tests' alone.
 func TestLibraryImports(t *testing.T) {
 	core := func(path string) bool {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||

@@ -311,9 +311,8 @@ func compileStep(i int, s Step) (*compiled, error) {
 }
 
 // Fields returns a copy of the fields of the step keyed step, secret ones
-// included, or nil when
-// the flow has no such step, so that a caller can name problems without
-// keeping a second list.
+// included, or nil when the flow has no such step, so that a caller can
+// name problems without keeping a second list.
 func (f *Flow) Fields(step string) []AutoFormField {
 	if i := f.index(step); i >= 0 {
 		return cloneFields(f.steps[i].c.all)

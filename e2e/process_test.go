@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProcess runs the binary
-// as a user, a host and an operator would: the demo with piped answers,
-// bad flags and keys, -stdio, and two -http replicas.
+// TestProcess runs the binary as a user, a host and an operator would: the
+// demo with piped answers, bad flags and keys, -stdio, and two -http
+// replicas.
 func TestProcess(t *testing.T) {
 	t.Run("demo", testDemoBinary)
 	t.Run("flags", testFlags)

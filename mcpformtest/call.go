@@ -16,11 +16,10 @@ import (
 const maxRounds = 50
 
 // Call calls tool with args (nil sends none), as c's host does, until it
-// ends: it answers
-// each round with the next of answers, posts the rounds' secret pages,
-// and, on the bare host, plays the model that calls the tool again. A
-// script that runs out answers [Cancel]. A JSON-RPC error ends the call
-// and is the outcome's Err; a broken connection fails the test.
+// ends: it answers each round with the next of answers, posts the rounds'
+// secret pages, and, on the bare host, plays the model that calls the tool
+// again. A script that runs out answers [Cancel]. A JSON-RPC error ends the
+// call and is the outcome's Err; a broken connection fails the test.
 func (c *Client) Call(ctx context.Context, tool string, args map[string]any, answers ...Answer) *Result {
 	c.t.Helper()
 	params := map[string]any{"name": tool}

@@ -115,9 +115,8 @@ func TestAskSchemaAsCompiled(t *testing.T) {
 
 // TestAskResultsAreOwn (issue 22, finding 9): every result Ask and Reask
 // return is the caller's own. A handler that edits one, its map or its
-// params, changes no other, even with concurrent
-// calls (run with -race); a re-ask that names a problem or pre-fills says
-// so in its own result only.
+// params, changes no other, even with concurrent calls (run with -race); a
+// re-ask that names a problem or pre-fills says so in its own result only.
 func TestAskResultsAreOwn(t *testing.T) {
 	form := bookingForm(t)
 	var req mcp.CallToolRequest
