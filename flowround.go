@@ -185,9 +185,10 @@ func (r *round) present(s *flowStep, path Path, form bool, filled Answers, probl
 
 // finish takes the secrets of the proven steps out of the store and ends
 // the flow; a step whose page has not been sent yet is asked again. Every
-// secret is read before any is deleted, so a missing one loses none.
+// secret is read before any is taken, so a missing one loses none; a
+// secret sent for a step that no longer applies is deleted.
 func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRound, error) {
-	if len(secret) == 0 {
+	if r.flow.secrets == nil {
 		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
@@ -215,15 +216,28 @@ func (r *round) finish(valid Answers, pins pinList, secret []*flowStep) (*FlowRo
 		merge(taken, values)
 		links = append(links, link)
 	}
-	merge(valid, taken)
+	if err := r.endLinks(ctx, secret); err != nil {
+		return nil, err
+	}
 	if r.flow.outcomes != nil {
-		// Once spends them when the outcome is stored, so that a
-		// duplicate of this round meanwhile finds them and waits.
+		// Once takes them, under the run's claim, before do uses them,
+		// and deletes them once the outcome is stored, so that a retry
+		// of a do that failed still has them.
+		merge(valid, taken)
 		return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID, taken: links}, nil
+	}
+	// Without Outcomes, the first finish to take a link is the one that
+	// finishes: another, racing it, ends invalid.
+	switch i, why, err := r.flow.take(ctx, links, false); {
+	case err != nil:
+		return nil, err
+	case i >= 0:
+		return r.linkClosed(secret[i], valid, why)
 	}
 	if err := r.flow.spend(ctx, links); err != nil {
 		return nil, err
 	}
+	merge(valid, taken)
 	return &FlowRound{Status: FlowDone, Answers: valid, ID: r.st.ID}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,15 +70,16 @@ const storeTimeout = 10 * time.Second
 // their link, or nil while the page has not sent them; and why s's link
 // was closed, when it takes nothing more: the page refused it, or an
 // earlier round of the run ended it (a replay after a decline) or took
-// its secret.
+// its secret. A link taken by a finish whose outcome was not stored
+// still gives its secret, to the retry that Outcomes lets run again.
 func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, link *secretLink, closed string, err error) {
 	store, link := r.flow.secrets.Store, r.link(s)
-	if closed, err = link.closed(ctx, store); err != nil || closed != "" {
+	if closed, err = link.closed(ctx, store); err != nil || (closed != "" && !r.retakes(closed)) {
 		return nil, nil, closed, err
 	}
 	raw, ok, err := store.GetSecret(ctx, link.key())
 	if err != nil || !ok {
-		return nil, nil, "", err
+		return nil, nil, closed, err
 	}
 	var sent map[string]string
 	if json.Unmarshal([]byte(raw), &sent) != nil {
@@ -96,21 +98,46 @@ func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, link
 	return values, link, "", nil
 }
 
-// spend closes links as done, and then deletes the secrets sent on them,
-// which the flow has taken: from then on their page tells any browser
-// that opens them that they are done, rather than showing the form again.
+// retakes reports whether a link closed for why may still give its
+// secret: one taken by a finish, when the flow has Outcomes, whose claim
+// lets one finish of the run at a time take it until its outcome is
+// stored.
+func (r *round) retakes(why string) bool {
+	return why == closedDone && r.flow.outcomes != nil
+}
+
+// take closes links as done for a finish that takes their secrets, before
+// it uses them: from then on their page says the request is finished, and
+// a stop or another browser's post changes nothing. It returns the index
+// of the first link it could not take and the reason that stands for it:
+// another finish took it (closedDone), unless retake lets a link closed
+// as done be taken again, or the page or the flow closed it first. It
+// returns -1 when it took them all.
+func (f *Flow) take(ctx context.Context, links []*secretLink, retake bool) (int, string, error) {
+	store, expires := f.secrets.Store, f.linkStoreExpiry()
+	for i, link := range links {
+		why, closed, err := link.close(ctx, store, closedDone, expires)
+		switch {
+		case err != nil:
+			return i, "", err
+		case !closed && (why != closedDone || !retake):
+			return i, why, nil
+		}
+	}
+	return -1, "", nil
+}
+
+// spend deletes the secrets sent on links, which a finish took: their
+// page tells any browser that opens them that they are done, rather than
+// showing the form again.
 func (f *Flow) spend(ctx context.Context, links []*secretLink) error {
 	if len(links) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	store, expires := f.secrets.Store, f.linkStoreExpiry()
 	for _, link := range links {
-		if err := link.close(ctx, store, closedDone, expires); err != nil {
-			return err
-		}
-		if err := store.DeleteSecret(ctx, link.key()); err != nil {
+		if err := f.secrets.Store.DeleteSecret(ctx, link.key()); err != nil {
 			return err
 		}
 	}
@@ -146,31 +173,60 @@ func (r *round) linkClosed(s *flowStep, valid Answers, why string) (*FlowRound, 
 // invalid, refused), each step with secrets whose page the run may have
 // linked to, the proven ones and end's own, is closed, so that its page
 // takes nothing more and says the request ended, and the secret sent on
-// it, if any, is deleted. A round that does not end passes through.
+// it, if any, is deleted; so is one sent for a step no longer proven,
+// whose earlier step was asked again. A round that does not end passes
+// through.
 func (r *round) ended(end *FlowRound, err error) (*FlowRound, error) {
 	if err != nil || end == nil || end.Status == FlowAsk || end.Status == FlowDone || r.flow.secrets == nil {
 		return end, err
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, storeTimeout)
 	defer cancel()
-	store, expires := r.flow.secrets.Store, r.flow.linkStoreExpiry()
 	for i := range r.flow.steps {
 		s := &r.flow.steps[i]
-		if _, proven := r.st.Pins.get(s.c.key); len(s.c.secrets) == 0 || (!proven && s.c.key != end.Step) {
+		if len(s.c.secrets) == 0 {
 			continue
 		}
-		link := r.link(s)
-		if err := link.close(ctx, store, closedEnded, expires); err != nil {
-			return nil, err
-		}
-		// Use the secret's key up before deleting it, so that a post the
-		// page let through just before the close stores nothing.
-		if err := store.PutSecret(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
-			return nil, err
-		}
-		if err := store.DeleteSecret(ctx, link.key()); err != nil {
+		_, proven := r.st.Pins.get(s.c.key)
+		if err := r.endLink(ctx, r.link(s), !proven && s.c.key != end.Step); err != nil {
 			return nil, err
 		}
 	}
 	return end, nil
+}
+
+// endLinks ends the links of the flow's steps with secrets that a finish
+// does not take, because they no longer apply: any secret sent on one
+// before an earlier answer changed is deleted.
+func (r *round) endLinks(ctx context.Context, taken []*flowStep) error {
+	for i := range r.flow.steps {
+		s := &r.flow.steps[i]
+		if len(s.c.secrets) > 0 && !slices.Contains(taken, s) {
+			if err := r.endLink(ctx, r.link(s), true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// endLink closes link as ended, and uses up and deletes its secret. With
+// ifSent, a link that holds no secret is left as it is, so that a run
+// writes nothing for a page it most likely never linked to.
+func (r *round) endLink(ctx context.Context, link *secretLink, ifSent bool) error {
+	store, expires := r.flow.secrets.Store, r.flow.linkStoreExpiry()
+	if ifSent {
+		if _, sent, err := store.GetSecret(ctx, link.key()); err != nil || !sent {
+			return err
+		}
+	}
+	if _, _, err := link.close(ctx, store, closedEnded, expires); err != nil {
+		return err
+	}
+	// Use the secret's key up before deleting it, so that a post the page
+	// let through just before the close stores nothing.
+	if err := store.PutSecret(ctx, link.key(), "", expires); err != nil && !errors.Is(err, ErrSecretUsed) {
+		return err
+	}
+	return store.DeleteSecret(ctx, link.key())
 }

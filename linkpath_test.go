@@ -2,8 +2,11 @@ package mcpform
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,6 +51,179 @@ func TestPageRequest(t *testing.T) {
 			require.Len(t, notes, 1)
 			assert.Equal(t, "password", notes[0].Field)
 			assert.Contains(t, waiting.Message, notes[0].Problem, "the note is the message's words")
+		})
+	}
+}
+
+// secretFlowOf is newSecretFixtureOf for a flow of several steps.
+func secretFlowOf(t *testing.T, steps []Step, outcomes Outcomes, store SecretStore) *secretFixture {
+	t.Helper()
+	fx := newSecretFixtureOf(t, nil, passwordStep, outcomes)
+	if store == nil {
+		store = fx.store
+	}
+	flow, err := NewFlow(fx.codec, steps, &FlowOptions{Principal: tokenUser, Outcomes: outcomes,
+		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: store}})
+	require.NoError(t, err)
+	page, err := flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	fx.flow = flow
+	fx.page.Config.Handler = page
+	return fx
+}
+
+// barrierStore holds each read of key that finds a secret until n reads
+// have found it, so that n rounds read the secret before any takes it.
+type barrierStore struct {
+	SecretStore
+	key  string
+	wait sync.WaitGroup
+}
+
+func (s *barrierStore) GetSecret(ctx context.Context, key string) (string, bool, error) {
+	v, ok, err := s.SecretStore.GetSecret(ctx, key)
+	if key == s.key && ok {
+		s.wait.Done()
+		s.wait.Wait()
+	}
+	return v, ok, err
+}
+
+// TestLinkTakenOnce: without Outcomes, two finishing rounds of one run
+// that both read the secret before either takes it (a client's retry
+// racing its call) do not both finish with it: the first to close the
+// link as done finishes, and the other ends invalid, taking nothing.
+func TestLinkTakenOnce(t *testing.T) {
+	barrier := &barrierStore{SecretStore: NewMemorySecretStore()}
+	fx := secretFlowOf(t, []Step{passwordStep}, nil, barrier)
+	r := next(t, fx, "", nil)
+	link := pageLink(t, r)
+	require.Equal(t, http.StatusOK, send(t, link, "correct horse battery"))
+	barrier.key = fx.linkOf(t, link).key()
+	barrier.wait.Add(2)
+
+	var rounds [2]*FlowRound
+	var wg sync.WaitGroup
+	for i := range rounds {
+		wg.Go(func() {
+			var err error
+			rounds[i], err = fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, alicesAnswer))
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	var statuses []FlowStatus
+	for _, d := range rounds {
+		require.NotNil(t, d)
+		statuses = append(statuses, d.Status)
+		if d.Status == FlowDone {
+			assert.Equal(t, "correct horse battery", d.Answers["password"])
+			continue
+		}
+		assert.NotContains(t, d.Answers, "password")
+		require.Len(t, d.Problems, 1)
+		assert.ErrorIs(t, d.Problems[0], ErrSecretUsed)
+	}
+	assert.ElementsMatch(t, []FlowStatus{FlowDone, FlowInvalid}, statuses)
+}
+
+// TestLinkTakenBeforeDo: with Outcomes, Once closes the link as done
+// before do runs, so that a stop from another browser while do runs
+// changes nothing and is told the request is finished; and a stop before
+// Once keeps do from running, with ErrSecretRefused.
+func TestLinkTakenBeforeDo(t *testing.T) {
+	ctx := context.Background()
+	setup := func(t *testing.T) (*secretFixture, string, *FlowRound, *browser) {
+		fx := newSecretFixtureOf(t, nil, passwordStep, NewMemoryOutcomes(0))
+		r := next(t, fx, "", nil)
+		link := pageLink(t, r)
+		person := newBrowser(t)
+		person.get(t, link)
+		status, _ := person.post(t, link, url.Values{"password": {"correct horse battery"}}, nil)
+		require.Equal(t, http.StatusOK, status)
+		done := next(t, fx, r.Result.RequestState, alicesAnswer)
+		require.Equal(t, FlowDone, done.Status)
+		return fx, link, done, person
+	}
+	t.Run("stop while do runs", func(t *testing.T) {
+		fx, link, done, person := setup(t)
+		var stopStatus int
+		var stopPage string
+		res, err := done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+			other := newBrowser(t)
+			other.get(t, link)
+			stopStatus, stopPage = other.post(t, link, url.Values{"a": {"stop"}}, nil)
+			return outcome("password set"), nil
+		})
+		require.NoError(t, err)
+		assert.Equal(t, "password set", textOf(res))
+		assert.Equal(t, http.StatusConflict, stopStatus)
+		assert.Contains(t, stopPage, "<h1>This request is finished</h1>", "not told the link was stopped")
+		_, page := person.get(t, link)
+		assert.Contains(t, page, "<title>You&#39;re done</title>", "the sender's browser")
+		_, page = newBrowser(t).get(t, link)
+		assert.Contains(t, page, "<title>This request is finished</title>")
+		assert.False(t, fx.held(t, link))
+	})
+	t.Run("stop before Once", func(t *testing.T) {
+		fx, link, done, _ := setup(t)
+		other := newBrowser(t)
+		other.get(t, link)
+		status, page := other.post(t, link, url.Values{"a": {"stop"}}, nil)
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, page, "This link is stopped")
+		ran := false
+		_, err := done.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+			ran = true
+			return outcome("password set"), nil
+		})
+		assert.ErrorIs(t, err, ErrSecretRefused)
+		assert.False(t, ran, "do never runs with a stopped link's secret")
+		again := next(t, fx, "", nil) // a new run is untouched
+		assert.Equal(t, FlowAsk, again.Status)
+	})
+}
+
+// TestLinkEndedAfterEarlierStepReasked: a secret sent for a step whose
+// earlier step is asked again, and so no longer proven, is deleted however
+// the flow then ends: declined, or done with the secret's step no longer
+// applying.
+func TestLinkEndedAfterEarlierStepReasked(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		answer map[string]any // to the earlier step, asked again
+		want   FlowStatus
+	}{
+		{"declined", map[string]any{"account": "decline"}, FlowDeclined},
+		{"done without the secret's step", map[string]any{"account": map[string]any{"kind": "sso"}}, FlowDone},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			closed := false
+			account := Step{Key: "account", Message: "Sign-in",
+				Fields: []AutoFormField{{Name: "kind", Label: "Kind", Required: true}},
+				Check: func(a Answers) []*FieldError {
+					if closed && a["kind"] == "password" {
+						return []*FieldError{{Field: "kind", Err: errors.New("passwords are off now")}}
+					}
+					return nil
+				}}
+			pw := passwordStep
+			pw.When = func(a Answers) bool { return a["kind"] == "password" }
+			fx := secretFlowOf(t, []Step{account, pw}, nil, nil)
+			r1 := next(t, fx, "", nil)
+			r2 := next(t, fx, r1.Result.RequestState, map[string]any{"account": map[string]any{"kind": "password"}})
+			link := pageLink(t, r2)
+			require.Equal(t, http.StatusOK, send(t, link, "correct horse battery"))
+			closed = true // the earlier answer no longer passes
+			r3 := next(t, fx, r2.Result.RequestState, alicesAnswer)
+			require.Equal(t, FlowAsk, r3.Status)
+			require.Contains(t, r3.Result.InputRequests, "account")
+			end := next(t, fx, r3.Result.RequestState, tt.answer)
+			require.Equal(t, tt.want, end.Status)
+			assert.NotContains(t, end.Answers, "password")
+			assert.False(t, fx.held(t, link), "the secret outlives the flow")
+			status, _ := newBrowser(t).get(t, link)
+			assert.Equal(t, http.StatusGone, status, "the link says the request ended")
 		})
 	}
 }

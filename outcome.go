@@ -137,8 +137,11 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // claim is lost to another caller.
 //
 // do must return a final result, not an input request. A flow with
-// secrets takes them out of its [SecretStore] only once the outcome is
-// stored, so the retry still has them; a FlowDone round that finds them
+// secrets closes their links before do runs, so that from then on the
+// page says the request is finished and a stop changes nothing; a link
+// stopped before that fails Once with [ErrSecretRefused], and do is not
+// called. The secrets leave the [SecretStore] only once the outcome is
+// stored, so a retry still has them; a FlowDone round that finds them
 // already taken by another round of its run carries none in its Answers,
 // and its Once never calls do: it waits for that round's outcome. On a
 // [SQLStore], the outcome is sealed with keys derived from the flow's
@@ -179,6 +182,9 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 			// outcome of the round that took them.
 			return nil, errRunLost
 		}
+		if err := r.take(ctx); err != nil {
+			return nil, err
+		}
 		blob, err := do(context.WithValue(ctx, idempotencyKey{}, runIdempotencyKey(r.ID)))
 		if err != nil || blob == nil || seal == nil {
 			return blob, err
@@ -198,6 +204,25 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 		return nil, err
 	}
 	return first, nil
+}
+
+// take takes the round's secrets, under the run's claim, before do uses
+// them: from then on their page says the request is finished. A link
+// the page or the flow closed first fails with ErrSecretRefused, and do
+// is not called.
+func (r *FlowRound) take(ctx context.Context) error {
+	if len(r.taken) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	switch i, why, err := r.flow.take(ctx, r.taken, true); {
+	case err != nil:
+		return err
+	case i >= 0:
+		return fmt.Errorf("mcpform: the link of step %q was closed (%s) before the flow took its secret: %w", r.taken[i].Step, why, ErrSecretRefused)
+	}
+	return nil
 }
 
 // openOutcome opens an outcome of run sealed by seal.

@@ -252,10 +252,11 @@ func TestFlowFinishStatements(t *testing.T) {
 		}{
 			// The page's marker of a closed link, the secret, then the
 			// marker that closes it as done and the secret's deletion;
-			// with outcomes, the claim and the outcome between.
+			// with outcomes, the claim before the marker, which do must
+			// not run without, and the outcome before the deletion.
 			{"without outcomes", nil, []string{"SELECT secrets", "SELECT secrets", "INSERT secrets", "UPDATE secrets"}},
-			{"with outcomes", s, []string{"SELECT secrets", "SELECT secrets", "INSERT outcomes", "UPDATE outcomes",
-				"INSERT secrets", "UPDATE secrets"}},
+			{"with outcomes", s, []string{"SELECT secrets", "SELECT secrets", "INSERT outcomes", "INSERT secrets",
+				"UPDATE outcomes", "UPDATE secrets"}},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				f, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, Outcomes: tt.outcomes,

@@ -86,13 +86,21 @@ func (l *secretLink) claim(ctx context.Context, store SecretStore, expires time.
 
 // close records in store why the link no longer takes anything: from then
 // on the page refuses it, and the flow takes nothing from it. The first
-// reason stays.
-func (l *secretLink) close(ctx context.Context, store SecretStore, why string, expires time.Time) error {
-	err := store.PutSecret(ctx, l.keyFor(linkClosed), why, expires)
-	if errors.Is(err, ErrSecretUsed) {
-		return nil // closed already
+// reason stays: close returns the reason that stands, which is why when
+// this call closed the link, and whether it did.
+func (l *secretLink) close(ctx context.Context, store SecretStore, why string, expires time.Time) (standing string, closed bool, err error) {
+	key := l.keyFor(linkClosed)
+	switch err := store.PutSecret(ctx, key, why, expires); {
+	case err == nil:
+		return why, true, nil
+	case !errors.Is(err, ErrSecretUsed):
+		return "", false, err
 	}
-	return err
+	first, ok, err := store.GetSecret(ctx, key)
+	if err != nil || !ok {
+		return why, false, err // gone since: the link itself has expired
+	}
+	return first, false, nil
 }
 
 // closed returns why the link was closed, or "" when it was not.

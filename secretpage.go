@@ -320,24 +320,41 @@ func (p *secretPage) setCookie(w http.ResponseWriter, r *http.Request, link *sec
 		SameSite: http.SameSiteLaxMode, Secure: p.secure || r.TLS != nil})
 }
 
-// refuse refuses link for good, and shows why with status.
+// refuse refuses link for good, and shows why with status; a link that
+// the flow closed first, because it finished or ended, stays as it is and
+// says so.
 func (p *secretPage) refuse(ctx context.Context, w http.ResponseWriter, r *http.Request, link *secretLink, status int, why *pageText) {
-	if err := link.close(ctx, p.flow.secrets.Store, closedRefused, p.flow.linkStoreExpiry()); err != nil {
+	switch standing, closed, err := link.close(ctx, p.flow.secrets.Store, closedRefused, p.flow.linkStoreExpiry()); {
+	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
-		return
+	case !closed && standing != closedRefused:
+		p.showClosed(w, r, link, standing)
+	default:
+		p.show(w, r, status, pageView{text: why})
 	}
-	p.show(w, r, status, pageView{text: why})
 }
 
 // usable reports whether link was never closed, and otherwise answers
 // the request itself.
 func (p *secretPage) usable(ctx context.Context, w http.ResponseWriter, r *http.Request, link *secretLink) bool {
-	switch why, err := link.closed(ctx, p.flow.secrets.Store); {
+	why, err := link.closed(ctx, p.flow.secrets.Store)
+	switch {
 	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
-	case why == closedEnded:
+	case why != "":
+		p.showClosed(w, r, link, why)
+	default:
+		return true
+	}
+	return false
+}
+
+// showClosed answers a request for link, closed for why.
+func (p *secretPage) showClosed(w http.ResponseWriter, r *http.Request, link *secretLink, why string) {
+	switch why {
+	case closedEnded:
 		p.show(w, r, http.StatusGone, pageView{text: &pageStrings.Ended})
-	case why == closedDone:
+	case closedDone:
 		// Whichever browser opens it: a link reopened after its flow
 		// finished says so, never shows the form again.
 		status, text := http.StatusOK, &pageStrings.Finished
@@ -348,12 +365,9 @@ func (p *secretPage) usable(ctx context.Context, w http.ResponseWriter, r *http.
 			text = &pageStrings.Done // the browser that sent it
 		}
 		p.show(w, r, status, pageView{text: text})
-	case why != "":
-		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Refused})
 	default:
-		return true
+		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Refused})
 	}
-	return false
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'
