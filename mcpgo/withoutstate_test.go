@@ -125,7 +125,7 @@ func FuzzReadCallWithoutState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte, which uint8, viaView bool) {
 		var arguments map[string]any
-		if json.Unmarshal(args, &arguments) != nil {
+		if json.Unmarshal(args, &arguments) != nil || arguments == nil {
 			return // not an object: mcp-go's client sends no such call
 		}
 		tool := tools[int(which)%len(tools)]
