@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -115,7 +116,10 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 			return call.StateError(err)
 		}
 		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
-	} else if r.st.ID, err = newRunID(); err != nil {
+		if !f.runLive(r.st.ID) {
+			return call.StateError(ErrExpired)
+		}
+	} else if r.st.ID, err = newRunID(f.codec.now()); err != nil {
 		return err
 	}
 	if !r.stated || r.args.renders() {
@@ -146,13 +150,56 @@ func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) 
 	return "", nil // FlowOptions.EveryCallerIsSamePerson
 }
 
-// newRunID returns a fresh run ID, for a call that starts a flow.
-func newRunID() (string, error) {
-	var id [16]byte
-	if _, err := rand.Read(id[:]); err != nil {
+// A run ID is the run's start, in whole seconds since 1970 as 6 bytes
+// big-endian, and 12 random bytes, base64url: 24 characters. The start
+// bounds how long a run lasts (see Flow.runLive), which a state sent back
+// unanswered, and so minted again, would otherwise stretch for ever.
+const (
+	runStartSize = 6
+	runIDSize    = runStartSize + 12
+)
+
+// newRunID returns a fresh run ID, for a call that starts a flow at now.
+func newRunID(now time.Time) (string, error) {
+	var id [runIDSize]byte
+	secs := uint64(max(now.Unix(), 0))
+	for i := range runStartSize {
+		id[i] = byte(secs >> (8 * (runStartSize - 1 - i)))
+	}
+	if _, err := rand.Read(id[runStartSize:]); err != nil {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(id[:]), nil
+}
+
+// runStart returns when the run of id started, and false for an ID that
+// newRunID did not make.
+func runStart(id string) (time.Time, bool) {
+	var b [runIDSize]byte
+	if base64.RawURLEncoding.EncodedLen(runIDSize) != len(id) {
+		return time.Time{}, false
+	}
+	if n, err := base64.RawURLEncoding.Decode(b[:], []byte(id)); err != nil || n != runIDSize {
+		return time.Time{}, false
+	}
+	var secs int64
+	for _, c := range b[:runStartSize] {
+		secs = secs<<8 | int64(c)
+	}
+	return time.Unix(secs, 0), true
+}
+
+// runLive reports whether the run of id may still go on: for a flow with
+// Outcomes, no longer than they are kept, so that no state of the run,
+// however often minted again, outlives the run's outcome and finishes it
+// a second time. A run of an ID from before run IDs carried their start
+// is refused, as its start is unknown.
+func (f *Flow) runLive(id string) bool {
+	if f.runLife <= 0 {
+		return true
+	}
+	start, ok := runStart(id)
+	return ok && f.codec.now().Sub(start) <= f.runLife
 }
 
 // readArguments reads call's arguments once: as the view's companion

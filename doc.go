@@ -323,7 +323,10 @@
 // side effect cut short by a crash runs again, after at most a lease (10
 // seconds by default), so pass [IdempotencyKey] to the provider; and an
 // outcome that cannot be stored ends the run with [ErrOutcomeUnknown],
-// never running the side effect again.
+// never running the side effect again. A run lasts only as long as its
+// outcome is kept (the store's keep, 24 hours by default): a state sent
+// back unanswered is minted again, but never past that, so no replay
+// outlives the outcome it should get.
 //
 // # Languages
 //

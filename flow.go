@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +92,10 @@ type FlowOptions struct {
 	// [FlowRound.Once]. With it, a finishing round leaves its secrets in
 	// the store until Once has stored the outcome, so a duplicate of the
 	// round waits for that outcome rather than asking for the page
-	// again: call Once for every status but FlowAsk. Nil means Once
-	// fails, and the secrets are deleted as the round finishes.
+	// again: call Once for every status but FlowAsk. A run lasts no
+	// longer than Outcomes keep its outcome (24 hours for an Outcomes
+	// other than [MemoryOutcomes] and [SQLStore], which say). Nil means
+	// Once fails, and the secrets are deleted as the round finishes.
 	Outcomes Outcomes
 	// AskModel lets a client that can be asked neither in a form nor in an
 	// MCP Apps view be asked through the model: see "Asking through the
@@ -194,6 +197,7 @@ type Flow struct {
 	secrets          *SecretOptions
 	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
+	runLife          time.Duration   // how long a run may last; see runLive
 	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
@@ -248,6 +252,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		return nil, err
 	}
 	f.outcomeSeal = seal
+	f.runLife = runLifeOf(f.outcomes)
 	if s := f.secrets; s != nil && (s.PageURL == "" || s.Store == nil) {
 		return nil, errors.New("mcpform: FlowOptions.Secrets needs a PageURL and a Store")
 	}
@@ -283,6 +288,23 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 	}
 	f.own = ownArguments(f.steps)
 	return f, nil
+}
+
+// runLifeOf returns how long a run of a flow whose outcomes are kept in
+// o may last: less than o keeps an outcome, by the leeway between
+// replicas' clocks, so that every replay of a finished run finds its
+// outcome. An Outcomes of another kind is taken to keep them for 24
+// hours, SQLStore's and MemoryOutcomes' default. Without Outcomes, a run
+// lasts as long as its states are sent back.
+func runLifeOf(o Outcomes) time.Duration {
+	if o == nil {
+		return 0
+	}
+	keep := 24 * time.Hour
+	if k, ok := o.(interface{ outcomeKeep() time.Duration }); ok {
+		keep = k.outcomeKeep()
+	}
+	return max(keep-RequestStateLeeway, time.Nanosecond)
 }
 
 // errNoPrincipal refuses a flow that would bind every caller's state to

@@ -67,9 +67,10 @@ type memClaim struct {
 const memSweepBatch = 64
 
 // NewMemoryOutcomes returns an empty MemoryOutcomes that keeps each
-// outcome for keep after its claim. keep must outlast the flow's request
-// state (its codec's TTL), or a late replay runs again; zero or less
-// means 24 hours.
+// outcome for keep after its claim; zero or less means 24 hours. keep
+// also bounds how long a run of a flow that keeps its outcomes here may
+// last, from its first call: a state of an older run is refused as
+// expired, so that no replay outlives the outcome it should get.
 func NewMemoryOutcomes(keep time.Duration) *MemoryOutcomes {
 	if keep <= 0 {
 		keep = 24 * time.Hour
@@ -216,3 +217,7 @@ func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool
 	blob, err := unpack(first, dict)
 	return blob, err == nil, err
 }
+
+// outcomeKeep is how long m keeps an outcome, which bounds how long a run
+// of a flow that stores its outcomes in m may last.
+func (m *MemoryOutcomes) outcomeKeep() time.Duration { return m.keep }

@@ -26,7 +26,8 @@ import (
 // keeps it unsealed.
 //
 // Implementations must be safe for concurrent use, by this process and by
-// any other sharing the same storage.
+// any other sharing the same storage, and must keep each outcome at least
+// 24 hours after its claim: a flow lets a run last that long.
 type Outcomes interface {
 	// Once returns the first outcome stored under key. When key has none,
 	// Once claims it, calls do, stores do's result and returns it; a claim

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -460,4 +463,95 @@ func TestNewFlowNilStores(t *testing.T) {
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
+}
+
+// TestRunLastsAsLongAsItsOutcome: a state sent back unanswered is minted
+// again, with a fresh expiry, for the same run; so a run could be kept
+// going past the time its outcome is kept, then finished a second time.
+// A run lasts no longer than its flow's Outcomes keep an outcome: after
+// that every state of it is refused as expired, and do runs once.
+func TestRunLastsAsLongAsItsOutcome(t *testing.T) {
+	const keep = 15 * time.Minute // longer than the codec's 10-minute TTL
+	stores := map[string]func(t *testing.T, clock *flowClock) Outcomes{
+		"memory": func(t *testing.T, clock *flowClock) Outcomes {
+			m := NewMemoryOutcomes(keep)
+			m.now = clock.now
+			return m
+		},
+	}
+	for _, d := range testDBs(t) {
+		stores[d.name] = func(t *testing.T, clock *flowClock) Outcomes {
+			if d.name == "postgres" {
+				d.dsn = testenv.Postgres(t)
+			}
+			tables := d.tables(t)
+			tables.Keep = keep
+			s, _ := d.store(t, tables)
+			s.now = clock.now
+			return s
+		}
+	}
+	for name, newStore := range stores {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			_, codec, clock := newFlowFixture(t)
+			f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: newStore(t, clock)})
+			require.NoError(t, err)
+			ran := 0
+			do := func(context.Context) (*mcp.CallToolResult, error) { ran++; return outcome("created"), nil }
+			account := map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}
+
+			r, err := f.Next(ctx, call("signup", "", nil))
+			require.NoError(t, err)
+			state := r.Result.RequestState
+			done, err := f.Next(ctx, call("signup", state, account))
+			require.NoError(t, err)
+			require.Equal(t, FlowDone, done.Status)
+			_, err = done.Once(ctx, do)
+			require.NoError(t, err)
+
+			clock.t = clock.t.Add(9 * time.Minute)
+			again, err := f.Next(ctx, call("signup", state, nil))
+			require.NoError(t, err, "within the keep, a state is minted again")
+			require.Equal(t, FlowAsk, again.Status)
+			require.Equal(t, r.ID, again.ID)
+			state = again.Result.RequestState
+
+			clock.t = clock.t.Add(9 * time.Minute) // the run is 18 minutes old; state is valid for one more
+			for _, answers := range []map[string]any{nil, account} {
+				_, err = f.Next(ctx, call("signup", state, answers))
+				var rpc *jsonrpc.Error
+				require.ErrorAs(t, err, &rpc, "a state of a run older than the keep")
+				assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
+			}
+			assert.Equal(t, 1, ran, "Once is once per run")
+		})
+	}
+}
+
+// TestRunID: a run ID carries its start, to the second, and 96 random
+// bits; an ID that does not is refused by a flow with Outcomes.
+func TestRunID(t *testing.T) {
+	now := time.Date(2026, 12, 4, 13, 0, 0, 500, time.UTC)
+	a, err := newRunID(now)
+	require.NoError(t, err)
+	b, err := newRunID(now)
+	require.NoError(t, err)
+	assert.Len(t, a, 24)
+	assert.NotEqual(t, a, b)
+	start, ok := runStart(a)
+	require.True(t, ok)
+	assert.Equal(t, now.Truncate(time.Second), start.UTC())
+	for _, bad := range []string{"", "AAAAAAAAAAAAAAAAAAAAAA", a[:23], a + "A", strings.Repeat("*", 24)} {
+		_, ok := runStart(bad)
+		assert.False(t, ok, "%q", bad)
+	}
+	_, codec, clock := newFlowFixture(t)
+	f, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser, Outcomes: NewMemoryOutcomes(time.Hour)})
+	require.NoError(t, err)
+	live, _ := newRunID(clock.now())
+	assert.True(t, f.runLive(live))
+	assert.False(t, f.runLive("AAAAAAAAAAAAAAAAAAAAAA"), "an ID of before IDs carried their start")
+	clock.t = clock.t.Add(time.Hour)
+	assert.False(t, f.runLive(live))
 }

@@ -110,8 +110,10 @@ type SQLStoreOptions struct {
 	// takes the claim over. Zero means 10 seconds.
 	Lease time.Duration
 	// Keep is how long an outcome is kept, counted from its claim. It
-	// must outlast the flow's request state (its codec's TTL), or a late
-	// replay finds no outcome and runs again. Zero means 24 hours.
+	// also bounds how long a run of a flow that keeps its outcomes here
+	// may last, from its first call: a state of an older run is refused
+	// as expired, so that no replay outlives the outcome it should get.
+	// Zero means 24 hours.
 	Keep time.Duration
 }
 
@@ -320,3 +322,7 @@ func (s *SQLStore) swept(t *sqlTable, res sql.Result) {
 		t.mu.Unlock()
 	}
 }
+
+// outcomeKeep is how long s keeps an outcome, which bounds how long a run
+// of a flow that stores its outcomes in s may last.
+func (s *SQLStore) outcomeKeep() time.Duration { return s.keep }

@@ -72,8 +72,8 @@ func TestDemo(t *testing.T) {
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"", "Password set for ada@example.com."}},
 		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", pw, ada, 2, []string{
 			"→ left to your browser",
-			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (111 bytes)\n" +
-				`server ← input_required: url "password.secret"`,
+			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (",
+			" bytes)\n" + `server ← input_required: url "password.secret"`,
 			"Please check: New password: the page for it is still waiting.", "Password set for ada@example.com."}},
 		{"cancel on the page", "ada@example.com\n\npro\nada@example.com\ncancel\n", "cancelled", pw, ada, 2, []string{
 			`cancel "password.secret"`, "Password not set: it was cancelled."}},
