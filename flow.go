@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -220,8 +222,9 @@ type flowStep struct {
 
 // NewFlow returns a flow of steps, asked in order, whose state codec
 // seals and binds. It refuses a nil or non-binding codec, an empty list, an empty
-// or repeated step key, a field name used twice across steps, and any
-// broken field definition, with an error naming the step.
+// or repeated step key, a field name used twice across steps, a secret
+// field named as one of the secret page's own inputs ("t", "c" or "a"),
+// and any broken field definition, with an error naming the step.
 func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, error) {
 	if codec == nil {
 		return nil, errors.New("mcpform: NewFlow needs a request-state codec")
@@ -271,6 +274,12 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		if len(c.secrets) > 0 && f.secrets == nil {
 			return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, &FieldError{Field: c.secrets[0].Name,
 				Err: errors.New("secret, and asked only in URL mode: set FlowOptions.Secrets")})
+		}
+		for _, fd := range c.secrets {
+			if slices.Contains(pageInputs[:], fd.Name) {
+				return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, fieldErr(fd.Name, ErrName,
+					"is the name of one of the secret page's own inputs (%s): rename the secret field", strings.Join(pageInputs[:], ", ")))
+			}
 		}
 		for _, fd := range c.all {
 			if o, ok := owner[fd.Name]; ok {

@@ -314,6 +314,12 @@ func TestNewFlowRefusesBrokenFlows(t *testing.T) {
 		{name: "form and fields", codec: codec, steps: []Step{{Form: form, Key: "f"}}, want: "has a Form and its own"},
 		{name: "broken field", codec: codec, steps: []Step{{Key: "one", Fields: []AutoFormField{{Name: "n", Type: TypeInteger, Min: Bound(2), Max: Bound(1)}}}}, want: `step "one"`, is: ErrBounds},
 		{name: "no fields", codec: codec, steps: []Step{{Key: "one"}}, want: `step "one"`, is: ErrNoFields},
+		{name: "a secret named like the page's token", codec: codec, steps: []Step{{Key: "pw", Fields: []AutoFormField{{Name: "t", Type: TypePassword}}}},
+			opts: &FlowOptions{Secrets: &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}},
+			want: `field "t": invalid name: is the name of one of the secret page's own inputs (t, c, a)`, is: ErrName},
+		{name: "a secret named like the page's stop", codec: codec, steps: []Step{{Key: "pw", Fields: []AutoFormField{{Name: "a", Type: TypePassword}}}},
+			opts: &FlowOptions{Secrets: &SecretOptions{PageURL: "https://example.com/secret", Store: NewMemorySecretStore()}},
+			want: `field "a"`, is: ErrName},
 		{name: "negative reasks", codec: codec, steps: []Step{{Key: "one", Fields: good}}, opts: &FlowOptions{MaxReasks: -1}, want: "negative"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

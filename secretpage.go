@@ -215,6 +215,12 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil))
 }
 
+// pageInputs are the names of the secret page's own inputs, beside its
+// fields': the link's token, the form's CSRF token and the stop action.
+// NewFlow refuses a secret field of one of these names, which the page
+// would read for the other.
+var pageInputs = [...]string{"t", "c", "a"}
+
 func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxSecretPageBody)
 	if err := r.ParseForm(); err != nil {
