@@ -37,7 +37,7 @@ func teamState(_ *testing.T, _, team string) string       { return team }
 
 // askAccount is the payload of a state that asks the account step, as
 // the flow mints it (flow.go): a run ID and the step, nothing proven.
-var askAccount = map[string]any{"i": "a-run-id", "s": "account"}
+var askAccount = map[string]any{"i": runID(time.Now()), "s": "account"}
 
 func minted(key, principal, tool string, age time.Duration) func(*testing.T, string, string) string {
 	return func(t *testing.T, _, _ string) string {

@@ -440,7 +440,7 @@ func TestInteropTSHostile(t *testing.T) {
 			// step of a call without arguments: accepted, the victim's
 			// answer to it would finish the signup in one call.
 			mint := func(now time.Time, principal, tool string) string {
-				return mintState(t, keyHex, principal, tool, now, map[string]any{"i": "hand-minted-run", "s": "account"})
+				return mintState(t, keyHex, principal, tool, now, map[string]any{"i": runID(now), "s": "account"})
 			}
 			plan := tp.serve(t, bin, keyHex)
 			plan.Pin = tsModern

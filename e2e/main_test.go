@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
@@ -417,6 +418,20 @@ func mintState(t testing.TB, key, principal, tool string, now time.Time, payload
 	tok, err := codec.Mint(payload, mcpform.BindTo(principal, tool, noArguments, "form"))
 	require.NoError(t, err)
 	return tok
+}
+
+// runID returns a run ID as a flow makes one (callread.go) for a run
+// started at start: its start in 6 bytes of Unix seconds, big-endian, and
+// 12 random bytes, base64url. A flow with outcomes refuses a state whose
+// run ID is not of this form, or started longer ago than it keeps them.
+func runID(start time.Time) string {
+	var id [18]byte
+	secs := uint64(start.Unix())
+	for i := range 6 {
+		id[i] = byte(secs >> (8 * (5 - i)))
+	}
+	_, _ = rand.Read(id[6:])
+	return base64.RawURLEncoding.EncodeToString(id[:])
 }
 
 // A person answers the forms a client is shown, from a script, and records
