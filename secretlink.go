@@ -71,17 +71,24 @@ const (
 // pages open in one browser keep their own.
 func (l *secretLink) cookieName() string { return "mcpform-secret-" + l.keyFor(linkCookie)[:16] }
 
-// claim records in store that the link was posted on. It returns
-// ErrSecretUsed when it was before.
-//
-// The record is the store's own, that a key was used: claim puts a value
-// under the opened key and deletes it at once, leaving no value behind.
-func (l *secretLink) claim(ctx context.Context, store SecretStore, expires time.Time) error {
+// claim records in store that the browser whose claim tag is tag posted
+// on the link. It returns ErrSecretUsed when another browser did before;
+// a second claim with the same tag, as a double submit or a retry makes
+// before the first one's answer reached the browser, is the first.
+func (l *secretLink) claim(ctx context.Context, store SecretStore, tag string, expires time.Time) error {
 	key := l.keyFor(linkOpened)
-	if err := store.PutSecret(ctx, key, "opened", expires); err != nil {
+	err := store.PutSecret(ctx, key, tag, expires)
+	if !errors.Is(err, ErrSecretUsed) {
 		return err
 	}
-	return store.DeleteSecret(ctx, key)
+	first, ok, gerr := store.GetSecret(ctx, key)
+	if gerr != nil {
+		return gerr
+	}
+	if !ok || !hmac.Equal([]byte(first), []byte(tag)) {
+		return err
+	}
+	return nil
 }
 
 // close records in store why the link no longer takes anything: from then
@@ -235,6 +242,7 @@ const (
 	stageClaimed = 'c' // this browser claimed the link
 	stageSent    = 'd' // this browser sent the link's secret
 	macForm      = 'f' // the form's token, bound to the cookie's n
+	macClaim     = 'o' // the tag a claim records, bound to the cookie's n
 )
 
 // newPageCookie returns a cookie with a fresh random value.

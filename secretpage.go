@@ -265,7 +265,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c.stage != stageClaimed {
-		switch err := link.claim(ctx, p.flow.secrets.Store, p.flow.linkStoreExpiry()); {
+		switch err := link.claim(ctx, p.flow.secrets.Store, p.flow.links.mac(macClaim, link, c.n), p.flow.linkStoreExpiry()); {
 		case errors.Is(err, ErrSecretUsed):
 			// Posted on before, from another browser: the person's, or not.
 			p.refuse(ctx, w, r, link, http.StatusConflict, &pageStrings.UsedElsewhere)
@@ -286,10 +286,13 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	raw, _ := json.Marshal(values)
 	switch err := p.flow.secrets.Store.PutSecret(ctx, link.key(), string(raw), p.flow.linkStoreExpiry()); {
 	case errors.Is(err, ErrSecretUsed):
-		// Sent already, from another tab of this browser, or used up as
-		// the flow ended meanwhile.
+		// Used up as the flow ended meanwhile, or else sent already by
+		// this browser, the only one the claim lets post: from another
+		// tab, or by the first of a double submit.
 		if p.usable(ctx, w, r, link) {
-			p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Used})
+			c.stage = stageSent
+			p.setCookie(w, r, link, c)
+			p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 		}
 	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})

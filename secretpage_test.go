@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -14,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -727,6 +729,78 @@ func next(t *testing.T, fx *secretFixture, state string, answers map[string]any)
 	r, err := fx.flow.Next(context.Background(), secretCall(state, answers))
 	require.NoError(t, err)
 	return r
+}
+
+// TestSecretPageDoubleSubmit: a second post from the person's browser
+// that leaves before the first one's answer arrives (a double click, or a
+// retry after a lost answer) carries the cookie from before the claim. It
+// is the same browser's claim: both are told they are done, and the flow
+// finishes with the secret, rather than refusing the person's own link.
+func TestSecretPageDoubleSubmit(t *testing.T) {
+	for _, concurrent := range []bool{false, true} {
+		t.Run(fmt.Sprintf("concurrent=%v", concurrent), func(t *testing.T) {
+			fx := newSecretFixture(t, nil)
+			r := next(t, fx, "", nil)
+			link := pageLink(t, r)
+			person := newBrowser(t)
+			status, _ := person.get(t, link)
+			require.Equal(t, http.StatusOK, status)
+			cookie := cookieHeader(t, person, link) // both posts leave with it
+			body := url.Values{"t": {linkToken(t, link)}, "c": {person.check}, "password": {"correct horse battery"}}.Encode()
+			var statuses [2]int
+			var pages [2]string
+			var wg sync.WaitGroup
+			for i := range statuses {
+				post := func() { statuses[i], pages[i] = rawPost(t, link, body, cookie) }
+				if concurrent {
+					wg.Go(post)
+				} else {
+					post()
+				}
+			}
+			wg.Wait()
+			for i := range statuses {
+				assert.Equal(t, http.StatusOK, statuses[i], "post %d", i)
+				assert.Contains(t, pages[i], "<title>You&#39;re done</title>", "post %d", i)
+			}
+			done := next(t, fx, r.Result.RequestState, alicesAnswer)
+			require.Equal(t, FlowDone, done.Status, "%v", done.Problems)
+			assert.Equal(t, "correct horse battery", done.Answers["password"])
+		})
+	}
+}
+
+// rawPost posts body on link, as the page's own form does, with the
+// Cookie header cookie (none when it is empty).
+func rawPost(t *testing.T, link, body, cookie string) (int, string) {
+	t.Helper()
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, link, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	page, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, string(page)
+}
+
+// cookieHeader is the Cookie header b's jar sends to link now.
+func cookieHeader(t *testing.T, b *browser, link string) string {
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	var parts []string
+	for _, c := range b.c.Jar.Cookies(u) {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // TestSecretLinkOpenedTwiceByThePerson: the person's own browser may

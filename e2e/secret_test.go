@@ -168,7 +168,8 @@ func postPage(t testing.TB, link, password string) (int, string) {
 }
 
 // sealedInTable checks that the page's value waits in the secrets table
-// sealed: one value, which does not hold the secret.
+// sealed: two values, the page's and the tag of the browser that claimed
+// the link, neither of which holds the secret.
 func sealedInTable(t *testing.T, driver, dsn string) {
 	t.Helper()
 	db, err := sql.Open(driver, dsn)
@@ -184,7 +185,7 @@ func sealedInTable(t *testing.T, driver, dsn string) {
 		values = append(values, v)
 	}
 	require.NoError(t, rows.Err())
-	require.Len(t, values, 1, "the posted page's value")
+	require.Len(t, values, 2, "the posted page's value and the claim's tag")
 	noSecret(t, "the secrets table", values...)
 }
 
@@ -192,12 +193,13 @@ func sealedInTable(t *testing.T, driver, dsn string) {
 func baseOf(mcpURL string) string { return strings.TrimSuffix(mcpURL, "/mcp") }
 
 // checkHash checks that the database holds, for email, a salted PBKDF2
-// hash of password, and not the password, and that the page left one
-// value in its table: the marker that its link is done, and no secret.
+// hash of password, and not the password, and that the page left two
+// values in its table: the marker that its link is done and the tag of
+// the browser that claimed it, and no secret.
 func checkHash(t *testing.T, driver, dsn, email, password string) {
 	t.Helper()
 	checkPasswordHash(t, driver, dsn, email, password)
-	assert.Equal(t, 1, valuesLeft(t, driver, dsn), "values left in the secrets table")
+	assert.Equal(t, 2, valuesLeft(t, driver, dsn), "values left in the secrets table")
 }
 
 // checkPasswordHash checks that the database holds, for email, a salted
@@ -400,10 +402,10 @@ func TestSetPasswordLinkUsedElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "updated", status(t, done), text(done))
 	checkPasswordHash(t, "sqlite", db, "ada@example.com", secret)
-	// The first link's refusal and the second's "done" wait out the
-	// links' life, so that every replica keeps saying so; no secret is
-	// left.
-	assert.Equal(t, 2, valuesLeft(t, "sqlite", db), "values left in the secrets table")
+	// The first link's refusal and the second's "done", with the tags of
+	// the browsers that claimed them, wait out the links' life, so that
+	// every replica keeps saying so; no secret is left.
+	assert.Equal(t, 4, valuesLeft(t, "sqlite", db), "values left in the secrets table")
 }
 
 // TestSetPasswordPreviewSpoilsNothing: a chat app's preview of the link
