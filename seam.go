@@ -175,7 +175,7 @@ func (r *round) faceAsk(s *flowStep, filled Answers, problems []*FieldError, tok
 		if err != nil {
 			return err
 		}
-		fr.reqs[fr.n] = seam.Request{Key: s.urlKey(), Mode: p.Mode, Message: p.Message, URL: p.URL}
+		fr.reqs[fr.n] = seam.Request{Key: s.urlKey(), Mode: p.Mode, Message: p.Message, URL: p.URL, Meta: p.Meta}
 		fr.n++
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
+	"golang.org/x/text/language"
 	_ "modernc.org/sqlite"
 )
 
@@ -286,4 +287,12 @@ func ExampleAttachViewer() {
 	}
 	fmt.Println(tool.Meta.AdditionalFields["ui"])
 	// Output: map[resourceUri:ui://mcpform/viewer]
+}
+
+func ExampleContentLanguage() {
+	res := mcp.NewToolResultText("Contraseña cambiada.")
+	mcpgo.ContentLanguage(res, language.Spanish) // a FlowRound's Language, in a handler
+	fmt.Println(res.Meta.AdditionalFields["io.modelcontextprotocol/contentLanguage"])
+	// Output:
+	// es
 }

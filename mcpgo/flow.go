@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
+	"golang.org/x/text/language"
 )
 
 // A FlowRound is the outcome of one call of [Next]: [mcpform.FlowRound]
@@ -36,6 +37,11 @@ type FlowRound struct {
 	// Path is the way this call's answers came, as
 	// [mcpform.FlowRound].Path says.
 	Path mcpform.Path
+	// Language is the language the flow speaks to the person, as
+	// [mcpform.FlowRound].Language says: Result carries it as
+	// contentLanguage, and a handler that writes its own result in it
+	// marks it with [ContentLanguage].
+	Language language.Tag
 
 	flow *mcpform.Flow      // for Once
 	core *mcpform.FlowRound // the core's round, for Once
@@ -76,6 +82,7 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 	}
 	out := &box.round
 	*out = FlowRound{Status: r.Status, Result: render(&box.res, p), Answers: r.Answers,
-		Step: r.Step, Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Path: r.Path, flow: flow, core: r}
+		Step: r.Step, Problems: r.Problems, Attempt: r.Attempt, ID: r.ID, Path: r.Path, Language: r.Language,
+		flow: flow, core: r}
 	return out, nil
 }
