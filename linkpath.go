@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -88,10 +89,16 @@ func (r *round) readLink(ctx context.Context, s *flowStep) (values Answers, link
 	values = make(Answers, len(s.c.secrets))
 	for _, f := range s.c.secrets {
 		v, ok := sent[f.Name]
-		if !ok && f.Required {
+		switch {
+		case !ok && f.Required:
 			return nil, nil, "", nil
-		}
-		if ok {
+		case !ok:
+		case v != "" && (!utf8.ValidString(v) || f.checkValue(v) != ""):
+			// Sent on a page with other rules: another flow's, sharing
+			// the codec and a step key, or a replica's of another deploy.
+			// The flow takes no value its step refuses.
+			return nil, nil, closedRefused, nil
+		default:
 			values[f.Name] = v
 		}
 	}

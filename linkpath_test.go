@@ -227,3 +227,39 @@ func TestLinkEndedAfterEarlierStepReasked(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkValuesCheckedByTheFlow: the flow judges what a page sent by
+// its own step's rules. A value sent on a page with other rules (another
+// flow's, sharing the codec, the store and a step key, or a replica's of
+// another deploy) ends the flow invalid, and the flow takes nothing.
+func TestLinkValuesCheckedByTheFlow(t *testing.T) {
+	strict := passwordStep // at least 12 characters
+	lax := Step{Key: "password", Message: "Set your PIN", Fields: []AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+		{Name: "password", Label: "PIN", Type: TypePassword, Required: true},
+	}}
+	fx := secretFlowOf(t, []Step{strict}, nil, nil)
+	laxFlow, err := NewFlow(fx.codec, []Step{lax}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: fx.page.URL + "/lax", Store: fx.store}})
+	require.NoError(t, err)
+	laxPage, err := laxFlow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	strictPage := fx.page.Config.Handler
+	fx.page.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/lax") {
+			laxPage.ServeHTTP(w, r)
+			return
+		}
+		strictPage.ServeHTTP(w, r)
+	})
+
+	r := next(t, fx, "", nil)
+	onLax := fx.page.URL + "/lax?t=" + url.QueryEscape(linkToken(t, pageLink(t, r)))
+	require.Equal(t, http.StatusOK, send(t, onLax, "1234"), "the lax page takes the strict flow's link")
+	end := next(t, fx, r.Result.RequestState, alicesAnswer)
+	assert.Equal(t, FlowInvalid, end.Status)
+	assert.NotContains(t, end.Answers, "password")
+	require.Len(t, end.Problems, 1)
+	assert.ErrorIs(t, end.Problems[0], ErrSecretRefused)
+	assert.False(t, fx.held(t, onLax), "nothing is kept")
+}
