@@ -52,7 +52,11 @@ type Step struct {
 type FlowOptions struct {
 	// MaxReasks is how many times a step is asked again after an answer
 	// that fails the check; one more failing answer ends the flow with
-	// [FlowInvalid]. Zero means 3.
+	// [FlowInvalid]. Zero means 3. The count travels in the state, so a
+	// client that sends an earlier state back counts from there again:
+	// MaxReasks spares a person a long loop, and bounds no guessing. A
+	// Check that guards something guessable, such as a code sent by
+	// mail, limits its own attempts, per run ([FlowRound].ID).
 	MaxReasks int
 	// Principal returns who the server authenticated for the call, such
 	// as the UserID of req.Extra.TokenInfo, never a value the client
