@@ -30,6 +30,14 @@ func (r *round) run() (*FlowRound, error) {
 		pin, proven := r.st.Pins.get(key)
 		if key == r.st.Step && !proven {
 			r.st.Step = "" // the call answers one step at most
+			if r.st.Asked != "" && r.st.Asked != s.pin {
+				// Minted to ask other questions under this key: another
+				// form's or flow's on this tool and codec, or this step's
+				// before a deploy changed it. Ask it as it is now. A state
+				// that names none is a replica's still on an earlier
+				// release, which every form of this one outdates.
+				return r.ask(s, valid, pins, nil, []*FieldError{{Err: ErrChanged}}, 0)
+			}
 			accepted, done, err := r.answer(s, valid, pins)
 			if done != nil || err != nil {
 				return r.ended(done, err)
@@ -138,7 +146,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 	if err != nil {
 		return nil, err
 	}
-	st := flowState{ID: r.st.ID, Step: s.c.key, Attempt: attempt, Proven: valid, Pins: pins}
+	st := flowState{ID: r.st.ID, Step: s.c.key, Asked: s.pin, Attempt: attempt, Proven: valid, Pins: pins}
 	token, err := r.mint(&st, path)
 	if err != nil {
 		return nil, err
@@ -264,7 +272,7 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	if err != nil {
 		return nil, err
 	}
-	st := flowState{ID: r.st.ID, Step: s.c.key, Proven: valid, Pins: pins}
+	st := flowState{ID: r.st.ID, Step: s.c.key, Asked: s.pin, Proven: valid, Pins: pins}
 	token, err := r.mint(&st, path)
 	if err != nil {
 		return nil, err

@@ -76,6 +76,29 @@ func TestFlowAfterDeploy(t *testing.T) {
 	}
 }
 
+// TestFlowAskedStepChanged: an answer to the step a state asked is read
+// only against the questions that state asked. When the step changed
+// since (a deploy between two rounds, or another flow of the same key on
+// the tool and codec), the step is asked again as it is now, and nothing
+// from the answer is taken.
+func TestFlowAskedStepChanged(t *testing.T) {
+	fewerSeats := Step{Key: "team", Message: teamStep.Message, When: teamStep.When, Fields: []AutoFormField{
+		{Name: "team_name", Label: "Team name", Required: true},
+		{Name: "seats", Label: "Seats", Type: TypeInteger, Required: true, Min: Bound(2), Max: Bound(4)},
+	}}
+	before, codec, _ := newFlowFixture(t)
+	after, err := NewFlow(codec, []Step{accountStep, fewerSeats}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	req := finishRequest(t, before, "") // answers the team step with 5 seats
+	r, err := after.Next(context.Background(), req)
+	require.NoError(t, err)
+	require.Equal(t, "team", asked(t, r))
+	require.Len(t, r.Problems, 1)
+	assert.ErrorIs(t, r.Problems[0], ErrChanged)
+	assert.NotContains(t, r.Answers, "seats")
+	assert.Equal(t, "ada@example.com", r.Answers["email"], "the proven step is kept")
+}
+
 // TestFlowRechecksProvenAnswers: a proven answer that the step's Check refuses
 // later (the room was taken meanwhile) asks the step again.
 func TestFlowRechecksProvenAnswers(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 type flowState struct {
 	ID      string  `json:"i"`           // the run ID, random at the start
 	Step    string  `json:"s"`           // key of the step being asked
+	Asked   string  `json:"k,omitempty"` // pin of Step as it was asked
 	Attempt int     `json:"n,omitempty"` // failed answers so far to Step
 	Proven  Answers `json:"a,omitempty"` // merged accepted answers of the proven steps
 	Pins    pinList `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
@@ -136,6 +137,9 @@ func (st *flowState) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendJSONString(dst, st.ID)
 	dst = append(dst, `,"s":`...)
 	dst = appendJSONString(dst, st.Step)
+	if st.Asked != "" {
+		dst = appendJSONString(append(dst, `,"k":`...), st.Asked)
+	}
 	if st.Attempt != 0 {
 		dst = append(dst, `,"n":`...)
 		dst = strconv.AppendInt(dst, int64(st.Attempt), 10)
@@ -304,7 +308,7 @@ func (st *flowState) decodeFast(data []byte) bool {
 	d := stateDecoder{b: data, i: skipJSONSpace(data, 0)}
 	var (
 		out  flowState
-		seen [6]bool // i, s, n, a, p, l
+		seen [7]bool // i, s, n, a, p, l, k
 	)
 	ok := d.object(func(key string) bool {
 		if len(key) != 1 {
@@ -325,6 +329,8 @@ func (st *flowState) decodeFast(data []byte) bool {
 			field, ok = 4, d.pins(&out.Pins)
 		case 'l':
 			field, ok = 5, d.stringValue(&out.Lang)
+		case 'k':
+			field, ok = 6, d.stringValue(&out.Asked)
 		}
 		if !ok || seen[field] {
 			return false // a duplicate merges maps or keeps the last: not worth copying
@@ -354,6 +360,9 @@ func (st *flowState) decodeFast(data []byte) bool {
 	}
 	if seen[5] {
 		st.Lang = out.Lang
+	}
+	if seen[6] {
+		st.Asked = out.Asked
 	}
 	return true
 }

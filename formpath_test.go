@@ -200,3 +200,34 @@ func TestFormDecline(t *testing.T) {
 		}
 	}
 }
+
+// TestFormStateOfAnotherForm: a state minted to ask one form is no state
+// for another form of the same key, tool and codec, though it verifies:
+// the state names the questions it asked, so a note's state, sent with
+// an answer to a confirmation that is never asked through the model,
+// confirms nothing, and a flow's step asked under a state of other
+// questions is asked again as it is.
+func TestFormStateOfAnotherForm(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	note, err := NewForm[Answers]([]AutoFormField{{Name: "note"}}, &FormOptions{Codec: codec, Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	confirm, err := NewForm[Answers]([]AutoFormField{{Name: "sure", Type: TypeCheckbox, Required: true}},
+		&FormOptions{Codec: codec, Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	_, err = confirm.Ask(directCall(t, bareMeta(), "alice", "delete", nil), "")
+	require.Error(t, err, "a confirmation is never asked through the model")
+
+	res, err := note.Ask(directCall(t, bareMeta(), "alice", "delete", nil), "")
+	require.NoError(t, err)
+	var c struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &c))
+	state := c.Arguments[StateArgument].(string)
+
+	reply := note.ReadCall(directCall(t, bareMeta(), "alice", "delete", map[string]any{StateArgument: state, "note": "hi"}))
+	require.Equal(t, ReplyAccepted, reply.Status, "the note's own state answers it")
+	reply = confirm.ReadCall(directCall(t, bareMeta(), "alice", "delete", map[string]any{StateArgument: state, "sure": true}))
+	assert.NotEqual(t, ReplyAccepted, reply.Status, "%v %v", reply.Path, reply.Answers)
+	assert.Nil(t, reply.Answers["sure"])
+}
