@@ -257,9 +257,11 @@
 // refused as a state replayed with other arguments is. The tool's input
 // schema must let those keys through, of any type: [Flow.InputSchema]
 // returns one that does, from a base schema of the tool's own arguments. A
-// tool's own argument must not share a name with a field of its flow, or be
-// "mcpformAction": it would be read as an answer, and left out of what the
-// state is bound to.
+// tool's own argument must not share a name with a field of its flow, or
+// with the key prefab's renderer sends one under (teamName for
+// team_name), or be "mcpformAction": it would be read as an answer, and
+// left out of what the state is bound to. InputSchema panics on a base
+// that declares a field's name or key.
 //
 // # Asking through the model
 //

@@ -23,11 +23,15 @@ import (
 // tool's schema on every call (go-sdk's streamable HTTP handler does, for
 // its x-mcp-header check) parses these bytes and never marshals a
 // *jsonschema.Schema again. It panics if base does not marshal, as
-// go-sdk's AddTool does for a schema it cannot read.
+// go-sdk's AddTool does for a schema it cannot read, and if base has a
+// property named as a field of the flow or as the key prefab's renderer
+// sends a field under (teamName for team_name): the flow would read that
+// argument as an answer, and leave it out of what its state is bound to.
 func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 	s := &jsonschema.Schema{Type: "object"}
 	if base != nil {
 		s = base.CloneSchemas()
+		f.checkBase(s)
 	}
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
@@ -57,4 +61,21 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 		panic(fmt.Sprintf("mcpform: Flow.InputSchema: base does not marshal to JSON: %v", err))
 	}
 	return b
+}
+
+// checkBase panics on a property of base that the flow's fields write.
+func (f *Flow) checkBase(base *jsonschema.Schema) {
+	if f == nil {
+		return
+	}
+	for i := range f.steps {
+		for _, fd := range f.steps[i].c.fields {
+			for _, name := range [...]string{fd.Name, rendererKey(fd.Name)} {
+				if _, ok := base.Properties[name]; ok {
+					panic(fmt.Sprintf("mcpform: Flow.InputSchema: base's property %q is where the flow reads field %q's answer, "+
+						"and is left out of what its state is bound to: rename the tool's argument", name, fd.Name))
+				}
+			}
+		}
+	}
 }

@@ -76,3 +76,28 @@ func TestFlowInputSchemaIsMarshalledOnce(t *testing.T) {
 	assert.Same(t, &raw[0], &after[0], "the tool keeps the bytes it was given")
 	assert.Equal(t, string(raw), string(after))
 }
+
+// TestFlowInputSchemaRefusesOwnKeys: a tool argument named as a field, or
+// as the key prefab's renderer sends a field under, would be read as an
+// answer and left out of the binding; InputSchema refuses a base that
+// declares one, naming it, and keeps a base's other properties.
+func TestFlowInputSchemaRefusesOwnKeys(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	for _, name := range []string{"team_name", "teamName", "email"} {
+		t.Run(name, func(t *testing.T) {
+			base := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{name: {Type: "string"}}}
+			assert.PanicsWithValue(t, func() string {
+				field := name
+				if name == "teamName" {
+					field = "team_name"
+				}
+				return `mcpform: Flow.InputSchema: base's property "` + name + `" is where the flow reads field "` + field +
+					`"'s answer, and is left out of what its state is bound to: rename the tool's argument`
+			}(), func() { flow.InputSchema(base) })
+		})
+	}
+	base := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"repo": {Type: "string"}}}
+	assert.NotPanics(t, func() { flow.InputSchema(base) })
+}
