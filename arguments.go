@@ -158,8 +158,10 @@ const maxPooledArguments = 4 << 10
 // answerNumbers turns each number among the answers m, and in their
 // lists, into the float64 that go-sdk decodes a native answer's number
 // into, so that a handler gets the same [Answers] on every path. A number
-// no float64 holds (1e400) stays a json.Number, which every field refuses
-// by name: it is a problem with that field, not a failed call.
+// no float64 holds exactly (1e400, 50.0000000000000001,
+// 9007199254740993) stays a json.Number, which every field refuses by
+// name: it is a problem with that field, not a failed call, and it is
+// never rounded into a field's bounds or into a whole number.
 func answerNumbers(m map[string]any) {
 	for k, v := range m {
 		switch v := v.(type) {
@@ -179,6 +181,12 @@ func answerNumber(n json.Number) any {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
 		return n
+	}
+	// An integer of up to 15 digits is exact; any other number is exact
+	// when the float64's shortest spelling is the same number.
+	if s := string(n); (len(s) > 15 || !isCanonicalInteger(s)) &&
+		canonicalNumber(s) != canonicalNumber(strconv.FormatFloat(f, 'g', -1, 64)) {
+		return n // rounded: not the number that was written
 	}
 	return f
 }

@@ -1,10 +1,12 @@
 package mcpform
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -433,5 +435,60 @@ func TestReadArgumentsPooled(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("call %d, %.40q: %#v, want %#v", i, raw, got, want)
 		}
+	}
+}
+
+// TestAnswerNumbersExact: a number sent through the arguments becomes the
+// float64 a native answer holds only when that float64 is the number
+// written; any other stays a json.Number, which every field refuses, so
+// that rounding never brings a value into a field's bounds or makes it
+// whole. On the model path, such an answer is asked again.
+func TestAnswerNumbersExact(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want any
+	}{
+		{"50", 50.0},
+		{"-0", math.Copysign(0, -1)},
+		{"0.1", 0.1},
+		{"1.50", 1.5},
+		{"1e2", 100.0},
+		{"1E+20", 1e20},
+		{"123456789012345", 123456789012345.0},
+		{"9007199254740992", 9007199254740992.0},
+		{"9007199254740993", json.Number("9007199254740993")},
+		{"50.0000000000000001", json.Number("50.0000000000000001")},
+		{"12.0000000000000001", json.Number("12.0000000000000001")},
+		{"1e400", json.Number("1e400")},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			m := map[string]any{"n": json.Number(tt.in), "list": []any{json.Number(tt.in)}}
+			answerNumbers(m)
+			assert.Equal(t, tt.want, m["n"])
+			assert.Equal(t, tt.want, m["list"].([]any)[0])
+		})
+	}
+
+	_, codec, _ := newFlowFixture(t)
+	team := teamStep // seats: an integer from 1 to 50
+	team.When = nil
+	flow, err := NewFlow(codec, []Step{team}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	for _, seats := range []string{"50.0000000000000001", "12.0000000000000001"} {
+		t.Run("model path "+seats, func(t *testing.T) {
+			first, err := flow.Next(context.Background(), directCall(t, bareMeta(), "alice", "t", nil))
+			require.NoError(t, err)
+			var c struct {
+				Arguments map[string]any `json:"arguments"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(wireJSON(t, first.Result.StructuredContent)), &c))
+			req := directCall(t, bareMeta(), "alice", "t", nil)
+			req.Params.Arguments = json.RawMessage(`{"mcpform":"` + c.Arguments[StateArgument].(string) + `","team_name":"ab","seats":` + seats + `}`)
+			r, err := flow.Next(context.Background(), req)
+			require.NoError(t, err)
+			assert.Equal(t, FlowAsk, r.Status, "%v", r.Answers)
+			require.Len(t, r.Problems, 1)
+			assert.Equal(t, "seats", r.Problems[0].Field)
+		})
 	}
 }

@@ -236,8 +236,10 @@ func toFloat(v any) (float64, bool) {
 	case float64: // what encoding/json decodes: the hot path
 		return n, true
 	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
+		// Only a number a float64 holds exactly: rounding must not bring
+		// a value into bounds or make it whole (see answerNumber).
+		f, ok := answerNumber(n).(float64)
+		return f, ok
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
