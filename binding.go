@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // argumentsDigest returns the digest of a tool call's arguments that a
@@ -26,28 +28,76 @@ func argumentsDigest(raw json.RawMessage) (string, error) {
 // written as JavaScript's JSON.stringify writes them, so that a value a
 // browser parses and sends back unchanged keeps its digest; v is changed
 // in place.
+//
+// Key order is lost, so an object with two keys that differ only in case
+// is refused with errFoldedKeys: encoding/json decodes both into one
+// struct field, the later one winning, so their order, which the digest
+// cannot see, would choose what a handler reads.
 func canonicalJSON(v any) ([]byte, error) {
-	return json.Marshal(canonicalNumbers(v))
+	folded := false
+	v = canonicalNumbers(v, &folded)
+	if folded {
+		return nil, errFoldedKeys
+	}
+	return json.Marshal(v)
 }
 
+// errFoldedKeys refuses arguments that hold an object with two keys that
+// differ only in case.
+var errFoldedKeys = errors.New("mcpform: arguments hold an object with two keys that differ only in case")
+
 // canonicalNumbers replaces every json.Number in v by its canonical form,
-// in place, and returns v.
-func canonicalNumbers(v any) any {
+// in place, and returns v; it sets *folded when an object of v has two
+// keys that differ only in case.
+func canonicalNumbers(v any, folded *bool) any {
 	switch v := v.(type) {
 	case json.Number:
 		if c := canonicalNumber(string(v)); c != string(v) {
 			return json.Number(c)
 		}
 	case map[string]any:
+		if len(v) > 1 && !*folded {
+			*folded = foldedKeys(v)
+		}
 		for k, x := range v {
-			v[k] = canonicalNumbers(x)
+			v[k] = canonicalNumbers(x, folded)
 		}
 	case []any:
 		for i, x := range v {
-			v[i] = canonicalNumbers(x)
+			v[i] = canonicalNumbers(x, folded)
 		}
 	}
 	return v
+}
+
+// foldedKeys reports whether two keys of m are equal under Unicode case
+// folding, as encoding/json matches a key to a struct field.
+func foldedKeys[V any](m map[string]V) bool {
+	seen := make(map[string]struct{}, len(m))
+	for k := range m {
+		f := foldKey(k)
+		if _, ok := seen[f]; ok {
+			return true
+		}
+		seen[f] = struct{}{}
+	}
+	return false
+}
+
+// foldKey returns s with each rune replaced by the least rune of its case
+// folding orbit, so that two strings equal under strings.EqualFold have
+// the same key.
+func foldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // canonicalNumber returns the JSON number s, which must be valid, in the

@@ -119,6 +119,32 @@ func TestBindingExactNumbers(t *testing.T) {
 	}
 }
 
+// TestBindingFoldedKeys: encoding/json decodes two keys that differ only
+// in case into one struct field, the later winning, and the digest cannot
+// see their order; so arguments holding such keys, at any depth, are
+// refused on every path, and a swap can never finish a call.
+func TestBindingFoldedKeys(t *testing.T) {
+	for _, args := range []string{
+		`{"REPO":"victim","repo":"scratch"}`,
+		`{"opts":{"Force":true,"force":false}}`,
+		`{"list":[{"name":"a","NAME":"b"}]}`,
+		"{\"Kelvin\":1,\"\u212aelvin\":2}", // KELVIN SIGN folds to k
+		"{\"ſize\":1,\"size\":2}",           // LATIN SMALL LETTER LONG S folds to s
+	} {
+		t.Run(args, func(t *testing.T) {
+			_, err := argumentsDigest(json.RawMessage(args))
+			assert.ErrorIs(t, err, errFoldedKeys)
+			flow, _, _ := newFlowFixture(t)
+			_, err = flow.Next(context.Background(), rawArgs(nil, "", args, nil))
+			assert.ErrorIs(t, err, errFoldedKeys)
+		})
+	}
+	for _, args := range []string{`{"repo":"a","Repo2":"b"}`, `{"a":{"x":1},"b":{"X":1}}`, `{"é":1,"e":2}`} {
+		_, err := argumentsDigest(json.RawMessage(args))
+		assert.NoError(t, err, args)
+	}
+}
+
 // TestNumberOutOfRange (issue 22, finding 4): 1e400 in an answer is a
 // problem named by its field on every path that reads the arguments,
 // never a failed call nor no answer.

@@ -366,7 +366,8 @@ var nullDigest = digestOf([]byte("null"))
 // Absent, null and {} arguments cost nothing. The digest covers the rest
 // exactly, numbers as written (see canonicalJSON); a number among the
 // answers that no float64 holds stays a json.Number for its field to
-// name. Only arguments that are not JSON at all are an error.
+// name. Only arguments that are not JSON at all are an error, and those
+// with an object whose keys differ only in case (see canonicalJSON).
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
