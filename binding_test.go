@@ -129,7 +129,7 @@ func TestBindingFoldedKeys(t *testing.T) {
 		`{"opts":{"Force":true,"force":false}}`,
 		`{"list":[{"name":"a","NAME":"b"}]}`,
 		"{\"Kelvin\":1,\"\u212aelvin\":2}", // KELVIN SIGN folds to k
-		"{\"ſize\":1,\"size\":2}",           // LATIN SMALL LETTER LONG S folds to s
+		"{\"ſize\":1,\"size\":2}",          // LATIN SMALL LETTER LONG S folds to s
 	} {
 		t.Run(args, func(t *testing.T) {
 			_, err := argumentsDigest(json.RawMessage(args))

@@ -70,7 +70,9 @@
 // with the answers and the state. On the legacy handshake mcp-go's own
 // server bridge asks with elicitation/create and calls the handler again
 // with the answers, up to ten times, so every round of a flow works there
-// too; nothing else is needed.
+// too; nothing else is needed. A secret's page is the one round that
+// outlasts a call of the handler: once the person consents to its link,
+// [Next] waits for the page to be sent (see Next).
 //
 // # Serving, and the spec's error codes
 //

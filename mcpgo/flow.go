@@ -63,7 +63,11 @@ type FlowRound struct {
 //
 // A client on the legacy handshake is served by mcp-go's own bridge, which
 // asks with elicitation/create and calls the handler again, every round of
-// the flow, up to ten.
+// the flow, up to ten. Once the person has consented to a secret page's
+// link, Next waits for the page, running the flow again every second for
+// up to ten minutes, rather than have the bridge ask again; unlike go-sdk's
+// face, it sends no notifications/elicitation/complete, which mcp-go's
+// bridge has no place for.
 func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*FlowRound, error) {
 	if flow == nil {
 		return nil, errors.New("mcpform: Next on a flow without steps")
@@ -76,7 +80,7 @@ func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*Fl
 		res   resultBox
 	}{}
 	box.call.read(ctx, &req)
-	r, p, err := flow.Seam().Next(ctx, &box.call)
+	r, p, err := next(ctx, flow, &box.call)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,89 @@
+package mcpgo_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/mcpgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lateBrowser consents to a URL-mode request at once and sends the secret
+// on the page a moment later, as a person does.
+type lateBrowser struct {
+	t      *testing.T
+	mu     sync.Mutex
+	urls   int
+	posted sync.WaitGroup
+}
+
+func (b *lateBrowser) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if req.Params.Mode != mcp.ElicitationModeURL {
+		return accept(map[string]any{"email": "ada@example.com"}), nil
+	}
+	b.mu.Lock()
+	b.urls++
+	first := b.urls == 1
+	b.mu.Unlock()
+	if first {
+		b.posted.Go(func() {
+			time.Sleep(100 * time.Millisecond)
+			page := &browser{t: b.t, secret: "correct horse battery"}
+			_, _ = page.Elicit(ctx, req)
+		})
+	}
+	return accept(nil), nil
+}
+
+// TestLegacyPageWait: on the legacy handshake, mcp-go's bridge calls the
+// handler again as soon as the person consents to the link; Next waits
+// for the page, as go-sdk's face does, so that the person is shown the
+// link once and the flow finishes when they send it.
+func TestLegacyPageWait(t *testing.T) {
+	defer func(d time.Duration) { *mcpgo.LegacyPagePoll = d }(*mcpgo.LegacyPagePoll)
+	*mcpgo.LegacyPagePoll = 20 * time.Millisecond
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	var page http.Handler
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page.ServeHTTP(w, r) }))
+	defer ts.Close()
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Message: "Set your password", Fields: []mcpform.AutoFormField{
+		{Name: "email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: ptr(8.0)},
+	}}}, &mcpform.FlowOptions{
+		ContextPrincipal: func(context.Context) string { return "alice" },
+		Secrets:          &mcpform.SecretOptions{PageURL: ts.URL + "/secret", Store: mcpform.NewMemorySecretStore()},
+	})
+	require.NoError(t, err)
+	page, err = flow.SecretPage(&mcpform.SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	srv := server.NewMCPServer("pw", "v0", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("set_password"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := mcpgo.Next(ctx, flow, req)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == mcpform.FlowAsk {
+			return r.Result, nil
+		}
+		return mcp.NewToolResultText(r.Status.String() + " " + r.Answers["email"].(string)), nil
+	})
+	b := &lateBrowser{t: t}
+	c := connect(t, srv, b, client.WithClientCapabilities(mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}), client.WithLegacyProtocolOnly())
+	res, err := callTool(t, c, "set_password")
+	b.posted.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, "done ada@example.com", text(t, res))
+	assert.Equal(t, 1, b.urls, "the person is shown the link once")
+}
