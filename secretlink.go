@@ -177,17 +177,24 @@ func (k *linkKeys) expiry(now int64) int64 {
 // it seals, so that the same link at the same expiry seals to the same
 // token (a synthetic nonce: two tokens share a nonce only when they seal
 // the same bytes, so the nonce never repeats under different plaintexts).
+// linkPadBlock is the block a link's principal is padded to.
+const linkPadBlock = 32
+
 func (k *linkKeys) seal(l *secretLink) string {
 	n := binary.MaxVarintLen64 * 5
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		n += len(s)
 	}
-	buf := make([]byte, 0, 2*n+sealNonceSize+sealTagSize) // the plain text, then the sealed
+	buf := make([]byte, 0, 2*(n+linkPadBlock)+sealNonceSize+sealTagSize) // the plain text, then the sealed
 	plain := binary.AppendUvarint(buf, uint64(k.expiry(k.now().Unix())))
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
 		plain = append(plain, s...)
 	}
+	// Zeros for the principal to fill whole blocks, so that the token's
+	// length says of it no more than how many blocks it takes: the tool,
+	// the step and the run ID's size are no secret.
+	plain = append(plain, make([]byte, (linkPadBlock-len(l.Principal)%linkPadBlock)%linkPadBlock)...)
 	m, _ := k.nonceMACs.Get().(hash.Hash)
 	if m == nil {
 		m = hmac.New(sha256.New, k.nonce)
@@ -223,8 +230,8 @@ func (k *linkKeys) open(token string) (*secretLink, bool) {
 		}
 		parts[i], plain = string(plain[n:n+int(size)]), plain[n+int(size):]
 	}
-	if len(plain) != 0 || parts[2] == "" {
-		return nil, false
+	if len(plain) >= linkPadBlock || strings.Trim(string(plain), "\x00") != "" || parts[2] == "" {
+		return nil, false // more than padding after the parts
 	}
 	return &secretLink{Principal: parts[0], Tool: parts[1], Run: parts[2], Step: parts[3]}, true
 }

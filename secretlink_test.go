@@ -61,7 +61,21 @@ func TestSecretLinkSealed(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, secretLink{Principal: "alice", Tool: "set_password", Run: r.ID, Step: "password"}, *link)
 
-	assert.LessOrEqual(t, len(token), 140, "a short link: %s", token)
+	assert.LessOrEqual(t, len(token), 180, "a short link: %s", token)
+
+	// The principal is padded: its length shows only in 32-byte blocks.
+	lengths := map[int]bool{}
+	for _, principal := range []string{"al", "alice", "alexandra.k@example.com", strings.Repeat("x", 32)} {
+		l := &secretLink{Principal: principal, Tool: "set_password", Run: r.ID, Step: "password"}
+		tok := flow.links.seal(l)
+		lengths[len(tok)] = true
+		opened, ok := flow.links.open(tok)
+		require.True(t, ok)
+		assert.Equal(t, *l, *opened)
+	}
+	assert.Len(t, lengths, 1, "principals of up to 32 bytes give tokens of one length")
+	long := flow.links.seal(&secretLink{Principal: strings.Repeat("x", 33), Tool: "set_password", Run: r.ID, Step: "password"})
+	assert.Greater(t, len(long), len(token))
 	var decoded [][]byte
 	for _, part := range strings.Split(token, ".") {
 		if b, err := base64.RawURLEncoding.DecodeString(part); err == nil {
