@@ -26,8 +26,6 @@ const (
 	companionTool = "mcpform_view_submit"
 	// toolArgument names, in a companion call, the tool it reaches.
 	toolArgument = "mcpformTool"
-	// viewerCacheTTL is how long a client may cache the viewer.
-	viewerCacheTTL = 24 * 60 * 60 * 1000
 )
 
 // viewMarkKey is the context key of the companion's mark, and theViewMark
@@ -56,7 +54,11 @@ var theViewMark = &viewMark{}
 // AddViewer does not declare the MCP Apps extension, which mcp-go fixes
 // when the server is created: create it with
 // server.WithExtensions(map[string]any{mcpform.AppsExtension: map[string]any{}}).
-// It returns the errors of mcpform.ViewerHTML.
+// Nor can it mark the viewer cacheable for a day, public, as go-sdk's face
+// does: mcp-go sets caching hints per method, for every resource, not per
+// resource. A server whose resources may all be cached so adds
+// server.WithMethodCacheHints(mcp.MethodResourcesRead, 86_400_000,
+// mcp.CacheScopePublic). It returns the errors of mcpform.ViewerHTML.
 func AddViewer(srv *server.MCPServer, opts *mcpform.ViewerOptions) error {
 	page, err := mcpform.ViewerHTML(opts)
 	if err != nil {
