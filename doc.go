@@ -288,19 +288,21 @@
 // mode instead: the client opens a link to [Flow.SecretPage], a page of the
 // server's own, and what the person types there goes into a [SecretStore],
 // never through the client. The flow takes it, once, in the round that
-// finishes, so the secret is in FlowDone's answers and in no request state,
-// link, log or result; [SealSecrets] keeps it out of the store's database
-// in the clear too. The link's token is sealed: it reveals no principal,
-// tool or run. Opening the page changes nothing, so a link preview spoils
-// nothing; the first browser that posts on a link claims it, and a post
-// from any other refuses the link, and the flow ends with
-// [ErrSecretRefused], taking nothing. Once the flow has taken the secret,
-// the link says the request is finished to any browser that opens it, and
-// takes nothing more. However a flow ends, the secrets
-// sent for it are deleted. The page must say who may use a link
-// ([SecretPageOptions].Authorize, or AnyoneWithTheLink): with
-// AnyoneWithTheLink, whoever opens the link and posts first sets the
-// value, and only Authorize closes this.
+// finishes, judged again by the step's own rules, so the secret is in
+// FlowDone's answers and in no request state, link, log or result;
+// [SealSecrets] keeps it out of the store's database in the clear too. The
+// link's token is sealed: it reveals no principal, tool or run. Opening the
+// page changes nothing, so a link preview spoils nothing; the token's
+// length shows the principal's only in 32-byte blocks. The first browser
+// that posts on a link claims it (a second post from it, as a double submit
+// sends, is its own), and a post from any other refuses the link, and the
+// flow ends with [ErrSecretRefused], taking nothing. Once the flow has
+// taken the secret, the link says the request is finished to any browser
+// that opens it, and takes nothing more, a stop included. However a flow
+// ends, the secrets sent for it are deleted. The page must say who may use
+// a link ([SecretPageOptions].Authorize, or AnyoneWithTheLink): with
+// AnyoneWithTheLink, whoever opens the link and posts first sets the value,
+// and only Authorize closes this.
 //
 // A client that cannot open a URL-mode request is given the page's link
 // in an ordinary result instead (see "The link and model paths"), after
