@@ -2,8 +2,6 @@ package mcpgo_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -51,22 +49,7 @@ func (b *lateBrowser) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*
 func TestLegacyPageWait(t *testing.T) {
 	defer func(d time.Duration) { *mcpgo.LegacyPagePoll = d }(*mcpgo.LegacyPagePoll)
 	*mcpgo.LegacyPagePoll = 20 * time.Millisecond
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
-	require.NoError(t, err)
-	var page http.Handler
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page.ServeHTTP(w, r) }))
-	defer ts.Close()
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Message: "Set your password", Fields: []mcpform.AutoFormField{
-		{Name: "email", Type: mcpform.TypeEmail, Required: true},
-		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: ptr(8.0)},
-	}}}, &mcpform.FlowOptions{
-		ContextPrincipal: func(context.Context) string { return "alice" },
-		Secrets:          &mcpform.SecretOptions{PageURL: ts.URL + "/secret", Store: mcpform.NewMemorySecretStore()},
-	})
-	require.NoError(t, err)
-	page, err = flow.SecretPage(&mcpform.SecretPageOptions{AnyoneWithTheLink: true})
-	require.NoError(t, err)
+	flow := passwordFlow(t, &mcpform.SecretPageOptions{AnyoneWithTheLink: true})
 	srv := server.NewMCPServer("pw", "v0", server.WithToolCapabilities(false))
 	srv.AddTool(mcp.NewTool("set_password"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r, err := mcpgo.Next(ctx, flow, req)

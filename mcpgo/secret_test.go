@@ -72,18 +72,17 @@ func (b *browser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	return accept(nil), nil
 }
 
-// TestSecretFlow: a step with a secret field, through mcp-go's client and
-// server: the email in form mode, the password on the flow's SecretPage in
-// URL mode, never in the request state or the form; the flow finishes with
-// both, and a replay gets no secret back.
-func TestSecretFlow(t *testing.T) {
-	const secret = "correct horse battery"
+// passwordFlow returns alice's flow of one step, an email and a password
+// of at least 8 characters on the flow's secret page, served with page
+// by a test server of t's.
+func passwordFlow(t *testing.T, page *mcpform.SecretPageOptions) *mcpform.Flow {
+	t.Helper()
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
 	require.NoError(t, err)
-	var page http.Handler
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page.ServeHTTP(w, r) }))
-	defer ts.Close()
+	var handler http.Handler
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
 	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "password", Message: "Set your password", Fields: []mcpform.AutoFormField{
 		{Name: "email", Type: mcpform.TypeEmail, Required: true},
 		{Name: "password", Label: "New password", Type: mcpform.TypePassword, Required: true, Min: ptr(8.0)},
@@ -92,14 +91,24 @@ func TestSecretFlow(t *testing.T) {
 		Secrets:          &mcpform.SecretOptions{PageURL: ts.URL + "/secret", Store: mcpform.NewMemorySecretStore()},
 	})
 	require.NoError(t, err)
+	handler, err = flow.SecretPage(page)
+	require.NoError(t, err)
+	return flow
+}
+
+// TestSecretFlow: a step with a secret field, through mcp-go's client and
+// server: the email in form mode, the password on the flow's SecretPage in
+// URL mode, never in the request state or the form; the flow finishes with
+// both, and a replay gets no secret back.
+func TestSecretFlow(t *testing.T) {
+	const secret = "correct horse battery"
 	// The page is bound to the principal ContextPrincipal named.
-	page, err = flow.SecretPage(&mcpform.SecretPageOptions{Authorize: func(_ *http.Request, principal string) error {
+	flow := passwordFlow(t, &mcpform.SecretPageOptions{Authorize: func(_ *http.Request, principal string) error {
 		if principal != "alice" {
 			return errors.New("not alice's link")
 		}
 		return nil
 	}})
-	require.NoError(t, err)
 
 	srv := server.NewMCPServer("pw", "v0", server.WithToolCapabilities(false))
 	var states []string
