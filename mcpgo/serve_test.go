@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -165,10 +166,17 @@ func rawCall(t *testing.T, c *client.Client, tool, state string, caps map[string
 			req.Header.Set(name, value)
 		}
 	}
-	// A call that gets no answer fails the test, rather than hang it.
+	// A call that gets no answer fails the test, rather than hang it, and
+	// leaves every goroutine's stack in the log: it has happened once, in
+	// CI, and never here.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	resp, err := c.GetTransport().SendRequest(ctx, req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		var stacks strings.Builder
+		_ = pprof.Lookup("goroutine").WriteTo(&stacks, 1)
+		t.Logf("goroutines when %s got no answer:\n%s", tool, stacks.String())
+	}
 	require.NoError(t, err, "%s: no answer", tool)
 	return resp
 }
