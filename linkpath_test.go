@@ -55,23 +55,6 @@ func TestPageRequest(t *testing.T) {
 	}
 }
 
-// secretFlowOf is newSecretFixtureOf for a flow of several steps.
-func secretFlowOf(t *testing.T, steps []Step, outcomes Outcomes, store SecretStore) *secretFixture {
-	t.Helper()
-	fx := newSecretFixtureOf(t, nil, passwordStep, outcomes)
-	if store == nil {
-		store = fx.store
-	}
-	flow, err := NewFlow(fx.codec, steps, &FlowOptions{Principal: tokenUser, Outcomes: outcomes,
-		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: store}})
-	require.NoError(t, err)
-	page, err := flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
-	require.NoError(t, err)
-	fx.flow = flow
-	fx.page.Config.Handler = page
-	return fx
-}
-
 // barrierStore holds each read of key that finds a secret until n reads
 // have found it, so that n rounds read the secret before any takes it.
 type barrierStore struct {
@@ -95,7 +78,7 @@ func (s *barrierStore) GetSecret(ctx context.Context, key string) (string, bool,
 // link as done finishes, and the other ends invalid, taking nothing.
 func TestLinkTakenOnce(t *testing.T) {
 	barrier := &barrierStore{SecretStore: NewMemorySecretStore()}
-	fx := secretFlowOf(t, []Step{passwordStep}, nil, barrier)
+	fx := newSecretFixtureWith(t, nil, []Step{passwordStep}, nil, barrier)
 	r := next(t, fx, "", nil)
 	link := pageLink(t, r)
 	require.Equal(t, http.StatusOK, send(t, link, "correct horse battery"))
@@ -209,7 +192,7 @@ func TestLinkEndedAfterEarlierStepReasked(t *testing.T) {
 				}}
 			pw := passwordStep
 			pw.When = func(a Answers) bool { return a["kind"] == "password" }
-			fx := secretFlowOf(t, []Step{account, pw}, nil, nil)
+			fx := newSecretFixtureWith(t, nil, []Step{account, pw}, nil, nil)
 			r1 := next(t, fx, "", nil)
 			r2 := next(t, fx, r1.Result.RequestState, map[string]any{"account": map[string]any{"kind": "password"}})
 			link := pageLink(t, r2)
@@ -238,7 +221,7 @@ func TestLinkValuesCheckedByTheFlow(t *testing.T) {
 		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
 		{Name: "password", Label: "PIN", Type: TypePassword, Required: true},
 	}}
-	fx := secretFlowOf(t, []Step{strict}, nil, nil)
+	fx := newSecretFixtureWith(t, nil, []Step{strict}, nil, nil)
 	laxFlow, err := NewFlow(fx.codec, []Step{lax}, &FlowOptions{Principal: tokenUser,
 		Secrets: &SecretOptions{PageURL: fx.page.URL + "/lax", Store: fx.store}})
 	require.NoError(t, err)

@@ -49,13 +49,23 @@ func newSecretFixture(t *testing.T, page *SecretPageOptions) *secretFixture {
 // its outcomes in outcomes when it is not nil.
 func newSecretFixtureOf(t *testing.T, page *SecretPageOptions, step Step, outcomes Outcomes) *secretFixture {
 	t.Helper()
+	return newSecretFixtureWith(t, page, []Step{step}, outcomes, nil)
+}
+
+// newSecretFixtureWith is newSecretFixtureOf of a flow of steps, whose
+// secrets go to store, or to the fixture's own store when store is nil.
+func newSecretFixtureWith(t *testing.T, page *SecretPageOptions, steps []Step, outcomes Outcomes, store SecretStore) *secretFixture {
+	t.Helper()
 	_, codec, clock := newFlowFixture(t)
 	fx := &secretFixture{codec: codec, clock: clock, store: NewMemorySecretStore()}
+	if store == nil {
+		store = fx.store
+	}
 	var handler http.Handler
 	fx.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(fx.page.Close)
-	flow, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser, Outcomes: outcomes,
-		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: fx.store}})
+	flow, err := NewFlow(codec, steps, &FlowOptions{Principal: tokenUser, Outcomes: outcomes,
+		Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: store}})
 	require.NoError(t, err)
 	if page == nil {
 		page = &SecretPageOptions{AnyoneWithTheLink: true}
