@@ -19,19 +19,16 @@ import (
 // no running do loses its claim; and what a process keeps in memory ends
 // with it, so after a restart a replay runs do again: use [SQLStore] when
 // that matters, or when replicas serve the same runs. Expired outcomes
-// are dropped in small batches as the store is used. Outcomes are kept
-// compressed against a recent one, which is therefore kept up to twice
-// the keep. Its zero value is not usable; make one with
-// [NewMemoryOutcomes].
+// are dropped in small batches as the store is used, so memory is
+// bounded by the outcomes a replay can still reach. Its zero value is not
+// usable; make one with [NewMemoryOutcomes].
 type MemoryOutcomes struct {
 	keep time.Duration
 	now  func() time.Time
-	pack memPacker
 
 	mu      sync.Mutex
 	pending map[memKey]*memRun // claimed runs, undecided
-	done    map[memKey]memDone // decided runs: where their outcomes are
-	kept    memArena           // the outcomes
+	done    map[memKey]memDone // decided runs and their outcomes
 	order   []memClaim         // claims, oldest first, from head
 	head    int
 }
@@ -55,11 +52,17 @@ type memRun struct {
 }
 
 // memClaim is a claim in the order of expiry; expires is in Unix
-// nanoseconds, the smallest form of the time. A claim, an entry of done
-// and the outcome it locates hold no pointer: the collector need not
-// look into what a store keeps for every run (see memArena).
+// nanoseconds, the smallest form of the time.
 type memClaim struct {
 	key     memKey
+	expires int64
+}
+
+// A memDone is a decided run: its outcome's JSON, as do returned it, and
+// when the run expires. A string rather than a []byte: it is never
+// written again, and is one word smaller.
+type memDone struct {
+	outcome string
 	expires int64
 }
 
@@ -92,9 +95,9 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context
 	for {
 		m.mu.Lock()
 		m.sweep()
-		if first, dict, ok := m.outcome(key); ok {
+		if d, ok := m.done[key]; ok {
 			m.mu.Unlock()
-			return unpack(first, dict)
+			return []byte(d.outcome), nil
 		}
 		r, ok := m.pending[key]
 		if !ok {
@@ -117,16 +120,6 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context
 	}
 }
 
-// outcome returns the outcome kept for key, as pack kept it, and its
-// dictionary; m.mu is held.
-func (m *MemoryOutcomes) outcome(key memKey) ([]byte, *memDict, bool) {
-	d, ok := m.done[key]
-	if !ok {
-		return nil, nil, false
-	}
-	return m.kept.get(d)
-}
-
 // decide calls do for the run r, which this call holds, and stores its
 // result, or releases r when there is none.
 func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
@@ -145,11 +138,11 @@ func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do f
 		m.release(key, r)
 		return nil, err
 	}
-	packed, dict := m.pack.pack(blob, m.now().UnixNano(), int64(m.keep))
+	kept := string(blob) // a copy: the caller gets blob back, and may change it
 	m.mu.Lock()
 	if m.pending[key] == r { // else its claim expired while do ran
 		delete(m.pending, key)
-		m.done[key] = m.kept.add(packed, dict, r.expires)
+		m.done[key] = memDone{kept, r.expires}
 	}
 	r.wake()
 	m.mu.Unlock()
@@ -175,8 +168,7 @@ func (r *memRun) wake() {
 }
 
 // sweep drops at most memSweepBatch claims and outcomes that have
-// expired, oldest first, and the memory of outcomes all expired; m.mu is
-// held.
+// expired, oldest first; m.mu is held.
 func (m *MemoryOutcomes) sweep() {
 	now := m.now().UnixNano()
 	for range memSweepBatch {
@@ -196,7 +188,6 @@ func (m *MemoryOutcomes) sweep() {
 		m.order = append(m.order[:0], m.order[m.head:]...)
 		m.head = 0
 	}
-	m.kept.sweep(now)
 }
 
 // LookupOutcome implements [Outcomes].
@@ -208,14 +199,13 @@ func (m *MemoryOutcomes) LookupOutcome(ctx context.Context, key string) (*mcp.Ca
 func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool, error) {
 	k := memKeyOf(key)
 	m.mu.Lock()
-	first, dict, ok := m.outcome(k)
+	d, ok := m.done[k]
 	_, claimed := m.pending[k]
 	m.mu.Unlock()
 	if !ok {
 		return nil, claimed, nil
 	}
-	blob, err := unpack(first, dict)
-	return blob, err == nil, err
+	return []byte(d.outcome), true, nil
 }
 
 // outcomeKeep is how long m keeps an outcome, which bounds how long a run

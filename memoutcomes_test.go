@@ -161,7 +161,12 @@ func TestMemoryOutcomesSweep(t *testing.T) {
 	assert.Equal(t, "after keep", textOf(got), "an outcome past keep is gone")
 	m.mu.Lock()
 	assert.LessOrEqual(t, len(m.order)-m.head, 5, "the queue of claims shrinks too")
-	assert.Equal(t, []uint32{1, 1}, []uint32{m.kept.first, uint32(len(m.kept.chunks))}, "the memory of expired outcomes is freed")
+	kept := []memKey{}
+	for k := range m.done {
+		kept = append(kept, k)
+	}
+	want := []memKey{memKeyOf("new-0"), memKeyOf("new-1"), memKeyOf("new-2"), memKeyOf("new-3"), memKeyOf("run-0")}
+	assert.ElementsMatch(t, want, kept, "the memory of expired outcomes is freed")
 	m.mu.Unlock()
 }
 
@@ -201,10 +206,25 @@ func signupDos(n int) []func(context.Context) (*mcp.CallToolResult, error) {
 	return dos
 }
 
+// signupOutcome is the JSON of a signup's outcome for email, as a tool
+// returns it.
+func signupOutcome(name, email string) []byte {
+	return fmt.Appendf(nil, `{"content":[{"type":"text","text":"Signup complete: created %s <%s> on the Pro plan."}],`+
+		`"structuredContent":{"status":"created","account":{"email":%q,"full_name":%q,"plan":"pro"}}}`, name, email, email, name)
+}
+
 // TestMemoryOutcomesKeptSize: what MemoryOutcomes holds for a finished
 // run, its outcome and its key included, stays small, since a server
-// keeps one for every run its state may still replay: a signup's outcome
-// of 220 bytes keeps in less.
+// keeps one for every run its state may still replay: at most 400 bytes
+// for a signup's outcome of about 220, kept as it is.
+//
+// The figure is the live heap's growth over many runs, divided by their
+// number, with a collection before each reading. It is robust: the dos,
+// keys and results are made before the first reading and are the
+// caller's, so only what the store keeps remains; the runs are many, so
+// the growth of the map's table and of the queue of claims, which double
+// as they fill, is spread over them. Both are in the figure, at their
+// worst just after doubling, as they would be in a server.
 func TestMemoryOutcomesKeptSize(t *testing.T) {
 	const runs = 20000
 	dos := signupDos(runs)
@@ -223,8 +243,14 @@ func TestMemoryOutcomesKeptSize(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	perRun := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / runs
-	t.Logf("%.0f bytes kept a run, with its key and %d-byte outcome", perRun, len(signupOutcome("Person 1", "person-1@example.com")))
-	assert.Less(t, perRun, 200.0, "bytes kept a run")
+	outcomeBytes := 0
+	m.mu.Lock()
+	for _, d := range m.done {
+		outcomeBytes += len(d.outcome)
+	}
+	m.mu.Unlock()
+	t.Logf("%.0f bytes kept a run, with its key and outcome of %.0f bytes on average", perRun, float64(outcomeBytes)/runs)
+	assert.LessOrEqual(t, perRun, 400.0, "bytes kept a run")
 	runtime.KeepAlive(m)
 	runtime.KeepAlive(dos)
 	runtime.KeepAlive(keys)
