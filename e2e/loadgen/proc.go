@@ -183,5 +183,8 @@ func peakMemory(pid int) (int64, error) {
 // resetPeak resets the peak resident memory of process pid, VmHWM, to
 // what it holds now (proc(5), /proc/PID/clear_refs).
 func resetPeak(pid int) error {
-	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
+		return fmt.Errorf("resetting the peak memory: %w", err)
+	}
+	return nil
 }

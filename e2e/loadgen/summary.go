@@ -101,15 +101,12 @@ func printSummary(out io.Writer, cfg config, all []result) {
 
 // describe says what set and the -go-env goEnv run both Go servers with.
 func describe(set setting, goEnv []string) string {
-	var d string
-	switch set.name {
-	case "defaults":
+	d := "An equal memory budget for both Go servers: " + strings.Join(set.env, " ")
+	if set.name == "defaults" {
 		d = "The example's defaults: both Go servers as shipped"
-	default:
-		d = "An equal memory budget for both Go servers: " + strings.Join(set.env, " ")
 	}
 	if len(goEnv) > 0 {
-		d += ", with " + strings.Join(goEnv, " ")
+		d += ", plus " + strings.Join(goEnv, " ") + " for both"
 	}
 	return d
 }
