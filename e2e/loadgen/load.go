@@ -17,6 +17,7 @@ import (
 
 // A result is one run: one server at one number of clients.
 type result struct {
+	setting  string // the name of the setting the Go servers ran with
 	server   string
 	clients  int
 	rep      int
@@ -24,7 +25,7 @@ type result struct {
 	elapsed  time.Duration
 	p50, p99 time.Duration // per call
 	cpu      time.Duration // the server's, during the measured time
-	peak     int64         // the server's VmHWM after the run, bytes
+	peak     int64         // the server's VmHWM during the run, bytes
 	errors   int
 }
 
@@ -39,14 +40,14 @@ func (r result) cpuPerSignup() float64 {
 }
 
 func (r result) line() string {
-	return fmt.Sprintf("%-3s %4d %3d %10.0f %9.2f %9.2f %11.3f %9.1f %7d", r.server, r.clients, r.rep, r.rate(),
+	return fmt.Sprintf("%-8s %-7s %4d %3d %10.0f %9.2f %9.2f %11.3f %9.1f %7d", r.setting, r.server, r.clients, r.rep, r.rate(),
 		ms(r.p50), ms(r.p99), r.cpuPerSignup(), float64(r.peak)/(1<<20), r.errors)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // emails numbers the signups of the whole session, so each has an email of
-// its own on both servers.
+// its own on every server.
 var emails atomic.Int64
 
 // sessionID keeps emails unique across sessions against the same store.
@@ -73,6 +74,10 @@ func load(ctx context.Context, s server, clients int, cfg config) (result, error
 		if _, _, _, err := drive(ctx, hc, s.url, clients, cfg.Warmup, cfg.Plan); err != nil {
 			return result{}, err
 		}
+	}
+	// The peak is this run's: neither the warm-up's nor the runs' before.
+	if err := resetPeak(s.pid); err != nil {
+		return result{}, err
 	}
 	cpu0, err := cpuTime(s.pid)
 	if err != nil {
@@ -128,7 +133,7 @@ func drive(ctx context.Context, hc *http.Client, url string, clients int, d time
 				if plan == "mix" {
 					p = [2]string{"pro", "team"}[(w+i)%2]
 				}
-				if e := c.signup(ctx, p, &mine); e != nil {
+				if e := c.signup(ctx, p, newEmail(), &mine); e != nil {
 					failed++
 					err = cmpErr(err, e)
 					continue
@@ -159,10 +164,11 @@ func cmpErr(a, b error) error {
 
 // A caller speaks the 2026-07-28 wire to one server.
 type caller struct {
-	hc  *http.Client
-	url string
-	id  int
-	buf bytes.Buffer
+	hc    *http.Client
+	url   string
+	id    int
+	buf   bytes.Buffer
+	trace func(body []byte) // if set, sees each response's body
 }
 
 // reply is what the load generator reads of a tools/call response.
@@ -185,8 +191,14 @@ const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` 
 	`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},` +
 	`"io.modelcontextprotocol/clientInfo":{"name":"mcpform-loadgen","version":"0"}}`
 
-// signup runs one whole signup on plan, appending each call's latency.
-func (c *caller) signup(ctx context.Context, plan string, lat *[]time.Duration) error {
+// newEmail returns an email no signup of the session has used.
+func newEmail() string {
+	return "lg" + sessionID + "-" + strconv.FormatInt(emails.Add(1), 10) + "@example.com"
+}
+
+// signup runs one whole signup of email on plan, appending each call's
+// latency.
+func (c *caller) signup(ctx context.Context, plan, email string, lat *[]time.Duration) error {
 	r, err := c.call(ctx, "", "", lat)
 	if err != nil {
 		return err
@@ -194,7 +206,6 @@ func (c *caller) signup(ctx context.Context, plan string, lat *[]time.Duration) 
 	if r.Result.ResultType != "input_required" || r.Result.RequestState == "" {
 		return fmt.Errorf("first call: want the account form, got %q", r.Result.ResultType)
 	}
-	email := "lg" + sessionID + "-" + strconv.FormatInt(emails.Add(1), 10) + "@example.com"
 	r, err = c.call(ctx, r.Result.RequestState,
 		`"account":{"action":"accept","content":{"email":"`+email+`","full_name":"Ada Lovelace","plan":"`+plan+`"}}`, lat)
 	if err != nil {
@@ -260,6 +271,9 @@ func (c *caller) call(ctx context.Context, state, answers string, lat *[]time.Du
 			return nil, fmt.Errorf("a %s response without data", ct)
 		}
 		body = bytes.TrimSpace(body[i+len("data: "):])
+	}
+	if c.trace != nil {
+		c.trace(body)
 	}
 	var r reply
 	if err := json.Unmarshal(body, &r); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,40 +18,52 @@ import (
 
 // A server is one server process under test.
 type server struct {
-	name string // "go" or "ts"
+	name string // "mcpform", "floor" or "ts"
 	url  string
 	pid  int
 }
 
-// listening starts the line both servers print on stderr with their URL.
-const listening = "mcpform signup: listening on "
+// listening is what every server prints on stderr, after its name and
+// before its URL, on one line.
+const listening = ": listening on "
 
 // clockTicks is the unit of utime and stime in /proc/PID/stat: USER_HZ,
 // 100 on every Linux that Go and Node run on.
 const clockTicks = 100
 
-// buildExample builds examples/signup from the repository at root into a
-// temporary directory, and returns the binary and the function that
-// removes it.
-func buildExample(ctx context.Context, root string) (string, func(), error) {
+// The Go servers' packages, built from the repository.
+const (
+	examplePkg = "./examples/signup"
+	floorPkg   = "./e2e/loadgen/floor"
+)
+
+// build builds the Go packages pkgs from the repository at root into a
+// temporary directory, and returns their binaries, by package, and the
+// function that removes them.
+func build(ctx context.Context, root string, pkgs ...string) (map[string]string, func(), error) {
 	dir, err := os.MkdirTemp("", "mcpform-loadgen-")
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	bin := filepath.Join(dir, "signup")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/signup")
-	build.Dir = root
-	if b, err := build.CombinedOutput(); err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("go build ./examples/signup: %v\n%s", err, b)
+	bins := map[string]string{}
+	for _, pkg := range pkgs {
+		bin := filepath.Join(dir, filepath.Base(pkg))
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			cleanup()
+			return nil, nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+		}
+		bins[pkg] = bin
 	}
-	return bin, cleanup, nil
+	return bins, cleanup, nil
 }
 
-// startServers starts the servers cfg names, each on a free loopback port
-// with a new key, and returns them and the function that stops them.
-func startServers(cfg config) ([]server, func(), error) {
+// startServers starts the servers cfg names, the Go ones with set's
+// environment, each on a free loopback port with a new key, and returns
+// them and the function that stops them.
+func startServers(cfg config, set setting) ([]server, func(), error) {
 	var stops []func()
 	stop := func() {
 		for _, s := range stops {
@@ -60,13 +73,18 @@ func startServers(cfg config) ([]server, func(), error) {
 	key := make([]byte, 32)
 	rand.Read(key)
 	env := append(os.Environ(), "MCPFORM_STATE_KEY="+hex.EncodeToString(key))
+	// Later entries win: set's over -go-env's over the loadgen's own.
+	goEnv := slices.Concat(env, cfg.GoEnv, set.env)
 	var out []server
 	for _, name := range cfg.Servers {
 		var cmd *exec.Cmd
 		switch name {
-		case "go":
+		case "mcpform":
 			cmd = exec.Command(cfg.GoBin, append([]string{"-http", "127.0.0.1:0"}, cfg.GoArgs...)...)
-			cmd.Env = append(env, cfg.GoEnv...)
+			cmd.Env = goEnv
+		case "floor":
+			cmd = exec.Command(cfg.FloorBin, "-http", "127.0.0.1:0")
+			cmd.Env = goEnv
 		case "ts":
 			cmd = exec.Command(cfg.Node, filepath.Join(cfg.Root, "interop", "signup-server.mjs"))
 			cmd.Dir = filepath.Join(cfg.Root, "interop")
@@ -107,7 +125,7 @@ func start(name string, cmd *exec.Cmd) (server, func(), error) {
 	go func() {
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), listening); ok {
+			if _, u, ok := strings.Cut(sc.Text(), listening); ok && strings.HasPrefix(u, "http://127.0.0.1:") {
 				urls <- u
 			} else {
 				fmt.Fprintf(os.Stderr, "%s: %s\n", name, sc.Text())
@@ -160,4 +178,13 @@ func peakMemory(pid int) (int64, error) {
 		}
 	}
 	return 0, errors.New("no VmHWM in /proc/PID/status")
+}
+
+// resetPeak resets the peak resident memory of process pid, VmHWM, to
+// what it holds now (proc(5), /proc/PID/clear_refs).
+func resetPeak(pid int) error {
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
+		return fmt.Errorf("resetting the peak memory: %w", err)
+	}
+	return nil
 }

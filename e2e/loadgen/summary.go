@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // median is the median of a server's runs at one number of clients.
@@ -26,6 +27,9 @@ func medianOf(rs []result) median {
 }
 
 func mid(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
 	slices.Sort(v)
 	if len(v)%2 == 1 {
 		return v[len(v)/2]
@@ -33,34 +37,76 @@ func mid(v []float64) float64 {
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
-// printSummary prints the medians of each server at each number of
-// clients, and, with both servers, Go's against TypeScript's.
+// A metric is one row of the table for each number of clients.
+type metric struct {
+	name   string
+	format string
+	of     func(median) float64
+}
+
+var metrics = []metric{
+	{"signups/s", "%.0f", func(m median) float64 { return m.rate }},
+	{"CPU ms per signup", "%.3f", func(m median) float64 { return m.cpu }},
+	{"p99 ms per call", "%.1f", func(m median) float64 { return m.p99 }},
+	{"peak MB", "%.1f", func(m median) float64 { return m.peak }},
+}
+
+// printSummary prints, for each setting, the medians of each server at
+// each number of clients, and a markdown table of them with mcpform's
+// ratios to the floor and to TypeScript.
 func printSummary(out io.Writer, cfg config, all []result) {
-	fmt.Fprintf(out, "\n# medians of %d runs, plan %s\n", cfg.Count, cfg.Plan)
-	fmt.Fprintf(out, "%-3s %4s %10s %9s %11s %9s\n", "srv", "c", "signups/s", "p99 ms", "cpu ms/su", "peak MB")
-	meds := map[string]map[int]median{}
-	for _, s := range cfg.Servers {
-		meds[s] = map[int]median{}
-		for _, c := range cfg.Clients {
-			var rs []result
-			for _, r := range all {
-				if r.server == s && r.clients == c {
-					rs = append(rs, r)
+	for _, set := range cfg.Settings {
+		meds := map[string]map[int]median{}
+		for _, s := range cfg.Servers {
+			meds[s] = map[int]median{}
+			for _, c := range cfg.Clients {
+				var rs []result
+				for _, r := range all {
+					if r.setting == set.name && r.server == s && r.clients == c {
+						rs = append(rs, r)
+					}
+				}
+				if len(rs) > 0 {
+					meds[s][c] = medianOf(rs)
 				}
 			}
-			m := medianOf(rs)
-			meds[s][c] = m
-			fmt.Fprintf(out, "%-3s %4d %10.0f %9.2f %11.3f %9.1f\n", s, c, m.rate, m.p99, m.cpu, m.peak)
+		}
+		fmt.Fprintf(out, "\n#### %s; plan %s, %v per run, medians of %d runs (peak: the highest)\n\n",
+			describe(set, cfg.GoEnv), cfg.Plan, cfg.Duration, cfg.Count)
+		fmt.Fprintf(out, "| c | | mcpform | floor | TS | mcpform ÷ floor | mcpform ÷ TS |\n")
+		fmt.Fprintf(out, "|---|---|---|---|---|---|---|\n")
+		for _, c := range cfg.Clients {
+			for _, m := range metrics {
+				cell := func(s string) string {
+					md, ok := meds[s][c]
+					if !ok {
+						return "–"
+					}
+					return fmt.Sprintf(m.format, m.of(md))
+				}
+				ratio := func(s string) string {
+					g, ok1 := meds["mcpform"][c]
+					o, ok2 := meds[s][c]
+					if !ok1 || !ok2 || m.of(o) == 0 {
+						return "–"
+					}
+					return fmt.Sprintf("%.2f×", m.of(g)/m.of(o))
+				}
+				fmt.Fprintf(out, "| %d | %s | %s | %s | %s | %s | %s |\n",
+					c, m.name, cell("mcpform"), cell("floor"), cell("ts"), ratio("floor"), ratio("ts"))
+			}
 		}
 	}
-	if len(meds["go"]) == 0 || len(meds["ts"]) == 0 {
-		return
+}
+
+// describe says what set and the -go-env goEnv run both Go servers with.
+func describe(set setting, goEnv []string) string {
+	d := "An equal memory budget for both Go servers: " + strings.Join(set.env, " ")
+	if set.name == "defaults" {
+		d = "The example's defaults: both Go servers as shipped"
 	}
-	fmt.Fprintf(out, "\n| clients | signups/s, Go ÷ TS | p99 per call, Go / TS | server CPU per signup, Go / TS | peak memory, Go / TS |\n")
-	fmt.Fprintf(out, "|---|---|---|---|---|\n")
-	for _, c := range cfg.Clients {
-		g, t := meds["go"][c], meds["ts"][c]
-		fmt.Fprintf(out, "| %d | %.2f (%.0f / %.0f) | %.1f / %.1f ms | %.2f / %.2f ms (%.2f×) | %.0f / %.0f MB |\n",
-			c, g.rate/t.rate, g.rate, t.rate, g.p99, t.p99, g.cpu, t.cpu, g.cpu/t.cpu, g.peak, t.peak)
+	if len(goEnv) > 0 {
+		d += ", plus " + strings.Join(goEnv, " ") + " for both"
 	}
+	return d
 }
