@@ -2,65 +2,34 @@ package mcpform
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// An InputPath is a way a client can be asked for input in the middle of a
-// tool call: the one answer mcpform gives to "what can this client do?".
-// [Form.Ask] and [Flow.Next] pick it themselves; a handler that asks by
-// hand picks it with [PathFor]. The zero value is [PathNone].
-type InputPath int
-
-const (
-	// PathNone: the client declared no way to answer. Return
-	// [NeedCapabilities] rather than an input request it cannot read, or
-	// ask through the model (see [FlowOptions].AskModel).
-	PathNone InputPath = iota
-	// PathForm: form-mode elicitation. Return an input_required form; for
-	// a client older than 2026-07-28, go-sdk's bridge (and [AddLegacyRounds])
-	// sends it as elicitation/create.
-	PathForm
-	// PathApps: an MCP Apps host that cannot answer a form. Return a
-	// prefab view.
-	PathApps
-)
-
-// String returns the path's lower-case name: "none", "form" or "apps".
-func (p InputPath) String() string {
-	switch p {
-	case PathNone:
-		return "none"
-	case PathForm:
-		return "form"
-	case PathApps:
-		return "apps"
-	}
-	return fmt.Sprintf("InputPath(%d)", int(p))
-}
-
-// PathFor returns the way to ask the client whose capabilities are caps,
-// in the order [Flow.Next] and [Form.Ask] take: [PathForm] when it declared
+// PathFor returns the path to ask the client whose capabilities are caps
+// by, in the order [Flow.Next] and [Form.Ask] take: [PathNative] when it declared
 // form elicitation (an elicitation capability with form set, or with
 // neither form nor url set, which the spec keeps meaning form for clients
-// that predate modes), else [PathApps] when it renders MCP Apps (its
+// that predate modes), else [PathView] when it renders MCP Apps (its
 // capabilities carry the [AppsExtension] extension with [AppMIMEType]
-// among its mimeTypes), else [PathNone]. A nil caps declares nothing and
-// gets PathNone.
+// among its mimeTypes), else [PathNone]: return [NeedCapabilities] rather
+// than a request it cannot read, or ask through the model (see
+// [FlowOptions].AskModel). A nil caps declares nothing and gets PathNone.
+// A handler that asks by hand picks its way with PathFor; [Form.Ask] and
+// [Flow.Next] pick it themselves.
 //
 // Pass req.ClientCapabilities() of a tool request: on 2026-07-28 it reads
 // the capabilities the client sent with that request, in
 // _meta["io.modelcontextprotocol/clientCapabilities"], and on older
 // revisions those it declared at initialize. The spec requires a server
 // to send only the input requests a client declared.
-func PathFor(caps *mcp.ClientCapabilities) InputPath {
+func PathFor(caps *mcp.ClientCapabilities) Path {
 	switch {
 	case clientSupportsForm(caps):
-		return PathForm
+		return PathNative
 	case clientSupportsApps(caps):
-		return PathApps
+		return PathView
 	}
 	return PathNone
 }

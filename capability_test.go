@@ -27,17 +27,17 @@ func TestPathFor(t *testing.T) {
 		name           string
 		caps           string // JSON; "" means nil capabilities
 		form, url, app bool
-		want           InputPath
+		want           Path
 	}{
 		{"nil", "", false, false, false, PathNone},
 		{"nothing declared", `{}`, false, false, false, PathNone},
 		{"roots and sampling only", `{"roots":{"listChanged":true},"sampling":{}}`, false, false, false, PathNone},
-		{"elicitation {} means form", `{"elicitation":{}}`, true, false, false, PathForm},
-		{"form", `{"elicitation":{"form":{}}}`, true, false, false, PathForm},
-		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, true, true, false, PathForm},
+		{"elicitation {} means form", `{"elicitation":{}}`, true, false, false, PathNative},
+		{"form", `{"elicitation":{"form":{}}}`, true, false, false, PathNative},
+		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, true, true, false, PathNative},
 		{"url only", `{"elicitation":{"url":{}}}`, false, true, false, PathNone},
-		{"apps only", `{` + apps + `}`, false, false, true, PathApps},
-		{"form before apps", `{"elicitation":{"form":{}},` + apps + `}`, true, false, true, PathForm},
+		{"apps only", `{` + apps + `}`, false, false, true, PathView},
+		{"form before apps", `{"elicitation":{"form":{}},` + apps + `}`, true, false, true, PathNative},
 		{"apps extension without the MIME type", `{"extensions":{"io.modelcontextprotocol/ui":{}}}`, false, false, false, PathNone},
 	}
 	for _, tt := range tests {
@@ -54,12 +54,6 @@ func TestPathFor(t *testing.T) {
 	}
 }
 
-func TestInputPathString(t *testing.T) {
-	for p, want := range map[InputPath]string{PathNone: "none", PathForm: "form", PathApps: "apps", 7: "InputPath(7)"} {
-		assert.Equal(t, want, p.String())
-	}
-}
-
 // TestPathForPerRequest reads capabilities as a handler does, from
 // req.ClientCapabilities(): on 2026-07-28 from the request's _meta, which
 // go-sdk decodes from the generic map the wire gives; without _meta or a
@@ -73,15 +67,15 @@ func TestPathForPerRequest(t *testing.T) {
 	tests := []struct {
 		name string
 		meta mcp.Meta
-		want InputPath
+		want Path
 	}{
 		{"no _meta, no session", nil, PathNone},
 		{"_meta without capabilities", mcp.Meta{"io.modelcontextprotocol/protocolVersion": "2026-07-28"}, PathNone},
 		{"empty capabilities", meta(`{}`), PathNone},
-		{"elicitation {}", meta(`{"elicitation":{}}`), PathForm},
-		{"form", meta(`{"elicitation":{"form":{}}}`), PathForm},
+		{"elicitation {}", meta(`{"elicitation":{}}`), PathNative},
+		{"form", meta(`{"elicitation":{"form":{}}}`), PathNative},
 		{"url only", meta(`{"elicitation":{"url":{}}}`), PathNone},
-		{"apps", meta(`{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`), PathApps},
+		{"apps", meta(`{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`), PathView},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,7 +151,7 @@ func TestNeedCapabilitiesGoSDK(t *testing.T) {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask"})
 				if elicit {
 					require.NoError(t, err)
-					assert.Equal(t, "form", res.Content[0].(*mcp.TextContent).Text)
+					assert.Equal(t, "native", res.Content[0].(*mcp.TextContent).Text)
 					return
 				}
 				var jerr *jsonrpc.Error
@@ -187,7 +181,7 @@ func TestPathForPerRequestGoSDK(t *testing.T) {
 		meta mcp.Meta
 		want string
 	}{
-		{nil, "form"},
+		{nil, "native"},
 		{mcp.Meta{"io.modelcontextprotocol/clientCapabilities": map[string]any{}}, "none"},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Meta: tt.meta})

@@ -156,8 +156,8 @@
 // answers came by, so a handler can refuse [PathModel] for an action that
 // needs the person's own word.
 //
-// [InputPath] and [PathFor] are the one answer to "what can this client
-// do?" for a handler that picks the path itself: it asks natively with
+// [PathFor] answers "what can this client do?" with the same [Path], for
+// a handler that picks the path itself: it asks natively with
 // [Form.InputRequest] and reads with [Form.Read], or shows a view with
 // [Form.Display] and reads its submit with [Form.ReadArguments], which
 // reads any arguments it is given: such a handler decides itself whom to

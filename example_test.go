@@ -593,7 +593,7 @@ func Example_displayForm() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 		}
 		opts := &mcpform.DisplayFormOptions{Title: "Subscribe"}
-		if mcpform.PathFor(req.ClientCapabilities()) != mcpform.PathApps {
+		if mcpform.PathFor(req.ClientCapabilities()) != mcpform.PathView {
 			opts.Elicit = &mcpform.InputRequestOptions{} // key "subscribe", message "Subscribe"
 		}
 		return mcpform.DisplayForm(subscribeFields, "subscribe", opts)
@@ -1194,9 +1194,9 @@ func ExampleAutoFormField_Secret() {
 func ExamplePathFor() {
 	ask := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		switch mcpform.PathFor(req.ClientCapabilities()) {
-		case mcpform.PathApps:
+		case mcpform.PathView:
 			return mcpform.DisplayForm(signupFields, "signup", nil)
-		case mcpform.PathForm:
+		case mcpform.PathNative:
 			return mcpform.FormInputRequest(signupFields, nil)
 		}
 		return nil, mcpform.NeedCapabilities(mcpform.FormCapability())
@@ -1214,15 +1214,9 @@ func ExamplePathFor() {
 	fmt.Println(mcpform.PathFor(apps))
 	// Output:
 	// none
-	// form
-	// apps
-	// form
-}
-
-func ExampleInputPath_String() {
-	fmt.Println(mcpform.PathNone, mcpform.PathForm, mcpform.PathApps)
-	// Output:
-	// none form apps
+	// native
+	// view
+	// native
 }
 
 func ExampleFormCapability() {
@@ -1342,7 +1336,7 @@ func signupEverywhere(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		// what to fix.
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: reply.Status != mcpform.ReplyAccepted}, nil
 	}
-	if mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathApps {
+	if mcpform.PathFor(req.ClientCapabilities()) == mcpform.PathView {
 		return signupForm.Display("signup", &mcpform.DisplayFormOptions{Title: "Create your account"})
 	}
 	return signup(ctx, req)
@@ -1901,8 +1895,8 @@ func ExampleFlow_Seam() {
 }
 
 func ExamplePath_String() {
-	fmt.Println(mcpform.PathNative, mcpform.PathLegacy, mcpform.PathView, mcpform.PathModel)
-	// Output: native legacy view model
+	fmt.Println(mcpform.PathNone, mcpform.PathNative, mcpform.PathLegacy, mcpform.PathView, mcpform.PathModel, mcpform.PathLink)
+	// Output: none native legacy view model link
 }
 
 // A flow that opts in asks a host with neither forms nor MCP Apps through

@@ -424,7 +424,7 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
-	// Path is the way this call's answers came: [PathNoAnswer] when the call
+	// Path is the way this call's answers came: [PathNone] when the call
 	// carried no state, as on a flow's first call, and otherwise the path
 	// the state it carried was minted for, which is the only path its
 	// answers are read from. A handler that must not act on answers
@@ -498,7 +498,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if res != nil {
 		res.flow = r.flow // for Once
 		res.face, res.legacy = r.face, r.legacy
-		if r.stated && res.Path == PathNoAnswer {
+		if r.stated && res.Path == PathNone {
 			res.Path = r.answered()
 		}
 		res.Language = langTags[r.lang]

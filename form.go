@@ -470,7 +470,7 @@ type Reply[T any] struct {
 	Problems []*FieldError
 	// Path is the way the answer came: [PathNative] or [PathLegacy] for
 	// an input response, [PathView] or [PathModel] for arguments carrying
-	// a state the form minted for that path, and [PathNoAnswer] for none.
+	// a state the form minted for that path, and [PathNone] for none.
 	// A handler that must not act on what only the model vouches for
 	// refuses PathModel.
 	Path Path

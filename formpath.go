@@ -149,7 +149,7 @@ func (f *Form[T]) readCall(ctx context.Context, call seam.Call) Reply[T] {
 		return reply
 	}
 	r, err := f.flow.next(ctx, call)
-	if err != nil || r.Path == PathNoAnswer {
+	if err != nil || r.Path == PathNone {
 		return Reply[T]{Status: ReplyNone}
 	}
 	reply := Reply[T]{Status: ReplyNone, Path: r.Path, Problems: r.Problems}

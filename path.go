@@ -2,15 +2,18 @@ package mcpform
 
 import "fmt"
 
-// A Path is the way a question reached the person and the answer came
-// back: [Reply.Path] and [FlowRound.Path] say which one a call's answers
-// came by, so that a handler can refuse, say, answers that only the model
-// vouches for before an action that needs the person's own.
+// A Path is a way a question reaches the person and the answer comes
+// back. [PathFor] says which path a client can be asked by; [Reply.Path]
+// and [FlowRound.Path] say which one a call's answers came by, so that a
+// handler can refuse, say, answers that only the model vouches for before
+// an action that needs the person's own. The zero value is [PathNone].
 type Path int
 
 const (
-	// PathNoAnswer: the call carried no answer, as on a first call.
-	PathNoAnswer Path = iota
+	// PathNone: no path. For [PathFor], the client declared no way to
+	// answer; for a reply or a round, the call carried no answer, as on a
+	// first call.
+	PathNone Path = iota
 	// PathNative: an input_required round of MCP 2026-07-28, answered in
 	// the client's own form or URL-mode request.
 	PathNative
@@ -33,8 +36,8 @@ const (
 // String returns the path's lower-case name, such as "view".
 func (p Path) String() string {
 	switch p {
-	case PathNoAnswer:
-		return "no answer"
+	case PathNone:
+		return "none"
 	case PathNative:
 		return "native"
 	case PathLegacy:

@@ -216,7 +216,7 @@ func pathOf(t testing.TB, res *mcp.CallToolResult) Path {
 	case strings.Contains(b, `"requestedSchema"`):
 		return PathModel
 	}
-	return PathNoAnswer
+	return PathNone
 }
 
 // TestPathsAgree asks a Form with keys and a Flow of the same step on each
@@ -228,13 +228,13 @@ func TestPathsAgree(t *testing.T) {
 		name   string
 		fields []AutoFormField
 		meta   mcp.Meta
-		want   Path // PathNoAnswer for -32021
+		want   Path // PathNone for -32021
 	}{
 		{"native", signupFieldsBase, formCaps(), PathNative},
 		{"view", signupFieldsBase, appsMeta(), PathView},
 		{"model", signupFieldsBase, bareMeta(), PathModel},
 		{"view, names no view carries", []AutoFormField{{Name: "toString"}}, appsMeta(), PathModel},
-		{"model, a confirmation", confirm, bareMeta(), PathNoAnswer},
+		{"model, a confirmation", confirm, bareMeta(), PathNone},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			form := keyedForm(t, tt.fields, true)
@@ -246,7 +246,7 @@ func TestPathsAgree(t *testing.T) {
 					var rpcErr *jsonrpc.Error
 					require.ErrorAs(t, err, &rpcErr)
 					assert.Equal(t, int64(mcp.CodeMissingRequiredClientCapabilities), rpcErr.Code)
-					return PathNoAnswer
+					return PathNone
 				}
 				return pathOf(t, res)
 			}
@@ -379,7 +379,7 @@ func FuzzReadCallWithoutState(f *testing.F) {
 			}
 		}
 		r, err := flow.Next(context.Background(), req)
-		if err == nil && (r.Status != FlowAsk || r.Path != PathNoAnswer || len(r.Problems) > 0) {
+		if err == nil && (r.Status != FlowAsk || r.Path != PathNone || len(r.Problems) > 0) {
 			t.Fatalf("flow: %v on %v, problems %v, from arguments %s", r.Status, r.Path, r.Problems, args)
 		}
 	})
@@ -485,5 +485,14 @@ func TestFlowDeclineHosts(t *testing.T) {
 			_, ok := d.h.done.Load(tt.tool)
 			assert.False(t, ok, "nothing was done")
 		})
+	}
+}
+
+func TestPathString(t *testing.T) {
+	for p, want := range map[Path]string{
+		PathNone: "none", PathNative: "native", PathLegacy: "legacy", PathView: "view",
+		PathModel: "model", PathLink: "link", 9: "Path(9)",
+	} {
+		assert.Equal(t, want, p.String())
 	}
 }

@@ -86,7 +86,7 @@ func TestKitSignup(t *testing.T) {
 			assert.True(t, strings.HasPrefix(res.Text, tt.says), res.Text)
 			var asked [][]string
 			for _, r := range res.Rounds[:len(res.Rounds)-1] {
-				assert.Equal(t, mcpformtest.PathForm, r.Path)
+				assert.Equal(t, mcpformtest.PathNative, r.Path)
 				asked = append(asked, r.Names())
 			}
 			assert.Equal(t, tt.asked, asked, "the forms asked, round by round")

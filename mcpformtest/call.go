@@ -154,7 +154,7 @@ func (c *Client) native(ctx context.Context, params map[string]any, r *toolResul
 			responses[key] = map[string]any{"action": a.action()}
 			continue
 		}
-		round.Path = PathForm
+		round.Path = PathNative
 		qs := questionsOf(p.RequestedSchema)
 		round.Questions = append(round.Questions, qs...)
 		resp := map[string]any{"action": a.action()}

@@ -30,7 +30,7 @@ func paths(res *mcpformtest.Result) []mcpformtest.Path {
 // model, given the link too. The page is posted wherever it is linked.
 func TestHostKinds(t *testing.T) {
 	const (
-		form, legacy      = mcpformtest.PathForm, mcpformtest.PathLegacy
+		form, legacy      = mcpformtest.PathNative, mcpformtest.PathLegacy
 		view, model, link = mcpformtest.PathView, mcpformtest.PathModel, mcpformtest.PathLink
 		done              = mcpformtest.PathOutcome
 	)

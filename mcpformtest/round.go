@@ -13,9 +13,9 @@ type Path string
 
 // The paths a round may take.
 const (
-	// PathForm is a native form request (input_required). A round that
-	// asks a form and a secret page at once is PathForm with Link set.
-	PathForm Path = "form"
+	// PathNative is a native form request (input_required). A round that
+	// asks a form and a secret page at once is PathNative with Link set.
+	PathNative Path = "form"
 	// PathURL is a native URL-mode request: a secret page alone.
 	PathURL Path = "url"
 	// PathLegacy is an elicitation/create the server sent mid-call.

@@ -216,7 +216,7 @@ func TestReadIgnoresArguments(t *testing.T) {
 			req.Params.Arguments = tt.args
 			reply := mcpgo.Read(form, req)
 			assert.Equal(t, mcpform.ReplyNone, reply.Status, "arguments are no answer")
-			assert.Equal(t, mcpform.PathNoAnswer, reply.Path)
+			assert.Equal(t, mcpform.PathNone, reply.Path)
 		})
 	}
 }

@@ -102,13 +102,13 @@ func TestFormOnEveryHost(t *testing.T) {
 		path := mcpformtest.PathModel
 		switch {
 		case host.Form && host.Protocol == mcpformtest.Latest:
-			path = mcpformtest.PathForm
+			path = mcpformtest.PathNative
 		case host.Form:
 			path = mcpformtest.PathLegacy
 		case host.Apps:
 			path = mcpformtest.PathView
 		}
-		by := map[mcpformtest.Path]string{mcpformtest.PathForm: "native", mcpformtest.PathLegacy: "legacy",
+		by := map[mcpformtest.Path]string{mcpformtest.PathNative: "native", mcpformtest.PathLegacy: "legacy",
 			mcpformtest.PathView: "view", mcpformtest.PathModel: "model"}[path]
 		for _, tt := range []struct {
 			name    string

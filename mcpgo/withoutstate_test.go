@@ -48,7 +48,7 @@ func newAcceptingServer(t testing.TB, codec *mcpform.RequestStateCodec, principa
 		if err != nil {
 			return nil, err
 		}
-		if r.Status != mcpform.FlowAsk || r.Path != mcpform.PathNoAnswer || len(r.Problems) > 0 {
+		if r.Status != mcpform.FlowAsk || r.Path != mcpform.PathNone || len(r.Problems) > 0 {
 			s.took(fmt.Sprintf("flow: %v on %v, problems %v", r.Status, r.Path, r.Problems))
 		}
 		if r.Status != mcpform.FlowAsk {

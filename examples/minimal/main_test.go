@@ -30,8 +30,8 @@ func TestHosts(t *testing.T) {
 		host mcpformtest.Host
 		path mcpformtest.Path
 	}{
-		{mcpformtest.Full, mcpformtest.PathForm},
-		{mcpformtest.CLI, mcpformtest.PathForm},
+		{mcpformtest.Full, mcpformtest.PathNative},
+		{mcpformtest.CLI, mcpformtest.PathNative},
 		{mcpformtest.Editor, mcpformtest.PathLegacy},
 		{mcpformtest.AppsOnly, mcpformtest.PathView},
 		{mcpformtest.Bare, mcpformtest.PathModel},
