@@ -25,6 +25,8 @@ const maxBody = 64 << 10
 // since stdio has no HTTP server to mount it on.
 func serveStdio(ctx context.Context, s *signup, srv *server.MCPServer, ln net.Listener) error {
 	defer servePage(ln, s.secretPage())()
+	// mcp-go's own stdio server, with ctx rather than server.ServeStdio's
+	// signal handler, so that one signal stops it and the page together.
 	stdio := server.NewStdioServer(srv)
 	stdio.SetContextFunc(s.withPrincipal)
 	err := stdio.Listen(ctx, os.Stdin, os.Stdout)
