@@ -91,7 +91,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 }
 
 // TestMcpgoTypeScriptErrors: over stdio, the official client gets the
-// spec's codes from examples/mcpgo, which serves through mcpgo.ServeStdio:
+// spec's codes from examples/mcpgo, which serves on mcp-go's own stdio:
 // a tampered state is -32602 on 2026-07-28 and on the legacy handshake,
 // and a client that declared no elicitation, on a server not opted in to
 // asking through the model, gets -32021 naming form mode.

@@ -21,7 +21,7 @@
 // mcp-go server through [Pipe] and its stdio server,
 //
 //	tr := mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
-//		return mcpgo.ServeStdio(ctx, srv, in, out)
+//		return server.NewStdioServer(srv).Listen(ctx, in, out)
 //	})
 //	c := mcpformtest.Dial(t, tr, mcpformtest.Editor)
 //

@@ -13,13 +13,8 @@ import (
 )
 
 // The compiler checks that each of this face's calls is a whole
-// seam.Call, and each of its errors one the transports rewrite.
-var (
-	_ seam.Call = (*call)(nil)
-	_ specError = stateError{}
-	_ specError = capabilityError{}
-	_ specError = companionError{}
-)
+// seam.Call.
+var _ seam.Call = (*call)(nil)
 
 // call is an mcp-go tool request read as the core's call (see
 // internal/seam): the conversion is all there is to this face.
@@ -142,7 +137,7 @@ func (c *call) Answer(key string) (seam.Answer, bool) {
 }
 func (c *call) Modes() (form, url bool)              { return modes(c.ctx, c.meta) }
 func (c *call) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
-func (c *call) StateError(err error) error           { return stateError{err} }
+func (c *call) StateError(err error) error           { return server.NewHandlerError(stateError{err}) }
 
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses

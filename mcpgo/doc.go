@@ -76,42 +76,29 @@
 //
 // # Serving, and the spec's error codes
 //
-// Serve srv with [ServeStdio] and [NewStreamableHTTPServer] rather than
-// mcp-go's own server.ServeStdio and server.NewStreamableHTTPServer:
+// Serve srv with mcp-go's own transports; nothing needs wrapping:
 //
 //	srv := server.NewMCPServer("booking", "v1")
 //	srv.AddTool(mcp.NewTool("book"), book)
-//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-//	defer stop()
-//	err := mcpgo.ServeStdio(ctx, srv, os.Stdin, os.Stdout, server.WithStdioContextFunc(withUser))
+//	err := server.ServeStdio(srv, server.WithStdioContextFunc(withUser))
 //
-//	mux.Handle("/mcp", mcpgo.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(userFromToken)))
+//	mux.Handle("/mcp", server.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(userFromToken)))
 //
 // The spec answers a request state that does not verify with JSON-RPC
-// -32602 (Invalid params) and data {"reason":"invalid_request_state"}, and
-// a client that declared no way to answer with -32021 and data
-// {"requiredCapabilities": ...}. mcp-go v1.2.1 sends every error a tool
-// handler returns as -32603 (internal error) with the error's text; its
-// hooks (OnRequestInitialization can refuse, with -32600 only), its tool
-// middleware (which returns the same error) and its transports (which
-// take the concrete *server.MCPServer) offer no way to choose the code.
-// So the two wrappers of its transports do it: an OnError hook sees each
-// tools/call error with its JSON-RPC id, and when the error is one Ask or
-// Next made, the wrapper writes that one response with the spec's code,
-// message and data (over HTTP on 2026-07-28, with status 400, as mcp-go
-// sends its own -32602). Every other response goes out as mcp-go wrote
-// it; another handler's error keeps -32603, whatever its text. Both
-// codes are sent on the legacy handshake too, as go-sdk's face sends them.
-//
-// On any other transport (mcp-go's own, or its in-process client) the
-// errors still fail the call as JSON-RPC errors, never as a result a
-// client would take as the outcome: -32603 whose text is the spec's
-// message ("Invalid or expired requestState", with its reason) or carries
-// the spec's data verbatim ({"requiredCapabilities":{"elicitation":
-// {"form":{}}}}). Each wraps mcp-go's own error for the spec's code,
-// mcp.ErrInvalidParams or mcp.MissingRequiredClientCapabilityError, so
-// errors.Is finds it, and an mcp-go that maps those from handlers will
-// send the right code with no change here.
+// -32602 (Invalid params), message "Invalid or expired requestState" and
+// data {"reason":"invalid_request_state"}, and a client that declared no
+// way to answer with -32021 and data {"requiredCapabilities": ...}. The
+// errors [Ask] and [Next] return for these are made with mcp-go's
+// server.NewHandlerError, so mcp-go sends the spec's code, message and
+// data on every transport (stdio, streamable HTTP, in process), on the
+// legacy handshake too, and on 2026-07-28 streamable HTTP with status
+// 400. A handler returns them as they are, or wrapped with %w; another
+// handler's error keeps mcp-go's -32603, whatever its text. Each also
+// unwraps to mcp-go's own error for the code, mcp.ErrInvalidParams or
+// mcp.MissingRequiredClientCapabilityError, so errors.Is finds it; the
+// text of a state's error never carries the token or why it failed, and
+// Unwrap gives the mcpform error (such as mcpform.ErrMAC) for the
+// server's own logs.
 //
 // On 2026-07-28 the client's capabilities come with each request. On the
 // legacy handshake Next and Ask read the session's, through the context.

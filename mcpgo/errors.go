@@ -4,31 +4,33 @@ import (
 	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
-// mcp-go v1.2.1 sends every error a tool handler returns as JSON-RPC
-// -32603 with the error's text, except mcp.URLElicitationRequiredError on
-// the legacy handshake; neither its hooks, its tool middleware nor its
-// transports let a server choose another code for tools/call. So each of
-// these errors carries the JSON-RPC error the spec gives it (wire), which
-// ServeStdio and NewStreamableHTTPServer send in place of mcp-go's -32603;
-// on another transport its text is the spec's message and, for a
-// capability, its data. Each also wraps mcp-go's own error for the spec's
-// code, so that errors.Is and errors.As find it, and a future mcp-go that
-// maps it sends the right code unchanged.
+// Each error of this face that the spec gives a JSON-RPC code is a
+// server.JSONRPCErrorProvider, returned wrapped in server.NewHandlerError:
+// mcp-go then sends its code, message and data, in place of -32603, on
+// every transport (and on 2026-07-28 streamable HTTP with the status the
+// code maps to). Each also unwraps to mcp-go's own error for that code,
+// so that errors.Is and errors.As find it in a handler or a hook.
 
-// wireError is a JSON-RPC error object as the spec gives it.
-type wireError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
+// The compiler checks that each error is one mcp-go sends with its code.
+var (
+	_ server.JSONRPCErrorProvider = stateError{}
+	_ server.JSONRPCErrorProvider = capabilityError{}
+	_ server.JSONRPCErrorProvider = companionError{}
+)
 
-// specError is an error mcpform made whose JSON-RPC code the spec gives.
-// Its method is unexported, so no other package's error is one.
-type specError interface {
-	error
-	wire() wireError
+// rpcError returns the JSON-RPC error with code, message and data (none
+// when data is nil), as a JSONRPCError method returns it; mcp-go fills
+// in the response's id.
+func rpcError(code int, message string, data json.RawMessage) mcp.JSONRPCError {
+	e := mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION}
+	e.Error.Code, e.Error.Message = code, message
+	if data != nil {
+		e.Error.Data = data
+	}
+	return e
 }
 
 // stateError is the error for a request state that does not verify: the
@@ -43,8 +45,8 @@ func (e stateError) Error() string {
 
 func (e stateError) Unwrap() []error { return []error{mcp.ErrInvalidParams, e.err} }
 
-func (e stateError) wire() wireError {
-	return wireError{mcp.INVALID_PARAMS, "Invalid or expired requestState", json.RawMessage(`{"reason":"invalid_request_state"}`)}
+func (e stateError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INVALID_PARAMS, "Invalid or expired requestState", json.RawMessage(`{"reason":"invalid_request_state"}`))
 }
 
 // capabilityError is the error for a client that declared no way to
@@ -59,8 +61,8 @@ func (e capabilityError) Unwrap() error {
 	return mcp.MissingRequiredClientCapabilityError{Capability: "elicitation"}
 }
 
-func (e capabilityError) wire() wireError {
-	return wireError{mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capabilities", json.RawMessage(e.data)}
+func (e capabilityError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capabilities", json.RawMessage(e.data))
 }
 
 // newCapabilityError returns the error for a client that must declare
@@ -75,5 +77,5 @@ func newCapabilityError(form, url bool) error {
 	case url:
 		need = `"url":{}`
 	}
-	return capabilityError{`{"requiredCapabilities":{"elicitation":{` + need + `}}}`}
+	return server.NewHandlerError(capabilityError{`{"requiredCapabilities":{"elicitation":{` + need + `}}}`})
 }

@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestErrors: the errors a handler returns as they are, whose text mcp-go
-// sends under -32603, carry the spec's message and data, and wrap mcp-go's
-// own errors for the spec's codes.
+// TestErrors: the errors a handler returns as they are, which mcp-go
+// sends with the spec's codes (TestServeSpecCodes), carry the spec's
+// message and data in their text, and wrap mcp-go's own errors for the
+// spec's codes.
 func TestErrors(t *testing.T) {
 	flow := signupFlow(t)
 	ctx := context.WithValue(context.Background(), principalKey{}, "alice")

@@ -217,15 +217,17 @@ var bareCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"
 	`"io.modelcontextprotocol/clientInfo":{"name":"bare","version":"v0"},` +
 	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
 
-func ExampleServeStdio() {
-	// A program serves os.Stdin and os.Stdout until a signal ends ctx;
+// Ask's and Next's errors reach the client with the spec's codes over
+// mcp-go's own stdio server.
+func Example_stdio() {
+	// A program serves os.Stdin and os.Stdout with server.ServeStdio(srv);
 	// here a client on two pipes sends one call and reads its answer.
 	// It hangs up only then: mcp-go cancels the calls still running when
 	// its input ends, so a client that closes first may get no answer.
 	inR, in := io.Pipe()
 	out, outW := io.Pipe()
 	served := make(chan error, 1)
-	go func() { served <- mcpgo.ServeStdio(context.Background(), bookServer(), inR, outW) }()
+	go func() { served <- server.NewStdioServer(bookServer()).Listen(context.Background(), inR, outW) }()
 	if _, err := io.WriteString(in, bareCall+"\n"); err != nil {
 		log.Fatal(err)
 	}
@@ -242,9 +244,12 @@ func ExampleServeStdio() {
 	// {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capabilities","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}
 }
 
-func ExampleNewStreamableHTTPServer() {
+// Ask's and Next's errors reach the client with the spec's codes over
+// mcp-go's own streamable HTTP server, on 2026-07-28 with the HTTP status
+// the code maps to.
+func Example_streamableHTTP() {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpgo.NewStreamableHTTPServer(bookServer()))
+	mux.Handle("/mcp", server.NewStreamableHTTPServer(bookServer()))
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 

@@ -138,10 +138,9 @@ func TestFlowWhen(t *testing.T) {
 }
 
 // TestFlowNoElicitation: a client that declared no elicitation is not
-// asked. In process, mcp-go sends the handler's error as -32603
-// (ErrInternalError on its client), and its text is the spec's -32021
-// data; ServeStdio and NewStreamableHTTPServer send -32021 itself
-// (TestServeSpecCodes).
+// asked: in process, as on every transport (TestServeSpecCodes), mcp-go
+// sends the handler's error as the spec's -32021 with its data, which
+// mcp-go's client reads as its MissingRequiredClientCapabilityError.
 func TestFlowNoElicitation(t *testing.T) {
 	flow := signupFlow(t)
 	for _, proto := range protocols {
@@ -149,8 +148,12 @@ func TestFlowNoElicitation(t *testing.T) {
 			c := connect(t, newSignupServer(t, flow).MCPServer, nil, proto.opts...)
 			_, err := callTool(t, c, "signup")
 			require.Error(t, err)
-			assert.ErrorIs(t, err, mcp.ErrInternalError, "mcp-go v1.2.1 sends every handler error as -32603")
-			assert.Contains(t, err.Error(), `missing required client capabilities: {"requiredCapabilities":{"elicitation":{"form":{}}}}`)
+			assert.True(t, mcp.IsMissingRequiredClientCapability(err), "%v", err)
+			resp := rawCall(t, c, "signup", "", map[string]any{})
+			require.NotNil(t, resp.Error, "want an error, got %s", resp.Result)
+			assert.Equal(t, mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, resp.Error.Code)
+			assert.Equal(t, "Missing required client capabilities", resp.Error.Message)
+			assert.JSONEq(t, `{"requiredCapabilities":{"elicitation":{"form":{}}}}`, dataJSON(t, resp.Error.Data))
 		})
 	}
 }
@@ -179,10 +182,10 @@ func TestFlowTamperedState(t *testing.T) {
 					c := connect(t, s.MCPServer, &person{}, proto.opts...)
 					resp := sendRaw(t, c, "signup", state, nil)
 					require.NotNil(t, resp.Error)
-					// -32602 is the spec's, which ServeStdio and NewStreamableHTTPServer
-					// send; in process mcp-go v1.2.1 sends -32603 for every handler error.
-					assert.Equal(t, mcp.INTERNAL_ERROR, resp.Error.Code)
-					assert.Contains(t, resp.Error.Message, "Invalid or expired requestState")
+					// The spec's -32602, in process as on every transport.
+					assert.Equal(t, mcp.INVALID_PARAMS, resp.Error.Code)
+					assert.Equal(t, "Invalid or expired requestState", resp.Error.Message)
+					assert.JSONEq(t, `{"reason":"invalid_request_state"}`, dataJSON(t, resp.Error.Data))
 					assert.Zero(t, s.created)
 				})
 			}

@@ -125,7 +125,7 @@ func TestFormOnEveryHost(t *testing.T) {
 				form := loneForm(t)
 				srv := mcpgoFormServer(t, form)
 				tr := mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
-					return mcpgo.ServeStdio(ctx, srv, in, out)
+					return server.NewStdioServer(srv).Listen(ctx, in, out)
 				})
 				got := mcpformtest.Dial(t, tr, host).Call(context.Background(), "signup", nil, tt.answers...)
 				want := mcpformtest.NewClient(t, gosdkFormServer(t, form), host).Call(context.Background(), "signup", nil, tt.answers...)
@@ -189,7 +189,7 @@ func TestFormErrorsOnEveryFace(t *testing.T) {
 			}
 			srv := mcpgoFormServer(t, form)
 			tr := mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
-				return mcpgo.ServeStdio(ctx, srv, in, out)
+				return server.NewStdioServer(srv).Listen(ctx, in, out)
 			})
 			got := mcpformtest.Dial(t, tr, tt.host).Call(context.Background(), "signup", tt.args)
 			want := mcpformtest.NewClient(t, gosdkFormServer(t, form), tt.host).Call(context.Background(), "signup", tt.args)

@@ -271,12 +271,12 @@ func TestCompanionRefuses(t *testing.T) {
 	assert.Empty(t, s.paths)
 }
 
-// TestCompanionRefusesOnTheWire: through ServeStdio and
-// NewStreamableHTTPServer, the refusal is -32602, as on go-sdk's face.
+// TestCompanionRefusesOnTheWire: over mcp-go's own server.ServeStdio and
+// server.NewStreamableHTTPServer, the refusal is -32602, as on go-sdk's face.
 func TestCompanionRefusesOnTheWire(t *testing.T) {
 	for _, tr := range specTransports {
 		t.Run(tr.name, func(t *testing.T) {
-			c, _ := tr.connect(t, newPathsServer(t).MCPServer, apps)
+			c, _ := tr.connect(t, "paths", apps)
 			startClient(t, c)
 			_, err := callWith(t, c, "mcpform_view_submit", map[string]any{"mcpformTool": "nope"}, nil)
 			require.Error(t, err)

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -24,7 +25,7 @@ import (
 )
 
 // stateText is the text of the error for an invalid request state, which
-// mcp-go alone sends as the message of a -32603.
+// a tool's plain error must not pass for.
 const stateText = `invalid params: Invalid or expired requestState {"reason":"invalid_request_state"}`
 
 // specServer is the signup server of newSignupServer, plus "book", which
@@ -56,34 +57,37 @@ func specServer(t *testing.T) *server.MCPServer {
 	return srv
 }
 
-// A specTransport serves srv through this package's wrapper of one of
-// mcp-go's transports and returns a started client of it; status is the
-// HTTP status and Content-Type of the last POST (none for stdio).
+// wireServers are the servers the transport tests serve, by name: a
+// child process builds its own from the name.
+var wireServers = map[string]func(t *testing.T) *server.MCPServer{
+	"spec":  specServer,
+	"paths": func(t *testing.T) *server.MCPServer { return newPathsServer(t).MCPServer },
+}
+
+// A specTransport serves the wire server named server on one of mcp-go's
+// own transports, unwrapped, and returns a client of it, not started;
+// status is the HTTP status and Content-Type of the last POST (none for
+// stdio).
 type specTransport struct {
 	name    string
-	connect func(t *testing.T, srv *server.MCPServer, opts ...client.ClientOption) (c *client.Client, status func() (int, string))
+	connect func(t *testing.T, server string, opts ...client.ClientOption) (c *client.Client, status func() (int, string))
 }
 
 var specTransports = []specTransport{
-	{"stdio", func(t *testing.T, srv *server.MCPServer, opts ...client.ClientOption) (*client.Client, func() (int, string)) {
-		fromServer, serverOut := io.Pipe()
-		serverIn, toServer := io.Pipe()
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- mcpgo.ServeStdio(ctx, srv, serverIn, serverOut) }()
-		c := client.NewClient(transport.NewIO(fromServer, toServer, io.NopCloser(strings.NewReader(""))), opts...)
-		t.Cleanup(func() {
-			c.Close()
-			toServer.Close()
-			cancel()
-			<-done
-			serverOut.Close()
-		})
+	// stdio is server.ServeStdio in a child process of this test binary
+	// (TestStdioServerProcess), reached by mcp-go's stdio client: mcp-go's
+	// stdio session is one per process, shared by every StdioServer in
+	// it, so that each test's server has a process of its own.
+	{"stdio", func(t *testing.T, name string, opts ...client.ClientOption) (*client.Client, func() (int, string)) {
+		tr := transport.NewStdioWithOptions(os.Args[0], []string{stdioServerEnv + "=" + name},
+			[]string{"-test.run=^TestStdioServerProcess$"}, transport.WithCommandStderrWriter(os.Stderr))
+		c := client.NewClient(tr, opts...)
+		t.Cleanup(func() { c.Close() })
 		return c, func() (int, string) { return 0, "" }
 	}},
-	{"http", func(t *testing.T, srv *server.MCPServer, opts ...client.ClientOption) (*client.Client, func() (int, string)) {
+	{"http", func(t *testing.T, name string, opts ...client.ClientOption) (*client.Client, func() (int, string)) {
 		rec := &statusRecorder{}
-		ts := httptest.NewServer(rec.wrap(mcpgo.NewStreamableHTTPServer(srv)))
+		ts := httptest.NewServer(rec.wrap(server.NewStreamableHTTPServer(wireServers[name](t))))
 		t.Cleanup(ts.Close)
 		c, err := client.NewStreamableHttpClient(ts.URL+"/mcp", transport.WithHTTPTimeout(0))
 		require.NoError(t, err)
@@ -91,6 +95,26 @@ var specTransports = []specTransport{
 		t.Cleanup(func() { c.Close() })
 		return c, rec.last
 	}},
+}
+
+// stdioServerEnv names, in a child process of this test binary, the wire
+// server it serves on its stdin and stdout.
+const stdioServerEnv = "MCPGO_TEST_STDIO_SERVER"
+
+// TestStdioServerProcess is the child process of the stdio transport: it
+// serves the wire server stdioServerEnv names with mcp-go's own
+// server.ServeStdio until its stdin ends, and exits before the test
+// framework writes to stdout. Run as a test of its own it does nothing.
+func TestStdioServerProcess(t *testing.T) {
+	name := os.Getenv(stdioServerEnv)
+	if name == "" {
+		t.Skip("the child process of the stdio transport tests")
+	}
+	if err := server.ServeStdio(wireServers[name](t)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // statusRecorder records the status and Content-Type of each POST it
@@ -185,11 +209,12 @@ func rawCall(t *testing.T, c *client.Client, tool, state string, caps map[string
 // answer is taken for another call's.
 var rawCallID atomic.Int64
 
-// TestServeSpecCodes: through ServeStdio and NewStreamableHTTPServer,
-// mcp-go's own client gets an invalid request state as -32602 and a
-// missing capability as -32021, each with the spec's data, on both
-// protocols; another tool's error keeps mcp-go's -32603, even one with
-// the same text.
+// TestServeSpecCodes: over mcp-go's own server.ServeStdio and
+// server.NewStreamableHTTPServer, unwrapped, mcp-go's own client gets an
+// invalid request state as -32602 and a missing capability as -32021,
+// each with the spec's data, on both protocols: the handlers choose the
+// codes (server.NewHandlerError). Another tool's error keeps mcp-go's
+// -32603, even one with the same text.
 func TestServeSpecCodes(t *testing.T) {
 	forms := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
 	valid := []byte(mintState(t, "alice"))
@@ -227,7 +252,7 @@ func TestServeSpecCodes(t *testing.T) {
 			t.Run(tr.name+"/"+proto.name, func(t *testing.T) {
 				// A client that declares no elicitation, so that the legacy
 				// session has none either; raw calls declare their own.
-				c, status := tr.connect(t, specServer(t), proto.opts...)
+				c, status := tr.connect(t, "spec", proto.opts...)
 				startClient(t, c)
 				for _, tc := range cases {
 					t.Run(tc.name, func(t *testing.T) {
@@ -299,7 +324,7 @@ func dataJSON(t *testing.T, data any) string {
 func TestServeClientCallTool(t *testing.T) {
 	for _, tr := range specTransports {
 		t.Run(tr.name, func(t *testing.T) {
-			c, _ := tr.connect(t, specServer(t))
+			c, _ := tr.connect(t, "spec")
 			startClient(t, c)
 			require.True(t, mcp.IsModernProtocol(c.ProtocolVersion()), c.ProtocolVersion())
 			for _, tool := range []string{"signup", "book"} {
@@ -308,10 +333,4 @@ func TestServeClientCallTool(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestServeStdioNil: a nil server is an error, not a panic.
-func TestServeStdioNil(t *testing.T) {
-	err := mcpgo.ServeStdio(context.Background(), nil, strings.NewReader(""), io.Discard)
-	assert.EqualError(t, err, "mcpform: ServeStdio of a nil server")
 }

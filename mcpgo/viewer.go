@@ -133,7 +133,7 @@ func addCompanion(srv *server.MCPServer, uri string) {
 			t = srv.GetTool(target)
 		}
 		if t == nil || t.Handler == nil || !attached(t.Tool, uri) {
-			return nil, companionError{}
+			return nil, server.NewHandlerError(companionError{})
 		}
 		req.Params.Name = target
 		return t.Handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
@@ -153,8 +153,7 @@ func attached(tool mcp.Tool, uri string) bool {
 }
 
 // companionError is the error for a companion call that names no tool of
-// the server: -32602 through ServeStdio and NewStreamableHTTPServer, as
-// go-sdk's face sends it.
+// the server: -32602, as go-sdk's face sends it.
 type companionError struct{}
 
 func (companionError) Error() string {
@@ -163,8 +162,8 @@ func (companionError) Error() string {
 
 func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
 
-func (companionError) wire() wireError {
-	return wireError{Code: mcp.INVALID_PARAMS, Message: "the view's submit names no tool under " + toolArgument}
+func (companionError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INVALID_PARAMS, "the view's submit names no tool under "+toolArgument, nil)
 }
 
 // companionTarget returns the tool a companion call reaches, read from its

@@ -20,9 +20,9 @@
 //
 //	mcpform mcpgo: listening on http://127.0.0.1:8080/mcp
 //
-// Both serve through mcpgo.ServeStdio and mcpgo.NewStreamableHTTPServer,
-// so that a bad request state reaches the client as -32602 and a client
-// that cannot answer as -32021, as the spec asks, not as mcp-go's -32603.
+// Both serve on mcp-go's own transports; a bad request state reaches the
+// client as -32602 and a client that cannot answer as -32021, as the spec
+// asks, because mcpgo's handlers' errors choose their codes.
 //
 // Request state is sealed with keys derived from the hex keys in
 // MCPFORM_STATE_KEY (comma-separated; the first seals), or from a random

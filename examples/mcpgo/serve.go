@@ -12,7 +12,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
-	"github.com/mcpform/mcpform/mcpgo"
 )
 
 // mcpPath is where the HTTP server serves MCP.
@@ -26,8 +25,11 @@ const maxBody = 64 << 10
 // since stdio has no HTTP server to mount it on.
 func serveStdio(ctx context.Context, s *signup, srv *server.MCPServer, ln net.Listener) error {
 	defer servePage(ln, s.secretPage())()
-	// mcpgo's wrapper of mcp-go's stdio sends the spec's error codes.
-	err := mcpgo.ServeStdio(ctx, srv, os.Stdin, os.Stdout, server.WithStdioContextFunc(s.withPrincipal))
+	// mcp-go's own stdio server, with ctx rather than server.ServeStdio's
+	// signal handler, so that one signal stops it and the page together.
+	stdio := server.NewStdioServer(srv)
+	stdio.SetContextFunc(s.withPrincipal)
+	err := stdio.Listen(ctx, os.Stdin, os.Stdout)
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil // stopped by a signal, or the client went away
 	}
@@ -40,7 +42,7 @@ func serveStdio(ctx context.Context, s *signup, srv *server.MCPServer, ln net.Li
 // it, until ctx is done, after printing the URL to log on one line.
 func serveHTTP(ctx context.Context, s *signup, srv *server.MCPServer, ln net.Listener, log io.Writer) error {
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, http.MaxBytesHandler(mcpgo.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(
+	mux.Handle(mcpPath, http.MaxBytesHandler(server.NewStreamableHTTPServer(srv, server.WithHTTPContextFunc(
 		func(ctx context.Context, _ *http.Request) context.Context { return s.withPrincipal(ctx) })), maxBody))
 	mux.Handle(secretPath, s.secretPage())
 	hs := newHTTPServer(mux)
