@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpform/mcpform/internal/format"
 )
 
 // checkValue returns why v does not satisfy the field's property schema, or
@@ -83,19 +85,19 @@ func (f *AutoFormField) checkValue(v any) string {
 		}
 		switch f.format() {
 		case "email":
-			if !isEmail(s) {
+			if !format.Email(s) {
 				return "not a valid email address"
 			}
 		case "uri":
-			if !isURI(s) {
+			if !format.URI(s) {
 				return "not a valid absolute URI"
 			}
 		case "date":
-			if !isDate(s) {
+			if !format.Date(s) {
 				return "not a valid date (YYYY-MM-DD)"
 			}
 		case "date-time":
-			if !isDateTime(s) {
+			if !format.DateTime(s) {
 				return "not a valid date-time (RFC 3339)"
 			}
 		}
@@ -251,4 +253,17 @@ func toFloat(v any) (float64, bool) {
 		return float64(rv.Uint()), true
 	}
 	return 0, false
+}
+
+// digits parses a run of ASCII digits, and nothing else: no sign, no
+// space. uinames.go reads numbers with it; internal/format has its own.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }
