@@ -179,13 +179,13 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 		v, ok := content[f.Name]
 		if ok {
 			sent++
-			reason := f.checkValue(v)
-			if reason == "" {
+			reason := f.checkReason(v)
+			if reason == nil {
 				kept[i] = true
 				continue
 			}
 			refused++
-			problems = append(problems, fieldErr(f.Name, ErrInvalidValue, "%s", reason))
+			problems = append(problems, &FieldError{Field: f.Name, Err: fmt.Errorf("%w: %w", ErrInvalidValue, reason)})
 		}
 		if f.Required {
 			missing = true
@@ -328,10 +328,12 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 	if len(all) == 0 {
 		return message
 	}
-	// One string, written in place: the texts' parts (see textParts)
-	// around the problems, each in its field's part.
-	field, sep := textParts[l][msgFieldProblem], l.text(msgProblemSep)
-	n += len(l.text(msgPleaseCheck)) + len(all)*(len(l.text(msgFieldProblem))+len(sep))
+	// One string, written in place around the problems, so that each
+	// note can name its part of it. Every catalog's msgPleaseCheck has the
+	// one placeholder {problems} (TestCatalogsComplete).
+	head, tail, _ := strings.Cut(l.text(msgPleaseCheck), "{problems}")
+	sep := l.text(msgProblemSep)
+	n += len(head) + len(tail) + len(all)*(len(l.text(msgFieldProblem))+len(sep))
 	var b strings.Builder
 	if message != "" {
 		n += len(message) + 2
@@ -341,29 +343,21 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 		b.WriteString(message)
 		b.WriteString("\n\n")
 	}
-	for _, part := range textParts[l][msgPleaseCheck] {
-		b.WriteString(part.lit)
-		if !part.hole {
-			continue
+	b.WriteString(head)
+	for i := range all {
+		s := &all[i]
+		if i > 0 {
+			b.WriteString(sep)
 		}
-		if part.name != "problems" {
-			b.WriteString("{" + part.name + "}")
-			continue
+		s.from = b.Len()
+		if !s.named {
+			b.WriteString(s.reason)
+		} else {
+			b.WriteString(l.format(msgFieldProblem, "field", s.title, "reason", s.reason))
 		}
-		for i := range all {
-			s := &all[i]
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			s.from = b.Len()
-			if !s.named {
-				b.WriteString(s.reason)
-			} else {
-				writeParts(&b, field, []string{"field", s.title, "reason", s.reason})
-			}
-			s.to = b.Len()
-		}
+		s.to = b.Len()
 	}
+	b.WriteString(tail)
 	text := b.String()
 	if notes != nil {
 		for _, s := range all {
@@ -388,7 +382,7 @@ func problemReason(l lang, own func(string) string, err error) string {
 	if l == langEN {
 		return reason
 	}
-	if r := localReason(l, reason); r != reason {
+	if r := reasonIn(l, err, reason); r != reason {
 		return r
 	}
 	switch {

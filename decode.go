@@ -7,6 +7,8 @@ import (
 	"math"
 	"reflect"
 	"time"
+
+	"github.com/mcpform/mcpform/internal/format"
 )
 
 // ErrType reports a field whose accepted values a Go type cannot hold: the
@@ -208,9 +210,9 @@ func store(fv reflect.Value, name string, x any) error {
 	if fv.Type() == timeType {
 		s, _ := x.(string)
 		switch {
-		case isDate(s):
+		case format.Date(s):
 			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
-		case isDateTime(s):
+		case format.DateTime(s):
 			fv.Set(reflect.ValueOf(parseDateTime(s)))
 		default:
 			return bad()
@@ -310,21 +312,15 @@ func jsonKind(x any) string {
 	return "value"
 }
 
-// parseDate reads a date isDate accepted, at midnight in loc.
+// parseDate reads a date format.Date accepted, at midnight in loc.
 func parseDate(s string, loc *time.Location) time.Time {
-	y, m, d, _ := readDate(s)
-	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
+	t, _ := format.ParseDate(s, loc)
+	return t
 }
 
-// parseDateTime reads a date-time isDateTime accepted, with its offset, as
-// time.Parse with time.RFC3339 does. It also takes what time.Parse refuses
-// but RFC 3339 allows: a lower-case 't' or 'z', and a leap second, read as
-// the first instant of the next minute, which is all a time.Time can hold.
+// parseDateTime reads a date-time format.DateTime accepted, with its
+// offset, as format.ParseDateTime reads it.
 func parseDateTime(s string) time.Time {
-	dt, _ := readDateTime(s)
-	loc := time.UTC
-	if !dt.zulu {
-		loc = time.FixedZone("", dt.offset)
-	}
-	return time.Date(dt.year, time.Month(dt.month), dt.day, dt.hour, dt.min, dt.sec, dt.nsec, loc)
+	t, _ := format.ParseDateTime(s)
+	return t
 }

@@ -49,15 +49,21 @@ func TestLibraryImports(t *testing.T) {
 	core := func(path string) bool {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
 			path == "github.com/google/jsonschema-go/jsonschema" ||
-			path == "golang.org/x/text/language" || // the person's language: catalog.go
+			path == "golang.org/x/text/language" || // the person's language: internal/catalog
 			path == "github.com/mcpform/mcpform/internal/seam"
 	}
 	for _, tt := range []struct {
 		dir     string
 		allowed func(string) bool
 	}{
-		{".", core},
+		{".", func(path string) bool {
+			return core(path) || strings.HasPrefix(path, "github.com/mcpform/mcpform/internal/")
+		}},
 		{"internal/seam", core},
+		{"internal/catalog", func(path string) bool {
+			return path == "golang.org/x/text/language" || path == "github.com/mcpform/mcpform/internal/seam"
+		}},
+		{"internal/format", func(string) bool { return false }},
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")

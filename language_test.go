@@ -2,6 +2,8 @@ package mcpform
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,35 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 )
-
-func TestMatchLang(t *testing.T) {
-	for _, tt := range []struct {
-		accept string
-		want   lang
-	}{
-		{"", langEN},
-		{"es", langES},
-		{"es-MX", langES},
-		{"es-419,es;q=0.9", langES},
-		{"fr-CA, en;q=0.5", langFR},
-		{"de-AT", langDE},
-		{"ja-JP", langJA},
-		{"en-GB", langEN},
-		{"pt-BR", langEN},                     // none of ours: English
-		{"pt-BR, de;q=0.8, fr;q=0.7", langDE}, // the first of ours, by weight
-		{"en;q=0.1, es;q=0.9", langES},        // weights, not order
-		{"*", langEN},
-		{"zz-ZZ", langEN},
-		{"not a language tag at all!", langEN},
-		{"es;q=abc", langEN}, // malformed
-		{strings.Repeat("es,", 300), langEN},
-	} {
-		t.Run(tt.accept, func(t *testing.T) {
-			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)])
-			assert.Equal(t, langCodes[tt.want], langCodes[matchLang(tt.accept)], "remembered")
-		})
-	}
-}
 
 // TestRequestLang reads SEP-2792's _meta first, and the HTTP header when
 // the request has none.
@@ -278,19 +251,125 @@ func TestModelPathLanguage(t *testing.T) {
 	assert.Equal(t, "de", r.Result.Meta[metaContentLanguage])
 }
 
-// FuzzMatchLang: any Accept-Language value, hostile or not, gives one of
-// our languages, the same one twice, and never panics.
-func FuzzMatchLang(f *testing.F) {
-	for _, s := range []string{"es", "fr-CA;q=0.8, *;q=0.1", "ja-Latn-JP-x-private", "de;q=1.0001", ";;;,,,", "en-\xff", "zh-Hant-TW"} {
-		f.Add(s)
+// TestReasonsInEveryLanguage says every reason checkReason gives in every
+// language, by its message, and its English is the text FieldError has
+// always carried; an author's reason is kept as it is.
+func TestReasonsInEveryLanguage(t *testing.T) {
+	text := AutoFormField{Name: "t", Min: Bound(2), Max: Bound(3)}
+	multi := AutoFormField{Name: "m", Options: []Option{{Value: "a"}, {Value: "b"}}, Multiple: true, Min: Bound(1), Max: Bound(1)}
+	num := AutoFormField{Name: "n", Type: TypeInteger, Min: Bound(1), Max: Bound(9)}
+	cases := []struct {
+		k       msg
+		f       AutoFormField
+		v       any
+		bound   string
+		english string
+	}{
+		{msgNotBoolean, AutoFormField{Name: "b", Type: TypeBoolean}, "yes", "", "not a boolean"},
+		{msgNotNumber, num, "1", "", "not a number"},
+		{msgNotInteger, num, 1.5, "", "not an integer"},
+		{msgLessThanMin, num, 0.0, "1", "less than the minimum 1"},
+		{msgGreaterThanMax, num, 10.0, "9", "greater than the maximum 9"},
+		{msgNotString, text, 1.0, "", "not a string"},
+		{msgNotOption, AutoFormField{Name: "e", Options: []Option{{Value: "a"}}}, "z", "", "not one of the options"},
+		{msgNotList, multi, "a", "", "not a list"},
+		{msgFewerChoices, multi, []any{}, "1", "fewer than 1 choices"},
+		{msgMoreChoices, multi, []any{"a", "b"}, "1", "more than 1 choices"},
+		{msgChoiceNotOption, multi, []any{"z"}, "", "a choice is not one of the options"},
+		{msgShorter, text, "a", "2", "shorter than 2 characters"},
+		{msgLonger, text, "abcd", "3", "longer than 3 characters"},
+		{msgNotEmail, AutoFormField{Name: "e", Type: TypeEmail}, "ada", "", "not a valid email address"},
+		{msgNotURI, AutoFormField{Name: "u", Type: TypeURL}, "nope", "", "not a valid absolute URI"},
+		{msgNotDate, AutoFormField{Name: "d", Type: TypeDate}, "2026-13-01", "", "not a valid date (YYYY-MM-DD)"},
+		{msgNotDateTime, AutoFormField{Name: "d", Type: TypeDatetime}, "2026-01-01", "", "not a valid date-time (RFC 3339)"},
+		{msgControl, text, "a\x01", "", "a control character"},
+		{msgLineBreak, text, "a\nb", "", "a line break, which only a multi-line field takes"},
+		{msgBidi, text, "a\u202eb", "", "a bidirectional control character"},
+		{msgInvisible, text, "a\u200bb", "", "an invisible zero-width or direction mark"},
+		{msgJoiner, text, "\u200dab", "", "a zero-width joiner that joins nothing"},
 	}
-	f.Fuzz(func(t *testing.T, accept string) {
-		l := matchLang(accept)
-		if l >= langCount {
-			t.Fatalf("matchLang(%q) = %d", accept, l)
+	var covered []msg
+	for _, c := range cases {
+		reason := c.f.checkReason(c.v)
+		require.NotNil(t, reason, "msg %d", c.k)
+		assert.Equal(t, c.k, reason.Msg)
+		assert.Equal(t, c.english, c.f.checkValue(c.v))
+		covered = append(covered, c.k)
+		err := fmt.Errorf("%w: %w", ErrInvalidValue, reason)
+		assert.ErrorIs(t, err, ErrInvalidValue)
+		for l := range langCount {
+			want := l.text(c.k)
+			if c.bound != "" {
+				want = fillText(want, "min", c.bound, "max", c.bound)
+			}
+			assert.Equal(t, want, reasonIn(l, err, c.english), "%s: %q", langCodes[l], c.english)
+			assert.Equal(t, want, c.f.checkValueIn(l, c.v), "%s: %q", langCodes[l], c.english)
 		}
-		if again := matchLang(accept); again != l {
-			t.Fatalf("matchLang(%q) = %d, then %d", accept, l, again)
+	}
+	var all []msg
+	for k := msgNotBoolean; k <= msgJoiner; k++ {
+		all = append(all, k)
+	}
+	assert.ElementsMatch(t, all, covered, "every reason has a case")
+	assert.Equal(t, "the room is taken", reasonIn(langES, errors.New("the room is taken"), "the room is taken"), "an author's reason is kept")
+}
+
+// TestFormatIsFillText: a catalog's text filled by format reads as the
+// views' fillText fills it, in every catalog, for names given, missing,
+// given twice and valued like placeholders.
+func TestFormatIsFillText(t *testing.T) {
+	argSets := [][]string{nil, {"min", "5", "max", "9"}, {"field", "{reason}", "reason", "x", "problems", "a; b"},
+		{"text", "T", "text", "U"}, {"fields", "A, B", "url", "https://x.example/?a=1&b={c}", "tool", "t", "decline", "{}"}}
+	for l := range langCount {
+		for k := range msgCount {
+			for _, args := range argSets {
+				assert.Equal(t, fillText(l.text(k), args...), l.format(k, args...), "%s msg %d %q", langCodes[l], k, args)
+			}
 		}
-	})
+	}
+}
+
+// TestProblemMessageInOneString: problemMessage, written in one string,
+// says what the texts it is made of say, joined, in every language, and
+// so does messageAndProblems after a message.
+func TestProblemMessageInOneString(t *testing.T) {
+	fields := []AutoFormField{{Name: "email", Label: "Email", Type: TypeEmail}, {Name: "n", Type: TypeInteger, Min: Bound(2)}}
+	problems := []*FieldError{
+		{Field: "email", Err: fmt.Errorf("%w: not a valid email address", ErrInvalidValue)},
+		{Field: "zzz", Err: ErrUnknownField},
+		{Field: "n", Err: fmt.Errorf("%w: less than the minimum 2", ErrInvalidValue)},
+		{Field: "n", Err: ErrMissing},
+		{Field: "other", Err: errors.New("the room is taken")},
+	}
+	own := func(s string) string { return "«" + s + "»" }
+	for l := range langCount {
+		for _, ps := range [][]*FieldError{nil, problems[1:2], problems[:1], problems} {
+			var parts []string
+			var wantNotes []problemNote
+			for _, p := range ps {
+				if errors.Is(p.Err, ErrUnknownField) {
+					continue
+				}
+				reason := problemReason(l, own, p.Err)
+				if i := fieldIndex(fields, p.Field); i >= 0 {
+					reason = fillText(l.text(msgFieldProblem), "field", fields[i].title(), "reason", reason)
+					wantNotes = append(wantNotes, problemNote{Field: p.Field, Problem: reason})
+				} else {
+					wantNotes = append(wantNotes, problemNote{Problem: reason})
+				}
+				parts = append(parts, reason)
+			}
+			want := ""
+			if len(parts) > 0 {
+				want = fillText(l.text(msgPleaseCheck), "problems", strings.Join(parts, l.text(msgProblemSep)))
+			}
+			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", langCodes[l], len(ps))
+			if want != "" {
+				want = "\n\n" + want
+			}
+			var notes []problemNote
+			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps, &notes), "%s %d problems after a message", langCodes[l], len(ps))
+			assert.Equal(t, wantNotes, notes, "%s %d problems: each note is its part of the message", langCodes[l], len(ps))
+		}
+	}
 }

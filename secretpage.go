@@ -397,7 +397,7 @@ func readSecrets(l lang, step *flowStep, form url.Values) (map[string]string, ma
 			if reason := f.checkValue(v); reason != "" && l == langEN {
 				problems[f.Name] = strings.ToUpper(reason[:1]) + reason[1:] + "."
 			} else if reason != "" {
-				problems[f.Name] = l.format(msgSentence, "text", upperFirst(localReason(l, reason)))
+				problems[f.Name] = l.format(msgSentence, "text", upperFirst(f.checkValueIn(l, v)))
 			} else {
 				values[f.Name] = v
 			}

@@ -2,43 +2,67 @@ package mcpform
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/format"
 )
 
-// checkValue returns why v does not satisfy the field's property schema, or
-// "" when it does. It is the single judge of values: answers and defaults
-// both go through it. Reasons never quote the value, which is untrusted.
+// checkValue returns why v does not satisfy the field's property schema,
+// in English, or "" when it does (see checkReason).
 func (f *AutoFormField) checkValue(v any) string {
+	if r := f.checkReason(v); r != nil {
+		return r.Error()
+	}
+	return ""
+}
+
+// checkValueIn returns why v does not satisfy the field's property
+// schema, in l, or "" when it does.
+func (f *AutoFormField) checkValueIn(l lang, v any) string {
+	if r := f.checkReason(v); r != nil {
+		return r.In(catalog.Lang(l))
+	}
+	return ""
+}
+
+// checkReason returns why v does not satisfy the field's property schema,
+// or nil when it does. It is the single judge of values: answers and
+// defaults both go through it. A reason is a message of the catalogs,
+// said in any language by lookup, and never quotes the value, which is
+// untrusted.
+func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 	switch f.kind() {
 	case kindBoolean:
 		if _, ok := v.(bool); !ok {
-			return "not a boolean"
+			return refused(msgNotBoolean)
 		}
 	case kindNumber, kindInteger:
 		n, ok := toFloat(v)
 		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
-			return "not a number"
+			return refused(msgNotNumber)
 		}
 		if f.kind() == kindInteger && n != math.Trunc(n) {
-			return "not an integer"
+			return refused(msgNotInteger)
 		}
 		if f.Min != nil && n < *f.Min {
-			return "less than the minimum " + formatBound(*f.Min)
+			return refusedBound(msgLessThanMin, "min", *f.Min)
 		}
 		if f.Max != nil && n > *f.Max {
-			return "greater than the maximum " + formatBound(*f.Max)
+			return refusedBound(msgGreaterThanMax, "max", *f.Max)
 		}
 	case kindEnum:
 		s, ok := v.(string)
 		if !ok {
-			return "not a string"
+			return refused(msgNotString)
 		}
 		if !f.hasOption(s) {
-			return "not one of the options"
+			return refused(msgNotOption)
 		}
 	case kindMulti:
 		// A list decoded from JSON is []any; one built in Go may be a
@@ -50,23 +74,23 @@ func (f *AutoFormField) checkValue(v any) string {
 		case []string:
 			n = len(items)
 		default:
-			return "not a list"
+			return refused(msgNotList)
 		}
 		if f.Min != nil && float64(n) < *f.Min {
-			return "fewer than " + formatBound(*f.Min) + " choices"
+			return refusedBound(msgFewerChoices, "min", *f.Min)
 		}
 		if f.Max != nil && float64(n) > *f.Max {
-			return "more than " + formatBound(*f.Max) + " choices"
+			return refusedBound(msgMoreChoices, "max", *f.Max)
 		}
 		if !f.allOptions(v) {
-			return "a choice is not one of the options"
+			return refused(msgChoiceNotOption)
 		}
 	default:
 		s, ok := v.(string)
 		if !ok {
-			return "not a string"
+			return refused(msgNotString)
 		}
-		if reason := f.checkText(s); reason != "" {
+		if reason := f.checkText(s); reason != nil {
 			return reason
 		}
 		// JSON Schema counts characters as code points; the
@@ -75,36 +99,36 @@ func (f *AutoFormField) checkValue(v any) string {
 		if f.Min != nil || f.Max != nil {
 			n := float64(utf8.RuneCountInString(s))
 			if f.Min != nil && n < *f.Min {
-				return "shorter than " + formatBound(*f.Min) + " characters"
+				return refusedBound(msgShorter, "min", *f.Min)
 			}
 			if f.Max != nil && n > *f.Max {
-				return "longer than " + formatBound(*f.Max) + " characters"
+				return refusedBound(msgLonger, "max", *f.Max)
 			}
 		}
 		switch f.format() {
 		case "email":
-			if !isEmail(s) {
-				return "not a valid email address"
+			if !format.Email(s) {
+				return refused(msgNotEmail)
 			}
 		case "uri":
-			if !isURI(s) {
-				return "not a valid absolute URI"
+			if !format.URI(s) {
+				return refused(msgNotURI)
 			}
 		case "date":
-			if !isDate(s) {
-				return "not a valid date (YYYY-MM-DD)"
+			if !format.Date(s) {
+				return refused(msgNotDate)
 			}
 		case "date-time":
-			if !isDateTime(s) {
-				return "not a valid date-time (RFC 3339)"
+			if !format.DateTime(s) {
+				return refused(msgNotDateTime)
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // checkText returns why s is refused as a text answer of any format, or
-// "". JSON Schema's formats allow all of what it refuses, which no person
+// nil. JSON Schema's formats allow all of what it refuses, which no person
 // means to type into one line: doc.go lists the difference.
 //
 //   - Controls: C0 but tab, DEL and C1 (U+0080 to U+009F). They do not
@@ -126,57 +150,52 @@ func (f *AutoFormField) checkValue(v any) string {
 //     after a virama, and emoji sequences between emoji (after a
 //     variation selector or skin tone too); a joiner at either end, next
 //     to a space or beside another joiner hides in text instead.
-func (f *AutoFormField) checkText(s string) string {
+func (f *AutoFormField) checkText(s string) *catalog.Reason {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
 			case c == '\n' || c == '\r':
 				if f.Type != TypeTextarea {
-					return reasonLineBreak
+					return refused(msgLineBreak)
 				}
 			case c < 0x20 && c != '\t' || c == 0x7f:
-				return reasonControl
+				return refused(msgControl)
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if reason := f.checkRune(s, i, r, size); reason != "" {
+		if reason := f.checkRune(s, i, r, size); reason != nil {
 			return reason
 		}
 		i += size
 	}
-	return ""
+	return nil
 }
 
-const (
-	reasonControl   = "a control character"
-	reasonLineBreak = "a line break, which only a multi-line field takes"
-)
-
 // checkRune is checkText's rule for the non-ASCII rune r at s[i:i+size].
-func (f *AutoFormField) checkRune(s string, i int, r rune, size int) string {
+func (f *AutoFormField) checkRune(s string, i int, r rune, size int) *catalog.Reason {
 	switch {
 	case r == 0x85 || r == 0x2028 || r == 0x2029:
 		if f.Type != TypeTextarea {
-			return reasonLineBreak
+			return refused(msgLineBreak)
 		}
 	case r < 0xa0:
-		return reasonControl // C1
+		return refused(msgControl) // C1
 	case f.AllowBidi:
 	case 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
-		return "a bidirectional control character"
+		return refused(msgBidi)
 	case isInvisibleMark(r):
-		return "an invisible zero-width or direction mark"
+		return refused(msgInvisible)
 	case r == 0x200c || r == 0x200d:
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[i+size:])
 		if i == 0 || i+size == len(s) || !joinable(before) || !joinable(after) {
-			return "a zero-width joiner that joins nothing"
+			return refused(msgJoiner)
 		}
 	}
-	return ""
+	return nil
 }
 
 // isInvisibleMark reports whether r is one of the zero-width and direction
@@ -227,6 +246,34 @@ func (f *AutoFormField) hasOption(s string) bool {
 
 func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
 
+// refused returns the reason k, which has no placeholder. Each is made
+// once and shared: nothing changes a Reason.
+func refused(k msg) *catalog.Reason { return &fixedReasons[k] }
+
+var fixedReasons = func() (r [msgCount]catalog.Reason) {
+	for k := range r {
+		r[k].Msg = msg(k)
+	}
+	return r
+}()
+
+// refusedBound returns the reason k, whose placeholder name is filled
+// with the bound b.
+func refusedBound(k msg, name string, b float64) *catalog.Reason {
+	return &catalog.Reason{Msg: k, Args: []string{name, formatBound(b)}}
+}
+
+// reasonIn returns err's reason in l when err carries one, a
+// *catalog.Reason that checkReason gave; otherwise s, the words err was
+// given in.
+func reasonIn(l lang, err error, s string) string {
+	var r *catalog.Reason
+	if errors.As(err, &r) {
+		return r.In(catalog.Lang(l))
+	}
+	return s
+}
+
 // toFloat converts a number, as decoded by encoding/json or built in Go
 // (a named type such as "type seats int" included), to a float64, and
 // reports whether v was a number at all. The result may be NaN or infinite,
@@ -251,4 +298,17 @@ func toFloat(v any) (float64, bool) {
 		return float64(rv.Uint()), true
 	}
 	return 0, false
+}
+
+// digits parses a run of ASCII digits, and nothing else: no sign, no
+// space. uinames.go reads numbers with it; internal/format has its own.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }

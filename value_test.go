@@ -59,3 +59,24 @@ func TestNamedIntegerDefault(t *testing.T) {
 	_, err = FormSchema([]AutoFormField{{Name: "seats", Type: TypeInteger, Max: Bound(4), Default: seats(5)}})
 	assert.ErrorIs(t, err, ErrDefault)
 }
+
+// TestDateTimeSignedFieldsRefused is the regression test for signed
+// fields: RFC 3339's fields are DIGITs, and a field refuses a date-time
+// with a signed one (internal/format's TestDateTimeDigitsOnly has the
+// rest).
+func TestDateTimeSignedFieldsRefused(t *testing.T) {
+	f := AutoFormField{Name: "at", Type: TypeDatetime}
+	for _, s := range []string{
+		"2026-08-03T+1:00:00Z",
+		"2026-08-03T-0:00:00Z",
+		"2026-08-03T01:+0:00Z",
+		"2026-08-03T01:00:+0Z",
+		"2026-08-03T01:00:00++1:00",
+		"2026-08-03T01:00:00+-0:00",
+		"2026-08-03T01:00:00+01:+0",
+		"2026-08-03T 1:00:00Z",
+		"+026-08-03T01:00:00Z",
+	} {
+		assert.NotEmpty(t, f.checkValue(s), "checkValue(%q) kept it", s)
+	}
+}

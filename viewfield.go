@@ -211,7 +211,7 @@ func (t *viewText) reason(p *FieldError, own func(string) string) string {
 	if t.l == langEN {
 		return s
 	}
-	if r := localReason(t.l, s); r != s || own == nil {
+	if r := reasonIn(t.l, p.Err, s); r != s || own == nil {
 		return r
 	}
 	return own(s)

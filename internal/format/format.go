@@ -1,19 +1,22 @@
-package mcpform
+// Package format checks the string formats of JSON Schema 2020-12 that
+// mcpform's fields use: email, uri, date and date-time.
+package format
 
 import (
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// The format checks below implement the semantics of the format assertions
-// of github.com/santhosh-tekuri/jsonschema/v6, which the tests use as the
+// The checks implement the semantics of the format assertions of
+// github.com/santhosh-tekuri/jsonschema/v6, which the tests use as the
 // reference judge, without its per-call cost of a full schema evaluation;
-// where they are stricter, doc.go's list of differences says so.
+// where they are stricter, mcpform's doc.go lists the differences.
 
-// isEmail reports whether s is an email address: an unquoted local part of
-// at most 64 bytes of atext and single dots (or a quoted one of RFC 5321's
+// Email reports whether s is an "email": an unquoted local part of at
+// most 64 bytes of atext and single dots (or a quoted one of RFC 5321's
 // qtextSMTP), an '@', and a hostname or a bracketed IP literal; at most
 // 254 bytes in all.
 //
@@ -22,7 +25,7 @@ import (
 // that the advertised schema's validator would refuse; the reference
 // allows any other byte, controls included, and mcpform does not: doc.go
 // lists the difference.
-func isEmail(s string) bool {
+func Email(s string) bool {
 	if len(s) > 254 {
 		return false
 	}
@@ -116,9 +119,9 @@ func isIPv6(s string) bool {
 	return err == nil && addr.Zone() == ""
 }
 
-// isURI reports whether s parses as an absolute URL, with any IPv6 host
-// bracketed and valid.
-func isURI(s string) bool {
+// URI reports whether s is a "uri": it parses as an absolute URL, with
+// any IPv6 host bracketed and valid.
+func URI(s string) bool {
 	if isPlainURL(s) {
 		return true
 	}
@@ -197,9 +200,9 @@ func byteSet(extra string) (set [256]bool) {
 	return set
 }
 
-// isDate reports whether s is an RFC 3339 full-date, YYYY-MM-DD, that
-// exists in the proleptic Gregorian calendar.
-func isDate(s string) bool {
+// Date reports whether s is a "date": an RFC 3339 full-date, YYYY-MM-DD,
+// that exists in the proleptic Gregorian calendar.
+func Date(s string) bool {
 	_, _, _, ok := readDate(s)
 	return ok
 }
@@ -247,8 +250,8 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
-// isDateTime reports whether s is an RFC 3339 date-time.
-func isDateTime(s string) bool {
+// DateTime reports whether s is a "date-time": an RFC 3339 date-time.
+func DateTime(s string) bool {
 	_, ok := readDateTime(s)
 	return ok
 }
@@ -313,4 +316,32 @@ func readDateTime(s string) (dt dateTime, ok bool) {
 		return dt, false
 	}
 	return dt, true
+}
+
+// ParseDate returns the date s, which Date accepts, at midnight in loc;
+// ok is false when Date refuses s.
+func ParseDate(s string, loc *time.Location) (t time.Time, ok bool) {
+	y, m, d, ok := readDate(s)
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc), true
+}
+
+// ParseDateTime returns the date-time s, which DateTime accepts, with its
+// offset, as time.Parse with time.RFC3339 does; ok is false when DateTime
+// refuses s. It also takes what time.Parse refuses but RFC 3339 allows: a
+// lower-case 't' or 'z', and a leap second, read as the first instant of
+// the next minute, which is all a time.Time can hold. Check and decoding
+// share readDateTime, so what is accepted is what is decoded.
+func ParseDateTime(s string) (t time.Time, ok bool) {
+	dt, ok := readDateTime(s)
+	if !ok {
+		return time.Time{}, false
+	}
+	loc := time.UTC
+	if !dt.zulu {
+		loc = time.FixedZone("", dt.offset)
+	}
+	return time.Date(dt.year, time.Month(dt.month), dt.day, dt.hour, dt.min, dt.sec, dt.nsec, loc), true
 }
