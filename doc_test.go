@@ -50,7 +50,8 @@ func TestLibraryImports(t *testing.T) {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
 			path == "github.com/google/jsonschema-go/jsonschema" ||
 			path == "golang.org/x/text/language" || // the person's language: catalog.go
-			path == "github.com/mcpform/mcpform/internal/seam"
+			path == "github.com/mcpform/mcpform/internal/seam" ||
+			path == "github.com/mcpform/mcpform/internal/legacy"
 	}
 	for _, tt := range []struct {
 		dir     string
@@ -58,6 +59,11 @@ func TestLibraryImports(t *testing.T) {
 	}{
 		{".", core},
 		{"internal/seam", core},
+		{"internal/legacy", func(path string) bool { // go-sdk's middleware, and the page's link
+			return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
+				path == "github.com/google/jsonschema-go/jsonschema" ||
+				path == "github.com/mcpform/mcpform/internal/secretpage"
+		}},
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
