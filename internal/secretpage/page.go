@@ -8,6 +8,7 @@ package secretpage
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"html/template"
@@ -53,19 +54,23 @@ type Field struct {
 }
 
 // A field is a Field as the template shows it. Ids are by position, so
-// that any field name makes a valid id.
+// that any field name makes a valid id. The template reads the fields of
+// field and view directly: a promoted field would cost it a search by
+// name, with allocations, at each use.
 type field struct {
-	Field
-	ID          string
-	Focus       bool
-	DescribedBy string // see describedBy
+	ID, Name, Label, Description, Problem string
+	Required, Focus                       bool
+	MinLength, MaxLength                  int
+	DescribedBy                           string // see describedBy
 }
 
-// view is what the template shows.
+// view is a Page as the template shows it.
 type view struct {
-	*Page
-	Lang   string // never ""
-	Fields []field
+	Lang                    string // never ""
+	Title, Heading, Message string
+	Token, Check            string
+	Fields                  []field
+	Button, Stop            string
 }
 
 // describedBy lists the ids of what describes f: its help, then its
@@ -97,18 +102,17 @@ func SetHeaders(h http.Header) {
 // Write answers r with status and p as HTML. A HEAD gets the same status
 // and headers, Content-Length included, and no body.
 func Write(w http.ResponseWriter, r *http.Request, status int, p *Page) {
-	v := view{Page: p, Lang: p.Lang, Fields: make([]field, len(p.Fields))}
+	v := view{Lang: cmp.Or(p.Lang, "en"), Title: p.Title, Heading: p.Heading, Message: p.Message,
+		Token: p.Token, Check: p.Check, Fields: make([]field, len(p.Fields)), Button: p.Button, Stop: p.Stop}
 	focused := false
 	for i := range p.Fields {
-		f := &v.Fields[i]
-		f.Field, f.ID = p.Fields[i], "f-"+strconv.Itoa(i)
+		pf, f := &p.Fields[i], &v.Fields[i]
+		*f = field{ID: "f-" + strconv.Itoa(i), Name: pf.Name, Label: pf.Label, Description: pf.Description,
+			Problem: pf.Problem, Required: pf.Required, MinLength: pf.MinLength, MaxLength: pf.MaxLength}
 		if f.Problem != "" && !focused {
 			f.Focus, focused = true, true
 		}
 		f.DescribedBy = describedBy(f)
-	}
-	if v.Lang == "" {
-		v.Lang = "en"
 	}
 	var b bytes.Buffer
 	b.Grow(len(source) + 1024) // once, rather than doubling up to a page

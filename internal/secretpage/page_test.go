@@ -61,7 +61,7 @@ func TestDescribedBy(t *testing.T) {
 	for _, tt := range []struct {
 		help, problem, want string
 	}{{"h", "p", "f-2-help f-2-problem"}, {"h", "", "f-2-help"}, {"", "p", "f-2-problem"}, {"", "", ""}} {
-		assert.Equal(t, tt.want, describedBy(&field{Field: Field{Description: tt.help, Problem: tt.problem}, ID: "f-2"}))
+		assert.Equal(t, tt.want, describedBy(&field{ID: "f-2", Description: tt.help, Problem: tt.problem}))
 	}
 }
 
