@@ -3,40 +3,14 @@ package mcpform
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
-
-// Protocol revisions that changed what a legacy round can carry.
-const (
-	// firstStatelessRevision introduced input_required results.
-	firstStatelessRevision = "2026-07-28"
-	// firstTitledRevision introduced titled choices (SEP-1330) and
-	// multiple choices.
-	firstTitledRevision = "2025-11-25"
-)
-
-// Defaults of [LegacyOptions].
-const (
-	// maxLegacyRounds bounds the times one call asks, as go-sdk's client
-	// bounds its own retry loop.
-	maxLegacyRounds = 10
-	// maxLegacyCallsPerSession bounds the calls of one session that may
-	// wait on the client at once: a person answers one form at a time.
-	maxLegacyCallsPerSession = 4
-	// maxLegacyCallsPerClient bounds them per client, across its
-	// sessions: a person's few hosts and windows, well short of MaxCalls.
-	maxLegacyCallsPerClient = 32
-	// maxLegacyCalls bounds them across sessions. Measured on the
-	// example, a waiting call holds about 50 KB and two goroutines.
-	maxLegacyCalls = 1000
 )
 
 // LegacyOptions configures [AddLegacyRounds]. A nil *LegacyOptions and
@@ -140,274 +114,99 @@ func AddLegacyRounds(server *mcp.Server, opts *LegacyOptions) {
 }
 
 // legacyRounds returns the middleware of [AddLegacyRounds], one value for
-// both sides.
+// both sides: internal/legacy's, with the root's defaults and links.
 func legacyRounds(opts *LegacyOptions) mcp.Middleware {
-	l := &legacy{timeout: defaultRequestStateTTL, max: maxLegacyRounds, client: defaultClient}
 	var o LegacyOptions
 	if opts != nil {
 		o = *opts
-		l.timeout = cmp.Or(max(o.Timeout, 0), l.timeout)
-		l.max = cmp.Or(max(o.MaxRounds, 0), l.max)
-		if o.Client != nil {
-			l.client = o.Client
-		}
 	}
-	l.bounds = newCallBounds(o.MaxCallsPerSession, o.MaxCallsPerClient, o.MaxCalls)
-	return l.middleware
+	return legacy.Middleware(legacy.Options{
+		Timeout:            cmp.Or(max(o.Timeout, 0), defaultRequestStateTTL),
+		MaxRounds:          o.MaxRounds,
+		MaxCallsPerSession: o.MaxCallsPerSession,
+		MaxCallsPerClient:  o.MaxCallsPerClient,
+		MaxCalls:           o.MaxCalls,
+		Client:             o.Client,
+		PageKey:            pageKey,
+		Poll:               legacyPoll,
+	})
 }
 
-type legacy struct {
-	timeout time.Duration
-	max     int
-	client  func(context.Context, *mcp.CallToolRequest) string
-	bounds  *callBounds
-}
+// firstStatelessRevision introduced input_required results.
+const firstStatelessRevision = legacy.StatelessRevision
 
-// legacyCallKey keys the *legacyCall of a tool call in its context.
-type legacyCallKey struct{}
+// legacyPoll is how long a legacy call waits between re-runs of the
+// handler while a page it was consented to is still open.
+var legacyPoll = time.Second
 
-// bridgingKey marks the context of an elicitation the middleware's own
-// rounds send.
-type bridgingKey struct{}
-
-// A legacyCall is what the two sides of the middleware share about one
-// tool call from a legacy client.
-type legacyCall struct {
-	client string       // as LegacyOptions.Client named it
-	asked  atomic.Int32 // elicitation/create requests sent
-	pages  pages        // its URL-mode requests
-
-	mu       sync.Mutex
-	admitted bool  // counted in the bounds of LegacyOptions
-	refused  error // or refused by them
-}
-
-func (l *legacy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		switch method {
-		case "tools/call":
-			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && isLegacy(call.Session) {
-				return l.rounds(ctx, next, call)
-			}
-		case "elicitation/create":
-			c, ok := ctx.Value(legacyCallKey{}).(*legacyCall)
-			p, ok2 := req.GetParams().(*mcp.ElicitParams)
-			if ok && ok2 && (isOwn(p) || ctx.Value(bridgingKey{}) != nil) {
-				return l.elicit(ctx, next, req, p, c)
-			}
-		}
-		return next(ctx, method, req)
-	}
-}
-
-// admit counts call c of session ss in the bounds when it first asks the
-// client, or refuses it beyond them. Each call held may wait on its client
-// for Timeout: unbounded, a client that never answers would hold memory
-// and goroutines without limit. Calls that never ask are not counted.
-func (l *legacy) admit(ss *mcp.ServerSession, c *legacyCall) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.admitted && c.refused == nil {
-		c.refused = l.bounds.enter(ss, c.client)
-		c.admitted = c.refused == nil
-	}
-	return c.refused
-}
-
-// release uncounts call c of session ss, if it was counted.
-func (l *legacy) release(ss *mcp.ServerSession, c *legacyCall) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.admitted {
-		l.bounds.leave(ss, c.client)
-		c.admitted = false
-	}
-}
-
-// A legacyError is an error of a legacy call: go-sdk sends the JSON-RPC
-// error it wraps, code and all, with its message, and errors.Is still
-// finds its cause.
-type legacyError struct {
-	rpc   *jsonrpc.Error
-	cause error
-}
-
-// legacyErr returns a legacyError of code -32603 whose message is format
-// applied to args, and cause, if not nil, appended after a colon.
-func legacyErr(cause error, format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	if cause != nil {
-		msg += ": " + cause.Error()
-	}
-	return &legacyError{rpc: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}, cause: cause}
-}
-
-func (e *legacyError) Error() string { return e.rpc.Message }
-
-func (e *legacyError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.rpc}
-	}
-	return []error{e.rpc, e.cause}
-}
-
-// isLegacy reports whether go-sdk's bridge serves the session's calls: it
-// decides by the version the client asked for at initialize, and takes a
-// session without one (stateless HTTP) to be on the latest.
-func isLegacy(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return false
-	}
-	ip := ss.InitializeParams()
-	return ip != nil && ip.ProtocolVersion < firstStatelessRevision
-}
-
-// rounds serves a tool call from a legacy client.
-//
-// go-sdk's own bridge is the innermost receiving middleware (NewServer
-// installs it before any other can be added), so it fulfils the handler's
-// first input request before this middleware sees the result, through
-// ServerSession.Elicit. No receiving middleware can reach that round. Every
-// elicitation, the bridge's and ours, goes through the server's sending
-// middleware, though, with a context derived from the call's: so rounds
-// marks the context, and [legacy.elicit], on the sending side, bounds and
-// downgrades the elicitations it bridges (see legacyown.go). It counts the
-// call as served, for [Flow.Next] to know (see legacyneeded.go).
-func (l *legacy) rounds(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) (mcp.Result, error) {
-	c := &legacyCall{client: l.client(ctx, call)}
-	defer l.release(call.Session, c)
-	ctx = context.WithValue(ctx, legacyCallKey{}, c)
-	defer markServed(call.Session)()
-	bridging := context.WithValue(ctx, bridgingKey{}, true)
-	for {
-		res, err := next(ctx, "tools/call", call)
-		if err != nil {
-			return nil, ours(err)
-		}
-		r, ok := res.(*mcp.CallToolResult)
-		if !ok || r == nil || len(r.InputRequests) == 0 {
-			return res, c.pages.complete(ctx, call.Session, nil)
-		}
-		// Rounds that only wait for a page ask nothing; waitPage bounds
-		// them in time.
-		if int(c.asked.Load()) >= l.max {
-			return nil, l.tooMany()
-		}
-		keys := make([]string, 0, len(r.InputRequests))
-		for k := range r.InputRequests {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // ask in a stable order
-		answers := make(mcp.InputResponseMap, len(keys))
-		open := map[string]bool{}
-		for _, key := range keys {
-			p, ok := r.InputRequests[key].(*mcp.ElicitParams)
-			if !ok || p == nil {
-				return res, nil // sampling or roots: not ours to bridge
-			}
-			if isURLMode(p) {
-				p = withID(p) // a copy, when it lacks an ID
-				open[p.ElicitationID] = true
-			}
-			a, err := call.Session.Elicit(bridging, p)
-			if err != nil {
-				return nil, wrapLegacy(err, "mcpform: asking for input %q", key)
-			}
-			answers[key] = unstand(a)
-		}
-		if err := c.pages.complete(ctx, call.Session, open); err != nil {
-			return nil, legacyErr(err, "mcpform: telling the client a page is done")
-		}
-		retry := *call.Params
-		retry.InputResponses, retry.RequestState = answers, r.RequestState
-		call = &mcp.CallToolRequest{Session: call.Session, Params: &retry, Extra: call.Extra}
-	}
-}
-
-// ours returns the legacyError in err's chain, if there is one, rather than
-// err: go-sdk's bridge wraps what elicit returns in words of its own, and
-// the client is better told the bound it hit, once. Other errors, the
-// handler's own, pass as they are.
-func ours(err error) error {
-	var le *legacyError
-	if errors.As(err, &le) {
-		return le
-	}
-	return err
-}
-
-// wrapLegacy returns err if it is a legacyError already, and otherwise a
-// legacyError of format and args caused by err.
-func wrapLegacy(err error, format string, args ...any) error {
-	var le *legacyError
-	if errors.As(err, &le) {
-		return le
-	}
-	return legacyErr(err, format, args...)
-}
-
-func (l *legacy) tooMany() error {
-	return legacyErr(nil, "mcpform: the tool call asked for input more than %d times", l.max)
-}
-
-// elicit sends one elicitation/create p that the middleware bridges for a
-// legacy call, under the call's bounds and in the words of the client's
-// revision, and never edits p. The answer to a request this package built
-// goes back to ServerSession.Elicit, its caller, in a stand-in that it
-// passes unjudged, so that the package's checker, the one a 2026-07-28
-// answer meets, is the only judge.
-func (l *legacy) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Request, p *mcp.ElicitParams, c *legacyCall) (mcp.Result, error) {
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok {
-		return l.send(ctx, next, req, c)
-	}
-	if isURLMode(p) {
-		q := withID(p)
-		if since, waiting := c.pages.since(q.ElicitationID); waiting {
-			// Consented already: the person is on the page, and the
-			// handler's next run looks for what it sent.
-			return waitPage(ctx, since, l.timeout)
-		}
-		res, err := l.send(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: q}, c)
-		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {
-			c.pages.consent(q.ElicitationID)
-		}
-		return res, err
-	}
-	out := req
-	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion < firstTitledRevision {
-		if schema := elicitSchema(p.RequestedSchema); schema != nil {
-			if u := untitled(schema); u != schema {
-				q := *p
-				q.RequestedSchema = u
-				out = &mcp.ServerRequest[mcp.Params]{Session: ss, Params: &q}
+// pageKey names the page a URL-mode request links to, for its
+// elicitationId: for a link to a [Flow.SecretPage] whose token is signed,
+// the run and step it names, which stay the same while the token is
+// minted anew each round; for another URL, the URL. (A sealed link stays
+// the same from round to round by itself: see linkKeys.expiry.)
+func pageKey(link string) string {
+	if u, err := url.Parse(link); err == nil {
+		if t := u.Query().Get("t"); strings.HasPrefix(t, requestStatePrefix) && strings.Count(t, ".") == 2 {
+			body := t[len(requestStatePrefix):strings.LastIndexByte(t, '.')]
+			var l secretLink
+			if b, err := base64.RawURLEncoding.DecodeString(body); err == nil && json.Unmarshal(b, &l) == nil && l.Run != "" {
+				return BindTo(u.Scheme+"://"+u.Host+u.Path, l.Run, l.Step)
 			}
 		}
 	}
-	res, err := l.send(ctx, next, out, c)
-	if a, ok := res.(*mcp.ElicitResult); ok && err == nil && isOwn(p) {
-		return standIn(a), nil
-	}
-	return res, err
+	return link
 }
 
-// send sends one elicitation/create under the call's deadline for it.
-func (l *legacy) send(ctx context.Context, next mcp.MethodHandler, req mcp.Request, c *legacyCall) (mcp.Result, error) {
-	if int(c.asked.Add(1)) > l.max {
-		return nil, l.tooMany()
+// isLegacy reports whether go-sdk's bridge serves the session's calls.
+func isLegacy(ss *mcp.ServerSession) bool { return legacy.IsLegacy(ss) }
+
+// own records p as built by mcpform, for AddLegacyRounds to let a
+// client's answer to it past go-sdk's check, to mcpform's checker alone.
+func own(p *mcp.ElicitParams) *mcp.ElicitParams { return legacy.Own(p) }
+
+// unstand returns the answer that AddLegacyRounds carried past go-sdk's
+// check in r, or r when it carries none.
+func unstand(r *mcp.ElicitResult) *mcp.ElicitResult { return legacy.Answer(r) }
+
+// Without [AddLegacyRounds], go-sdk's bridge serves a client older than
+// 2026-07-28 one round: it fulfils the handler's first input request and
+// calls the handler once more, and a second input request on that call
+// reaches the client as a result with no content, which it cannot read
+// and which is no error either. [Flow.Next] knows when its round would be
+// that second request, and returns an error that names the fix instead;
+// so do [Form.Ask] and [Form.Reask] for a lone form.
+
+// errNoLegacyRounds is the error of a round that a client older than
+// 2026-07-28 could not read, for want of AddLegacyRounds; errFormNoLegacy
+// is a lone Form's.
+var (
+	errNoLegacyRounds = legacy.Errorf(nil, "mcpform: this flow needs more than one round for a client older than %s: the server must call mcpform.AddLegacyRounds", firstStatelessRevision)
+	errFormNoLegacy   = legacy.Errorf(nil, "mcpform: asking a form again needs a second round for a client older than %s: the server must call mcpform.AddLegacyRounds", firstStatelessRevision)
+)
+
+// unservedRound returns errNoLegacyRounds when r asks for input on a call
+// that go-sdk's bridge cannot carry (see unserved); otherwise nil.
+func unservedRound(req *mcp.CallToolRequest, r *FlowRound) error {
+	if r == nil || r.Result == nil || len(r.Result.InputRequests) == 0 || !unserved(req) {
+		return nil
 	}
-	ss, _ := req.GetSession().(*mcp.ServerSession)
-	if err := l.admit(ss, c); err != nil {
-		return nil, err
+	return errNoLegacyRounds
+}
+
+// unserved reports whether req is a call that go-sdk's bridge has called
+// again already, for a client older than 2026-07-28, without the
+// middleware serving it: an input request in its result would reach the
+// client as that empty result.
+func unserved(req *mcp.CallToolRequest) bool {
+	if req == nil || req.Params == nil || (req.Params.RequestState == "" && len(req.Params.InputResponses) == 0) {
+		return false // the call's first run: the bridge fulfils it
 	}
-	sctx, cancel := context.WithTimeout(ctx, l.timeout)
-	defer cancel()
-	res, err := next(sctx, "elicitation/create", req)
-	if err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
-		return nil, legacyErr(context.DeadlineExceeded, "mcpform: the client did not answer within %v", l.timeout)
-	}
-	if err != nil {
-		return nil, wrapLegacy(err, "mcpform: asking the client for input")
-	}
-	return res, nil
+	return isLegacy(req.Session) && !legacy.Served(req.Session)
+}
+
+// unservedResult is the result of [Form.Reask] on such a call, which
+// cannot return an error: a tool error that names the fix, rather than
+// an empty result.
+func unservedResult() *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errFormNoLegacy.Error()}}}
 }

@@ -1,17 +1,20 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"runtime"
+	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -190,32 +193,6 @@ func requireLegacyError(t *testing.T, err error, want string) {
 	assert.Equal(t, int64(jsonrpc.CodeInternalError), jerr.Code, "code of %q", jerr.Message)
 	assert.Contains(t, jerr.Message, want)
 	assert.Equal(t, 1, strings.Count(jerr.Message, "mcpform:"), "one prefix in %q", jerr.Message)
-}
-
-// TestLegacyMaxRounds: a handler that never stops asking ends with an error
-// after MaxRounds asks, rather than asking forever.
-func TestLegacyMaxRounds(t *testing.T) {
-	fields := []AutoFormField{{Name: "n", Type: TypeInteger, Required: true}}
-	for _, tt := range []struct {
-		max, wantAsked int
-	}{{0, maxLegacyRounds}, {3, 3}} {
-		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
-			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-			server.AddTool(&mcp.Tool{Name: "loop", InputSchema: json.RawMessage(`{"type":"object"}`)},
-				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					return FormInputRequest(fields, nil)
-				})
-			AddLegacyRounds(server, &LegacyOptions{MaxRounds: tt.max})
-			asked := 0
-			cs := oldClient(t, server, "2025-11-25", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				asked++
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 1}}, nil
-			})
-			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "loop"})
-			requireLegacyError(t, err, fmt.Sprintf("asked for input more than %d times", tt.wantAsked))
-			assert.Equal(t, tt.wantAsked, asked)
-		})
-	}
 }
 
 // schemaDefaults returns the defaults of a requested schema's properties,
@@ -431,7 +408,7 @@ func TestLegacySchema(t *testing.T) {
 				return
 			}
 			require.Len(t, *wire, 1)
-			assert.Equal(t, []string{"room", "extras", "seats"}, propertyOrder((*wire)[0]), "the fields keep their order")
+			assert.Equal(t, []string{"room", "extras", "seats"}, wireOrder((*wire)[0]), "the fields keep their order")
 		})
 	}
 }
@@ -473,251 +450,11 @@ func TestLegacyReaskKeepsOrderAndLabels(t *testing.T) {
 	assert.Equal(t, []string{"Book a room", "Book a room\n\nPlease check: Seats: greater than the maximum 12."}, messages)
 	var orders []string
 	for _, b := range *wire {
-		orders = append(orders, strings.Join(propertyOrder(b), ","))
+		orders = append(orders, strings.Join(wireOrder(b), ","))
 	}
 	assert.Equal(t, []string{"room,extras,seats", "room,extras,seats"}, orders, "the fields keep their order")
 	require.Len(t, rooms, 2)
 	assert.JSONEq(t, `{"type":"string","title":"Room","enum":["babbage","lovelace"],"enumNames":["Babbage (6 seats)","Lovelace (12 seats)"],"default":"lovelace"}`, rooms[1])
-}
-
-// rawClient is a client on 2025-11-25 that speaks JSON-RPC over a
-// connection by hand and never answers the server's requests: a client
-// that walked away, or a transport that drops them. It keeps the replies
-// it gets, or, for many calls, only counts them by code and message.
-type rawClient struct {
-	conn    mcp.Connection
-	keep    bool
-	mu      sync.Mutex
-	replies map[string]*jsonrpc.Response
-	errs    map[string]int // "code message" → replies
-	n       int            // replies
-	asked   int
-}
-
-func newRawClient(t *testing.T, server *mcp.Server, keep bool) *rawClient {
-	t.Helper()
-	return newRawClientIn(t, context.Background(), server, keep)
-}
-
-// newRawClientIn is newRawClient whose session the server serves in
-// sctx, as go-sdk serves an HTTP session in its initialize request's.
-func newRawClientIn(t *testing.T, sctx context.Context, server *mcp.Server, keep bool) *rawClient {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(sctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.Close() })
-	conn, err := ct.Connect(ctx)
-	require.NoError(t, err)
-	t.Cleanup(func() { conn.Close() })
-	c := &rawClient{conn: conn, keep: keep, replies: map[string]*jsonrpc.Response{}, errs: map[string]int{}}
-	go func() {
-		for {
-			msg, err := conn.Read(ctx)
-			if err != nil {
-				return
-			}
-			c.mu.Lock()
-			switch m := msg.(type) {
-			case *jsonrpc.Response:
-				c.n++
-				if id := fmt.Sprint(m.ID.Raw()); c.keep || id == "init" {
-					c.replies[id] = m
-				}
-				var jerr *jsonrpc.Error
-				if errors.As(m.Error, &jerr) {
-					c.errs[fmt.Sprint(jerr.Code, " ", jerr.Message)]++
-				}
-			case *jsonrpc.Request:
-				if m.Method == "elicitation/create" {
-					c.asked++ // and never answered
-				}
-			}
-			c.mu.Unlock()
-		}
-	}()
-	c.send(t, "init", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"v0"}}`)
-	require.Eventually(t, func() bool { return c.reply("init") != nil }, 5*time.Second, time.Millisecond)
-	require.NoError(t, conn.Write(ctx, &jsonrpc.Request{Method: "notifications/initialized", Params: json.RawMessage(`{}`)}))
-	return c
-}
-
-func (c *rawClient) send(t testing.TB, id, method, params string) {
-	t.Helper()
-	rid, err := jsonrpc.MakeID(id)
-	require.NoError(t, err)
-	require.NoError(t, c.conn.Write(context.Background(), &jsonrpc.Request{ID: rid, Method: method, Params: json.RawMessage(params)}))
-}
-
-// call sends n tools/call requests of the tool "ask", with IDs prefix0 on.
-func (c *rawClient) call(t testing.TB, prefix string, n int) {
-	for i := range n {
-		c.send(t, fmt.Sprint(prefix, i), "tools/call", `{"name":"ask","arguments":{}}`)
-	}
-}
-
-func (c *rawClient) reply(id string) *jsonrpc.Response {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.replies[id]
-}
-
-// counts returns the elicitations the client was sent and the replies it
-// got, initialize's included.
-func (c *rawClient) counts() (asked, replies int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.asked, c.n
-}
-
-// errors returns the error replies by "code message".
-func (c *rawClient) errors() map[string]int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return maps.Clone(c.errs)
-}
-
-// askServer returns a server whose tool "ask" asks a form on every call,
-// with the legacy rounds of opts.
-func askServer(t testing.TB, opts *LegacyOptions) *mcp.Server {
-	form, err := NewForm[Answers]([]AutoFormField{{Name: "name", Required: true}}, nil)
-	require.NoError(t, err)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	server.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return form.InputRequest(""), nil
-		})
-	AddLegacyRounds(server, opts)
-	return server
-}
-
-// settledGoroutines returns the goroutine count once it has stopped
-// falling to at most want, or after 5 s. It polls by hand: assert.Eventually
-// counts goroutines of its own.
-func settledGoroutines(want int) int {
-	now := runtime.NumGoroutine()
-	for end := time.Now().Add(5 * time.Second); now > want && time.Now().Before(end); now = runtime.NumGoroutine() {
-		time.Sleep(5 * time.Millisecond)
-	}
-	return now
-}
-
-func stacks() string {
-	buf := make([]byte, 1<<20)
-	return string(buf[:runtime.Stack(buf, true)])
-}
-
-// TestLegacyAbandoned: calls whose client never answers the elicitation
-// end at the deadline with a JSON-RPC error, and leave the goroutine count
-// where it was.
-func TestLegacyAbandoned(t *testing.T) {
-	const n = 4
-	c := newRawClient(t, askServer(t, &LegacyOptions{Timeout: 100 * time.Millisecond, MaxCallsPerSession: n}), true)
-	time.Sleep(10 * time.Millisecond) // let the session's goroutines settle
-	before := runtime.NumGoroutine()
-
-	c.call(t, "", n)
-	require.Eventually(t, func() bool { asked, _ := c.counts(); return asked == n }, 5*time.Second, time.Millisecond)
-	require.Eventually(t, func() bool { _, replies := c.counts(); return replies == n+1 }, 5*time.Second, time.Millisecond)
-	for i := range n {
-		requireLegacyError(t, c.reply(fmt.Sprint(i)).Error, "did not answer within 100ms")
-	}
-	if now := settledGoroutines(before); now > before {
-		t.Errorf("goroutines: %d before the calls, %d after:\n%s", before, now, stacks())
-	}
-}
-
-// TestLegacyAbandonedCalls sends 2,000 calls on one session of a client
-// on 2025-11-25 that never answers: the calls beyond the session's bound
-// are refused at once, so goroutines and memory stay bounded whatever the
-// client sends, and closing the session ends the waits of those it holds,
-// long before their Timeout. Without a bound each call held two goroutines
-// and about 50 KB until Timeout, 10 minutes by default. (e2e's
-// TestAbandonedCalls sends 20,000 to the example's binary.)
-func TestLegacyAbandonedCalls(t *testing.T) {
-	const (
-		n     = 2000
-		batch = 250
-	)
-	c := newRawClient(t, askServer(t, &LegacyOptions{Timeout: time.Hour}), false)
-	time.Sleep(10 * time.Millisecond) // let the session's goroutines settle
-	runtime.GC()
-	var mem runtime.MemStats
-	runtime.ReadMemStats(&mem)
-	heapBefore, before := mem.HeapAlloc, runtime.NumGoroutine()
-	// Each waiting call holds a few goroutines; the refused, none.
-	bound := before + 4*maxLegacyCallsPerSession + 16
-	peak := before
-	for sent := 0; sent < n; sent += batch {
-		c.call(t, fmt.Sprint("b", sent, "-"), batch)
-		// Each call is either asked or answered: wait for all of them.
-		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); {
-			if asked, replies := c.counts(); asked+replies-1 >= sent+batch {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-		peak = max(peak, runtime.NumGoroutine())
-		if peak > bound {
-			asked, replies := c.counts()
-			t.Fatalf("after %d calls: %d goroutines, over %d (%d before); %d asked, %d answered",
-				sent+batch, peak, bound, before, asked, replies-1)
-		}
-	}
-	asked, replies := c.counts()
-	assert.Equal(t, maxLegacyCallsPerSession, asked, "calls asked")
-	assert.Equal(t, map[string]int{
-		"-32603 mcpform: this session has 4 calls waiting for input already, the most it may; answer or cancel one first": n - maxLegacyCallsPerSession,
-	}, c.errors(), "the refused calls")
-	assert.Equal(t, n-maxLegacyCallsPerSession, replies-1, "calls answered")
-	runtime.GC()
-	runtime.ReadMemStats(&mem)
-	grown := int64(mem.HeapAlloc) - int64(heapBefore)
-	assert.Less(t, grown, int64(16<<20), "heap grew by %d bytes", grown)
-	t.Logf("%d calls: at most %d goroutines (%d before), heap grew by %d KB", n, peak, before, grown>>10)
-
-	// The client goes away: the waits end with the session, not at
-	// their Timeout an hour from now.
-	start := time.Now()
-	require.NoError(t, c.conn.Close())
-	if now := settledGoroutines(before); now > before {
-		t.Errorf("goroutines: %d before the calls, %d after the session closed:\n%s", before, now, stacks())
-	}
-	t.Logf("the waits ended %v after the session closed", time.Since(start))
-}
-
-// TestLegacyCallBounds: a session may hold MaxCallsPerSession calls, and
-// all sessions together MaxCalls; beyond, a call is refused at once, and a
-// call that ends makes room.
-func TestLegacyCallBounds(t *testing.T) {
-	server := askServer(t, &LegacyOptions{Timeout: time.Hour, MaxCallsPerSession: 2, MaxCalls: 3})
-	a, b := newRawClient(t, server, true), newRawClient(t, server, true)
-	waitCounts := func(c *rawClient, asked, replies int) {
-		t.Helper()
-		require.Eventually(t, func() bool {
-			gotAsked, gotReplies := c.counts()
-			return gotAsked == asked && gotReplies == replies+1
-		}, 5*time.Second, time.Millisecond)
-	}
-	a.call(t, "a", 3)
-	waitCounts(a, 2, 1)
-	assert.Equal(t, map[string]int{
-		"-32603 mcpform: this session has 2 calls waiting for input already, the most it may; answer or cancel one first": 1,
-	}, a.errors())
-	b.call(t, "b", 2)
-	waitCounts(b, 1, 1)
-	assert.Equal(t, map[string]int{
-		"-32603 mcpform: the server has 3 calls waiting for input, the most it serves at once; try again later": 1,
-	}, b.errors())
-
-	require.NoError(t, a.conn.Close()) // a's two calls end with it
-	require.Eventually(t, func() bool {
-		b.call(t, fmt.Sprint("retry", time.Now().UnixNano()), 1)
-		time.Sleep(10 * time.Millisecond)
-		asked, _ := b.counts()
-		return asked == 2
-	}, 5*time.Second, 20*time.Millisecond, "a call is served once others end")
 }
 
 // BenchmarkLegacyCall is a whole one-round tool call from a 2025-11-25
@@ -754,5 +491,305 @@ func BenchmarkLegacyCall(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// wireOrder returns the keys of the "properties" object of the schema
+// JSON b in the order they are written: the order the person is asked in.
+func wireOrder(b []byte) []string {
+	var top struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(b, &top) != nil || len(top.Properties) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(top.Properties))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+	return keys
+}
+
+// TestLegacyForgotten: a server that forgets AddLegacyRounds gives a client
+// on 2025-11-25 a JSON-RPC error naming it once the flow would ask a second
+// time, not an empty result it cannot read; the same flow finishes with the
+// middleware, and for a 2026-07-28 client without it. The handler passes
+// Next a context of its own, which the middleware does not need.
+func TestLegacyForgotten(t *testing.T) {
+	codec, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := flow.Next(context.Background(), req)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == FlowAsk {
+			return r.Result, nil
+		}
+		b, err := json.Marshal(r.Answers)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, err
+	}
+	answers := map[string]map[string]any{
+		"account": {"email": "ada@example.com", "plan": "team"},
+		"team":    {"team_name": "Analytical", "seats": 5},
+	}
+	const done = `done {"email":"ada@example.com","plan":"team","seats":5,"team_name":"Analytical"}`
+	for _, tt := range []struct {
+		name      string
+		install   bool
+		version   string
+		wantAsked int
+		wantErr   string
+	}{
+		{"2025-11-25 without AddLegacyRounds", false, "2025-11-25", 1,
+			"mcpform: this flow needs more than one round for a client older than 2026-07-28: the server must call mcpform.AddLegacyRounds"},
+		{"2025-06-18 without AddLegacyRounds", false, "2025-06-18", 1, "the server must call mcpform.AddLegacyRounds"},
+		{"2025-11-25 with AddLegacyRounds", true, "2025-11-25", 2, ""},
+		{"2026-07-28 without AddLegacyRounds", false, "2026-07-28", 2, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			server := signupServer(handler, tt.install)
+			asked := 0
+			cs := oldClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				key := "account"
+				if req.Params.Message == teamStep.Message {
+					key = "team"
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: answers[key]}, nil
+			})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup"})
+			assert.Equal(t, tt.wantAsked, asked, "times asked")
+			if tt.wantErr != "" {
+				requireLegacyError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, done, text(t, res))
+		})
+	}
+}
+
+// TestLegacyForgottenForm: a lone Form asked again, on a server without
+// AddLegacyRounds, of a client on 2025-11-25 names the missing call, as a
+// flow does: Ask with a JSON-RPC error, Reask, which cannot return one,
+// with a tool error; never the empty result go-sdk's bridge would send.
+// With the middleware, or for a 2026-07-28 client, the form is asked
+// again and finishes.
+func TestLegacyForgottenForm(t *testing.T) {
+	form, err := NewForm[map[string]any](accountStep.Fields, &FormOptions{Key: "account", Message: accountStep.Message})
+	require.NoError(t, err)
+	handler := func(reask bool) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			switch reply := form.ReadCall(req); reply.Status {
+			case ReplyAccepted:
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "created " + reply.Answers["email"].(string)}}}, nil
+			case ReplyInvalid:
+				if reask {
+					return form.Reask(reply, ""), nil
+				}
+			}
+			return form.Ask(req, "")
+		}
+	}
+	const fix = "mcpform: asking a form again needs a second round for a client older than 2026-07-28: the server must call mcpform.AddLegacyRounds"
+	for _, tt := range []struct {
+		name      string
+		reask     bool
+		install   bool
+		version   string
+		wantAsked int
+		wantErr   string // a JSON-RPC error
+		wantTool  string // a tool error
+	}{
+		{"Ask, 2025-11-25 without AddLegacyRounds", false, false, "2025-11-25", 1, fix, ""},
+		{"Reask, 2025-11-25 without AddLegacyRounds", true, false, "2025-11-25", 1, "", fix},
+		{"Reask, 2025-11-25 with AddLegacyRounds", true, true, "2025-11-25", 2, "", ""},
+		{"Ask, 2025-11-25 with AddLegacyRounds", false, true, "2025-11-25", 2, "", ""},
+		{"Reask, 2026-07-28 without AddLegacyRounds", true, false, "2026-07-28", 2, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			server := signupServer(handler(tt.reask), tt.install)
+			asked := 0
+			cs := uncheckedClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				// The schema's format is not asserted, so only the form
+				// refuses this email, and asks again.
+				email := "ada at example.com"
+				if asked > 1 {
+					email = "ada@example.com"
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": email, "plan": "pro"}}, nil
+			})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signup"})
+			assert.Equal(t, tt.wantAsked, asked, "times asked")
+			switch {
+			case tt.wantErr != "":
+				requireLegacyError(t, err, tt.wantErr)
+			case tt.wantTool != "":
+				require.NoError(t, err)
+				assert.True(t, res.IsError)
+				assert.Equal(t, tt.wantTool, text(t, res))
+			default:
+				require.NoError(t, err)
+				assert.False(t, res.IsError)
+				assert.Equal(t, "created ada@example.com", text(t, res))
+			}
+		})
+	}
+}
+
+// signupServer serves handler as the tool "signup", with the middleware
+// of AddLegacyRounds when install is set.
+func signupServer(handler mcp.ToolHandler, install bool) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
+	if install {
+		AddLegacyRounds(server, nil)
+	}
+	return server
+}
+
+// TestLegacySecretFlow: a go-sdk client on 2025-11-25 consents to the page
+// by elicitationId, the person sends it a moment later, and the call
+// finishes, with the completion notification for that ID, through
+// AddLegacyRounds.
+func TestLegacySecretFlow(t *testing.T) {
+	defer func(d time.Duration) { legacyPoll = d }(legacyPoll)
+	legacyPoll = 20 * time.Millisecond
+	fx := newSecretFixture(t, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "set_password", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req.Extra = &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "alice"}}
+			r, err := fx.flow.Next(context.Background(), req)
+			switch {
+			case err != nil:
+				return nil, err
+			case r.Status == FlowAsk:
+				return r.Result, nil
+			}
+			b, _ := json.Marshal(r.Answers)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, nil
+		})
+	AddLegacyRounds(server, &LegacyOptions{Timeout: 10 * time.Second})
+
+	var (
+		mu        sync.Mutex
+		ids       []string // elicitationIds of the URL-mode requests
+		completed []string
+		posted    sync.WaitGroup
+	)
+	client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if req.Params.Mode != "url" {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}, nil
+			}
+			mu.Lock()
+			ids = append(ids, req.Params.ElicitationID)
+			mu.Unlock()
+			// The person opens the page and types, after the consent.
+			posted.Add(1)
+			go func() {
+				defer posted.Done()
+				time.Sleep(5 * legacyPoll)
+				assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
+			}()
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+			mu.Lock()
+			completed = append(completed, req.Params.ElicitationID)
+			mu.Unlock()
+		},
+	})
+	ctx := context.Background()
+	cs := connectClient(t, server, client, "2025-11-25")
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "set_password"})
+	require.NoError(t, err)
+	posted.Wait()
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, `done {"email":"ada@example.com","password":"correct horse battery"}`, res.Content[0].(*mcp.TextContent).Text)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(completed) == 1 }, 5*time.Second, 10*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, ids, 1, "the page is asked once, then waited for")
+	assert.NotEmpty(t, ids[0])
+	assert.Equal(t, ids, completed)
+}
+
+func TestURLElicitationID(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	link := func(run, step string) string {
+		tok, err := codec.Mint(&secretLink{Principal: "alice", Tool: "t", Run: run, Step: step}, BindTo(secretLinkBind))
+		require.NoError(t, err)
+		return "https://example.com/secret?t=" + url.QueryEscape(tok)
+	}
+	// urlElicitationID is the ID AddLegacyRounds gives the request for link.
+	urlElicitationID := func(link string) string { return legacy.ElicitationID(pageKey(link)) }
+	a := urlElicitationID(link("r1", "password"))
+	assert.Equal(t, a, urlElicitationID(link("r1", "password")))
+	assert.NotEqual(t, a, urlElicitationID(link("r2", "password")))
+	assert.NotEqual(t, a, urlElicitationID(link("r1", "other")))
+	assert.NotEqual(t, a, urlElicitationID(strings.Replace(link("r1", "password"), "example.com", "example.org", 1)))
+	assert.Equal(t, urlElicitationID("https://x/y"), urlElicitationID("https://x/y"))
+	assert.NotEqual(t, urlElicitationID("https://x/y"), urlElicitationID("https://x/z"))
+}
+
+// TestLegacyOwnRequests: what this package builds while AddLegacyRounds
+// serves a call is sent unjudged by go-sdk, and the stand-in that carries
+// its answer past Elicit is read back by InputResponse. internal/legacy's
+// TestOwnRequests holds the rest: a handler's own and copies are judged,
+// and no client's JSON makes a stand-in.
+func TestLegacyOwnRequests(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "n", Type: TypeInteger, Max: Bound(5)}}, nil)
+	require.NoError(t, err)
+	idle := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	unmark := legacy.Serving(nil) // as while the middleware serves a call
+	built, err := FormInputRequest([]AutoFormField{{Name: "n"}}, nil)
+	require.NoError(t, err)
+	asked := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+	copied := *asked
+	unmark()
+	for _, tt := range []struct {
+		name string
+		p    *mcp.ElicitParams
+		want bool
+	}{
+		{"Form.InputRequest", asked, true},
+		{"FormInputRequest", built.InputRequests[DefaultInputKey].(*mcp.ElicitParams), true},
+		{"built while no call was served", idle, false},
+		{"a handler's own", &mcp.ElicitParams{Mode: "form", Message: "m"}, false},
+		{"a copy of the package's", &copied, false},
+		{"nil", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, legacy.IsOwn(tt.p)) })
+	}
+
+	answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 99.0}}
+	s := legacy.StandIn(answer)
+	assert.Nil(t, s.Content, "Elicit judges no stand-in")
+	assert.Same(t, answer, InputResponse(mcp.InputResponseMap{"form": s}, "form"))
+	assert.Same(t, answer, unstand(answer))
+	for _, r := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "accept"}, nil} {
+		assert.Same(t, r, InputResponse(mcp.InputResponseMap{"form": r}, "form"), "nothing to unwrap: passed as it is")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpform/mcpform/internal/secretpage"
 )
 
 // SecretPageOptions configures [Flow.SecretPage]. It must say who may use
@@ -112,7 +114,7 @@ func (f *Flow) SecretPage(opts *SecretPageOptions) (http.Handler, error) {
 	// nothing.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.headers(w)
+		secretpage.SetHeaders(w.Header())
 		p.show(w, r, http.StatusForbidden, pageView{text: &pageStrings.AnotherSite})
 	}))
 	return cop.Handler(p), nil
@@ -125,17 +127,8 @@ type secretPage struct {
 	secure     bool   // the PageURL is https
 }
 
-func (p *secretPage) headers(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", pageCSP)
-	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-}
-
 func (p *secretPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p.headers(w)
+	secretpage.SetHeaders(w.Header())
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		// A HEAD answers as a GET would, without the body: neither
@@ -208,8 +201,8 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		// Sent from another browser: the person's, or someone else's
 		// who held the link. A person who did not send it can stop the
 		// link, by a POST, which no preview sends.
-		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Used, Token: token,
-			Check: p.flow.links.mac(macForm, link, c.n), Stop: pageStrings.Stop})
+		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Used, page: secretpage.Page{Token: token,
+			Check: p.flow.links.mac(macForm, link, c.n), Stop: pageStrings.Stop}})
 		return
 	}
 	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil))
@@ -377,6 +370,144 @@ func (p *secretPage) showClosed(w http.ResponseWriter, r *http.Request, link *se
 	default:
 		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Refused})
 	}
+}
+
+// A pageText is one state of the secret page, as the person reads it: a
+// heading, which is also the title, and what to do, in English; h and m
+// are their texts in the catalogs, which the page shows in the person's
+// language.
+type pageText struct {
+	Heading, Message string
+	h, m             msg
+	refusal          bool // the message ends with msgPageAfterRefusal
+}
+
+// in returns t's heading and message in l.
+func (t *pageText) in(l lang) (heading, message string) {
+	if l == langEN {
+		return t.Heading, t.Message
+	}
+	message = l.text(t.m)
+	if t.refusal {
+		message += l.text(msgPageAfterRefusal)
+	}
+	return l.text(t.h), message
+}
+
+func newPageText(h, m msg, refusal bool) pageText {
+	t := pageText{Heading: catalogEN[h], Message: catalogEN[m], h: h, m: m, refusal: refusal}
+	if refusal {
+		t.Message += catalogEN[msgPageAfterRefusal]
+	}
+	return t
+}
+
+// pageStrings is every string the secret page shows, in English, taken
+// from the catalogs, where every language has them. Headings say what
+// happened in words, never an HTTP status.
+var pageStrings = struct {
+	Intro      string // above the form
+	Send       string // the form's button
+	ErrorTitle string // before the title of a page with a problem
+	Required   string // a required field left empty
+	NotText    string // a value that is not UTF-8
+	Stop       string // the button that stops a link someone else used
+
+	Done          pageText // the browser that sent the secret
+	Used          pageText // any other browser, once it was sent
+	Stopped       pageText // the link, stopped by a person who did not send it
+	UsedElsewhere pageText // a post from a browser that did not claim the link
+	Refused       pageText // a link refused for good
+	Ended         pageText // a link whose flow ended without its secret
+	Finished      pageText // any browser, once the flow took the secret and finished
+	BadLink       pageText // a link that does not open, or has expired
+	NotYours      pageText // Authorize refused the person
+	AnotherSite   pageText // CrossOriginProtection refused the post
+	NoCookie      pageText // a post without the page's cookie and form token
+	TooBig        pageText
+	Unreadable    pageText
+	Method        pageText
+	Unavailable   pageText // the store failed
+}{
+	Intro:         catalogEN[msgPageIntro],
+	Send:          catalogEN[msgPageSend],
+	ErrorTitle:    catalogEN[msgPageErrorTitle],
+	Required:      catalogEN[msgPageRequired],
+	NotText:       catalogEN[msgPageNotText],
+	Stop:          catalogEN[msgPageStop],
+	Done:          newPageText(msgDoneHeading, msgDoneMessage, false),
+	Used:          newPageText(msgUsedHeading, msgUsedMessage, false),
+	Stopped:       newPageText(msgStoppedHeading, msgStoppedMessage, false),
+	UsedElsewhere: newPageText(msgUsedElsewhereHeading, msgUsedElsewhereMessage, true),
+	Refused:       newPageText(msgRefusedHeading, msgRefusedMessage, true),
+	Ended:         newPageText(msgEndedHeading, msgEndedMessage, false),
+	Finished:      newPageText(msgFinishedHeading, msgFinishedMessage, false),
+	BadLink:       newPageText(msgBadLinkHeading, msgBadLinkMessage, false),
+	NotYours:      newPageText(msgNotYoursHeading, msgNotYoursMessage, true),
+	AnotherSite:   newPageText(msgAnotherSiteHeading, msgAnotherSiteMessage, false),
+	NoCookie:      newPageText(msgNoCookieHeading, msgNoCookieMessage, false),
+	TooBig:        newPageText(msgTooBigHeading, msgTooBigMessage, false),
+	Unreadable:    newPageText(msgUnreadableHeading, msgUnreadableMessage, false),
+	Method:        newPageText(msgMethodHeading, msgMethodMessage, false),
+	Unavailable:   newPageText(msgUnavailableHeading, msgUnavailableMessage, false),
+}
+
+// pageLang is the language of the page for r: its Accept-Language.
+func pageLang(r *http.Request) lang { return matchLang(r.Header.Get(headerAcceptLanguage)) }
+
+// pageView is a page to show: a form, or text, one of pageStrings, which
+// show puts in the person's language.
+type pageView struct {
+	text *pageText
+	page secretpage.Page
+}
+
+// form returns the view of step's form for link in l, naming problems by
+// field; the page focuses the first field with one.
+func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string, c pageCookie, problems map[string]string) pageView {
+	if l != langEN {
+		lf := p.flow.in(l)
+		step = &lf.steps[lf.index(step.c.key)]
+	}
+	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, Message: l.text(msgPageIntro),
+		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: l.text(msgPageSend)}
+	v.Fields = make([]secretpage.Field, 0, len(step.c.secrets))
+	problem := false
+	for i := range step.c.secrets {
+		f := &step.c.secrets[i]
+		pf := secretpage.Field{Name: f.Name, Label: f.title(), Description: f.Description,
+			Required: f.Required, Problem: problems[f.Name]}
+		problem = problem || pf.Problem != ""
+		if f.Min != nil {
+			pf.MinLength = int(*f.Min)
+		}
+		if f.Max != nil {
+			pf.MaxLength = int(*f.Max)
+		}
+		v.Fields = append(v.Fields, pf)
+	}
+	if problem {
+		v.Title = l.text(msgPageErrorTitle) + v.Title
+	}
+	return pageView{page: v}
+}
+
+// show answers with status and the page of v, a form or v.text, in the
+// request's language.
+func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v pageView) {
+	l := pageLang(r)
+	if v.text != nil {
+		v.page.Heading, v.page.Message = v.text.in(l)
+		v.page.Title = v.page.Heading
+		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used && v.text != &pageStrings.Finished {
+			v.page.Title = l.text(msgPageErrorTitle) + v.page.Title
+		}
+	}
+	if v.page.Stop != "" {
+		v.page.Stop = l.text(msgPageStop)
+	}
+	v.page.Lang = langCodes[l]
+	secretpage.Write(w, r, status, &v.page)
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'

@@ -13,7 +13,7 @@ import (
 )
 
 // What the person's browser reads of a secret page's HTML (mcpform's
-// secretview.go): each field's name, the form's hidden fields (the link,
+// internal/secretpage): each field's name, the form's hidden fields (the link,
 // and the form's token), and the problems it names.
 var (
 	fieldRe   = regexp.MustCompile(`<input id="f-[0-9]+" name="([^"]*)"`)

@@ -84,7 +84,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	return nil, err
 }
 
-// What openPage reads of the page's HTML (mcpform's secretview.go): each
+// What openPage reads of the page's HTML (mcpform's internal/secretpage): each
 // field's label, hint and name, the form's hidden fields (the link, and
 // the form's token), the problems, and the message.
 var (

@@ -1,4 +1,4 @@
-package mcpform
+package legacy
 
 import (
 	"cmp"
@@ -21,16 +21,16 @@ type callBounds struct {
 	clients  map[string]int             // and per named client that has any
 }
 
-// newCallBounds returns the bounds of [LegacyOptions] whose fields are
+// newCallBounds returns the bounds of [Options] whose fields are
 // perSession, perClient and total, zero or less meaning the defaults.
 func newCallBounds(perSession, perClient, total int) *callBounds {
 	b := &callBounds{
-		perSession: cmp.Or(max(perSession, 0), maxLegacyCallsPerSession),
-		total:      cmp.Or(max(total, 0), maxLegacyCalls),
+		perSession: cmp.Or(max(perSession, 0), DefaultMaxCallsPerSession),
+		total:      cmp.Or(max(total, 0), DefaultMaxCalls),
 		sessions:   map[*mcp.ServerSession]int{},
 		clients:    map[string]int{},
 	}
-	b.perClient = cmp.Or(max(perClient, 0), max(min(maxLegacyCallsPerClient, b.total/4), 1))
+	b.perClient = cmp.Or(max(perClient, 0), max(min(DefaultMaxCallsPerClient, b.total/4), 1))
 	return b
 }
 
@@ -40,13 +40,13 @@ func (b *callBounds) enter(ss *mcp.ServerSession, client string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sessions[ss] >= b.perSession {
-		return legacyErr(nil, "mcpform: this session has %d calls waiting for input already, the most it may; answer or cancel one first", b.perSession)
+		return Errorf(nil, "mcpform: this session has %d calls waiting for input already, the most it may; answer or cancel one first", b.perSession)
 	}
 	if client != "" && b.clients[client] >= b.perClient {
-		return legacyErr(nil, "mcpform: this client has %d calls waiting for input already, the most it may; answer or cancel one first", b.perClient)
+		return Errorf(nil, "mcpform: this client has %d calls waiting for input already, the most it may; answer or cancel one first", b.perClient)
 	}
 	if b.calls >= b.total {
-		return legacyErr(nil, "mcpform: the server has %d calls waiting for input, the most it serves at once; try again later", b.total)
+		return Errorf(nil, "mcpform: the server has %d calls waiting for input, the most it serves at once; try again later", b.total)
 	}
 	b.calls++
 	b.sessions[ss]++
@@ -73,9 +73,9 @@ func (b *callBounds) leave(ss *mcp.ServerSession, client string) {
 	}
 }
 
-// defaultClient is LegacyOptions.Client when it is nil: the authenticated
-// user, if any. The name is prefixed so that no user ID can equal a name
-// a server's own Client gives.
+// defaultClient is Options.Client when it is nil: the authenticated user,
+// if any. The name is prefixed so that no user ID can equal a name a
+// server's own Client gives.
 func defaultClient(_ context.Context, req *mcp.CallToolRequest) string {
 	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil || req.Extra.TokenInfo.UserID == "" {
 		return ""

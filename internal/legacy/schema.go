@@ -1,4 +1,4 @@
-package mcpform
+package legacy
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// The schema work of [AddLegacyRounds]'s sending side: reading the schema
-// a handler asked with and adapting it to the client's revision. Judging
-// the answer is the handler's: see [legacy.elicit].
+// The schema work of the sending side: reading the schema a handler asked
+// with and adapting it to the client's revision. Judging the answer is the
+// handler's: see [bridge.elicit].
 
 // elicitSchema decodes a requested schema, which may be a
 // *jsonschema.Schema, raw JSON or a map, as go-sdk's Elicit does, into a

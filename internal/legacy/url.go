@@ -1,12 +1,9 @@
-package mcpform
+package legacy
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,32 +13,16 @@ import (
 // A client on 2025-11-25 answers a URL-mode request with consent only, and
 // learns that the page is done from notifications/elicitation/complete,
 // which names the request by its elicitationId. 2026-07-28 dropped both:
-// the client retries, and the server looks in its own state. AddLegacyRounds
-// bridges the two. It gives each URL-mode request an ID, stable across
-// the rounds of one link's run and step; once the person has consented, it
-// stops asking again and re-runs the handler, as a 2026-07-28 client would
-// retry, until the handler no longer asks for that page; then it tells the
-// client the elicitation is complete.
+// the client retries, and the server looks in its own state. The
+// middleware bridges the two. It gives each URL-mode request an ID, stable
+// across the rounds of one page (see Options.PageKey); once the person has
+// consented, it stops asking again and re-runs the handler, as a
+// 2026-07-28 client would retry, until the handler no longer asks for that
+// page; then it tells the client the elicitation is complete.
 
-// legacyPoll is how long a legacy call waits between re-runs of the
-// handler while a page it was consented to is still open.
-var legacyPoll = time.Second
-
-// urlElicitationID returns the elicitationId of a URL-mode request: for a
-// link to a [Flow.SecretPage], a digest of the run and step its token
-// names, which stay the same while the token is minted anew each round;
-// for another URL, a digest of the URL.
-func urlElicitationID(link string) string {
-	key := link
-	if u, err := url.Parse(link); err == nil {
-		if t := u.Query().Get("t"); strings.HasPrefix(t, requestStatePrefix) && strings.Count(t, ".") == 2 {
-			body := t[len(requestStatePrefix):strings.LastIndexByte(t, '.')]
-			var l secretLink
-			if b, err := base64.RawURLEncoding.DecodeString(body); err == nil && json.Unmarshal(b, &l) == nil && l.Run != "" {
-				key = BindTo(u.Scheme+"://"+u.Host+u.Path, l.Run, l.Step)
-			}
-		}
-	}
+// ElicitationID returns the elicitationId of a URL-mode request for the
+// page that key names: a digest of key.
+func ElicitationID(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
@@ -99,23 +80,27 @@ func (p *pages) complete(ctx context.Context, ss *mcp.ServerSession, open map[st
 }
 
 // withID returns p as sent to a 2025-11-25 client: with an elicitationId.
-func withID(p *mcp.ElicitParams) *mcp.ElicitParams {
+func (b *bridge) withID(p *mcp.ElicitParams) *mcp.ElicitParams {
 	if p.ElicitationID != "" {
 		return p
 	}
+	key := p.URL
+	if b.pageKey != nil {
+		key = b.pageKey(p.URL)
+	}
 	q := *p
-	q.Mode, q.ElicitationID = "url", urlElicitationID(p.URL)
+	q.Mode, q.ElicitationID = "url", ElicitationID(key)
 	return &q
 }
 
 // waitPage answers a URL-mode request whose page the person already
-// consented to without asking again: it waits legacyPoll, so that the
-// handler's next run can find the page sent, and gives up after timeout.
-func waitPage(ctx context.Context, since time.Time, timeout time.Duration) (*mcp.ElicitResult, error) {
-	if time.Since(since) > timeout {
-		return nil, legacyErr(context.DeadlineExceeded, "mcpform: the page was not sent within %v", timeout)
+// consented to without asking again: it waits Options.Poll, so that the
+// handler's next run can find the page sent, and gives up after Timeout.
+func (b *bridge) waitPage(ctx context.Context, since time.Time) (*mcp.ElicitResult, error) {
+	if time.Since(since) > b.timeout {
+		return nil, Errorf(context.DeadlineExceeded, "mcpform: the page was not sent within %v", b.timeout)
 	}
-	t := time.NewTimer(legacyPoll)
+	t := time.NewTimer(b.poll)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():

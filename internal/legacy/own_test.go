@@ -1,4 +1,4 @@
-package mcpform
+package legacy
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLegacyHandlersOwnElicit: AddLegacyRounds leaves alone what a handler
-// asks by itself, outside this package. An answer of 99 to a question with
+// TestLegacyHandlersOwnElicit: the middleware leaves alone what a handler
+// asks by itself, outside Own. An answer of 99 to a question with
 // a maximum of 5 is refused by go-sdk's check with the middleware as
 // without it, whether the handler sends its own elicitation/create or
 // returns its own input request, which go-sdk's bridge sends; and the
@@ -58,16 +58,15 @@ func TestLegacyHandlersOwnElicit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// run returns what the handler got and whether its params
 			// still hold their schema.
-			run := func(install bool) (string, bool) {
+			run := func(installed bool) (string, bool) {
 				rec := &record{}
-				server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-				server.AddTool(&mcp.Tool{Name: "count", InputSchema: json.RawMessage(`{"type":"object"}`)}, tt.handler(rec))
-				if install {
-					AddLegacyRounds(server, nil)
+				server := newServer("count", tt.handler(rec))
+				if installed {
+					install(server, Options{})
 				}
-				cs := uncheckedClient(t, server, "2025-11-25", func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				cs := connectOld(t, server, "2025-11-25", func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 99}}, nil
-				})
+				}, true)
 				_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "count"})
 				if err != nil && rec.got == "" {
 					rec.got = "refused: " + err.Error() // go-sdk's bridge ended the call
@@ -85,43 +84,52 @@ func TestLegacyHandlersOwnElicit(t *testing.T) {
 	}
 }
 
-// TestLegacyOwnRequests: only what this package built is sent unjudged by
-// go-sdk, and the stand-in that carries its answer past Elicit is read
-// back by InputResponse alone, never made from a client's JSON.
-func TestLegacyOwnRequests(t *testing.T) {
-	form, err := NewForm[Answers]([]AutoFormField{{Name: "n", Type: TypeInteger, Max: Bound(5)}}, nil)
-	require.NoError(t, err)
-	idle := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
-	unmark := markServed(nil) // as while the middleware serves a call
-	built, err := FormInputRequest([]AutoFormField{{Name: "n"}}, nil)
-	require.NoError(t, err)
-	asked := form.InputRequest("").InputRequests[form.Key()].(*mcp.ElicitParams)
+// TestOwnRequests: only what Own recorded while the middleware served a
+// call is sent unjudged by go-sdk, and the stand-in that carries its
+// answer past Elicit is read back by Answer alone, never made from a
+// client's JSON. (The root's TestLegacyOwnRequests holds its builders and
+// InputResponse to it.)
+func TestOwnRequests(t *testing.T) {
+	idle := Own(&mcp.ElicitParams{Mode: "form", Message: "m"})
+	done := Serving(nil) // as while the middleware serves a call
+	asked := Own(&mcp.ElicitParams{Mode: "form", Message: "m"})
 	copied := *asked
-	unmark()
+	done()
 	for _, tt := range []struct {
 		name string
 		p    *mcp.ElicitParams
 		want bool
 	}{
-		{"Form.InputRequest", asked, true},
-		{"FormInputRequest", built.InputRequests[DefaultInputKey].(*mcp.ElicitParams), true},
+		{"built while a call was served", asked, true},
 		{"built while no call was served", idle, false},
 		{"a handler's own", &mcp.ElicitParams{Mode: "form", Message: "m"}, false},
-		{"a copy of the package's", &copied, false},
+		{"a copy of the caller's", &copied, false},
 		{"nil", nil, false},
 	} {
-		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, isOwn(tt.p)) })
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, IsOwn(tt.p)) })
 	}
 
 	answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"n": 99.0}}
-	s := standIn(answer)
+	s := StandIn(answer)
 	assert.Nil(t, s.Content, "Elicit judges no stand-in")
-	assert.Same(t, answer, InputResponse(mcp.InputResponseMap{"form": s}, "form"))
-	assert.Same(t, answer, unstand(answer))
+	assert.Same(t, answer, Answer(s))
+	assert.Same(t, answer, Answer(answer))
 	for _, r := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "accept"}, nil} {
-		assert.Same(t, r, standIn(r), "nothing to judge: passed as it is")
+		assert.Same(t, r, StandIn(r), "nothing to judge: passed as it is")
 	}
 	var forged mcp.ElicitResult
 	require.NoError(t, json.Unmarshal([]byte(`{"action":"accept","_meta":{"`+standInKey+`":{"r":{"action":"accept","content":{"n":1}}}}}`), &forged))
-	assert.Same(t, &forged, InputResponse(mcp.InputResponseMap{"form": &forged}, "form"), "a client cannot make a stand-in")
+	assert.Same(t, &forged, Answer(&forged), "a client cannot make a stand-in")
+}
+
+// TestServed: a session is served while a call of it is, and no longer.
+func TestServed(t *testing.T) {
+	assert.False(t, Served(nil))
+	done := Serving(nil)
+	again := Serving(nil)
+	assert.True(t, Served(nil))
+	done()
+	assert.True(t, Served(nil), "one call still served")
+	again()
+	assert.False(t, Served(nil))
 }

@@ -1,4 +1,4 @@
-package mcpform
+package legacy
 
 import (
 	"encoding/json"
