@@ -101,6 +101,20 @@
 // them for a person, and [Form.Reask] pre-fills the accepted values.
 // [Answers.Decode] fills a struct from answers.
 //
+// There is one way to read an answer in each situation:
+//
+//	situation                                          read with
+//	a go-sdk tool handler with a Form, any path        Form.ReadCall
+//	a handler of several rounds or a side effect       Flow.Next (it reads, then asks)
+//	an mcp-go tool handler                             mcpgo.ReadCall, mcpgo.Next
+//	a handler that picks the path itself (PathFor):
+//	  a native answer                                  Form.Read
+//	  a submit of Form.Display                         Form.ReadArguments
+//	a field list without a Form (TypeScript mirrors):
+//	  a native answer                                  AcceptedFormInput, or CheckFormInput for the problems
+//	  a submit of DisplayForm                          AcceptedFormArguments, or CheckFormArguments for the problems
+//	accepted Answers into a struct                     Answers.Decode
+//
 // go-sdk's own client validates its answer against the schema before
 // sending it, and fails the call with -32602 rather than send a value out
 // of range, so a go-sdk client never sees a re-ask for one; the re-ask
