@@ -50,7 +50,8 @@ func TestLibraryImports(t *testing.T) {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
 			path == "github.com/google/jsonschema-go/jsonschema" ||
 			path == "golang.org/x/text/language" || // the person's language: catalog.go
-			path == "github.com/mcpform/mcpform/internal/seam"
+			path == "github.com/mcpform/mcpform/internal/seam" ||
+			path == "github.com/mcpform/mcpform/internal/prefab"
 	}
 	for _, tt := range []struct {
 		dir     string
@@ -58,6 +59,7 @@ func TestLibraryImports(t *testing.T) {
 	}{
 		{".", core},
 		{"internal/seam", core},
+		{"internal/prefab", func(path string) bool { return path == "github.com/mcpform/mcpform/internal/seam" }}, // the standard library
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
