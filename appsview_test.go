@@ -211,10 +211,10 @@ func TestFlowViewSteps(t *testing.T) {
 	assert.Equal(t, []string{"Heading: Create your account", "Button: Submit", "Button: Decline"}, says, "one step: no count, and Submit")
 }
 
-// BenchmarkFlowViewReask builds a view no cache holds: a re-ask, which
-// names a problem and keeps a good value, and encodes it as go-sdk does.
-// Together with BenchmarkFlowRound/apps, which takes the plain view from
-// the cache, it measures what a view costs to build.
+// BenchmarkFlowViewReask builds a re-ask's view, which names a problem and
+// keeps a good value, and encodes it as go-sdk does. Together with
+// BenchmarkFlowRound/apps, a first ask's view, it measures what a view
+// costs to build.
 func BenchmarkFlowViewReask(b *testing.B) {
 	flow, _, _ := newFlowFixture(b)
 	ctx := context.Background()
