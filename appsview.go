@@ -1,204 +1,86 @@
 package mcpform
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A flow step on an MCP Apps host is a prefab view, one per step. What
-// prefab 0.3.13's renderer does with the result of a view's toolCall
-// (dist/renderer/actions.js, handleToolCall) decides its shape:
-//
-//   - A result whose structuredContent, or a text block's JSON, holds
-//     $prefab and view replaces the view (remount), and the new view's
-//     state is merged into the renderer's store. So each step's result is
-//     the next step's view, and the person never leaves the frame.
-//   - The toolCall's resultKey puts the whole result into the store before
-//     that, and onSuccess runs after it for every result, isError
-//     included, which is why a toast cannot tell success from failure.
-//     So the view keeps the result under outcomeKey, shows its first text
-//     block once it is set, and each step's view clears it in its state.
-//     The tool's own last result, whatever it says, is what the person
-//     reads: created, already registered, declined.
+// A flow step on an MCP Apps host is a prefab view, one per step, built by
+// internal/prefab from neutral inputs: the form's fields, compiled once per
+// language into prefab.Field, and each round a prefab.Step with the values
+// to show and what to fix, said here as text.
 
 // outcomeKey is the renderer state key under which a flow view keeps the
 // result of its submit.
-const outcomeKey = "mcpformResult"
+const outcomeKey = prefab.OutcomeKey
 
-// viewWire is a flow view's structuredContent, but for its arguments: the
-// $prefab wire object, and the contract fields the other paths carry too.
-type viewWire struct {
-	Prefab prefabVersion  `json:"$prefab"`
-	View   *node          `json:"view"`
-	State  map[string]any `json:"state"`
-	URL    string         `json:"url,omitempty"`
+// rendererKey is the key under which prefab's renderer delivers an argument
+// named name (see [prefab.RendererKey]).
+func rendererKey(name string) string { return prefab.RendererKey(name) }
+
+// viewFields are a compiled form's fields as its views show them.
+type viewFields struct {
+	fields, secrets, all []prefab.Field // of c.fields, c.secrets and c.all
 }
 
-type prefabVersion struct {
-	Version string `json:"version"`
-}
-
-// argsSlot stands, in a view's JSON, for the arguments its submit and its
-// Decline button send besides the fields and the action; it is the first
-// key, as encoding/json sorts them.
-const (
-	argsSlotKey  = "\x00"
-	argsSlotJSON = `"\u0000":null`
-)
-
-// A builtView is a view as JSON, cut where its submit's arguments go, so
-// that a round costs a copy: on the Apps path, a view is most of the work.
-type builtView struct {
-	tool string        // the tool it submits to
-	pos  stepPos       // the step's place, which its words depend on
-	tmpl *viewTemplate // a plain view's template, for the rounds that fill it
-	// segs are the view's JSON in order, a nil one standing where the
-	// arguments go; a filled template's share its pieces (viewtemplate.go).
-	segs  [][]byte
-	text  string
-	notes map[string]any // the _meta noting a re-ask's problems; nil for none
-}
-
-// result returns the view's result, its submit and the wire's arguments
-// being args. The view is spliced when go-sdk encodes the result, not
-// before: encoding copies it anyway.
-func (v *builtView) result(args json.RawMessage) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.text}}, StructuredContent: &viewContent{v, args},
-		Meta: v.notes} // as a native re-ask notes them
-}
-
-// viewContent is a view's structuredContent: the view, spliced with the
-// arguments when it is encoded.
-type viewContent struct {
-	v    *builtView
-	args json.RawMessage
-}
-
-// MarshalJSON writes the view's wire object with its arguments.
-func (c *viewContent) MarshalJSON() ([]byte, error) {
-	inner := c.args[1 : len(c.args)-1]
-	n := len(c.args) + 16
-	for _, s := range c.v.segs {
-		if s == nil {
-			n += len(inner)
+// viewFields returns c's fields as its views show them, built once.
+func (c *compiled) viewFields() *viewFields {
+	if v := c.views.Load(); v != nil {
+		return v
+	}
+	conv := func(fields []AutoFormField) []prefab.Field {
+		out := make([]prefab.Field, len(fields))
+		for i := range fields {
+			out[i] = fields[i].viewField()
 		}
-		n += len(s)
+		return out
 	}
-	b := make([]byte, 0, n)
-	for _, s := range c.v.segs {
-		if s == nil {
-			s = inner
+	v := &viewFields{fields: conv(c.fields), secrets: conv(c.secrets), all: conv(c.all)}
+	c.views.Store(v) // a race builds two equal lists; one is kept
+	return v
+}
+
+// viewField returns f, already checked, as a view shows it.
+func (f *AutoFormField) viewField() prefab.Field {
+	v := prefab.Field{Name: f.Name, Title: f.title(), Description: f.Description, Placeholder: f.Placeholder,
+		InputType: f.inputType(), Required: f.Required, Min: f.Min, Max: f.Max, Default: f.Default}
+	switch f.kind() {
+	case kindEnum:
+		v.Kind = prefab.KindChoice
+	case kindMulti:
+		v.Kind = prefab.KindChoices
+	case kindNumber:
+		v.Kind = prefab.KindNumber
+		if f.Type == TypeRange {
+			v.Kind = prefab.KindRange
 		}
-		b = append(b, s...)
+	case kindInteger:
+		v.Kind = prefab.KindInteger
+	case kindBoolean:
+		v.Kind = prefab.KindCheckbox
 	}
-	return append(append(append(b, `,"arguments":`...), c.args...), '}'), nil
+	for _, o := range f.Options {
+		v.Options = append(v.Options, prefab.Option{Value: o.Value, Label: o.Label})
+	}
+	return v
 }
 
-// The outcome a view shows reaches the model through the host: the
-// model never sees the companion's result, so the viewer's own script
-// (viewerScript) sends the text of the element of class outcomeClass to
-// the host as ui/update-model-context, which MCP Apps hosts add to the
-// model's context. prefab 0.3.13 has no action that does it: its
-// updateContext action only merges the renderer's own state, and its
-// sendMessage sends ui/message with content as one object, which
-// ext-apps' AppBridge 2.0.4 refuses ("expected array").
-
-// The classes the viewer's script (viewerScript) finds its elements by.
-const (
-	// outcomeClass marks the element of a view that shows the text of the
-	// tool's final result, for the viewer's script to tell the model.
-	outcomeClass = "mcpform-outcome"
-	// outcomeModelClass marks the hidden element that holds the result's
-	// second text block, which is for the model alone.
-	outcomeModelClass = "mcpform-outcome-model"
-	// outcomePanelClass marks the outcome's panel: a status, focused.
-	outcomePanelClass = "mcpform-outcome-panel"
-	// summaryClass marks the error summary, focused after a re-ask.
-	summaryClass = "mcpform-problems"
-	// openLinkClass marks the link that the host opens (ui/open-link).
-	openLinkClass = "mcpform-open-link"
-	// copyLinkClass marks the button that copies that link.
-	copyLinkClass = "mcpform-copy-link"
-	// copiedClass marks the status said once the link is copied.
-	copiedClass = "mcpform-copied"
-	// langClass, followed by a language code, marks a view's root in
-	// that language; the viewer's script sets the page's lang from it,
-	// since prefab 0.3.13 passes no lang attribute through. English, the
-	// viewer page's own lang, goes unmarked.
-	langClass = "mcpform-lang-"
-)
-
-// langClasses are the classes added to a view's root in each language.
-var langClasses = func() (c [langCount]string) {
-	for l := langEN + 1; l < langCount; l++ {
-		c[l] = " " + langClass + langCodes[l]
+// viewErr turns a default JSON cannot hold into the field's error.
+func viewErr(err error) error {
+	if de, ok := errors.AsType[*prefab.DefaultError](err); ok {
+		return fieldErr(de.Field, ErrDefault, "%v", de.Err)
 	}
-	return c
-}()
-
-// buildView returns content as a flow view submitting to tool, with state
-// as the renderer's state: the fields' values to show, besides the
-// outcome, cleared.
-func buildView(content *node, tool, url, text string, state map[string]any, t *viewText) (*builtView, error) {
-	w := viewWireOf(content, tool, url, state, t)
-	b, err := appendViewWire(make([]byte, 0, 4096), w)
-	if viewJSONCheck != nil {
-		viewJSONCheck(w, b, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
-	}
-	parts := bytes.Split(b[:len(b)-1], []byte(argsSlotJSON))
-	if len(parts) < 2 {
-		return nil, errors.New("mcpform: the view has no submit") // built here: cannot happen
-	}
-	segs := make([][]byte, 0, 2*len(parts)-1)
-	for i, p := range parts {
-		if i > 0 {
-			segs = append(segs, nil)
-		}
-		segs = append(segs, p)
-	}
-	return &builtView{tool: tool, segs: segs, text: text}, nil
-}
-
-// viewWireOf returns the wire object of the view of content: a result
-// with no view of its own replaces content with the outcome's panel: a
-// heading, the text of its first block for the person, and its second
-// block, if any, hidden, for the model alone.
-func viewWireOf(content *node, tool, url string, state map[string]any, t *viewText) *viewWire {
-	submitTo(content, tool)
-	if state == nil {
-		state = map[string]any{}
-	}
-	state[outcomeKey] = nil
-	return &viewWire{Prefab: prefabVersion{prefabProtocol}, View: viewRoot(content, t), State: state, URL: url}
-}
-
-// viewRoot is the root of every flow view: the outcome's panel once there
-// is an outcome, content until then.
-func viewRoot(content *node, t *viewText) *node {
-	panel := &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + outcomePanelClass, Children: []*node{
-		{Type: "If", Condition: outcomeKey + ".isError", Children: []*node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
-		{Type: "Else", Children: []*node{{Type: "Heading", Content: t.Done, Level: 1}}},
-		{Type: "Text", CSSClass: outcomeClass, Content: "{{ " + outcomeKey + ".content.0.text }}"},
-		{Type: "If", Condition: outcomeKey + ".content.1.text", Children: []*node{
-			{Type: "Text", CSSClass: "hidden " + outcomeModelClass, Content: "{{ " + outcomeKey + ".content.1.text }}"}}},
-	}}
-	return &node{Type: "Div", CSSClass: "pf-app-root" + langClasses[t.l], Children: []*node{
-		{Type: "If", Condition: outcomeKey, Children: []*node{panel}},
-		{Type: "Else", Children: []*node{content}},
-	}}
+	return err
 }
 
 // stepView returns the view that asks s's form fields, never its secrets,
 // naming problems and pre-filling filled. A secret step's view links to
-// its page too. The plain view of each step is built once per tool.
+// its page too.
 func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	if s.c.ui != nil {
 		return nil, fmt.Errorf("mcpform: flow step %q cannot be shown in an MCP Apps view: %w", s.c.key, s.c.ui)
@@ -210,11 +92,7 @@ func (r *round) stepView(s *flowStep, filled Answers, problems []*FieldError, to
 			return nil, err
 		}
 	}
-	v, err := s.c.view(r.tool, r.position(s), filled, problems, page)
-	if err != nil {
-		return nil, err
-	}
-	return v.result(r.sendBack(token)), nil
+	return r.view(s, filled, problems, page, token)
 }
 
 // linkView returns the view that sends the person to s's secret page, a
@@ -225,14 +103,49 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.c.view(r.tool, r.position(s), nil, problems, p)
+	res, err := r.view(s, nil, problems, p, token)
 	if err != nil {
 		return nil, err
 	}
-	res := v.result(r.sendBack(token))
 	res.Meta = p.Meta // the page's problem notes
 	return res, nil
 }
+
+// view returns s's view this round: naming problems, pre-filling filled,
+// linking to page when not nil, and sending back token.
+func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *mcp.ElicitParams, token string) (*mcp.CallToolResult, error) {
+	c, t := s.c, viewTexts[s.c.lang]
+	vf := c.viewFields()
+	said, atField := c.problemTexts(problems, t)
+	pos := r.position(s)
+	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, Submit: pos.submit, Last: pos.last,
+		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
+		Arguments: r.sendBack(token)}
+	text := fillText(t.ModelForm, "form", strconv.Quote(c.message))
+	if page != nil {
+		step.Page = &prefab.Page{URL: page.URL, Secrets: vf.secrets}
+		if len(c.fields) == 0 {
+			text = fillText(t.ModelLink, "url", page.URL)
+		}
+	}
+	b, err := prefab.View(step, t.Text)
+	if err != nil {
+		if _, ok := errors.AsType[*prefab.DefaultError](err); ok {
+			return nil, viewErr(err)
+		}
+		return nil, fmt.Errorf("mcpform: encoding the view: %w", err)
+	}
+	text, notes := c.withProblemsNoted(text, problems) // the model reads what the person is asked to fix
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: &viewContent{b},
+		Meta: notes}, nil // as a native re-ask notes them
+}
+
+// viewContent is a view's structuredContent: its JSON, which go-sdk
+// writes as it is, and by whose type the go-sdk face knows a view.
+type viewContent struct{ json []byte }
+
+// MarshalJSON returns the view's JSON.
+func (v *viewContent) MarshalJSON() ([]byte, error) { return v.json, nil }
 
 // readView judges the answer to s that a view's submit sent through the
 // companion tool: s's fields among the arguments, made typed as a browser
@@ -270,64 +183,199 @@ func (r *round) position(s *flowStep) stepPos {
 	return pos
 }
 
-// view returns c's view at pos submitting to tool, naming problems,
-// pre-filling filled and linking to page. The plain one, with none of
-// these, is built once and kept, with its template (viewtemplate.go),
-// from which a view with no page is filled.
-func (c *compiled) view(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams) (*builtView, error) {
-	t := viewTexts[c.lang]
-	if page == nil && len(c.fields) > 0 {
-		// A form may be a step of two flows, in two places: the place is
-		// part of what is kept.
-		v := c.plainView.Load()
-		if v == nil || v.tool != tool || v.pos != pos {
-			if v = c.plain(tool, pos, t); v == nil {
-				return c.viewOf(tool, pos, filled, problems, page, t)
-			}
-		}
-		if len(filled) == 0 && len(problems) == 0 {
-			return v, nil
-		}
-		return v.tmpl.fill(c, tool, pos, filled, problems, t)
+// problemTexts says how to fix each of problems, in order, for the
+// summary, and the first of each field's, for the field.
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []string, atField map[string]string) {
+	if len(problems) == 0 {
+		return nil, nil
 	}
-	return c.viewOf(tool, pos, filled, problems, page, t)
+	atField = make(map[string]string, len(problems))
+	own := c.ownWords()
+	vf := c.viewFields()
+	for _, p := range problems {
+		if errors.Is(p.Err, ErrUnknownField) {
+			continue
+		}
+		var f *prefab.Field
+		if i := fieldIndex(c.all, p.Field); i >= 0 {
+			f = &vf.all[i]
+		}
+		msg := t.fixOwn(f, p, vf.secrets, own)
+		said = append(said, msg)
+		if _, ok := atField[p.Field]; !ok {
+			atField[p.Field] = msg
+		}
+	}
+	return said, atField
 }
 
-// plain builds, keeps and returns c's plain view at pos submitting to
-// tool, with its template; nil when the template cannot be built, which
-// a default JSON cannot hold causes: the nodes then say why.
-func (c *compiled) plain(tool string, pos stepPos, t *viewText) *builtView {
-	tp, err := c.viewTemplate(tool, pos, t)
-	if err != nil {
-		return nil
+// viewText is one language's words of a view: the catalogs' view texts
+// (msgView...), where their English says what each is for.
+type viewText struct {
+	l lang // the language they are in
+	*prefab.Text
+}
+
+// viewTexts are the languages' view texts, in lang order, drawn from the
+// catalogs once, so that a view reads a field rather than looks one up.
+var viewTexts = func() (v [langCount]*viewText) {
+	for l := range langCount {
+		code := langCodes[l]
+		if l == langEN {
+			code = ""
+		}
+		v[l] = &viewText{l: l, Text: &prefab.Text{Lang: code,
+			ProblemTitle: l.text(msgViewProblemTitle), StepOf: l.text(msgViewStepOf), Optional: l.text(msgViewOptional),
+			Continue: l.text(msgViewContinue), Finish: l.text(msgViewFinish), Decline: l.text(msgViewDecline),
+			Done: l.text(msgViewDone), NotDone: l.text(msgViewNotDone),
+
+			Missing: l.text(msgViewMissing), MissingChoice: l.text(msgViewMissingChoice), Email: l.text(msgViewEmail),
+			URL: l.text(msgViewURL), Date: l.text(msgViewDate), DateTime: l.text(msgViewDateTime),
+			Number: l.text(msgViewNumber), Whole: l.text(msgViewWhole), Choice: l.text(msgViewChoice),
+			Check: l.text(msgViewCheck), Changed: l.text(msgViewChanged),
+
+			Between: l.text(msgViewBetween), AtLeast: l.text(msgViewAtLeast), AtMost: l.text(msgViewAtMost),
+			CharsBetween: l.text(msgViewCharsBetween), CharsAtLeast: l.text(msgViewCharsAtLeast), CharsAtMost: l.text(msgViewCharsAtMost),
+			PickBetween: l.text(msgViewPickBetween), PickAtLeast: l.text(msgViewPickAtLeast), PickAtMost: l.text(msgViewPickAtMost),
+			LengthBetween: l.text(msgViewLengthBetween), LengthAtLeast: l.text(msgViewLengthAtLeast),
+			LengthAtMost: l.text(msgViewLengthAtMost), AndBounds: l.text(msgViewAndBounds),
+
+			PageStep: l.text(msgViewPageStep), PageButton: l.text(msgViewPageButton), PasswordPage: l.text(msgViewPasswordPage),
+			CopyLink: l.text(msgViewCopyLink), Copied: l.text(msgViewCopied), ReturnStep: l.text(msgViewReturnStep),
+			ReturnOnly: l.text(msgViewReturnOnly), PageSent: l.text(msgViewPageSent), PageWaiting: l.text(msgViewPageWaiting),
+			PageElsewhere: l.text(msgViewPageElsewhere),
+
+			ModelForm: l.text(msgViewModelForm), ModelLink: l.text(msgViewModelLink), ListSep: l.text(msgListSep),
+		}}
 	}
-	v, err := tp.fill(c, tool, pos, nil, nil, t)
-	if err != nil {
-		return nil
-	}
-	v.tmpl = tp
-	c.plainView.Store(v) // a race builds two equal views; one is kept
 	return v
+}()
+
+// viewEnglish is the views' English text, the default.
+var viewEnglish = viewTexts[langEN]
+
+// fix says how to put p right, in t's words, for f, the field it names
+// (nil when it names none). A problem of the author's own, from a step's
+// Check, is said as the author wrote it.
+func (t *viewText) fix(f *prefab.Field, p *FieldError, secrets []prefab.Field) string {
+	return t.fixOwn(f, p, secrets, nil)
 }
 
-// viewOf builds c's view from its nodes.
-func (c *compiled) viewOf(tool string, pos stepPos, filled Answers, problems []*FieldError, page *mcp.ElicitParams, t *viewText) (*builtView, error) {
-	content, state, err := c.stepContent(pos, filled, problems, page, t)
-	if err != nil {
-		return nil, err
+// fixOwn is fix, with own translating the author's own words, such as a
+// Check's reasons, into t's language; nil keeps them.
+func (t *viewText) fixOwn(f *prefab.Field, p *FieldError, secrets []prefab.Field, own func(string) string) string {
+	switch {
+	case errors.Is(p.Err, ErrSecretWaiting):
+		return fillText(t.PageWaiting, "fields", prefab.Titles(secrets, t.ListSep))
+	case errors.Is(p.Err, ErrSecretRefused):
+		return t.PageElsewhere
+	case f == nil:
+		return t.said(p.Err, own)
+	case errors.Is(p.Err, ErrChanged):
+		return fillText(t.Changed, "label", f.Title)
+	case errors.Is(p.Err, ErrMissing):
+		if f.Kind == prefab.KindChoice || f.Kind == prefab.KindChoices {
+			return fillText(t.MissingChoice, "label", f.Title)
+		}
+		return fillText(t.Missing, "label", f.Title)
+	case !errors.Is(p.Err, ErrInvalidValue) && !errors.Is(p.Err, ErrType):
+		return t.said(p.Err, own)
 	}
-	url, text := "", fillText(t.ModelForm, "form", strconv.Quote(c.message))
-	if page != nil {
-		url = page.URL
+	switch f.Kind {
+	case prefab.KindChoice:
+		return fillText(t.Choice, "label", f.Title)
+	case prefab.KindChoices:
+		if s := prefab.Bounds(f, t.PickBetween, t.PickAtLeast, t.PickAtMost); s != "" {
+			return s
+		}
+		return fillText(t.Choice, "label", f.Title)
+	case prefab.KindInteger:
+		return t.orBounds(t.Whole, prefab.Hint(f, t.Text))
+	case prefab.KindNumber, prefab.KindRange:
+		return t.orBounds(t.Number, prefab.Hint(f, t.Text))
+	case prefab.KindCheckbox:
+		return fillText(t.Check, "label", f.Title, "reason", t.reason(p, own))
 	}
-	if len(c.fields) == 0 {
-		text = fillText(t.ModelLink, "url", page.URL)
+	// A length is checked before a format (checkValue), and its rule ends
+	// so: say the bounds, not the format.
+	if strings.HasSuffix(p.Err.Error(), " characters") {
+		if s := prefab.Bounds(f, t.LengthBetween, t.LengthAtLeast, t.LengthAtMost); s != "" {
+			return s
+		}
 	}
-	text, notes := c.withProblemsNoted(text, problems) // the model reads what the person is asked to fix
-	v, err := buildView(content, tool, url, text, state, t)
-	if err != nil {
-		return nil, err
+	switch f.InputType { // as inputType asks for each format
+	case string(TypeEmail):
+		return t.Email
+	case string(TypeURL):
+		return t.URL
+	case string(TypeDate):
+		return t.Date
+	case string(TypeDatetimeLocal):
+		return t.DateTime
 	}
-	v.pos, v.notes = pos, notes
-	return v, nil
+	return fillText(t.Check, "label", f.Title, "reason", t.reason(p, own))
+}
+
+// orBounds is what to enter, and the bounds when there are any.
+func (t *viewText) orBounds(what, bounds string) string {
+	if bounds == "" {
+		return what
+	}
+	return fillText(t.AndBounds, "what", what, "bounds", bounds)
+}
+
+// said is err as a person reads it in t's language: in English as it is,
+// in another the reason problemReason finds for it.
+func (t *viewText) said(err error, own func(string) string) string {
+	if t.l == langEN {
+		return err.Error()
+	}
+	return problemReason(t.l, own, err)
+}
+
+// reason is the rule p breaks, without the sentinel's own words, in t's
+// language.
+func (t *viewText) reason(p *FieldError, own func(string) string) string {
+	s := p.Err.Error()
+	for _, e := range [...]error{ErrInvalidValue, ErrType} {
+		s = strings.TrimPrefix(strings.TrimPrefix(s, e.Error()), ": ")
+	}
+	if t.l == langEN {
+		return s
+	}
+	if r := reasonIn(t.l, p.Err, s); r != s || own == nil {
+		return r
+	}
+	return own(s)
+}
+
+// fillText returns s with each placeholder {name} filled by the value
+// after name in kv, which alternates names and values, in one pass: a
+// value is never read again for placeholders, and a placeholder kv does
+// not name is left as it is.
+func fillText(s string, kv ...string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	n := len(s)
+	for a := 1; a < len(kv); a += 2 {
+		n += len(kv[a]) // enough unless a placeholder is used twice
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for {
+		lit, name, rest, ok := nextHole(s)
+		if !ok {
+			break
+		}
+		b.WriteString(lit)
+		if value, found := argValue(kv, name); found {
+			b.WriteString(value)
+		} else {
+			b.WriteString(s[len(lit) : len(s)-len(rest)]) // the placeholder, as it is
+		}
+		s = rest
+	}
+	b.WriteString(s)
+	return b.String()
 }

@@ -3,8 +3,14 @@ package mcpform
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,13 +29,13 @@ func TestFlowView(t *testing.T) {
 	assert.Equal(t, map[string]any{outcomeKey: nil}, w["state"], "a view clears the last outcome")
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
-	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + outcomePanelClass, "children": []any{
+	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + prefab.OutcomePanelClass, "children": []any{
 		map[string]any{"type": "If", "condition": outcomeKey + ".isError", "children": []any{
 			map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
 		map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
-		map[string]any{"type": "Text", "cssClass": outcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
+		map[string]any{"type": "Text", "cssClass": prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
 		map[string]any{"type": "If", "condition": outcomeKey + ".content.1.text", "children": []any{
-			map[string]any{"type": "Text", "cssClass": "hidden " + outcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
+			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
 	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{panel}}, root[0],
 		"the outcome: a heading, the text for the person, and the text for the model, hidden")
@@ -43,7 +49,7 @@ func TestFlowView(t *testing.T) {
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
 	assert.Equal(t, map[string]any{"action": "toolCall", "tool": companionTool, "resultKey": outcomeKey,
 		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction, toolArgument: "signup"},
-		"onError":   map[string]any{"action": "showToast", "message": defaultErrorMessage, "variant": "error"},
+		"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"},
 	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 
 	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
@@ -53,4 +59,246 @@ func TestFlowView(t *testing.T) {
 	assert.Contains(t, view, `"type":"FieldError","content":"Enter an email address like name@example.com"`, "and so does the field")
 	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
 	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
+}
+
+// TestViewFix: each problem a view shows says how to fix it, in the words
+// of viewText, for what the field asks; an author's own problem is said as
+// written.
+func TestViewFix(t *testing.T) {
+	email := AutoFormField{Name: "email", Label: "Email", Type: TypeEmail, Required: true}
+	seats := AutoFormField{Name: "seats", Label: "Seats", Type: TypeInteger, Min: Bound(2), Max: Bound(50)}
+	ratio := AutoFormField{Name: "ratio", Type: TypeNumber, Min: Bound(0.5)}
+	team := AutoFormField{Name: "team_name", Label: "Team name", Min: Bound(2), Max: Bound(60)}
+	plan := AutoFormField{Name: "plan", Label: "Plan", Options: []Option{{Value: "free"}}}
+	tags := AutoFormField{Name: "tags", Label: "Tags", Multiple: true, Max: Bound(3), Options: []Option{{Value: "a"}}}
+	site := AutoFormField{Name: "site", Label: "Site", Type: TypeURI}
+	day := AutoFormField{Name: "day", Label: "Day", Type: TypeDate}
+	notes := AutoFormField{Name: "notes", Label: "Notes"}
+	password := []AutoFormField{{Name: "password", Label: "New password", Type: TypePassword}}
+	invalid := func(rule string) error { return fmt.Errorf("%w: %s", ErrInvalidValue, rule) }
+	for _, tt := range []struct {
+		name string
+		f    *AutoFormField
+		err  error
+		want string
+	}{
+		{"a bad email", &email, invalid("not a valid email address"), "Enter an email address like name@example.com"},
+		{"an email of the wrong type", &email, invalid("not a string"), "Enter an email address like name@example.com"},
+		{"a missing email", &email, ErrMissing, "Enter a value for Email"},
+		{"a whole number out of bounds", &seats, invalid("less than the minimum 2"), "Enter a whole number. From 2 to 50"},
+		{"a number below its bound", &ratio, invalid("less than the minimum 0.5"), "Enter a number. 0.5 or more"},
+		{"a text too short", &team, invalid("shorter than 2 characters"), "Enter 2 to 60 characters"},
+		{"a choice not offered", &plan, invalid("not one of the options"), "Choose one of the options for Plan"},
+		{"a missing choice", &plan, ErrMissing, "Choose an option for Plan"},
+		{"too many choices", &tags, invalid("more than 3 choices"), "Choose up to 3"},
+		{"a bad URI", &site, invalid("not a valid absolute URI"), "Enter a web address like https://example.com"},
+		{"a bad date", &day, invalid("not a valid date (YYYY-MM-DD)"), "Enter a date like 2026-08-03"},
+		{"another rule", &notes, invalid("holds a control character"), "Check Notes: holds a control character"},
+		{"a changed question", &notes, fmt.Errorf("%w", ErrChanged), "Check Notes again: the questions changed"},
+		{"the page not sent", nil, ErrSecretWaiting, "The page has not been sent yet. Open it, enter your New password, send it, then continue here."},
+		{"the page refused", nil, ErrSecretRefused, "The page's link was used in another browser, so it was refused. Open the page again from here."},
+		{"the author's own", &notes, errors.New("that room is taken"), "that room is taken"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			name := ""
+			if tt.f != nil {
+				name = tt.f.Name
+			}
+			var f *prefab.Field
+			if tt.f != nil {
+				v := tt.f.viewField()
+				f = &v
+			}
+			assert.Equal(t, tt.want, viewEnglish.fix(f, &FieldError{Field: name, Err: tt.err}, []prefab.Field{password[0].viewField()}))
+		})
+	}
+}
+
+// TestViewFieldBounds: a field says its bounds under its label, and
+// carries them to its control as the attributes a browser enforces
+// (internal/prefab's TestFieldBounds checks attrs on the same fields).
+func TestViewFieldBounds(t *testing.T) {
+	for _, tt := range []struct {
+		f           AutoFormField
+		hint, attrs string
+	}{
+		{AutoFormField{Name: "seats", Type: TypeInteger, Min: Bound(2), Max: Bound(50)}, "From 2 to 50", " mcpform-attr-min=2 mcpform-attr-max=50"},
+		{AutoFormField{Name: "ratio", Type: TypeNumber, Max: Bound(0.25)}, "0.25 or less", " mcpform-attr-max=0.25"},
+		{AutoFormField{Name: "name", Max: Bound(100)}, "Up to 100 characters", " mcpform-attr-maxlength=100"},
+		{AutoFormField{Name: "code", Min: Bound(4)}, "At least 4 characters", " mcpform-attr-minlength=4"},
+		{AutoFormField{Name: "tags", Multiple: true, Min: Bound(1), Max: Bound(2), Options: []Option{{Value: "a"}}}, "Choose 1 to 2", ""},
+		// A slider carries its own bounds.
+		{AutoFormField{Name: "level", Type: TypeRange, Min: Bound(0), Max: Bound(1)}, "From 0 to 1", ""},
+		{AutoFormField{Name: "plain"}, "", ""},
+	} {
+		t.Run(tt.f.Name, func(t *testing.T) {
+			v := tt.f.viewField()
+			assert.Equal(t, tt.hint, prefab.Hint(&v, viewEnglish.Text))
+		})
+	}
+}
+
+// viewSays returns what a flow view says to the person, walking its tree:
+// the texts of its step, headings, buttons, descriptions and problems, in
+// order, and its renderer state.
+func viewSays(t *testing.T, r *FlowRound) ([]string, map[string]any) {
+	t.Helper()
+	var w struct {
+		View  json.RawMessage
+		State map[string]any
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	var says []string
+	var walk func(n *prefab.Node, inOutcome bool)
+	walk = func(n *prefab.Node, inOutcome bool) {
+		switch {
+		case inOutcome:
+		case n.Type == "Muted" || n.Type == "Heading" || n.Type == "AlertTitle" || n.Type == "AlertDescription" ||
+			n.Type == "FieldDescription" || n.Type == "FieldError":
+			says = append(says, n.Type+": "+n.Content)
+		case n.Type == "Button":
+			says = append(says, n.Type+": "+n.Label)
+		}
+		for _, c := range n.Children {
+			walk(c, inOutcome || n.Type == "If")
+		}
+	}
+	var root prefab.Node
+	require.NoError(t, json.Unmarshal(w.View, &root))
+	walk(&root, false)
+	return says, w.State
+}
+
+// TestFlowViewSteps: a flow's views say where each step stands, label
+// their submit as the step asks, Continue before the last step and Submit
+// on it, fill their defaults, and after a re-ask lead with the summary.
+func TestFlowViewSteps(t *testing.T) {
+	team := teamStep
+	team.Fields = append([]AutoFormField(nil), team.Fields...)
+	team.Fields[1].Default = 5
+	team.Submit = "Create the team"
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep, team}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	says, state := viewSays(t, first)
+	assert.Equal(t, []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"}, says)
+	assert.Equal(t, map[string]any{outcomeKey: nil}, state)
+
+	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
+	require.NoError(t, err)
+	says, state = viewSays(t, again)
+	assert.Equal(t, []string{"AlertTitle: There is a problem", "AlertDescription: Enter an email address like name@example.com",
+		"Muted: Step 1 of 2", "Heading: Create your account", "FieldError: Enter an email address like name@example.com",
+		"Button: Continue", "Button: Decline"}, says)
+	assert.Equal(t, map[string]any{outcomeKey: nil, "plan": "team"}, state, "the accepted value is filled, the refused one left as typed")
+
+	second, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, again), "email": "ada@example.com", "plan": "team"}))
+	require.NoError(t, err)
+	says, state = viewSays(t, second)
+	assert.Equal(t, []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters",
+		"FieldDescription: From 2 to 50", "Button: Create the team", "Button: Decline"}, says)
+	assert.Equal(t, map[string]any{outcomeKey: nil, "seats": 5.0}, state, "the default is filled")
+
+	one, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	only, err := one.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	says, _ = viewSays(t, only)
+	assert.Equal(t, []string{"Heading: Create your account", "Button: Submit", "Button: Decline"}, says, "one step: no count, and Submit")
+}
+
+// BenchmarkFlowViewReask builds a re-ask's view, which names a problem and
+// keeps a good value, and encodes it as go-sdk does. Together with
+// BenchmarkFlowRound/apps, a first ask's view, it measures what a view
+// costs to build.
+func BenchmarkFlowViewReask(b *testing.B) {
+	flow, _, _ := newFlowFixture(b)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(b, appsMeta(), "alice", "signup", nil))
+	require.NoError(b, err)
+	req := argsCall(b, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(b, first), "email": "ada@", "plan": "team"})
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := flow.Next(ctx, req)
+		if err != nil || r.Status != FlowAsk {
+			b.Fatal(err, r)
+		}
+		if _, err := json.Marshal(r.Result); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFlowViewInLanguage: a flow asked in French shows its view in
+// French, from the catalog: the step, buttons, summary and problems; its
+// root says the language for the viewer, and the model reads French too.
+func TestFlowViewInLanguage(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), "fr-FR"), "alice", "signup", nil))
+	require.NoError(t, err)
+	says, _ := viewSays(t, first)
+	assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
+	assert.Contains(t, wireJSON(t, first.Result.StructuredContent), `"cssClass":"pf-app-root mcpform-lang-fr"`)
+
+	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
+	require.NoError(t, err)
+	says, _ = viewSays(t, again)
+	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail, par exemple nom@example.com",
+		"Muted: Étape 1 sur 2", "Heading: Create your account",
+		"FieldError: Saisissez une adresse e-mail, par exemple nom@example.com", "Button: Continuer", "Button: Refuser"}, says)
+	text := again.Result.Content[0].(*mcp.TextContent).Text
+	assert.Contains(t, text, "La personne voit le formulaire")
+	assert.Contains(t, text, "Veuillez vérifier\u00a0: ", "the model reads the problems in French")
+}
+
+// TestViewText: every entry of each language's view text is set, from
+// its catalog, and uses only the placeholders its view fills.
+func TestViewText(t *testing.T) {
+	known := map[string]bool{"{step}": true, "{total}": true, "{label}": true, "{reason}": true,
+		"{min}": true, "{max}": true, "{fields}": true, "{what}": true, "{bounds}": true, "{form}": true, "{url}": true}
+	for l, vt := range viewTexts {
+		assert.Equal(t, lang(l), vt.l)
+		if l == int(langEN) {
+			assert.Empty(t, vt.Lang, "English, the viewer page's own, goes unmarked")
+		} else {
+			assert.Equal(t, langCodes[l], vt.Lang)
+		}
+		v := reflect.ValueOf(*vt.Text)
+		for i := range v.NumField() {
+			name, f := v.Type().Field(i).Name, v.Field(i)
+			if name == "Lang" {
+				continue
+			}
+			if f.Kind() != reflect.String {
+				continue
+			}
+			assert.NotEmpty(t, f.String(), "%s: %s", langCodes[l], name)
+			for _, p := range regexp.MustCompile(`\{[^}]*\}`).FindAllString(f.String(), -1) {
+				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", langCodes[l], name, p)
+			}
+		}
+	}
+	assert.Equal(t, "Étape {step} sur {total}", viewTexts[langFR].StepOf)
+}
+
+func TestFillText(t *testing.T) {
+	for _, tt := range []struct{ s, want string }{
+		{"Step {step} of {total}", "Step 1 of 2"},
+		{"no placeholder", "no placeholder"},
+		{"{unknown} stays", "{unknown} stays"},
+		// A value is not read again for placeholders.
+		{"{label}", "{step}"},
+		// A brace that opens no placeholder stays.
+		{"{step", "{step"},
+		{"} {step}", "} 1"},
+		{"{{step}}", "{{step}}"},
+	} {
+		got := fillText(tt.s, "step", "1", "total", "2", "label", "{step}")
+		assert.Equal(t, tt.want, got, tt.s)
+	}
 }

@@ -1,6 +1,8 @@
 package mcpform
 
 import (
+	"github.com/mcpform/mcpform/internal/prefab"
+
 	"encoding/json"
 	"flag"
 	"maps"
@@ -115,7 +117,7 @@ func runBrowserViewer(t *testing.T, result any, steps []browserStep, screenshot 
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})
-	assets := map[string]string{prefabCSSFile: prefabCSS, prefabJSFile: prefabJS}
+	assets := map[string]string{prefab.CSSFile: prefab.CSS, prefab.JSFile: prefab.JS}
 	mux.HandleFunc("GET /prefab/{file}", func(w http.ResponseWriter, r *http.Request) {
 		content, ok := assets[r.PathValue("file")]
 		if !ok {

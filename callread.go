@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,13 +41,13 @@ const StateArgument = "mcpform"
 // that a confirmation stays fail-closed. It has no "_", which prefab's
 // renderer would camel-case (see rendererKey).
 const (
-	actionArgument = "mcpformAction"
-	declineAction  = "decline"
+	actionArgument = prefab.ActionArgument
+	declineAction  = prefab.DeclineAction
 	// renderAction asks, from a view alone, for the step it shows again,
 	// unanswered, in the language of the call's acceptLanguage: the
 	// viewer sends it when the host's locale is not the view's. It reads
 	// no answer and proves nothing: the step is asked again as it was.
-	renderAction = "render"
+	renderAction = prefab.RenderAction
 )
 
 // errArgumentAction reports an actionArgument other than declineAction: it

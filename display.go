@@ -1,11 +1,11 @@
 package mcpform
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,17 +35,6 @@ type DisplayFormOptions struct {
 	// form's message unless Elicit.Message is set.
 	Elicit *InputRequestOptions
 }
-
-// Defaults of [DisplayFormOptions], the same as the TypeScript autoForm's.
-const (
-	defaultSubmitLabel    = "Submit"
-	defaultSuccessMessage = "Success!"
-	defaultErrorMessage   = "Something went wrong"
-)
-
-// prefabProtocol is the $prefab wire version the renderer of
-// @maxhealth.tech/prefab 0.3.x reads.
-const prefabProtocol = "0.3"
 
 // DisplayForm returns a tool result that shows fields as a prefab form on a
 // host that renders MCP Apps (see [AddViewer]). Submitting the form calls
@@ -139,179 +128,17 @@ func (c *compiled) display(submitTool string, opts *DisplayFormOptions) (*mcp.Ca
 	if submitTool == "" {
 		return nil, errors.New("mcpform: the UI path needs the name of the submit tool")
 	}
-	view, err := formView(c.fields, submitTool, &o)
+	b, err := prefab.Display(&prefab.Form{Tool: submitTool, Title: o.Title, Subtitle: o.Subtitle, SubmitLabel: o.SubmitLabel,
+		SuccessMessage: o.SuccessMessage, ErrorMessage: o.ErrorMessage, Fields: c.viewFields().fields})
 	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// The text block is read by people and models: keep "<" and "&" as
-	// they are, as JSON.stringify does.
-	enc.SetEscapeHTML(false)
-	w := prefabWire{View: &node{Type: "Div", CSSClass: "pf-app-root", Children: []*node{view}}}
-	w.Prefab.Version = prefabProtocol
-	if err := enc.Encode(w); err != nil {
+		if _, ok := errors.AsType[*prefab.DefaultError](err); ok {
+			return nil, viewErr(err)
+		}
 		return nil, fmt.Errorf("mcpform: encoding the form: %w", err)
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
-	}, nil
-}
-
-// prefabWire is the $prefab wire object: a version and a view.
-type prefabWire struct {
-	Prefab struct {
-		Version string `json:"version"`
-	} `json:"$prefab"`
-	View *node `json:"view"`
-}
-
-// node is one component of the tree, with the props of every component the
-// form uses. Pointers to bool mark props that TypeScript emits even when
-// false, on some components only.
-type node struct {
-	Type        string          `json:"type"`
-	CSSClass    string          `json:"cssClass,omitempty"`
-	Content     string          `json:"content,omitempty"`
-	Level       int             `json:"level,omitempty"`
-	Name        string          `json:"name,omitempty"`
-	Value       json.RawMessage `json:"value,omitempty"`
-	Label       string          `json:"label,omitempty"`
-	Required    *bool           `json:"required,omitempty"`
-	InputType   string          `json:"inputType,omitempty"`
-	Placeholder string          `json:"placeholder,omitempty"`
-	Min         *float64        `json:"min,omitempty"`
-	Max         *float64        `json:"max,omitempty"`
-	Step        string          `json:"step,omitempty"`
-	Multiple    bool            `json:"multiple,omitempty"`
-	Checked     *bool           `json:"checked,omitempty"`
-	Variant     string          `json:"variant,omitempty"`
-	Size        string          `json:"size,omitempty"`
-	Disabled    *bool           `json:"disabled,omitempty"`
-	ReadOnly    *bool           `json:"readOnly,omitempty"`
-	Submit      bool            `json:"submit,omitempty"`
-	Condition   string          `json:"condition,omitempty"` // of an If
-	Href        string          `json:"href,omitempty"`      // of a Link
-	Target      string          `json:"target,omitempty"`    // of a Link
-	OnSubmit    *action         `json:"onSubmit,omitempty"`
-	OnClick     *action         `json:"onClick,omitempty"` // of a Button that does not submit
-	Children    []*node         `json:"children,omitempty"`
-}
-
-// action is a prefab action: a toolCall or a showToast.
-type action struct {
-	Action    string         `json:"action"`
-	Tool      string         `json:"tool,omitempty"`
-	Arguments map[string]any `json:"arguments,omitempty"`
-	ResultKey string         `json:"resultKey,omitempty"` // where the renderer keeps the call's result
-	Message   string         `json:"message,omitempty"`
-	Variant   string         `json:"variant,omitempty"`
-	OnSuccess *action        `json:"onSuccess,omitempty"`
-	OnError   *action        `json:"onError,omitempty"`
-}
-
-func boolPtr(b bool) *bool { return &b }
-
-// formView builds the tree autoForm builds, with the documented
-// differences, for fields already checked.
-func formView(fields []AutoFormField, submitTool string, o *DisplayFormOptions) (*node, error) {
-	orDefault := func(s, def string) string {
-		if s == "" {
-			return def
-		}
-		return s
-	}
-	submit := &action{
-		Action:    "toolCall",
-		Tool:      submitTool,
-		Arguments: make(map[string]any, len(fields)),
-		OnSuccess: &action{Action: "showToast", Message: orDefault(o.SuccessMessage, defaultSuccessMessage), Variant: "success"},
-		OnError:   &action{Action: "showToast", Message: orDefault(o.ErrorMessage, defaultErrorMessage), Variant: "error"},
-	}
-	controls := make([]*node, 0, len(fields)+1)
-	for i := range fields {
-		f := &fields[i]
-		c, err := f.control()
-		if err != nil {
-			return nil, err
-		}
-		controls = append(controls, c)
-		submit.Arguments[f.Name] = f.argumentTemplate()
-	}
-	controls = append(controls, &node{
-		Type: "Button", CSSClass: "w-full", Label: orDefault(o.SubmitLabel, defaultSubmitLabel),
-		Variant: "default", Size: "default", Disabled: boolPtr(false), Submit: true,
-	})
-	form := &node{Type: "Form", OnSubmit: submit, Children: []*node{{Type: "Column", CSSClass: "gap-4", Children: controls}}}
-	var children []*node
-	if o.Title != "" {
-		children = append(children, &node{Type: "Heading", Content: o.Title, Level: 1})
-	}
-	if o.Subtitle != "" {
-		children = append(children, &node{Type: "Muted", Content: o.Subtitle})
-	}
-	children = append(children, &node{Type: "Card", Children: []*node{
-		{Type: "CardContent", CSSClass: "py-4", Children: []*node{form}},
-	}})
-	return &node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, nil
-}
-
-// control returns the form control for a field already checked.
-func (f *AutoFormField) control() (*node, error) {
-	var value json.RawMessage
-	if f.Default != nil {
-		// Any default is carried, as TypeScript does, even one of the
-		// wrong type that the schema leaves out; one that JSON cannot
-		// hold is an error rather than a silently different form.
-		b, err := json.Marshal(f.Default)
-		if err != nil {
-			return nil, fieldErr(f.Name, ErrDefault, "%v", err)
-		}
-		value = b
-	}
-	switch f.kind() {
-	case kindEnum, kindMulti:
-		n := &node{Type: "Select", Name: f.Name, Label: f.title(), Placeholder: f.Placeholder, Multiple: f.Multiple, Value: value}
-		if f.Required {
-			n.Required = boolPtr(true)
-		}
-		for _, opt := range f.Options {
-			label := opt.Label
-			if label == "" {
-				label = opt.Value
-			}
-			n.Children = append(n.Children, &node{Type: "SelectOption", Value: mustString(opt.Value), Label: label})
-		}
-		return n, nil
-	case kindNumber:
-		if f.Type != TypeRange {
-			break
-		}
-		// A Slider is the one control whose bounds the renderer
-		// carries; without them the browser's are 0 to 100, and a
-		// range of 0 to 1 could not be answered. Any step between
-		// them is fine: the schema asks for a number, not a multiple.
-		n := &node{Type: "Slider", Name: f.Name, Label: f.title(), Value: value, Min: f.Min, Max: f.Max, Step: "any"}
-		if f.Required {
-			n.Required = boolPtr(true)
-		}
-		return n, nil
-	case kindBoolean:
-		n := &node{Type: "Checkbox", Name: f.Name, Label: f.title()}
-		if f.Required {
-			n.Required = boolPtr(true)
-		}
-		if b, ok := f.Default.(bool); ok {
-			n.Checked = boolPtr(b)
-		}
-		return n, nil
-	}
-	return &node{
-		Type: "Input", Name: f.Name, Label: f.title(), Value: value,
-		Required: boolPtr(f.Required), InputType: f.inputType(), Placeholder: f.Placeholder,
-		Disabled: boolPtr(false), ReadOnly: boolPtr(false),
 	}, nil
 }
 
@@ -335,18 +162,22 @@ func (f *AutoFormField) inputType() string {
 	return string(f.Type)
 }
 
-// mustString is the JSON of a string, which cannot fail to marshal.
-func mustString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
+// checkCarried reports the first field whose value the UI cannot carry back
+// to the submit tool under a key AcceptedFormArguments maps to it alone
+// (see [prefab.CarryProblem]).
+func checkCarried(fields []AutoFormField) error {
+	names := make([]string, len(fields))
+	for i := range fields {
+		names[i] = fields[i].Name
+	}
+	if i, why := prefab.CarryProblem(names); i >= 0 {
+		return fieldErr(names[i], ErrName, "%s", why)
+	}
+	return nil
 }
 
-// argumentTemplate is the template that reads the field's value back when
-// the form is submitted. The checkbox test puts the literal first so that a
-// quote in the name cannot hide the operator from the renderer's parser.
-func (f *AutoFormField) argumentTemplate() string {
-	if f.kind() == kindBoolean {
-		return "{{ 'on' == " + f.Name + " }}"
-	}
-	return "{{ " + f.Name + " }}"
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	_, ok := digits(s) // its value may overflow; only ok matters here
+	return s != "" && ok
 }

@@ -416,8 +416,8 @@
 // [AddViewer] to register the viewer resource, and [AttachViewer] to link
 // the tool to it; [ViewerHTML] is the page itself. The viewer is
 // self-contained: the renderer and stylesheet of @maxhealth.tech/prefab
-// 0.3.13 (MIT, in third_party/prefab with their checksums) are embedded
-// unmodified and inlined, so a view loads nothing and its resource
+// 0.3.13 (MIT, in internal/prefab/third_party with their checksums) are
+// embedded unmodified and inlined, so a view loads nothing and its resource
 // declares no origin in _meta.ui.csp. A server that would rather load them
 // from a CDN, such as [RendererCDNBaseURL], or serve them itself, sets
 // [ViewerOptions].BaseURL: the viewer then loads them with Subresource

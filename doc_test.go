@@ -70,6 +70,7 @@ func TestLibraryImports(t *testing.T) {
 				path == "github.com/mcpform/mcpform/internal/secretpage"
 		}},
 		{"internal/secretpage", func(string) bool { return false }}, // the standard library alone
+		{"internal/prefab", func(path string) bool { return path == "github.com/mcpform/mcpform/internal/seam" }}, // the standard library
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")

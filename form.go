@@ -44,7 +44,7 @@ type compiled struct {
 
 	model     bool                                // FormOptions.AskModel
 	own       map[string]bool                     // the argument keys the form's paths write
-	plainView atomic.Pointer[builtView]           // the Apps view with nothing to name or pre-fill
+	views     atomic.Pointer[viewFields]          // the fields as the Apps views show them
 	plainText atomic.Pointer[modelText]           // the model's text with nothing to name or pre-fill
 	lang      lang                                // the language c speaks; see languageform.go
 	translate func(language.Tag, string) string   // FormOptions.Translate

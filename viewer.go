@@ -2,11 +2,14 @@ package mcpform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"html"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
+	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,35 +90,8 @@ func (v *viewer) meta() mcp.Meta {
 	return mcp.Meta{"ui": map[string]any{"csp": csp}}
 }
 
-// html is the viewer page: prefab's stylesheet, the viewer's own CSS, the
-// mount point, the viewer's script, then prefab's renderer. The embedded
-// files hold no "</style", "</script" or "<!--" (TestViewerAssets), so they
-// can stand inline as they are.
-func (v *viewer) html() string {
-	var b strings.Builder
-	b.WriteString(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>` + html.EscapeString(v.title) + "</title>\n")
-	if v.base == "" {
-		b.WriteString("<style>" + prefabCSS + "</style>\n")
-	} else {
-		b.WriteString(`<link rel="stylesheet" href="` + html.EscapeString(v.base+"/"+prefabCSSFile) +
-			`" integrity="` + prefabIntegrity()[prefabCSSFile] + `" crossorigin>` + "\n")
-	}
-	b.WriteString("<style>" + viewerCSS + "</style>\n</head>\n<body>\n<div id=\"root\"></div>\n")
-	b.WriteString("<script>" + viewerScript + "</script>\n")
-	if v.base == "" {
-		b.WriteString("<script>" + prefabJS + "</script>\n")
-	} else {
-		b.WriteString(`<script src="` + html.EscapeString(v.base+"/"+prefabJSFile) +
-			`" integrity="` + prefabIntegrity()[prefabJSFile] + `" crossorigin></script>` + "\n")
-	}
-	b.WriteString("</body>\n</html>\n")
-	return b.String()
-}
+// html is the viewer page (see [prefab.Viewer]).
+func (v *viewer) html() (string, error) { return prefab.Viewer(v.title, v.base) }
 
 // ViewerHTML returns the HTML of the MCP Apps viewer that renders a
 // [DisplayForm] result with the renderer of @maxhealth.tech/prefab 0.3.13,
@@ -138,7 +114,7 @@ func ViewerHTML(opts *ViewerOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return v.html(), nil
+	return v.html()
 }
 
 // viewerCacheTTL is how long a client may cache the viewer: its HTML is a
@@ -167,7 +143,11 @@ func AddViewer(server *mcp.Server, opts *ViewerOptions) error {
 	if err != nil {
 		return err
 	}
-	page, meta := v.html(), v.meta()
+	page, err := v.html()
+	if err != nil {
+		return err
+	}
+	meta := v.meta()
 	name := strings.ReplaceAll(strings.TrimPrefix(v.uri, "ui://"), "/", "-")
 	server.AddResource(&mcp.Resource{URI: v.uri, Name: name, Title: v.title, MIMEType: AppMIMEType, Meta: meta},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -212,4 +192,121 @@ func uriOf(opts *ViewerOptions) string {
 		return ""
 	}
 	return opts.URI
+}
+
+// A view submits to an app-only companion tool, never to the tool that
+// asked: MCP Apps hosts hide a tool whose _meta.ui.visibility is ["app"]
+// from the model, so the model cannot submit a view by calling it, and a
+// state minted for a view verifies only on a call that came through it.
+//
+// go-sdk v1.8.0 calls a tool's handler with the request as received, so
+// the companion is a receiving middleware, installed by [AddViewer]: it
+// turns a tools/call of the companion into a call of the tool named in
+// its arguments, and marks the request with a value of a type no JSON
+// decodes into, so that nothing a client sends can carry the mark.
+
+const (
+	// companionTool is the app-only tool a view's submit calls.
+	companionTool = prefab.CompanionTool
+	// toolArgument names, in a companion call, the tool it reaches.
+	toolArgument = prefab.ToolArgument
+	// companionMetaKey is where the middleware marks the request's _meta.
+	companionMetaKey = "io.github.mcpform/viewSubmit"
+)
+
+// viewMark is the companion's mark: only this package makes one. It
+// carries the arguments the middleware decoded to find the tool, so that
+// the round reads them once rather than twice.
+type viewMark struct {
+	decoded atomic.Pointer[map[string]any]
+}
+
+// theViewMark marks a request as the middleware does, with nothing
+// decoded: tests use it.
+var theViewMark = &viewMark{}
+
+// take returns the arguments the middleware decoded, once: a second read
+// of the same call decodes its arguments again, since the first changes
+// the map it is given.
+func (m *viewMark) take() map[string]any {
+	if m == nil {
+		return nil
+	}
+	if p := m.decoded.Swap(nil); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// companionMark returns req's companion mark, or nil when it did not come
+// through the companion middleware.
+func companionMark(req *mcp.CallToolRequest) *viewMark {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	m, _ := req.Params.Meta[companionMetaKey].(*viewMark)
+	return m
+}
+
+// viaCompanion reports whether req came through the companion middleware.
+func viaCompanion(req *mcp.CallToolRequest) bool { return companionMark(req) != nil }
+
+// companionTarget returns the tool a companion call reaches, read from
+// its arguments, which pass on unchanged: toolArgument is one of the
+// arguments a form or flow writes, left out of what its state is bound to.
+// It decodes them with readArguments, as the round would, and returns
+// them decoded.
+func companionTarget(raw json.RawMessage) (string, map[string]any, bool) {
+	v, err := readArguments(raw)
+	m, _ := v.(map[string]any)
+	tool, _ := m[toolArgument].(string)
+	if err != nil || tool == "" || tool == companionTool {
+		return "", nil, false
+	}
+	return tool, m, true
+}
+
+// companionMiddleware routes the companion's calls to their tool, marked.
+func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != companionTool {
+			return next(ctx, method, req)
+		}
+		tool, args, ok := companionTarget(call.Params.Arguments)
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: "the view's submit names no tool under " + toolArgument}
+		}
+		p := *call.Params
+		p.Name = tool
+		// The request was decoded for this call alone: its _meta is ours
+		// to mark.
+		if p.Meta == nil {
+			p.Meta = mcp.Meta{}
+		}
+		mark := &viewMark{}
+		mark.decoded.Store(&args)
+		p.Meta[companionMetaKey] = mark
+		routed := *call
+		routed.Params = &p
+		return next(ctx, method, &routed)
+	}
+}
+
+// addCompanion registers the companion tool, app-only, and its middleware.
+func addCompanion(server *mcp.Server, uri string) {
+	server.AddTool(&mcp.Tool{
+		Name:        companionTool,
+		Title:       "Submit a form view",
+		Description: "Submits an mcpform view to the tool that asked. Called by the view, never by the model.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"` + toolArgument + `":{"type":"string"}},"required":["` + toolArgument + `"]}`),
+		Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The middleware routes every call of the companion; reaching
+		// here means it was not installed, as on a server AddViewer did
+		// not build.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the view's submit reached no tool"}
+	})
+	server.AddReceivingMiddleware(companionMiddleware)
 }

@@ -1,4 +1,4 @@
-package mcpform
+package prefab
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ func TestContrastFormula(t *testing.T) {
 // draws against WCAG 2.2: 4.5:1 for text (button labels, links, field
 // errors, descriptions), 3:1 for input borders and the focus ring.
 func TestViewerContrast(t *testing.T) {
-	page, err := ViewerHTML(nil)
+	page, err := Viewer("Form", "")
 	require.NoError(t, err)
 	blocks := map[string]string{
 		"light":          `:root,:root[data-theme="light"],[data-theme="light"],.light{`,

@@ -1,0 +1,74 @@
+package prefab
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// english is the view text the tests use: the words that matter here.
+var english = &Text{Optional: "(optional)",
+	Between: "From {min} to {max}", AtLeast: "{min} or more", AtMost: "{max} or less",
+	CharsBetween: "{min} to {max} characters", CharsAtLeast: "At least {min} characters", CharsAtMost: "Up to {max} characters",
+	PickBetween: "Choose {min} to {max}", PickAtLeast: "Choose at least {min}", PickAtMost: "Choose up to {max}"}
+
+func bound(v float64) *float64 { return &v }
+
+// TestFieldBounds: a field says its bounds under its label, and carries
+// them to its control as the attributes a browser enforces.
+func TestFieldBounds(t *testing.T) {
+	for _, tt := range []struct {
+		f           Field
+		hint, attrs string
+	}{
+		{Field{Name: "seats", Kind: KindInteger, Min: bound(2), Max: bound(50)}, "From 2 to 50", " mcpform-attr-min=2 mcpform-attr-max=50"},
+		{Field{Name: "ratio", Kind: KindNumber, Max: bound(0.25)}, "0.25 or less", " mcpform-attr-max=0.25"},
+		{Field{Name: "name", Max: bound(100)}, "Up to 100 characters", " mcpform-attr-maxlength=100"},
+		{Field{Name: "code", Min: bound(4)}, "At least 4 characters", " mcpform-attr-minlength=4"},
+		{Field{Name: "tags", Kind: KindChoices, Min: bound(1), Max: bound(2), Options: []Option{{Value: "a"}}}, "Choose 1 to 2", ""},
+		{Field{Name: "level", Kind: KindRange, Min: bound(0), Max: bound(1)}, "From 0 to 1", ""},
+		{Field{Name: "plain"}, "", ""},
+	} {
+		t.Run(tt.f.Name, func(t *testing.T) {
+			assert.Equal(t, tt.hint, Hint(&tt.f, english))
+			assert.Equal(t, tt.attrs, attrClasses(&tt.f))
+		})
+	}
+}
+
+// TestFieldNode: a field not required says so in its label, a checkbox
+// never does, and its description, bounds and problem follow the control.
+func TestFieldNode(t *testing.T) {
+	f := Field{Name: "seats", Title: "Seats", Kind: KindInteger, InputType: "number", Description: "How many.", Min: bound(2)}
+	n, err := fieldNode(&f, "Enter a whole number", english)
+	assert.NoError(t, err)
+	assert.Equal(t, "Field", n.Type)
+	assert.Equal(t, "mcpform-attr-min=2", n.CSSClass)
+	var got []string
+	for _, c := range n.Children {
+		got = append(got, c.Type+": "+c.Label+c.Content)
+	}
+	assert.Equal(t, []string{"Input: Seats (optional)", "FieldDescription: How many.", "FieldDescription: 2 or more", "FieldError: Enter a whole number"}, got)
+
+	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, "", english)
+	assert.NoError(t, err)
+	assert.Equal(t, "News", box.Children[0].Label)
+	assert.Len(t, box.Children, 1)
+}
+
+// TestControlDefault: a default JSON cannot hold is the field's error.
+func TestControlDefault(t *testing.T) {
+	_, err := Control(&Field{Name: "f", Default: func() {}})
+	var de *DefaultError
+	assert.True(t, errors.As(err, &de))
+	assert.Equal(t, "f", de.Field)
+}
+
+// TestFill: placeholders are filled in one pass; unknown ones stay.
+func TestFill(t *testing.T) {
+	assert.Equal(t, "Step 1 of 2", Fill("Step {step} of {total}", "step", "1", "total", "2"))
+	assert.Equal(t, "{unknown} stays", Fill("{unknown} stays", "step", "1"))
+	assert.Equal(t, "{step}", Fill("{label}", "step", "1", "label", "{step}"))
+	assert.Equal(t, "no placeholder", Fill("no placeholder"))
+}

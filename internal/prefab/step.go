@@ -1,0 +1,186 @@
+package prefab
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A Step is one round of a flow step, as its view shows it: where it
+// stands, its fields with the values to show, and what to fix, already
+// said as text by the caller.
+//
+// A step's view, top to bottom: the error summary after a re-ask, where the
+// step stands ("Step 1 of 2"), the step's message, for a secret step the
+// page to open first, then the form: each field with what it says and its
+// problem, the submit, and Decline beside it.
+type Step struct {
+	Tool    string // the tool the view submits to, through CompanionTool
+	Message string // the step's heading
+
+	N, Total int    // "Step N of Total", shown when Total > 1
+	Submit   string // the submit's label; "" for Continue, or Finish when Last
+	Last     bool   // no step follows
+
+	Fields []Field
+	// Filled are the values to show, by field name, in place of the
+	// defaults.
+	Filled map[string]any
+	// Reask is set when the answer had problems: the fields not filled
+	// then show no default.
+	Reask bool
+	// Summary says how to fix each problem, in order; Problems, by field
+	// name, the one shown under the field.
+	Summary  []string
+	Problems map[string]string
+
+	// Page is the secret page a secret step sends the person to first;
+	// nil for none.
+	Page *Page
+
+	// Arguments is the JSON object that the submit and Decline send back
+	// besides their own arguments, and the view's own "arguments".
+	Arguments []byte
+}
+
+// A Page is the secret page a step links to.
+type Page struct {
+	URL     string
+	Secrets []Field // the fields it asks: their titles, and InputType "password" for passwords
+}
+
+// content returns the content of s's view, with the fields' controls
+// showing their defaults, or s.Filled.
+func (s *Step) content(t *Text) (*Node, error) {
+	var children []*Node
+	if len(s.Summary) > 0 {
+		children = append(children, summaryNode(s.Summary, t))
+	}
+	if s.Total > 1 {
+		children = append(children, &Node{Type: "Muted", Content: Fill(t.StepOf,
+			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
+	}
+	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
+	label := s.Submit
+	if s.Page != nil {
+		children = append(children, pageSteps(s.Page, len(s.Fields) > 0, t)...)
+		if label == "" {
+			label = t.PageSent
+		}
+	}
+	if label == "" {
+		label = t.Continue
+		if s.Last {
+			label = t.Finish
+		}
+	}
+	fields := s.shown()
+	nodes := make([]*Node, len(fields), len(fields)+1)
+	for i := range fields {
+		n, err := fieldNode(&fields[i], s.Problems[fields[i].Name], t)
+		if err != nil {
+			return nil, err
+		}
+		nodes[i] = n
+	}
+	children = append(children, &Node{Type: "Card", Children: []*Node{
+		{Type: "CardContent", CSSClass: "py-4", Children: []*Node{formNode(fields, nodes, label, t)}},
+	}})
+	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, nil
+}
+
+// shown returns s's fields with the values they show as their defaults.
+func (s *Step) shown() []Field {
+	if len(s.Filled) == 0 {
+		return s.Fields
+	}
+	fields := make([]Field, len(s.Fields))
+	copy(fields, s.Fields)
+	for i := range fields {
+		if v, ok := s.Filled[fields[i].Name]; ok {
+			fields[i].Default = v
+		}
+	}
+	return fields
+}
+
+// state is the renderer state that fills s's fields: each one filled, and
+// on a first ask each one's default; a re-ask's refused values stay as the
+// person typed them (a submit keeps them in the renderer's state). The
+// outcome is cleared.
+func (s *Step) state() map[string]any {
+	state := make(map[string]any, len(s.Fields)+1)
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		if v, ok := s.Filled[f.Name]; ok {
+			state[f.Name] = v
+		} else if !s.Reask && f.Default != nil {
+			state[f.Name] = f.Default
+		}
+	}
+	state[OutcomeKey] = nil
+	return state
+}
+
+// summaryNode is the error summary: prefab's Alert, whose role is alert,
+// titled, with what to fix, one line each.
+func summaryNode(said []string, t *Text) *Node {
+	n := &Node{Type: "Alert", Variant: "destructive", CSSClass: SummaryClass,
+		Children: []*Node{{Type: "AlertTitle", Content: t.ProblemTitle}}}
+	for _, s := range said {
+		n.Children = append(n.Children, &Node{Type: "AlertDescription", Content: s})
+	}
+	return n
+}
+
+// Titles lists the titles of fields, joined by sep.
+func Titles(fields []Field, sep string) string {
+	titles := make([]string, len(fields))
+	for i := range fields {
+		titles[i] = fields[i].Title
+	}
+	return strings.Join(titles, sep)
+}
+
+// pageSteps are a secret step's numbered steps: open the page, through the
+// host, or copy its link; then come back. The link is never shown as text:
+// it carries the page's token.
+func pageSteps(p *Page, withFields bool, t *Text) []*Node {
+	open := t.PasswordPage
+	for i := range p.Secrets {
+		if p.Secrets[i].InputType != "password" {
+			open = t.PageButton
+		}
+	}
+	back := t.ReturnOnly
+	if withFields {
+		back = t.ReturnStep
+	}
+	return []*Node{
+		{Type: "Text", Content: "1. " + Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep))},
+		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
+			{Type: "Link", CSSClass: OpenLinkClass, Content: open, Href: p.URL, Target: "_blank"},
+			{Type: "Button", CSSClass: CopyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},
+		}},
+		{Type: "Text", CSSClass: "hidden " + CopiedClass, Content: t.Copied},
+		{Type: "Text", Content: "2. " + back},
+	}
+}
+
+// formNode is the form of controls, for fields, whose submit is labelled
+// label, with Decline beside it; submitTo makes both call the tool. A view
+// says no more than the renderer reads: its Button's variant is "default"
+// unless set, and it is disabled only by disabled true (prefab 0.3.13,
+// renderer.auto.min.js).
+func formNode(fields []Field, controls []*Node, label string, t *Text) *Node {
+	submit := &Action{Action: "toolCall", Arguments: make(map[string]any, len(fields)+3)}
+	for i := range fields {
+		submit.Arguments[fields[i].Name] = argumentTemplate(&fields[i])
+	}
+	decline := &Action{Action: "toolCall", Arguments: map[string]any{ActionArgument: DeclineAction}}
+	buttons := &Node{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
+		{Type: "Button", Label: label, Size: "default", Submit: true},
+		{Type: "Button", Label: t.Decline, Variant: "outline", Size: "default", OnClick: decline},
+	}}
+	return &Node{Type: "Form", OnSubmit: submit, Children: []*Node{
+		{Type: "Column", CSSClass: "gap-4", Children: append(controls, buttons)}}}
+}

@@ -1,0 +1,46 @@
+package prefab
+
+import "strings"
+
+// Text holds, by name, every word a view shows or tells the model that is
+// mcpform's own, not the author's, in one language. The caller fills it from
+// its catalogs. A placeholder is a name in braces, filled by [Fill].
+type Text struct {
+	// Lang is the language's code, which marks a view's root; empty for
+	// English, the viewer page's own language.
+	Lang string
+
+	ProblemTitle, StepOf, Optional, Continue, Finish, Decline, Done, NotDone string
+
+	// What a problem says, by what the field asks: each says how to fix
+	// it, not what the validator thought.
+	Missing, MissingChoice, Email, URL, Date, DateTime, Number, Whole, Choice, Check, Changed string
+
+	// Bounds, as a hint under the label and in a problem; what to enter
+	// when a text's length is out of them; what to enter and its bounds.
+	Between, AtLeast, AtMost, CharsBetween, CharsAtLeast, CharsAtMost string
+	PickBetween, PickAtLeast, PickAtMost                              string
+	LengthBetween, LengthAtLeast, LengthAtMost, AndBounds             string
+
+	// The secret step.
+	PageStep, PageButton, PasswordPage, CopyLink, Copied, ReturnStep, ReturnOnly string
+	PageSent, PageWaiting, PageElsewhere                                         string
+
+	// What the model reads of a view, and how a list is joined.
+	ModelForm, ModelLink, ListSep string
+}
+
+// Fill returns s with each placeholder {name} filled by the value after
+// name in kv, which alternates names and values, in one pass: a value is
+// never read again for placeholders, and a placeholder kv does not name is
+// left as it is.
+func Fill(s string, kv ...string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	pairs := make([]string, 0, len(kv))
+	for i := 0; i+1 < len(kv); i += 2 {
+		pairs = append(pairs, "{"+kv[i]+"}", kv[i+1])
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
+}

@@ -1,0 +1,113 @@
+package prefab
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// A flow step on an MCP Apps host is a prefab view, one per step. What
+// prefab 0.3.13's renderer does with the result of a view's toolCall
+// (dist/renderer/actions.js, handleToolCall) decides its shape:
+//
+//   - A result whose structuredContent, or a text block's JSON, holds
+//     $prefab and view replaces the view (remount), and the new view's
+//     state is merged into the renderer's store. So each step's result is
+//     the next step's view, and the person never leaves the frame.
+//   - The toolCall's resultKey puts the whole result into the store before
+//     that, and onSuccess runs after it for every result, isError
+//     included, which is why a toast cannot tell success from failure.
+//     So the view keeps the result under OutcomeKey, shows its first text
+//     block once it is set, and each step's view clears it in its state.
+//     The tool's own last result, whatever it says, is what the person
+//     reads: created, already registered, declined.
+//
+// The outcome a view shows reaches the model through the host: the model
+// never sees the companion's result, so the viewer's own script (viewer.js)
+// sends the text of the element of class OutcomeClass to the host as
+// ui/update-model-context, which MCP Apps hosts add to the model's context.
+// prefab 0.3.13 has no action that does it: its updateContext action only
+// merges the renderer's own state, and its sendMessage sends ui/message with
+// content as one object, which ext-apps' AppBridge 2.0.4 refuses ("expected
+// array").
+
+// wireVersion is the $prefab member of a wire object.
+type wireVersion struct {
+	Version string `json:"version"`
+}
+
+// stepWire is a flow view's structuredContent: the $prefab wire object,
+// and the contract fields the other paths carry too.
+type stepWire struct {
+	Prefab    wireVersion     `json:"$prefab"`
+	View      *Node           `json:"view"`
+	State     map[string]any  `json:"state"`
+	URL       string          `json:"url,omitempty"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// View returns the JSON of s's view in t's words: a flow view's
+// structuredContent. Its submit and its Decline button call s.Tool through
+// CompanionTool with s.Arguments besides their own, keep the result under
+// OutcomeKey, and show no toast on success, which the renderer would show
+// for an error too.
+func View(s *Step, t *Text) ([]byte, error) {
+	var back map[string]json.RawMessage
+	if err := json.Unmarshal(s.Arguments, &back); err != nil {
+		return nil, fmt.Errorf("the view's arguments: %w", err)
+	}
+	content, err := s.content(t)
+	if err != nil {
+		return nil, err
+	}
+	submitTo(content, s.Tool, back)
+	w := stepWire{Prefab: wireVersion{Version}, View: root(content, t), State: s.state(), Arguments: s.Arguments}
+	if s.Page != nil {
+		w.URL = s.Page.URL
+	}
+	return json.Marshal(&w)
+}
+
+// root is the root of every flow view: the outcome's panel once there is
+// an outcome, content until then. The panel has a heading, the text of the
+// result's first block for the person, and its second block, if any,
+// hidden, for the model alone.
+func root(content *Node, t *Text) *Node {
+	panel := &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + OutcomePanelClass, Children: []*Node{
+		{Type: "If", Condition: OutcomeKey + ".isError", Children: []*Node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
+		{Type: "Else", Children: []*Node{{Type: "Heading", Content: t.Done, Level: 1}}},
+		{Type: "Text", CSSClass: OutcomeClass, Content: "{{ " + OutcomeKey + ".content.0.text }}"},
+		{Type: "If", Condition: OutcomeKey + ".content.1.text", Children: []*Node{
+			{Type: "Text", CSSClass: "hidden " + OutcomeModelClass, Content: "{{ " + OutcomeKey + ".content.1.text }}"}}},
+	}}
+	class := "pf-app-root"
+	if t.Lang != "" {
+		class += " " + LangClass + t.Lang
+	}
+	return &Node{Type: "Div", CSSClass: class, Children: []*Node{
+		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel}},
+		{Type: "Else", Children: []*Node{content}},
+	}}
+}
+
+// submitTo makes the form in n, and its Decline button, call tool through
+// the app-only companion with back besides their own arguments, which win.
+func submitTo(n *Node, tool string, back map[string]json.RawMessage) {
+	for _, a := range [...]*Action{n.OnSubmit, n.OnClick} {
+		if a == nil || a.Action != "toolCall" {
+			continue
+		}
+		a.Tool, a.Arguments[ToolArgument] = CompanionTool, tool
+		for k, v := range back {
+			if _, own := a.Arguments[k]; !own {
+				a.Arguments[k] = v
+			}
+		}
+		a.ResultKey, a.OnSuccess = OutcomeKey, nil
+		if a.OnError == nil {
+			a.OnError = &Action{Action: "showToast", Message: DefaultErrorMessage, Variant: "error"}
+		}
+	}
+	for _, c := range n.Children {
+		submitTo(c, tool, back)
+	}
+}

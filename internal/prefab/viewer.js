@@ -1,0 +1,209 @@
+// The viewer's own script, which runs before prefab's renderer. After each
+// render it repairs what @maxhealth.tech/prefab 0.3.13 renders wrong or not
+// at all, and it does what a view needs of the host. Remove each repair once
+// prefab does it. The names it finds elements and sends arguments by are
+// internal/prefab's (names.go); TestViewerFiles holds them equal.
+//
+// - Labels (repair of prefab 0.3.13): the renderer writes <label for="NAME">
+//   but gives the input the id "pf-input-NAME", a textarea
+//   "pf-textarea-NAME", and a select or slider no id at all, so that no
+//   label names its control (WCAG 1.3.1, 4.1.2). It points every label
+//   whose for names a field at that field's control in the same wrapper,
+//   giving the control an id if it has none.
+// - Fields (repair of prefab 0.3.13): Field, FieldDescription and
+//   FieldError render as bare elements. It gives each description and error
+//   an id and lists them in the control's aria-describedby, marks a control
+//   with an error aria-invalid, and copies the bounds the Field carries as
+//   classes (mcpform-attr-) onto the control as min, max, minlength or
+//   maxlength, which prefab's Input drops.
+// - Focus: a new error summary (mcpform-problems) or outcome panel
+//   (mcpform-outcome-panel) takes the focus, so that a re-ask or an outcome
+//   is read out rather than left behind the body. The panel is a status.
+// - The model: once the outcome (mcpform-outcome) has text, and each time
+//   it changes, it sends the host ui/update-model-context with it, and the
+//   hidden text for the model alone (mcpform-outcome-model). The view
+//   submits to an app-only tool, whose results the model never sees.
+// - Links: the secret page's link (mcpform-open-link) is opened by the
+//   host, with ui/open-link, since a sandbox without allow-popups opens no
+//   window; only when the host refuses does it try window.open. The copy
+//   button (mcpform-copy-link) copies the link and says so (mcpform-copied).
+// - Language: the page's lang is the view's, which its root carries as a
+//   class (mcpform-lang-), so that a screen reader speaks it right. When the
+//   host's hostContext.locale is a language mcpform speaks and the first
+//   view is in another (its result's contentLanguage; none is English), and
+//   nothing has been typed yet, it asks the tool, through the companion,
+//   for the same view in the locale's language: the view's own arguments
+//   with the action render and the locale as acceptLanguage, once. It shows
+//   the new view as the host shows a tool result, by posting
+//   ui/notifications/tool-result to the renderer, which takes it from any
+//   sender.
+(function () {
+  'use strict';
+  var root = document.getElementById('root');
+  var sent = 0, told = '', focused = null, pending = {};
+  function freeId(id, control) {
+    var n = 1, candidate = id;
+    for (;;) {
+      var taken = document.getElementById(candidate);
+      if (taken === null || taken === control) return candidate;
+      candidate = id + '-' + (++n);
+    }
+  }
+  function labels() {
+    var all = root.querySelectorAll('label[for]');
+    for (var i = 0; i < all.length; i++) {
+      var label = all[i], name = label.htmlFor, box = label.parentElement, control = null;
+      if (box === null) continue;
+      var controls = box.querySelectorAll('input, select, textarea');
+      for (var j = 0; j < controls.length && control === null; j++) {
+        if (controls[j].name === name) control = controls[j];
+      }
+      if (control === null || label.control === control) continue;
+      control.id = freeId(control.id || 'pf-' + control.tagName.toLowerCase() + '-' + name, control);
+      label.htmlFor = control.id;
+    }
+  }
+  function fields() {
+    var all = root.querySelectorAll('.pf-field');
+    for (var i = 0; i < all.length; i++) {
+      var field = all[i], control = field.querySelector('input, select, textarea');
+      if (control === null) continue;
+      var said = field.querySelectorAll('.pf-field-description, .pf-field-error'), ids = [];
+      for (var j = 0; j < said.length; j++) {
+        if (!said[j].id) said[j].id = freeId((control.id || control.name) + '-said-' + (j + 1), said[j]);
+        ids.push(said[j].id);
+      }
+      if (ids.length > 0) control.setAttribute('aria-describedby', ids.join(' '));
+      if (field.querySelector('.pf-field-error') !== null) control.setAttribute('aria-invalid', 'true');
+      for (var k = 0; k < field.classList.length; k++) {
+        var c = field.classList[k];
+        if (c.indexOf('mcpform-attr-') !== 0 || control.type === 'range') continue;
+        var kv = c.slice('mcpform-attr-'.length).split('=');
+        if (kv.length === 2) control.setAttribute(kv[0], kv[1]);
+      }
+    }
+  }
+  function focus() {
+    var target = root.querySelector('.mcpform-problems, .mcpform-outcome-panel');
+    if (target === null || target === focused) return;
+    focused = target;
+    if (target.classList.contains('mcpform-outcome-panel')) target.setAttribute('role', 'status');
+    target.setAttribute('tabindex', '-1');
+    target.focus();
+  }
+  function post(method, params) {
+    var id = 'mcpform-' + (++sent);
+    window.parent.postMessage({ jsonrpc: '2.0', id: id, method: method, params: params }, '*');
+    return id;
+  }
+  function tell() {
+    var outcome = root.querySelector('.mcpform-outcome');
+    var text = outcome === null ? '' : outcome.textContent.trim();
+    if (text === '' || text === told) return;
+    told = text;
+    var model = root.querySelector('.mcpform-outcome-model');
+    if (model !== null && model.textContent.trim() !== '') text += '\n\n' + model.textContent.trim();
+    post('ui/update-model-context', { content: [{ type: 'text', text: text }] });
+  }
+  var locale = '', shown = null, typed = false, rendered = false;
+  var spoken = 'en es fr de ja'.split(' ');
+  function primary(tag) { return String(tag || '').split(/[-_]/)[0].toLowerCase(); }
+  // toolOf finds the tool a view submits to, in its submit's arguments.
+  function toolOf(v) {
+    if (v === null || typeof v !== 'object') return '';
+    if (typeof v['mcpformTool'] === 'string') return v['mcpformTool'];
+    for (var k in v) { var t = toolOf(v[k]); if (t) return t; }
+    return '';
+  }
+  function render() {
+    if (rendered || typed || !locale || shown === null) return;
+    var sc = shown.structuredContent, meta = shown._meta || {};
+    var have = primary(meta['io.modelcontextprotocol/contentLanguage'] || 'en'), want = primary(locale);
+    if (!sc || !sc.arguments || want === have || spoken.indexOf(want) < 0) return;
+    var tool = toolOf(sc.view);
+    if (!tool) return;
+    rendered = true;
+    var args = {};
+    for (var k in sc.arguments) args[k] = sc.arguments[k];
+    args['mcpformTool'] = tool;
+    args['mcpformAction'] = 'render';
+    var m = {};
+    m['io.modelcontextprotocol/acceptLanguage'] = locale;
+    pending[post('tools/call', { name: 'mcpform_view_submit', arguments: args, _meta: m })] = function (d) {
+      if (typed || d.error || !d.result || d.result.isError || !d.result.structuredContent) return;
+      window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: d.result }, '*');
+    };
+  }
+  root.addEventListener('input', function () { typed = true; });
+  window.addEventListener('message', function (e) {
+    var d = e.data;
+    if (e.source !== window.parent || d === null || typeof d !== 'object') return;
+    if (d.method === 'ui/notifications/tool-result' && shown === null && d.params) {
+      shown = d.params;
+      render();
+      return;
+    }
+    if (!('method' in d) && d.result && d.result.hostContext && typeof d.result.hostContext.locale === 'string') {
+      locale = d.result.hostContext.locale; // the answer to the renderer's ui/initialize
+      render();
+    }
+    if (!(d.id in pending)) return;
+    var done = pending[d.id];
+    delete pending[d.id];
+    done(d);
+  });
+  function copied() {
+    var said = root.querySelector('.mcpform-copied');
+    if (said === null) return;
+    said.setAttribute('role', 'status');
+    said.classList.remove('hidden');
+  }
+  function copy(url) {
+    var fallback = function () {
+      var box = document.createElement('textarea');
+      box.value = url;
+      box.setAttribute('readonly', '');
+      box.style.position = 'fixed';
+      box.style.opacity = '0';
+      document.body.appendChild(box);
+      box.select();
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (err) { ok = false; }
+      document.body.removeChild(box);
+      if (ok) copied();
+    };
+    // A host frame without allow="clipboard-write" blocks the API, with
+    // a console error: ask the policy first.
+    var policy = document.permissionsPolicy || document.featurePolicy;
+    var allowed = !policy || policy.allowsFeature('clipboard-write');
+    if (allowed && navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(copied, fallback);
+    else fallback();
+  }
+  root.addEventListener('click', function (e) {
+    var t = e.target instanceof Element ? e.target : null;
+    var link = t && t.closest('a.mcpform-open-link');
+    if (link) {
+      e.preventDefault();
+      var dest = link.href;
+      pending[post('ui/open-link', { url: dest })] = function (d) {
+        if (d.error || (d.result && d.result.isError)) window.open(dest, '_blank', 'noopener');
+      };
+      return;
+    }
+    var button = t && t.closest('.mcpform-copy-link');
+    var page = root.querySelector('a.mcpform-open-link');
+    if (button && page) {
+      e.preventDefault();
+      copy(page.href);
+    }
+  });
+  function lang() {
+    var code = 'en', tagged = root.querySelector('[class*="mcpform-lang-"]');
+    for (var i = 0; tagged !== null && i < tagged.classList.length; i++) {
+      if (tagged.classList[i].indexOf('mcpform-lang-') === 0) code = tagged.classList[i].slice('mcpform-lang-'.length);
+    }
+    if (document.documentElement.lang !== code) document.documentElement.lang = code;
+  }
+  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); })
+    .observe(root, { childList: true, subtree: true, characterData: true });
+})();
