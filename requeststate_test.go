@@ -1205,7 +1205,7 @@ func FuzzVerify(f *testing.F) {
 			}
 			b, hasB := env["b"]
 			if binds {
-				want := base64.RawURLEncoding.EncodeToString(mac(requestStateBindLabel + bind)[:16])
+				want := base64.RawURLEncoding.EncodeToString(mac("mcp.requestState.bind:" + bind)[:16])
 				if b != want {
 					t.Fatalf("%s accepted %q: bind tag %v, want %s", name, token, b, want)
 				}
