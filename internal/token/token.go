@@ -171,9 +171,10 @@ func (c *Codec) openSigned(token, bind string) ([]byte, error) {
 		return nil, ErrMalformed
 	}
 	body, err := StrictBase64URL.AppendDecode(nil, bodyText)
-	if err != nil || !utf8.Valid(body) || !json.Valid(body) {
+	if err != nil || !utf8.Valid(body) {
 		return nil, ErrMalformed
 	}
+	// json.Unmarshal checks that body is one JSON value before decoding it.
 	// Members match exactly, and a repeated one keeps its last value, as
 	// in JSON.parse; null decodes to a nil map.
 	var env map[string]json.RawMessage
