@@ -28,11 +28,11 @@ const (
 // the verifier's now, for a minter whose clock runs ahead. Verify refuses a
 // token whose expiry lies further ahead as expired: a longer TTL or a wrong
 // clock minted it, and honouring it would let it live too long.
-const RequestStateLeeway = token.Leeway
+const RequestStateLeeway = 5 * time.Second
 
 // MinRequestStateKeySize is the least number of bytes in a request-state
 // key, the same floor as the TypeScript SDK's.
-const MinRequestStateKeySize = token.MinKeySize
+const MinRequestStateKeySize = 32
 
 // The four ways a token fails [RequestStateCodec.Verify]. Verify's errors
 // wrap exactly one of them, so test with [errors.Is]; their messages never

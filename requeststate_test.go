@@ -24,6 +24,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	tokenpkg "github.com/mcpform/mcpform/internal/token"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -952,6 +954,13 @@ func TestRequestStateConstDocs(t *testing.T) {
 			assert.NotContains(t, d, "base64url")
 		})
 	}
+}
+
+// TestRequestStateConstsAreToken: the exported constants, spelled out for
+// go doc, are the ones internal/token works with.
+func TestRequestStateConstsAreToken(t *testing.T) {
+	assert.Equal(t, tokenpkg.Leeway, RequestStateLeeway)
+	assert.Equal(t, tokenpkg.MinKeySize, MinRequestStateKeySize)
 }
 
 func TestBindTo(t *testing.T) {
