@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"go/build"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,7 +45,8 @@ func TestPackageDoc(t *testing.T) {
 // library, go-sdk, jsonschema-go, x/text's language matcher and each other,
 // never mcp-go, so that a go-sdk user never compiles mcp-go; the mcpgo face
 // may add mcp-go alone. Database drivers and the test-only judges are the
-// example's and the tests' alone.
+// example's and the tests' alone. The internal leaves import what their row
+// allows, and none imports the root or mcpgo.
 func TestLibraryImports(t *testing.T) {
 	core := func(path string) bool {
 		return strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/") ||
@@ -75,6 +77,8 @@ func TestLibraryImports(t *testing.T) {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
 		}},
+		{"internal/token", stdlibOnly},
+		{"internal/canonjson", stdlibOnly},
 	} {
 		t.Run(tt.dir, func(t *testing.T) {
 			pkg, err := build.ImportDir(tt.dir, 0)
@@ -89,7 +93,31 @@ func TestLibraryImports(t *testing.T) {
 			}
 		})
 	}
+	// The internal leaves take neutral inputs: none imports the root or mcpgo.
+	t.Run("internal/...", func(t *testing.T) {
+		n := 0
+		require.NoError(t, filepath.WalkDir("internal", func(dir string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			pkg, err := build.ImportDir(dir, 0)
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			require.NoError(t, err, dir)
+			n++
+			for _, path := range pkg.Imports {
+				assert.False(t, path == "github.com/mcpform/mcpform" || strings.HasPrefix(path, "github.com/mcpform/mcpform/mcpgo"),
+					"%s imports %s", dir, path)
+			}
+			return nil
+		}))
+		require.NotZero(t, n)
+	})
 }
+
+// stdlibOnly allows no import outside the standard library.
+func stdlibOnly(string) bool { return false }
 
 // TestDocPromises holds each promise that README.md and doc.go make to the
 // tests that show it (issue 22, finding 12): the promise must stand in the
@@ -160,7 +188,7 @@ func testFuncs(t *testing.T) map[string]bool {
 	t.Helper()
 	names := map[string]bool{}
 	decl := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`)
-	for _, dir := range []string{".", "e2e", "mcpgo"} {
+	for _, dir := range []string{".", "e2e", "mcpgo", "internal/canonjson"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

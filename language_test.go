@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -177,13 +178,13 @@ func TestFormAskLanguage(t *testing.T) {
 // TestFlowStatePinsLanguage: a state carries its language compactly, and
 // an old state without one reads as English.
 func TestFlowStatePinsLanguage(t *testing.T) {
-	enc, err := (&flowState{ID: "x", Step: "team", Lang: "es"}).appendJSON(nil)
+	enc, err := json.Marshal(&flowState{ID: "x", Step: "team", Lang: "es"})
 	require.NoError(t, err)
 	assert.Equal(t, `{"i":"x","s":"team","l":"es"}`, string(enc))
 	var st flowState
-	require.NoError(t, st.decodeJSON([]byte(`{"i":"x","s":"team"}`)))
+	require.NoError(t, json.Unmarshal([]byte(`{"i":"x","s":"team"}`), &st))
 	assert.Equal(t, langEN, pinnedLang(st.Lang), "a state from before languages")
-	require.NoError(t, st.decodeJSON(enc))
+	require.NoError(t, json.Unmarshal(enc, &st))
 	assert.Equal(t, langES, pinnedLang(st.Lang))
 	assert.Equal(t, langEN, pinnedLang("xx"), "a code we no longer speak")
 }

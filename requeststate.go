@@ -2,47 +2,23 @@ package mcpform
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"hash"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// The token format is shared with createRequestStateCodec in the TypeScript
-// SDK (@modelcontextprotocol/server 2.4.0), so that Go and TS servers behind
-// one load balancer accept each other's tokens:
-//
-//	"v1." B "." M
-//	B = base64url(UTF-8 JSON {"p": payload, "exp": unixSeconds, "b": bindTag})
-//	M = base64url(HMAC-SHA256(key, "v1." B))
-//	bindTag = base64url(HMAC-SHA256(key, "mcp.requestState.bind:" bind)[:16])
-//
-// base64url is RFC 4648 §5 without padding; "b" is present only when the
-// codec binds. exp is whole seconds, as Math.floor(Date.now()/1000) + TTL
-// writes it.
+// The token format, signed (shared with the TypeScript SDK) or sealed, is
+// internal/token's; these names keep the root's spelling of its limits.
 const (
-	requestStatePrefix     = "v1."
-	requestStateBindLabel  = "mcp.requestState.bind:"
-	defaultRequestStateTTL = 10 * time.Minute
-	requestStateMACText    = 43 // base64url length of a SHA-256 MAC
-	requestStateTagSize    = 16 // bytes of the bind MAC kept in the tag
-	requestStateTagText    = 22 // base64url length of the tag
-	// maxPooledRequestState caps the scratch memory a pooled state keeps, so
-	// that one huge token can't pin memory.
-	maxPooledRequestState = 16 << 10
-	// maxRequestStateExp is the largest exp Verify reads: JavaScript's
-	// Number.MAX_SAFE_INTEGER, beyond which a TypeScript peer can't hold
-	// the second exactly.
-	maxRequestStateExp = 1<<53 - 1
+	requestStatePrefix     = token.Prefix
+	defaultRequestStateTTL = token.DefaultTTL
+	maxRequestStateExp     = token.MaxExp
 )
 
 // RequestStateLeeway is how far apart Verify lets the clocks of the minter
@@ -53,10 +29,6 @@ const (
 // token whose expiry lies further ahead as expired: a longer TTL or a wrong
 // clock minted it, and honouring it would let it live too long.
 const RequestStateLeeway = 5 * time.Second
-
-// strictBase64URL decodes unpadded base64url, refusing non-zero trailing
-// bits. Strict returns a copy of the encoding, so it is made once.
-var strictBase64URL = base64.RawURLEncoding.Strict()
 
 // MinRequestStateKeySize is the least number of bytes in a request-state
 // key, the same floor as the TypeScript SDK's.
@@ -74,19 +46,19 @@ var (
 	// [RequestStateOptions.Seal]): it is not "s1." and canonical base64url
 	// of room for a nonce and tag, what it seals has no exp up to 2^53-1,
 	// or its payload does not decode.
-	ErrMalformed = errors.New("mcpform: malformed requestState")
+	ErrMalformed = token.ErrMalformed
 	// ErrMAC means no key in [RequestStateOptions.Keys] made the token's MAC:
 	// it was altered, or minted under another key. A sealed token (see
 	// [RequestStateOptions.Seal]) that opens under no key is ErrMAC too,
 	// a wrong binding included: its binding is sealed with it.
-	ErrMAC = errors.New("mcpform: requestState MAC mismatch")
+	ErrMAC = token.ErrMAC
 	// ErrExpired means the token's expiry has passed, or lies further ahead
 	// than the codec's TTL allows, each by more than [RequestStateLeeway].
-	ErrExpired = errors.New("mcpform: requestState expired")
+	ErrExpired = token.ErrExpired
 	// ErrBind means the signed token is bound to another bind string, or
 	// its binding does not match the codec's: a binding codec got a token
 	// without a bind tag, or a non-binding codec got one with a tag.
-	ErrBind = errors.New("mcpform: requestState bound elsewhere")
+	ErrBind = token.ErrBind
 )
 
 // Misuse errors, distinct from the four verification failures above.
@@ -196,24 +168,12 @@ type RequestStateOptions struct {
 // A RequestStateCodec is safe for concurrent use. Its zero value and nil
 // are not usable: their methods return an error.
 type RequestStateCodec struct {
-	keys   [][]byte
-	ttl    int64 // seconds
-	bind   bool
-	seal   bool    // Mint and Verify seal
-	sealer *sealer // the keys for sealed tokens, whether or not seal is set
-	now    func() time.Time
-	pool   sync.Pool // *requestStateScratch
-}
-
-// requestStateScratch is per-goroutine working memory, pooled so that Mint
-// and Verify don't allocate HMAC state for every call.
-type requestStateScratch struct {
-	macs []hash.Hash // macs[i] is HMAC-SHA256 under keys[i], made on first use
-	buf  []byte      // the token or envelope
-	body []byte      // the decoded body, or the token Mint builds
-	tag  []byte      // the bind tag's HMAC input, or a sealed token's additional data
-	raw  []byte      // a sealed token's nonce, ciphertext and tag
-	sum  [sha256.Size]byte
+	tok  *token.Codec
+	keys [][]byte // the codec's keys, from which the flow's others derive
+	ttl  int64    // seconds
+	bind bool
+	seal bool // Mint and Verify seal
+	now  func() time.Time
 }
 
 // NewRequestStateCodec returns a codec configured by opts. It fails with a
@@ -241,8 +201,8 @@ func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) 
 	if now == nil {
 		now = time.Now
 	}
-	return &RequestStateCodec{keys: keys, ttl: int64(ttl / time.Second), bind: opts.Bind, now: now,
-		seal: opts.Seal, sealer: newSealer(keys, requestStateSealLabel)}, nil
+	return &RequestStateCodec{tok: token.New(keys, ttl, opts.Bind, now), keys: keys, ttl: int64(ttl / time.Second),
+		bind: opts.Bind, seal: opts.Seal, now: now}, nil
 }
 
 // check reports misuse common to Mint and Verify.
@@ -254,50 +214,6 @@ func (c *RequestStateCodec) check(bind string) error {
 		return errBindUnused
 	}
 	return nil
-}
-
-func (c *RequestStateCodec) scratch() *requestStateScratch {
-	if s, ok := c.pool.Get().(*requestStateScratch); ok {
-		return s
-	}
-	return &requestStateScratch{macs: make([]hash.Hash, len(c.keys))}
-}
-
-func (c *RequestStateCodec) release(s *requestStateScratch) {
-	if cap(s.buf) > maxPooledRequestState {
-		s.buf = nil
-	}
-	if cap(s.body) > maxPooledRequestState {
-		s.body = nil
-	}
-	if cap(s.tag) > maxPooledRequestState {
-		s.tag = nil
-	}
-	if cap(s.raw) > maxPooledRequestState {
-		s.raw = nil
-	}
-	c.pool.Put(s)
-}
-
-// mac returns HMAC-SHA256(keys[i], data) in s.sum. Reset on a crypto/hmac
-// hash restores the keyed state saved at first use instead of hashing the
-// key again, which is most of the cost for short tokens.
-func (s *requestStateScratch) mac(keys [][]byte, i int, data []byte) []byte {
-	h := s.macs[i]
-	if h == nil {
-		h = hmac.New(sha256.New, keys[i])
-		s.macs[i] = h
-	} else {
-		h.Reset()
-	}
-	h.Write(data)
-	return h.Sum(s.sum[:0])
-}
-
-// appendBindTag appends the base64url bind tag of bind under keys[i].
-func (s *requestStateScratch) appendBindTag(dst []byte, keys [][]byte, i int, bind string) []byte {
-	s.tag = append(append(s.tag[:0], requestStateBindLabel...), bind...)
-	return base64.RawURLEncoding.AppendEncode(dst, s.mac(keys, i, s.tag)[:requestStateTagSize])
 }
 
 // Mint returns a token carrying payload, marshalled with encoding/json, that
@@ -316,53 +232,15 @@ func (c *RequestStateCodec) mint(payload any, bind string, sealed bool) (string,
 	if err := c.check(bind); err != nil {
 		return "", err
 	}
-	s := c.scratch()
-	defer c.release(s)
-	exp := c.now().Unix() + c.ttl
-	if sealed {
-		return c.mintSealed(s, payload, bind, exp)
-	}
-	env, err := appendPayload(append(s.buf[:0], `{"p":`...), payload)
+	p, err := json.Marshal(payload)
 	if err != nil {
 		return "", marshalError(err)
 	}
-	env = append(env, `,"exp":`...)
-	env = strconv.AppendInt(env, exp, 10)
-	if c.bind {
-		env = append(env, `,"b":"`...)
-		env = s.appendBindTag(env, c.keys, 0, bind)
-		env = append(env, '"')
-	}
-	env = append(env, '}')
-	s.buf = env
-
-	enc := base64.RawURLEncoding
-	tok := append(s.body[:0], requestStatePrefix...)
-	tok = enc.AppendEncode(tok, env)
-	mac := s.mac(c.keys, 0, tok)
-	tok = append(tok, '.')
-	tok = enc.AppendEncode(tok, mac)
-	s.body = tok
-	return string(tok), nil
+	return c.tok.Mint(p, bind, sealed)
 }
 
 func marshalError(err error) error {
 	return &payloadError{msg: "mcpform: requestState payload cannot be marshalled as JSON", cause: err}
-}
-
-// appendPayload appends payload as json.Marshal encodes it. A flow's state
-// encodes itself, without reflection.
-func appendPayload(dst []byte, payload any) ([]byte, error) {
-	switch p := payload.(type) {
-	case flowState:
-		return p.appendJSON(dst)
-	case *flowState:
-		if p != nil {
-			return p.appendJSON(dst)
-		}
-	}
-	b, err := json.Marshal(payload)
-	return append(dst, b...), err
 }
 
 // Verify checks token and decodes its payload into payload, which must be
@@ -402,130 +280,11 @@ func (c *RequestStateCodec) verify(token, bind string, payload any, sealed bool)
 	if err := checkPayloadPointer(payload); err != nil {
 		return err
 	}
-	s := c.scratch()
-	defer c.release(s)
-	var (
-		env envelope
-		err error
-	)
-	if sealed {
-		env, err = c.openSealed(s, token, bind)
-	} else {
-		env, err = c.openSigned(s, token, bind)
-	}
+	p, err := c.tok.Verify(token, bind, sealed)
 	if err != nil || payload == nil {
 		return err
 	}
-	return decodePayload(env, payload)
-}
-
-// openSigned runs Verify's checks of a signed token and returns its
-// envelope.
-func (c *RequestStateCodec) openSigned(s *requestStateScratch, token, bind string) (envelope, error) {
-	// 1. Structure. Split at the last dot as the TypeScript codec does; a
-	// dot inside the body then fails the MAC or the body decoding.
-	dot := strings.LastIndexByte(token, '.')
-	if !strings.HasPrefix(token, requestStatePrefix) || dot <= len(requestStatePrefix) {
-		return envelope{}, ErrMalformed
-	}
-	if !canonicalBase64URL(token[dot+1:]) {
-		return envelope{}, ErrMalformed
-	}
-	if len(token)-dot-1 != requestStateMACText {
-		return envelope{}, ErrMAC // canonical, but can't be a SHA-256 MAC
-	}
-
-	s.buf = append(s.buf[:0], token...)
-	signed, macText := s.buf[:dot], s.buf[dot+1:]
-	var mac [sha256.Size]byte
-	if _, err := strictBase64URL.Decode(mac[:], macText); err != nil {
-		return envelope{}, ErrMalformed // unreachable after canonicalBase64URL
-	}
-
-	// 2. The MAC, under each key; the one that matches also made the bind tag.
-	key := -1
-	for i := range c.keys {
-		if hmac.Equal(s.mac(c.keys, i, signed), mac[:]) {
-			key = i
-			break
-		}
-	}
-	if key < 0 {
-		return envelope{}, ErrMAC
-	}
-
-	// 3. The body is canonical base64url. The strict decoder refuses every
-	// non-canonical spelling but line breaks, which it skips.
-	bodyText := signed[len(requestStatePrefix):]
-	if bytes.IndexByte(bodyText, '\n') >= 0 || bytes.IndexByte(bodyText, '\r') >= 0 {
-		return envelope{}, ErrMalformed
-	}
-	body, err := strictBase64URL.AppendDecode(s.body[:0], bodyText)
-	s.body = body
-	if err != nil {
-		return envelope{}, ErrMalformed
-	}
-	return c.checkBody(s, body, key, bind)
-}
-
-// checkExp is Verify's check 4: expiry, with leeway for clocks apart
-// either way.
-func (c *RequestStateCodec) checkExp(exp int64) error {
-	now, leeway := c.now().Unix(), int64(RequestStateLeeway/time.Second)
-	if exp < now-leeway || exp > now+c.ttl+leeway {
-		return ErrExpired
-	}
-	return nil
-}
-
-// checkBody runs Verify's checks of a signed token's MAC-checked body, 3
-// to 5, with keys[key], the key that made the MAC, and returns its
-// envelope.
-func (c *RequestStateCodec) checkBody(s *requestStateScratch, body []byte, key int, bind string) (envelope, error) {
-	// 3. The body: a UTF-8 JSON object with a whole exp. It was made by a
-	// key holder, but not necessarily by a codec, so expect any shape.
-	env, ok := readEnvelope(body)
-	if !ok || !env.object || !env.hasExp {
-		return env, ErrMalformed
-	}
-	exp, ok := parseExp(env.exp)
-	if !ok {
-		return env, ErrMalformed
-	}
-
-	if err := c.checkExp(exp); err != nil { // 4.
-		return env, err
-	}
-
-	// 5. Binding, in both directions.
-	if !c.bind {
-		if env.hasB {
-			return env, ErrBind
-		}
-		return env, nil
-	}
-	got, ok := jsonString(env.b)
-	var want [requestStateTagText]byte
-	if !env.hasB || !ok || !hmac.Equal(got, s.appendBindTag(want[:0], c.keys, key, bind)) {
-		return env, ErrBind
-	}
-	return env, nil
-}
-
-// decodePayload decodes the payload of a verified envelope into payload, a
-// non-nil pointer.
-func decodePayload(env envelope, payload any) error {
-	p := env.p
-	if !env.hasP {
-		p = []byte("null") // the TypeScript codec omits p for an undefined payload
-	}
-	var err error
-	if st, ok := payload.(*flowState); ok {
-		err = st.decodeJSON(p) // a flow's state decodes itself, without reflection
-	} else {
-		err = json.Unmarshal(p, payload)
-	}
-	if err != nil {
+	if err := json.Unmarshal(p, payload); err != nil {
 		return &payloadError{msg: ErrMalformed.Error() + ": payload does not decode", cause: err, is: ErrMalformed}
 	}
 	return nil
@@ -534,17 +293,11 @@ func decodePayload(env envelope, payload any) error {
 // checkPayloadPointer reports a payload for Verify that is neither nil nor
 // a non-nil pointer.
 func checkPayloadPointer(payload any) error {
-	switch p := payload.(type) {
-	case nil:
+	if payload == nil {
 		return nil
-	case *flowState:
-		if p != nil {
-			return nil
-		}
-	default:
-		if v := reflect.ValueOf(payload); v.Kind() == reflect.Pointer && !v.IsNil() {
-			return nil
-		}
+	}
+	if v := reflect.ValueOf(payload); v.Kind() == reflect.Pointer && !v.IsNil() {
+		return nil
 	}
 	return errBadPayloadTo
 }
@@ -595,38 +348,4 @@ func BindTo(parts ...string) string {
 		b.WriteString(p)
 	}
 	return b.String()
-}
-
-// base64URLIndex maps a byte to its value in the base64url alphabet, or -1.
-var base64URLIndex = func() (t [256]int8) {
-	for i := range t {
-		t[i] = -1
-	}
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	for i := range len(alphabet) {
-		t[alphabet[i]] = int8(i)
-	}
-	return t
-}()
-
-// canonicalBase64URL reports whether s is the one unpadded base64url
-// spelling of some bytes: only the URL alphabet (no padding, "+", "/" or
-// line breaks, which encoding/base64 would skip), a possible length, and
-// zero bits after the last whole byte. Lenient decoders read several
-// spellings as one MAC; this accepts only the one a minter produces.
-func canonicalBase64URL[T string | []byte](s T) bool {
-	for i := range len(s) {
-		if base64URLIndex[s[i]] < 0 {
-			return false
-		}
-	}
-	switch len(s) % 4 {
-	case 1:
-		return false
-	case 2:
-		return base64URLIndex[s[len(s)-1]]&0x0f == 0
-	case 3:
-		return base64URLIndex[s[len(s)-1]]&0x03 == 0
-	}
-	return true
 }

@@ -24,6 +24,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	tokenpkg "github.com/mcpform/mcpform/internal/token"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -954,6 +956,13 @@ func TestRequestStateConstDocs(t *testing.T) {
 	}
 }
 
+// TestRequestStateConstsAreToken: the exported constants, spelled out for
+// go doc, are the ones internal/token works with.
+func TestRequestStateConstsAreToken(t *testing.T) {
+	assert.Equal(t, tokenpkg.Leeway, RequestStateLeeway)
+	assert.Equal(t, tokenpkg.MinKeySize, MinRequestStateKeySize)
+}
+
 func TestBindTo(t *testing.T) {
 	tests := []struct {
 		parts []string
@@ -1205,7 +1214,7 @@ func FuzzVerify(f *testing.F) {
 			}
 			b, hasB := env["b"]
 			if binds {
-				want := base64.RawURLEncoding.EncodeToString(mac(requestStateBindLabel + bind)[:16])
+				want := base64.RawURLEncoding.EncodeToString(mac("mcp.requestState.bind:" + bind)[:16])
 				if b != want {
 					t.Fatalf("%s accepted %q: bind tag %v, want %s", name, token, b, want)
 				}
