@@ -13,6 +13,222 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// The native path asks in input requests of an input_required result
+// (MCP 2026-07-28), or, for an older client, in the elicitation/create
+// rounds its SDK's bridge makes of them (the legacy path), and reads the
+// answers from the input responses the client sends back with the state.
+
+// askNative returns the input_required result that asks s, naming
+// problems, pre-filling filled and carrying token: s's form when form is
+// set, and, for a client that declared URL mode, the URL-mode request of
+// s's secret page. On a face other than go-sdk's, the face builds the
+// result from the requests faceAsk keeps.
+func (r *round) askNative(s *flowStep, form bool, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	page := len(s.c.secrets) > 0 && r.can.url
+	if r.forFace() {
+		return nil, r.faceAsk(s, filled, problems, token, form, page)
+	}
+	var res *mcp.CallToolResult
+	if form {
+		res = s.c.reask(filled, problems, token)
+	} else {
+		res = &mcp.CallToolResult{InputRequests: make(mcp.InputRequestMap, 1), RequestState: token}
+	}
+	if page {
+		p, err := r.pageRequest(s, problems)
+		if err != nil {
+			return nil, err
+		}
+		res.InputRequests[s.urlKey()] = p
+	}
+	return res, nil
+}
+
+// readNative judges the answer to s in the call's input responses: its
+// form's, and, where its page was asked in URL mode, the person's consent
+// to that page.
+func (r *round) readNative(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	status, accepted, problems := ReplyAccepted, Answers{}, []*FieldError(nil)
+	if len(s.c.fields) > 0 {
+		status, accepted, problems = s.c.judge(r.call)
+	}
+	if len(s.c.secrets) > 0 && r.can.url {
+		status, problems = s.consent(r.call, status, problems)
+	}
+	return status, accepted, problems
+}
+
+// pageAnswer reads the person's answer to s's URL-mode request while its
+// page is awaited: ReplyDeclined or ReplyCancelled when they declined or
+// dismissed it, and ReplyNone otherwise.
+func (r *round) pageAnswer(s *flowStep) ReplyStatus {
+	switch u, ok := r.call.Answer(s.urlKey()); {
+	case ok && u.Action == "decline":
+		return ReplyDeclined
+	case ok && u.Action == "cancel":
+		return ReplyCancelled
+	}
+	return ReplyNone
+}
+
+// urlKey is the key of s's URL-mode request, beside its form under s's key.
+func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
+
+// consent folds the answer to s's URL-mode request into the form part's
+// status: a decline or cancel of either ends the step, and no answer to
+// either asks it again as it was.
+func (s *flowStep) consent(responses answerer, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
+	if status == ReplyDeclined || status == ReplyCancelled {
+		return status, problems
+	}
+	u, ok := responses.Answer(s.urlKey())
+	switch {
+	case !ok:
+		return ReplyNone, nil
+	case u.Action == "decline":
+		return ReplyDeclined, nil
+	case u.Action == "cancel":
+		return ReplyCancelled, nil
+	case u.Action != "accept":
+		return ReplyInvalid, append(problems, &FieldError{Err: errUnknownAction})
+	}
+	return status, problems
+}
+
+// The paths that answer through the arguments without a view, the model
+// and the link, put a contract before the model in an ordinary result:
+// what the next call of the same tool must carry, in structuredContent
+// and in words.
+
+// askContract is the structuredContent of a result that asks through the
+// model or gives the person a secret page's link: what the next call of
+// the same tool must carry. The text content says the same in words.
+type askContract struct {
+	// Message is what to tell the person, in their language: the
+	// questions' message, or the page's for a link alone.
+	Message string `json:"message,omitempty"`
+	// Problems are the problems Message names, as a native re-ask notes
+	// them (see problemNote), so that no one reads them from the words.
+	Problems []problemNote `json:"problems,omitempty"`
+	// RequestedSchema is the restricted schema a native request would
+	// carry; absent for a link alone.
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	// URL is the secret page's link, for a secret step.
+	URL string `json:"url,omitempty"`
+	// Arguments go back unchanged, merged with the answers.
+	Arguments json.RawMessage `json:"arguments"`
+	// Decline is merged into Arguments, in place of the answers, when the
+	// person declines: declineArguments, always. There is no "accept".
+	Decline json.RawMessage `json:"decline"`
+}
+
+// declineArguments is what a model adds to the arguments to report that
+// the person declined.
+var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAction + `"}`)
+
+// askModel returns the result of contract c, in words for the model too:
+// what to ask the person, where to send them, and what to call next, in
+// l, the person's language, which the model then speaks to them.
+func askModel(l lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
+	var b strings.Builder
+	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
+	if c.RequestedSchema != nil {
+		b.WriteString(message)
+		b.WriteString(l.text(msgModelAsk))
+		b.Write(c.RequestedSchema)
+		b.WriteString("\n\n")
+	}
+	if page != nil {
+		b.WriteString(l.text(msgModelLink))
+		b.WriteString(page.Message)
+		b.WriteString("\n")
+		b.WriteString(page.URL)
+		b.WriteString("\n\n")
+	}
+	b.WriteString(l.format(msgModelCall, "tool", tool))
+	if c.RequestedSchema != nil {
+		b.WriteString(l.text(msgModelPlusAnswers))
+	}
+	b.WriteString(":\n")
+	b.Write(c.Arguments)
+	b.WriteString(l.format(msgModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
+	c.Decline = declineArguments
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
+}
+
+// The model path, opted in with AskModel, asks a client that can be asked
+// neither in a form nor in a view through the model: an ordinary result
+// tells the model what to ask the person and how to call the tool again
+// (see askContract), and the answers come back in the arguments, read only
+// with a state minted for this path.
+
+// modelResult returns the ordinary result that asks the model to collect
+// s's answers from the person and call the tool again with them.
+func (r *round) modelResult(s *flowStep, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
+	msg, schema := s.c.message, s.c.schema
+	if len(filled) == 0 && len(problems) == 0 && len(s.c.secrets) == 0 {
+		return s.c.modelAsk(r.tool, r.sendBack(token)), nil
+	}
+	var notes []problemNote
+	if len(filled) > 0 || len(problems) > 0 {
+		p := s.c.reask(filled, problems, "").InputRequests[s.c.key].(*mcp.ElicitParams)
+		b, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		msg, schema, notes = p.Message, b, notesOf(p.Meta)
+	}
+	c := &askContract{Message: msg, Problems: notes, RequestedSchema: schema, Arguments: r.sendBack(token)}
+	var page *mcp.ElicitParams
+	if len(s.c.secrets) > 0 {
+		var err error
+		if page, err = r.pageRequest(s, problems); err != nil {
+			return nil, err
+		}
+		c.URL = page.URL
+	}
+	return askModel(s.c.lang, r.tool, msg, c, page), nil
+}
+
+// readModel judges the answer to s that the model sent in the arguments,
+// exactly as a native answer is judged: the model, not a browser, typed it.
+func (r *round) readModel(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
+	content := r.args.answersFor(s.c)
+	if content == nil {
+		return ReplyNone, nil, nil
+	}
+	return s.c.judgeContent(content, true) // read from this call's arguments
+}
+
+// A modelText is the text of c's plain model request to one tool, cut
+// where the arguments go, built once.
+type modelText struct{ tool, head, tail string }
+
+// modelAsk returns c's plain request through the model to tool, with
+// nothing to name or pre-fill: its text is built once per tool.
+func (c *compiled) modelAsk(tool string, args json.RawMessage) *mcp.CallToolResult {
+	t := c.plainText.Load()
+	if t == nil || t.tool != tool {
+		const slot = "\x00"
+		full := askModel(c.lang, tool, c.message, &askContract{RequestedSchema: c.schema, Arguments: json.RawMessage(slot)}, nil)
+		text := full.Content[0].(*mcp.TextContent).Text
+		i := strings.Index(text, slot)
+		t = &modelText{tool: tool, head: text[:i], tail: text[i+len(slot):]}
+		c.plainText.Store(t)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.head + string(args) + t.tail}},
+		StructuredContent: &askContract{Message: c.message, RequestedSchema: c.schema, Arguments: args, Decline: declineArguments}}
+}
+
+// mustJSON is the JSON of a schema the package built, which marshals.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("mcpform: a built schema does not marshal: " + err.Error())
+	}
+	return b
+}
+
 // The link path gives the person a link to the flow's secret page (see
 // secretpage.go) for a step's secret fields: in a URL-mode request where
 // the client declared URL mode, and otherwise in a view or an ordinary
