@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -129,29 +130,29 @@ var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAc
 // askModel returns the result of contract c, in words for the model too:
 // what to ask the person, where to send them, and what to call next, in
 // l, the person's language, which the model then speaks to them.
-func askModel(l lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
+func askModel(l catalog.Lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
 	var b strings.Builder
 	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
 	if c.RequestedSchema != nil {
 		b.WriteString(message)
-		b.WriteString(l.text(msgModelAsk))
+		b.WriteString(l.Text(catalog.ModelAsk))
 		b.Write(c.RequestedSchema)
 		b.WriteString("\n\n")
 	}
 	if page != nil {
-		b.WriteString(l.text(msgModelLink))
+		b.WriteString(l.Text(catalog.ModelLink))
 		b.WriteString(page.Message)
 		b.WriteString("\n")
 		b.WriteString(page.URL)
 		b.WriteString("\n\n")
 	}
-	b.WriteString(l.format(msgModelCall, "tool", tool))
+	b.WriteString(l.Format(catalog.ModelCall, "tool", tool))
 	if c.RequestedSchema != nil {
-		b.WriteString(l.text(msgModelPlusAnswers))
+		b.WriteString(l.Text(catalog.ModelPlusAnswers))
 	}
 	b.WriteString(":\n")
 	b.Write(c.Arguments)
-	b.WriteString(l.format(msgModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
+	b.WriteString(l.Format(catalog.ModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
 	c.Decline = declineArguments
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
@@ -252,7 +253,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	}
 	// Titles are labels, written to stand alone: list them rather than
 	// build a sentence around them ("Enter your New password").
-	msg := s.c.lang.format(msgPageAsks, "fields", strings.Join(titles, s.c.lang.text(msgListSep)))
+	msg := s.c.lang.Format(catalog.PageAsks, "fields", strings.Join(titles, s.c.lang.Text(catalog.ListSep)))
 	var secretProblems []*FieldError
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrSecretWaiting) {

@@ -71,8 +71,10 @@ func TestLibraryImports(t *testing.T) {
 				path == "github.com/google/jsonschema-go/jsonschema" ||
 				path == "github.com/mcpform/mcpform/internal/secretpage"
 		}},
-		{"internal/secretpage", func(string) bool { return false }},                                               // the standard library alone
-		{"internal/prefab", func(path string) bool { return path == "github.com/mcpform/mcpform/internal/seam" }}, // the standard library
+		{"internal/secretpage", func(string) bool { return false }}, // the standard library alone
+		{"internal/prefab", func(path string) bool { // the standard library, and the catalogs' fill
+			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog"
+		}},
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")

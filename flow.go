@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -210,10 +211,10 @@ type Flow struct {
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
-	lang      lang                              // the language f speaks; see languageform.go
-	translate func(language.Tag, string) string // FlowOptions.Translate
-	local     *[langCount]atomic.Pointer[Flow]  // f in each language, shared by them all
-	origin    *Flow                             // what f translates; nil for an original
+	lang      catalog.Lang                            // the language f speaks; see languageform.go
+	translate func(language.Tag, string) string       // FlowOptions.Translate
+	local     *[catalog.NumLangs]atomic.Pointer[Flow] // f in each language, shared by them all
+	origin    *Flow                                   // what f translates; nil for an original
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -255,7 +256,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
 	}
-	f.local = new([langCount]atomic.Pointer[Flow])
+	f.local = new([catalog.NumLangs]atomic.Pointer[Flow])
 	seal, err := checkStores(codec, opts)
 	if err != nil {
 		return nil, err
@@ -503,8 +504,10 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		if r.stated && res.Path == PathNone {
 			res.Path = r.answered()
 		}
-		res.Language = langTags[r.lang]
-		r.lang.stamp(res.Result)
+		res.Language = r.lang.Tag()
+		if r.lang != catalog.English && res.Result != nil {
+			stampLang(res.Result, r.lang.Code())
+		}
 	}
 	return res, err
 }

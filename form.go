@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -43,14 +44,14 @@ type compiled struct {
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
 
-	model     bool                                // FormOptions.AskModel
-	own       map[string]bool                     // the argument keys the form's paths write
-	views     atomic.Pointer[viewFields]          // the fields as the Apps views show them
-	plainText atomic.Pointer[modelText]           // the model's text with nothing to name or pre-fill
-	lang      lang                                // the language c speaks; see languageform.go
-	translate func(language.Tag, string) string   // FormOptions.Translate
-	local     [langCount]atomic.Pointer[compiled] // c in each language, made on first use
-	origin    *compiled                           // what c translates; nil for an original
+	model     bool                                       // FormOptions.AskModel
+	own       map[string]bool                            // the argument keys the form's paths write
+	views     atomic.Pointer[viewFields]                 // the fields as the Apps views show them
+	plainText atomic.Pointer[modelText]                  // the model's text with nothing to name or pre-fill
+	lang      catalog.Lang                               // the language c speaks; see languageform.go
+	translate func(language.Tag, string) string          // FormOptions.Translate
+	local     [catalog.NumLangs]atomic.Pointer[compiled] // c in each language, made on first use
+	origin    *compiled                                  // what c translates; nil for an original
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -476,9 +477,9 @@ type Reply[T any] struct {
 	// refuses PathModel.
 	Path Path
 
-	again    *FlowRound // the re-ask on the view or model path
-	lang     lang       // the language of the call read, for Reask
-	unserved bool       // read from a call go-sdk's bridge cannot re-ask
+	again    *FlowRound   // the re-ask on the view or model path
+	lang     catalog.Lang // the language of the call read, for Reask
+	unserved bool         // read from a call go-sdk's bridge cannot re-ask
 }
 
 // requireInput returns the capability error for a call whose client cannot

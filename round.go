@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -370,7 +371,7 @@ type round struct {
 	principal   string        // who called
 	stated      bool          // the call carried a state, which verified into st
 	st          flowState     // the state: verified, or a new run's
-	lang        lang          // the language of the round: pinned, or asked for
+	lang        catalog.Lang  // the language of the round: pinned, or asked for
 	can         reach         // what the client declared
 	inArgs      bool          // the state came in the arguments; so do the answers
 	args        callArgs      // what the call's arguments hold

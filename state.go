@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/catalog"
 )
 
 // flowState is what a flow's request state carries: where the flow is and
@@ -23,8 +24,8 @@ type flowState struct {
 
 // mintState mints f's state: sealed, unless f has ReadableState.
 func (f *Flow) mintState(st *flowState, bind string) (string, error) {
-	if f.lang != langEN {
-		st.Lang = f.lang.code() // pinned: f speaks the first round's language
+	if f.lang != catalog.English {
+		st.Lang = pinCode(f.lang) // pinned: f speaks the first round's language
 	}
 	return f.codec.mint(st, bind, !f.readable)
 }

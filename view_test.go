@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -262,12 +264,13 @@ func TestFlowViewInLanguage(t *testing.T) {
 func TestViewText(t *testing.T) {
 	known := map[string]bool{"{step}": true, "{total}": true, "{label}": true, "{reason}": true,
 		"{min}": true, "{max}": true, "{fields}": true, "{what}": true, "{bounds}": true, "{form}": true, "{url}": true}
-	for l, vt := range viewTexts {
-		assert.Equal(t, lang(l), vt.l)
-		if l == int(langEN) {
+	for i, vt := range viewTexts {
+		l := catalog.Lang(i)
+		assert.Equal(t, l, vt.l)
+		if l == catalog.English {
 			assert.Empty(t, vt.Lang, "English, the viewer page's own, goes unmarked")
 		} else {
-			assert.Equal(t, langCodes[l], vt.Lang)
+			assert.Equal(t, l.Code(), vt.Lang)
 		}
 		v := reflect.ValueOf(*vt.Text)
 		for i := range v.NumField() {
@@ -278,30 +281,13 @@ func TestViewText(t *testing.T) {
 			if f.Kind() != reflect.String {
 				continue
 			}
-			assert.NotEmpty(t, f.String(), "%s: %s", langCodes[l], name)
+			assert.NotEmpty(t, f.String(), "%s: %s", l.Code(), name)
 			for _, p := range regexp.MustCompile(`\{[^}]*\}`).FindAllString(f.String(), -1) {
-				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", langCodes[l], name, p)
+				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", l.Code(), name, p)
 			}
 		}
 	}
-	assert.Equal(t, "Étape {step} sur {total}", viewTexts[langFR].StepOf)
-}
-
-func TestFillText(t *testing.T) {
-	for _, tt := range []struct{ s, want string }{
-		{"Step {step} of {total}", "Step 1 of 2"},
-		{"no placeholder", "no placeholder"},
-		{"{unknown} stays", "{unknown} stays"},
-		// A value is not read again for placeholders.
-		{"{label}", "{step}"},
-		// A brace that opens no placeholder stays.
-		{"{step", "{step"},
-		{"} {step}", "} 1"},
-		{"{{step}}", "{{step}}"},
-	} {
-		got := fillText(tt.s, "step", "1", "total", "2", "label", "{step}")
-		assert.Equal(t, tt.want, got, tt.s)
-	}
+	assert.Equal(t, "Étape {step} sur {total}", viewTexts[catalog.French].StepOf)
 }
 
 // TestFlowViewRender: a view's render (renderAction) asks the same step
@@ -330,7 +316,7 @@ func TestFlowViewRender(t *testing.T) {
 		assert.Zero(t, r.Attempt)
 		assert.Empty(t, r.Answers, "nothing proven")
 		assert.Equal(t, "fr", r.Language.String())
-		assert.Equal(t, "fr", r.Result.Meta[metaContentLanguage])
+		assert.Equal(t, "fr", r.Result.Meta[seam.MetaContentLanguage])
 		says, state := viewSays(t, r)
 		assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
 		assert.Equal(t, map[string]any{outcomeKey: nil}, state, "nothing filled")
