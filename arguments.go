@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpform/mcpform/internal/format"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -291,14 +292,14 @@ func isHTMLNumber(s string) bool {
 		mant, exp, hasExp = strings.Cut(s, "E")
 	}
 	intPart, frac, hasFrac := strings.Cut(mant, ".")
-	if intPart == "" && !hasFrac || intPart != "" && !allDigits(intPart) || hasFrac && !allDigits(frac) {
+	if intPart == "" && !hasFrac || intPart != "" && !format.AllDigits(intPart) || hasFrac && !format.AllDigits(frac) {
 		return false
 	}
 	if hasExp {
 		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
 			exp = exp[1:]
 		}
-		return allDigits(exp)
+		return format.AllDigits(exp)
 	}
 	return true
 }
@@ -318,7 +319,7 @@ func localDateTime(s string) string {
 	case rest == "":
 		return s + ":00Z"
 	case len(rest) == 3 && hasShape(rest, ":dd"),
-		len(rest) >= 5 && len(rest) <= 7 && hasShape(rest[:4], ":dd.") && allDigits(rest[4:]):
+		len(rest) >= 5 && len(rest) <= 7 && hasShape(rest[:4], ":dd.") && format.AllDigits(rest[4:]):
 		return s + "Z"
 	}
 	return s

@@ -72,8 +72,9 @@ func TestLibraryImports(t *testing.T) {
 				path == "github.com/mcpform/mcpform/internal/secretpage"
 		}},
 		{"internal/secretpage", func(string) bool { return false }}, // the standard library alone
-		{"internal/prefab", func(path string) bool { // the standard library, and the catalogs' fill
-			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog"
+		{"internal/prefab", func(path string) bool { // the standard library, the catalogs' fill and the formats
+			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog" ||
+				path == "github.com/mcpform/mcpform/internal/format"
 		}},
 		{"mcpgo", func(path string) bool {
 			return core(path) || path == "github.com/mcpform/mcpform" ||

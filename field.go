@@ -743,16 +743,3 @@ func toFloat(v any) (float64, bool) {
 	}
 	return 0, false
 }
-
-// digits parses a run of ASCII digits, and nothing else: no sign, no
-// space. uinames.go reads numbers with it; internal/format has its own.
-func digits(s string) (int, bool) {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
-}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpform/mcpform/internal/format"
 )
 
 // The names a view's calls carry, which the tool that reads them shares.
@@ -132,16 +134,7 @@ func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 func isNumberLiteral(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, hasFrac := strings.Cut(s, ".")
-	return allDigits(intPart) && (!hasFrac || allDigits(frac))
-}
-
-func allDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
+	return format.AllDigits(intPart) && (!hasFrac || format.AllDigits(frac))
 }
 
 // CarryProblem returns the index of the first of names whose value a view
