@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
 )
@@ -207,7 +208,7 @@ type Flow struct {
 	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
 	runLife          time.Duration   // how long a run may last; see runLive
-	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
+	outcomeSeal      *token.Sealer   // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 

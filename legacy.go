@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -121,7 +122,7 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 		o = *opts
 	}
 	return legacy.Middleware(legacy.Options{
-		Timeout:            cmp.Or(max(o.Timeout, 0), defaultRequestStateTTL),
+		Timeout:            cmp.Or(max(o.Timeout, 0), token.DefaultTTL),
 		MaxRounds:          o.MaxRounds,
 		MaxCallsPerSession: o.MaxCallsPerSession,
 		MaxCallsPerClient:  o.MaxCallsPerClient,
@@ -146,8 +147,8 @@ var legacyPoll = time.Second
 // the same from round to round by itself: see linkKeys.expiry.)
 func pageKey(link string) string {
 	if u, err := url.Parse(link); err == nil {
-		if t := u.Query().Get("t"); strings.HasPrefix(t, requestStatePrefix) && strings.Count(t, ".") == 2 {
-			body := t[len(requestStatePrefix):strings.LastIndexByte(t, '.')]
+		if t := u.Query().Get("t"); strings.HasPrefix(t, token.Prefix) && strings.Count(t, ".") == 2 {
+			body := t[len(token.Prefix):strings.LastIndexByte(t, '.')]
 			var l secretLink
 			if b, err := base64.RawURLEncoding.DecodeString(body); err == nil && json.Unmarshal(b, &l) == nil && l.Run != "" {
 				return BindTo(u.Scheme+"://"+u.Host+u.Path, l.Run, l.Step)

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/mcpform/mcpform/internal/secretpage"
+	"github.com/mcpform/mcpform/internal/token"
 )
 
 // SecretPageOptions configures [Flow.SecretPage]. It must say who may use
@@ -666,7 +667,7 @@ func (l *secretLink) closed(ctx context.Context, store SecretStore) (string, err
 // MACs no other use opens or checks. The first key seals and MACs, and
 // every key opens and checks, so rotating the codec's keys rotates these.
 type linkKeys struct {
-	sealer *sealer
+	sealer *token.Sealer
 	nonce  []byte // derives a link's nonce from what it seals
 	// nonceMACs pools HMACs under nonce, which cost a few allocations
 	// each to make.
@@ -684,7 +685,7 @@ const (
 )
 
 func newLinkKeys(c *RequestStateCodec) *linkKeys {
-	k := &linkKeys{sealer: newSealer(c.keys, linkSealLabel), ttl: c.ttl, now: c.now}
+	k := &linkKeys{sealer: token.NewSealer(c.keys, linkSealLabel), ttl: c.ttl, now: c.now}
 	k.nonce = derive(c.keys[0], linkNonceLabel)
 	for _, key := range c.keys {
 		k.macs = append(k.macs, derive(key, pageMACLabel))
@@ -727,7 +728,7 @@ func (k *linkKeys) seal(l *secretLink) string {
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		n += len(s)
 	}
-	buf := make([]byte, 0, 2*(n+linkPadBlock)+sealNonceSize+sealTagSize) // the plain text, then the sealed
+	buf := make([]byte, 0, 2*(n+linkPadBlock)+token.NonceSize+token.TagSize) // the plain text, then the sealed
 	plain := binary.AppendUvarint(buf, uint64(k.expiry(k.now().Unix())))
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
@@ -744,23 +745,23 @@ func (k *linkKeys) seal(l *secretLink) string {
 	m.Reset()
 	m.Write(plain)
 	var sum [sha256.Size]byte
-	nonce := m.Sum(sum[:0])[:sealNonceSize]
+	nonce := m.Sum(sum[:0])[:token.NonceSize]
 	k.nonceMACs.Put(m)
-	raw := k.sealer.aeads[0].Seal(append(plain[len(plain):len(plain)], nonce...), nonce, plain, []byte(secretLinkBind))
-	tok := make([]byte, 0, len(sealedPrefix)+base64.RawURLEncoding.EncodedLen(len(raw)))
-	return string(base64.RawURLEncoding.AppendEncode(append(tok, sealedPrefix...), raw))
+	raw := k.sealer.AEAD().Seal(append(plain[len(plain):len(plain)], nonce...), nonce, plain, []byte(secretLinkBind))
+	tok := make([]byte, 0, len(token.SealedPrefix)+base64.RawURLEncoding.EncodedLen(len(raw)))
+	return string(base64.RawURLEncoding.AppendEncode(append(tok, token.SealedPrefix...), raw))
 }
 
-// open returns the link token seals, and false when it does not open, is
+// open returns the link text seals, and false when it does not open, is
 // malformed or has expired.
-func (k *linkKeys) open(token string) (*secretLink, bool) {
-	plain, _, err := k.sealer.open(nil, nil, []byte(token), []byte(secretLinkBind))
+func (k *linkKeys) open(text string) (*secretLink, bool) {
+	plain, err := k.sealer.Open(nil, []byte(text), []byte(secretLinkBind))
 	if err != nil {
 		return nil, false
 	}
 	exp, n := binary.Uvarint(plain)
 	now, leeway := k.now().Unix(), int64(RequestStateLeeway/time.Second)
-	if n <= 0 || exp > maxRequestStateExp || int64(exp) < now-leeway || int64(exp) > now+k.life()+leeway {
+	if n <= 0 || exp > token.MaxExp || int64(exp) < now-leeway || int64(exp) > now+k.life()+leeway {
 		return nil, false
 	}
 	plain = plain[n:]
@@ -810,7 +811,7 @@ func (k *linkKeys) mac(purpose byte, l *secretLink, n string) string {
 // checkMAC reports whether got is the page's MAC for purpose under any
 // key.
 func (k *linkKeys) checkMAC(purpose byte, l *secretLink, n, got string) bool {
-	raw, err := strictBase64URL.DecodeString(got)
+	raw, err := token.StrictBase64URL.DecodeString(got)
 	if err != nil || n == "" {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -183,8 +184,8 @@ func teamState(t *testing.T, flow *Flow) (state, id string) {
 func TestFlowStateSealed(t *testing.T) {
 	flow, _ := sealFlow(t, false, sealKeyA)
 	state, id := teamState(t, flow)
-	require.True(t, strings.HasPrefix(state, sealedPrefix), state)
-	raw, err := base64.RawURLEncoding.DecodeString(state[len(sealedPrefix):])
+	require.True(t, strings.HasPrefix(state, token.SealedPrefix), state)
+	raw, err := base64.RawURLEncoding.DecodeString(state[len(token.SealedPrefix):])
 	require.NoError(t, err)
 	for _, v := range []string{"ada@example.com", "team", "account", id} {
 		assert.NotContains(t, state, v)
@@ -199,7 +200,7 @@ func TestFlowStateSealed(t *testing.T) {
 	t.Run("ReadableState", func(t *testing.T) {
 		flow, _ := sealFlow(t, true, sealKeyA)
 		state, _ := teamState(t, flow)
-		require.True(t, strings.HasPrefix(state, requestStatePrefix), state)
+		require.True(t, strings.HasPrefix(state, token.Prefix), state)
 		body, err := base64.RawURLEncoding.DecodeString(strings.Split(state, ".")[1])
 		require.NoError(t, err)
 		assert.Contains(t, string(body), "ada@example.com")
