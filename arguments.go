@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/format"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -185,8 +186,8 @@ func answerNumber(n json.Number) any {
 	}
 	// An integer of up to 15 digits is exact; any other number is exact
 	// when the float64's shortest spelling is the same number.
-	if s := string(n); (len(s) > 15 || !isCanonicalInteger(s)) &&
-		canonicalNumber(s) != canonicalNumber(strconv.FormatFloat(f, 'g', -1, 64)) {
+	if s := string(n); (len(s) > 15 || !canonjson.IsCanonicalInteger(s)) &&
+		canonjson.Number(s) != canonjson.Number(strconv.FormatFloat(f, 'g', -1, 64)) {
 		return n // rounded: not the number that was written
 	}
 	return f

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -446,7 +447,7 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		// The state is bound to the arguments too, as Flow binds it.
-		digest, err := argumentsDigest(req.Params.Arguments)
+		digest, err := canonjson.ArgumentsDigest(req.Params.Arguments)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -29,6 +29,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	tokenpkg "github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -1910,7 +1911,7 @@ func TestSealedSize(t *testing.T) {
 }
 
 func noArgumentsDigest(t testing.TB) string {
-	d, err := argumentsDigest(nil)
+	d, err := canonjson.ArgumentsDigest(nil)
 	require.NoError(t, err)
 	return d
 }

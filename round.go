@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
@@ -666,16 +667,16 @@ func (c *compiled) rendered(k string) bool {
 }
 
 // nullDigest is the digest of absent, null and {} arguments.
-var nullDigest = digestOf([]byte("null"))
+var nullDigest = canonjson.Digest([]byte("null"))
 
 // callArguments reads a call's arguments once, through readArguments, the
 // one decoder of arguments: the digest of those the state is bound to,
 // the state carried in them, the rest to send back, and the answers.
 // Absent, null and {} arguments cost nothing. The digest covers the rest
-// exactly, numbers as written (see canonicalJSON); a number among the
+// exactly, numbers as written (see canonjson.Marshal); a number among the
 // answers that no float64 holds stays a json.Number for its field to
 // name. Only arguments that are not JSON at all are an error, and those
-// with an object whose keys differ only in case (see canonicalJSON).
+// with an object whose keys differ only in case (see canonjson.Marshal).
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
@@ -686,8 +687,8 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		b, err := canonicalJSON(v)
-		return callArgs{digest: digestOf(b)}, err
+		b, err := canonjson.Marshal(v)
+		return callArgs{digest: canonjson.Digest(b)}, err
 	}
 	return splitArguments(m, own)
 }
@@ -727,11 +728,11 @@ func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 		a.digest = nullDigest
 		return a, nil
 	}
-	b, err := canonicalJSON(rest)
+	b, err := canonjson.Marshal(rest)
 	if err != nil {
 		return callArgs{}, err
 	}
-	a.digest, a.rest = digestOf(b), b[1:len(b)-1]
+	a.digest, a.rest = canonjson.Digest(b), b[1:len(b)-1]
 	return a, nil
 }
 
