@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -95,7 +96,7 @@ func decodeJSON(x, v any) error {
 // unchecked answer. A nil responses has no answers.
 func InputResponse(responses mcp.InputResponseMap, key string) *mcp.ElicitResult {
 	r, _ := responses[key].(*mcp.ElicitResult)
-	return unstand(r) // an answer AddLegacyRounds kept from go-sdk's check
+	return legacy.Answer(r) // an answer AddLegacyRounds kept from go-sdk's check
 
 }
 

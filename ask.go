@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -265,7 +266,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	if strings.Contains(r.flow.secrets.PageURL, "?") {
 		sep = "&"
 	}
-	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
+	return legacy.Own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
 		Meta: notes}), nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -312,7 +313,7 @@ func undecodable[T any](reply Reply[T], err error) Reply[T] {
 func (c *compiled) request(message string, schema any, requestState string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
-			c.key: own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
+			c.key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
 		},
 		RequestState: requestState,
 	}

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,7 +63,7 @@ func (c *sdkCall) Modes() (form, url bool) {
 
 func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
 
-func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
+func (c *sdkCall) Legacy() bool { return c != nil && legacy.IsLegacy(c.Session) }
 
 func (c *sdkCall) AcceptLanguage() string { return acceptLanguage((*mcp.CallToolRequest)(c)) }
 
