@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/format"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -234,7 +235,7 @@ func (c *compiled) renameArguments(raw map[string]any) {
 	var owner map[string]int // renamed key -> field index, -1 when shared
 	for i := range c.fields {
 		name := c.fields[i].Name
-		if key := rendererKey(name); key != name {
+		if key := prefab.RendererKey(name); key != name {
 			if owner == nil {
 				owner = make(map[string]int)
 			}

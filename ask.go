@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -126,7 +127,7 @@ type askContract struct {
 
 // declineArguments is what a model adds to the arguments to report that
 // the person declined.
-var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAction + `"}`)
+var declineArguments = json.RawMessage(`{"` + prefab.ActionArgument + `":"` + prefab.DeclineAction + `"}`)
 
 // askModel returns the result of contract c, in words for the model too:
 // what to ask the person, where to send them, and what to call next, in

@@ -76,8 +76,9 @@ func TestLibraryImports(t *testing.T) {
 			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog" ||
 				path == "github.com/mcpform/mcpform/internal/format"
 		}},
-		{"mcpgo", func(path string) bool {
+		{"mcpgo", func(path string) bool { // the root, the seam and the views' wire names
 			return core(path) || path == "github.com/mcpform/mcpform" ||
+				path == "github.com/mcpform/mcpform/internal/prefab" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
 		}},
 		{"internal/token", stdlibOnly},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -550,15 +551,15 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
-	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction, renderAction},
+	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction},
 		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
-	add(toolArgument, &jsonschema.Schema{Type: "string",
+	add(prefab.ToolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	if f != nil {
 		for i := range f.steps {
 			for _, fd := range f.steps[i].c.fields {
 				add(fd.Name, &jsonschema.Schema{Description: fd.title()})
-				add(rendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
+				add(prefab.RendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
 			}
 		}
 	}
@@ -576,7 +577,7 @@ func (f *Flow) checkBase(base *jsonschema.Schema) {
 	}
 	for i := range f.steps {
 		for _, fd := range f.steps[i].c.fields {
-			for _, name := range [...]string{fd.Name, rendererKey(fd.Name)} {
+			for _, name := range [...]string{fd.Name, prefab.RendererKey(fd.Name)} {
 				if _, ok := base.Properties[name]; ok {
 					panic(fmt.Sprintf("mcpform: Flow.InputSchema: base's property %q is where the flow reads field %q's answer, "+
 						"and is left out of what its state is bound to: rename the tool's argument", name, fd.Name))

@@ -342,25 +342,9 @@ func merge(dst, src Answers) {
 // schema.
 const StateArgument = "mcpform"
 
-// actionArgument is the argument under which the paths that answer
-// through the arguments say that the person declined, beside the state:
-// a view's Decline button sends it, and the model is told to. Its one
-// value is declineAction; there is no way to say "accept" this way, so
-// that a confirmation stays fail-closed. It has no "_", which prefab's
-// renderer would camel-case (see rendererKey).
-const (
-	actionArgument = prefab.ActionArgument
-	declineAction  = prefab.DeclineAction
-	// renderAction asks, from a view alone, for the step it shows again,
-	// unanswered, in the language of the call's acceptLanguage: the
-	// viewer sends it when the host's locale is not the view's. It reads
-	// no answer and proves nothing: the step is asked again as it was.
-	renderAction = prefab.RenderAction
-)
-
-// errArgumentAction reports an actionArgument other than declineAction: it
+// errArgumentAction reports an prefab.ActionArgument other than prefab.DeclineAction: it
 // is judged as a native answer with an unknown action is, and asked again.
-var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
+var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, prefab.ActionArgument, prefab.DeclineAction)
 
 // A round is one call of [Flow.Next]: what readCall read of the call,
 // and what the step walk notes as it goes (fieldsRead, face).
@@ -581,10 +565,10 @@ func appsDeclared(req *mcp.CallToolRequest) bool {
 // answering through the arguments does not change what the state is bound
 // to.
 func ownArguments(steps []flowStep) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
+	own := map[string]bool{StateArgument: true, prefab.ActionArgument: true, prefab.ToolArgument: true}
 	for i := range steps {
 		for _, f := range steps[i].c.all {
-			own[f.Name], own[rendererKey(f.Name)] = true, true
+			own[f.Name], own[prefab.RendererKey(f.Name)] = true, true
 		}
 	}
 	return own
@@ -592,9 +576,9 @@ func ownArguments(steps []flowStep) map[string]bool {
 
 // formArguments is ownArguments for a single form's fields.
 func formArguments(fields []AutoFormField) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
+	own := map[string]bool{StateArgument: true, prefab.ActionArgument: true, prefab.ToolArgument: true}
 	for _, f := range fields {
-		own[f.Name], own[rendererKey(f.Name)] = true, true
+		own[f.Name], own[prefab.RendererKey(f.Name)] = true, true
 	}
 	return own
 }
@@ -606,25 +590,25 @@ type callArgs struct {
 	carried bool           // StateArgument was there, even empty
 	rest    []byte         // the arguments but the flow's own, as JSON object members
 	answers map[string]any // the flow's own but the state and action: the answers
-	action  any            // under actionArgument, when acted
-	acted   bool           // actionArgument was there
+	action  any            // under prefab.ActionArgument, when acted
+	acted   bool           // prefab.ActionArgument was there
 	view    bool           // the call came through a view's companion, with a view's state
 }
 
-// renders reports whether the call is a view's render (renderAction).
-func (a *callArgs) renders() bool { return a.view && a.acted && a.action == renderAction }
+// renders reports whether the call is a view's render (prefab.RenderAction).
+func (a *callArgs) renders() bool { return a.view && a.acted && a.action == prefab.RenderAction }
 
-// declined reports whether the arguments carry actionArgument, and the
-// status it gives: ReplyDeclined for declineAction, and ReplyInvalid,
+// declined reports whether the arguments carry prefab.ActionArgument, and the
+// status it gives: ReplyDeclined for prefab.DeclineAction, and ReplyInvalid,
 // naming the problem, for any other value.
 func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
 	switch {
 	case !a.acted:
 		return ReplyNone, nil, false
-	case a.action == declineAction:
+	case a.action == prefab.DeclineAction:
 		return ReplyDeclined, nil, true
 	case a.renders():
-		return ReplyNone, nil, true // asked again, as it was: see renderAction
+		return ReplyNone, nil, true // asked again, as it was: see prefab.RenderAction
 	}
 	return ReplyInvalid, []*FieldError{{Err: errArgumentAction}}, true
 }
@@ -659,7 +643,7 @@ func (a *callArgs) answersFor(c *compiled) map[string]any {
 // fields under, in place of its name.
 func (c *compiled) rendered(k string) bool {
 	for i := range c.fields {
-		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
+		if n := c.fields[i].Name; n != k && prefab.RendererKey(n) == k {
 			return true
 		}
 	}
@@ -715,7 +699,7 @@ func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 			} else {
 				a.token, a.carried = "\x00", true // not a string: a state that cannot verify
 			}
-		case k == actionArgument:
+		case k == prefab.ActionArgument:
 			delete(m, k)
 			a.action, a.acted = v, true
 		}

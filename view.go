@@ -16,14 +16,6 @@ import (
 // language into prefab.Field, and each round a prefab.Step with the values
 // to show and what to fix, said here as text.
 
-// outcomeKey is the renderer state key under which a flow view keeps the
-// result of its submit.
-const outcomeKey = prefab.OutcomeKey
-
-// rendererKey is the key under which prefab's renderer delivers an argument
-// named name (see [prefab.RendererKey]).
-func rendererKey(name string) string { return prefab.RendererKey(name) }
-
 // viewFields are a compiled form's fields as its views show them.
 type viewFields struct {
 	fields, secrets, all []prefab.Field // of c.fields, c.secrets and c.all
