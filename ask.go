@@ -13,6 +13,7 @@ import (
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -80,7 +81,7 @@ func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
 // consent folds the answer to s's URL-mode request into the form part's
 // status: a decline or cancel of either ends the step, and no answer to
 // either asks it again as it was.
-func (s *flowStep) consent(responses answerer, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
+func (s *flowStep) consent(responses seam.Answers, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
 	if status == ReplyDeclined || status == ReplyCancelled {
 		return status, problems
 	}

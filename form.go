@@ -276,7 +276,7 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 	return f.read(sdkAnswers(responses))
 }
 
-func (f *Form[T]) read(a answerer) Reply[T] {
+func (f *Form[T]) read(a seam.Answers) Reply[T] {
 	status, answers, problems := f.c.judge(a)
 	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
 	if status != ReplyNone {
@@ -356,7 +356,7 @@ func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, js
 // value, optional or not, is invalid: the person typed something, and
 // dropping it without a word would be worse than asking again. Unknown
 // keys alone are dropped.
-func (c *compiled) judge(a answerer) (ReplyStatus, Answers, []*FieldError) {
+func (c *compiled) judge(a seam.Answers) (ReplyStatus, Answers, []*FieldError) {
 	r, ok := a.Answer(c.key)
 	if !ok {
 		return ReplyNone, nil, nil

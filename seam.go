@@ -17,9 +17,6 @@ import (
 // no copy, and other faces (the mcpgo package) reach forms and flows
 // through their Seam methods, typed by internal/seam.
 
-// An answerer returns a client's answer under a key.
-type answerer = seam.Answers
-
 // sdkAnswers is go-sdk's InputResponseMap read as answers.
 type sdkAnswers mcp.InputResponseMap
 
