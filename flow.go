@@ -213,7 +213,7 @@ type Flow struct {
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
-	lang      catalog.Lang                            // the language f speaks; see languageform.go
+	lang      catalog.Lang                            // the language f speaks; see language.go
 	translate func(language.Tag, string) string       // FlowOptions.Translate
 	local     *[catalog.NumLangs]atomic.Pointer[Flow] // f in each language, shared by them all
 	origin    *Flow                                   // what f translates; nil for an original
@@ -485,8 +485,8 @@ func (f *Flow) Next(ctx context.Context, req *mcp.CallToolRequest) (*FlowRound, 
 }
 
 // next runs one round for a call read from any SDK (see internal/seam):
-// it reads the call (callread.go), then walks the steps, judging the
-// answer, minting the next state and presenting it (flowround.go).
+// it reads the call (readCall), then walks the steps, judging the
+// answer, minting the next state and presenting it (round.go).
 // ctx bounds the round's store calls and reaches ContextPrincipal.
 func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {

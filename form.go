@@ -49,7 +49,7 @@ type compiled struct {
 	own       map[string]bool                            // the argument keys the form's paths write
 	views     atomic.Pointer[viewFields]                 // the fields as the Apps views show them
 	plainText atomic.Pointer[modelText]                  // the model's text with nothing to name or pre-fill
-	lang      catalog.Lang                               // the language c speaks; see languageform.go
+	lang      catalog.Lang                               // the language c speaks; see language.go
 	translate func(language.Tag, string) string          // FormOptions.Translate
 	local     [catalog.NumLangs]atomic.Pointer[compiled] // c in each language, made on first use
 	origin    *compiled                                  // what c translates; nil for an original
@@ -320,7 +320,7 @@ func (c *compiled) request(message string, schema any, requestState string) *mcp
 }
 
 // reask asks again, naming problems and pre-filling the accepted answers;
-// its _meta notes the problems for machines (see problemnotes.go).
+// its _meta notes the problems for machines (see accept.go).
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
 	msg, raw, notes := c.reasked(accepted, problems)
 	var schema any = c.wire

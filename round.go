@@ -330,7 +330,7 @@ func merge(dst, src Answers) {
 // after this reads those facts from the call again: the round judges,
 // mints and presents from what readCall put in it. Its call stays at hand
 // only for what its face renders (its errors, a native ask on another
-// SDK) and for the native path's answers, which nativepath.go reads.
+// SDK) and for the native path's answers, which readNative (ask.go) reads.
 
 // StateArgument is the argument under which the paths that answer through
 // the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps

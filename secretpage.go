@@ -716,7 +716,7 @@ func (k *linkKeys) expiry(now int64) int64 {
 }
 
 // seal returns l's token: "s1." and base64url of a nonce, l sealed with
-// AES-256-GCM, and its tag, as seal.go seals. The nonce is an HMAC of what
+// AES-256-GCM, and its tag, as internal/token seals. The nonce is an HMAC of what
 // it seals, so that the same link at the same expiry seals to the same
 // token (a synthetic nonce: two tokens share a nonce only when they seal
 // the same bytes, so the nonce never repeats under different plaintexts).
