@@ -739,7 +739,7 @@ func TestLegacySecretFlow(t *testing.T) {
 func TestURLElicitationID(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
 	link := func(run, step string) string {
-		tok, err := codec.Mint(&secretLink{Principal: "alice", Tool: "t", Run: run, Step: step}, BindTo(secretLinkBind))
+		tok, err := codec.Mint(&secretLink{Principal: "alice", Tool: "t", Run: run, Step: step}, BindTo("mcpform/secret-link"))
 		require.NoError(t, err)
 		return "https://example.com/secret?t=" + url.QueryEscape(tok)
 	}
