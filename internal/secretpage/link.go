@@ -7,6 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -245,4 +247,28 @@ func (k *Keys) Decode(l *Link, v string) Cookie {
 		return Cookie{N: n}
 	}
 	return Cookie{N: n, Stage: proof[0]}
+}
+
+// PageKey names the page a URL-mode request links to, for its
+// elicitationId: for a link whose token is signed (a v1 token carrying a
+// Link), the page's URL, run and step, which stay the same while the
+// token is minted anew each round; for any other URL, the URL. (A sealed
+// link stays the same from round to round by itself: see expiry.)
+func PageKey(link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		return link
+	}
+	t := u.Query().Get("t")
+	if !strings.HasPrefix(t, token.Prefix) || strings.Count(t, ".") != 2 {
+		return link
+	}
+	var env struct {
+		P Link `json:"p"`
+	}
+	body := t[len(token.Prefix):strings.LastIndexByte(t, '.')]
+	if b, err := base64.RawURLEncoding.DecodeString(body); err != nil || json.Unmarshal(b, &env) != nil || env.P.Run == "" {
+		return link
+	}
+	return bindTo(u.Scheme+"://"+u.Host+u.Path, env.P.Run, env.P.Step)
 }

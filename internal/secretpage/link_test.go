@@ -1,8 +1,10 @@
 package secretpage
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -120,4 +122,25 @@ func TestPageCookie(t *testing.T) {
 	assert.False(t, keys.CheckMAC(MACForm, link, NewCookie().N, form), "another browser's token")
 	assert.False(t, keys.CheckMAC(MACForm, other, c.N, form), "another link's token")
 	assert.False(t, keys.CheckMAC(MACForm, link, "", form), "no cookie")
+}
+
+// TestPageKey: a signed link names its page by URL, run and step, the same
+// however often it is minted; any other link by itself.
+func TestPageKey(t *testing.T) {
+	signed := func(l Link, exp int64, host string) string {
+		p, err := json.Marshal(l)
+		require.NoError(t, err)
+		env := `{"p":` + string(p) + `,"exp":` + strconv.FormatInt(exp, 10) + `}`
+		return "https://" + host + "/secret?t=v1." + base64.RawURLEncoding.EncodeToString([]byte(env)) + ".mac"
+	}
+	l := Link{Principal: "alice", Tool: "t", Run: "r1", Step: "password"}
+	a := PageKey(signed(l, 100, "example.com"))
+	assert.Equal(t, bindTo("https://example.com/secret", "r1", "password"), a)
+	assert.Equal(t, a, PageKey(signed(l, 700, "example.com")), "minted anew")
+	assert.NotEqual(t, a, PageKey(signed(Link{Principal: "alice", Tool: "t", Run: "r2", Step: "password"}, 100, "example.com")))
+	assert.NotEqual(t, a, PageKey(signed(Link{Principal: "alice", Tool: "t", Run: "r1", Step: "other"}, 100, "example.com")))
+	assert.NotEqual(t, a, PageKey(signed(l, 100, "example.org")))
+	for _, link := range []string{"https://x/y", "https://x/y?t=s1.abc", "https://x/y?t=v1.e30.mac", "%zz", ""} {
+		assert.Equal(t, link, PageKey(link))
+	}
 }
