@@ -56,12 +56,19 @@ func (l *Link) keyFor(purpose string) string {
 // bindTo joins parts as package mcpform's BindTo does, each as its length
 // in decimal, ":" and itself, so that no two lists of parts join alike.
 func bindTo(parts ...string) string {
-	var b []byte
+	n := 0
 	for _, p := range parts {
-		b = append(strconv.AppendInt(b, int64(len(p)), 10), ':')
-		b = append(b, p...)
+		n += len(p) + 4
 	}
-	return string(b)
+	var b strings.Builder
+	b.Grow(n)
+	var num [20]byte
+	for _, p := range parts {
+		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
+		b.WriteByte(':')
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // Keys seal and open links, and make and check the page's MACs, under
@@ -131,7 +138,11 @@ const padBlock = 32
 // nonce: two tokens share a nonce only when they seal the same bytes, so
 // the nonce never repeats under different plaintexts).
 func (k *Keys) Seal(l *Link) string {
-	plain := binary.AppendUvarint(nil, uint64(k.expiry(k.now().Unix())))
+	n := binary.MaxVarintLen64*5 + padBlock
+	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
+		n += len(s)
+	}
+	plain := binary.AppendUvarint(make([]byte, 0, n), uint64(k.expiry(k.now().Unix())))
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
 		plain = append(plain, s...)
@@ -140,7 +151,8 @@ func (k *Keys) Seal(l *Link) string {
 	m := hmac.New(sha256.New, k.nonce)
 	m.Write(plain)
 	raw := make([]byte, token.NonceSize, token.NonceSize+len(plain)+token.TagSize)
-	copy(raw, m.Sum(nil))
+	var sum [sha256.Size]byte
+	copy(raw, m.Sum(sum[:0]))
 	raw = k.sealer.AEAD().Seal(raw, raw, plain, []byte(linkBind))
 	return token.SealedPrefix + base64.RawURLEncoding.EncodeToString(raw)
 }
