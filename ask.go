@@ -247,7 +247,7 @@ func (r *round) link(s *flowStep) *secretLink {
 
 // pageRequest returns the URL-mode request that links the person to s's
 // secret page. The link carries a sealed token, never a secret, and the
-// same one from round to round (see linkKeys.expiry).
+// same one from round to round (see secretpage.Keys.Seal).
 func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitParams, error) {
 	token := r.flow.links.seal(r.link(s))
 	titles := make([]string, len(s.c.secrets))

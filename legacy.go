@@ -3,13 +3,10 @@ package mcpform
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/secretpage"
 	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,7 +125,7 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 		MaxCallsPerClient:  o.MaxCallsPerClient,
 		MaxCalls:           o.MaxCalls,
 		Client:             o.Client,
-		PageKey:            pageKey,
+		PageKey:            secretpage.PageKey,
 		Poll:               legacyPoll,
 	})
 }
@@ -136,24 +133,6 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 // legacyPoll is how long a legacy call waits between re-runs of the
 // handler while a page it was consented to is still open.
 var legacyPoll = time.Second
-
-// pageKey names the page a URL-mode request links to, for its
-// elicitationId: for a link to a [Flow.SecretPage] whose token is signed,
-// the run and step it names, which stay the same while the token is
-// minted anew each round; for another URL, the URL. (A sealed link stays
-// the same from round to round by itself: see linkKeys.expiry.)
-func pageKey(link string) string {
-	if u, err := url.Parse(link); err == nil {
-		if t := u.Query().Get("t"); strings.HasPrefix(t, token.Prefix) && strings.Count(t, ".") == 2 {
-			body := t[len(token.Prefix):strings.LastIndexByte(t, '.')]
-			var l secretLink
-			if b, err := base64.RawURLEncoding.DecodeString(body); err == nil && json.Unmarshal(b, &l) == nil && l.Run != "" {
-				return BindTo(u.Scheme+"://"+u.Host+u.Path, l.Run, l.Step)
-			}
-		}
-	}
-	return link
-}
 
 // Without [AddLegacyRounds], go-sdk's bridge serves a client older than
 // 2026-07-28 one round: it fulfils the handler's first input request and

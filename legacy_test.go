@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/secretpage"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -737,16 +738,20 @@ func TestLegacySecretFlow(t *testing.T) {
 }
 
 func TestURLElicitationID(t *testing.T) {
-	_, codec, _ := newFlowFixture(t)
+	_, codec, clock := newFlowFixture(t)
 	link := func(run, step string) string {
-		tok, err := codec.Mint(&secretLink{Principal: "alice", Tool: "t", Run: run, Step: step}, BindTo(secretLinkBind))
+		tok, err := codec.Mint(&secretLink{Principal: "alice", Tool: "t", Run: run, Step: step}, BindTo("mcpform/secret-link"))
 		require.NoError(t, err)
 		return "https://example.com/secret?t=" + url.QueryEscape(tok)
 	}
 	// urlElicitationID is the ID AddLegacyRounds gives the request for link.
-	urlElicitationID := func(link string) string { return legacy.ElicitationID(pageKey(link)) }
+	urlElicitationID := func(link string) string { return legacy.ElicitationID(secretpage.PageKey(link)) }
 	a := urlElicitationID(link("r1", "password"))
 	assert.Equal(t, a, urlElicitationID(link("r1", "password")))
+	first := link("r1", "password")
+	clock.t = clock.t.Add(time.Minute)
+	assert.NotEqual(t, first, link("r1", "password"), "minted anew")
+	assert.Equal(t, a, urlElicitationID(link("r1", "password")), "the same page")
 	assert.NotEqual(t, a, urlElicitationID(link("r2", "password")))
 	assert.NotEqual(t, a, urlElicitationID(link("r1", "other")))
 	assert.NotEqual(t, a, urlElicitationID(strings.Replace(link("r1", "password"), "example.com", "example.org", 1)))

@@ -48,23 +48,6 @@ func TestMemorySecretStore(t *testing.T) {
 	assert.False(t, kept, "swept")
 }
 
-func TestSecretLinkKey(t *testing.T) {
-	base := secretLink{Principal: "alice", Tool: "set_password", Run: "r1", Step: "password"}
-	seen := map[string]bool{base.key(): true}
-	for _, l := range []secretLink{
-		{Principal: "bob", Tool: "set_password", Run: "r1", Step: "password"},
-		{Principal: "alice", Tool: "signup", Run: "r1", Step: "password"},
-		{Principal: "alice", Tool: "set_password", Run: "r2", Step: "password"},
-		{Principal: "alice", Tool: "set_password", Run: "r1", Step: "other"},
-		{Principal: "alice\x00set_password", Tool: "", Run: "r1", Step: "password"},
-	} {
-		k := l.key()
-		assert.False(t, seen[k], "%+v shares a key", l)
-		seen[k] = true
-		assert.NotContains(t, k, "alice")
-	}
-}
-
 // TestMemorySecretStoreSweepBounded fills the store with values that
 // expire: each PutSecret clears at most a batch of them, soonest first, and
 // later forgets at most a batch of used keys, so that no PutSecret walks the

@@ -3,19 +3,12 @@ package mcpform
 import (
 	"cmp"
 	"context"
-	"crypto/hkdf"
 	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -23,7 +16,6 @@ import (
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/mcpform/mcpform/internal/secretpage"
-	"github.com/mcpform/mcpform/internal/token"
 )
 
 // SecretPageOptions configures [Flow.SecretPage]. It must say who may use
@@ -196,7 +188,7 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := p.cookie(r, link)
-	if c.stage == stageSent {
+	if c.Stage == secretpage.StageSent {
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 		return
 	}
@@ -205,8 +197,8 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 		return
 	}
-	if c.n == "" {
-		c = newPageCookie()
+	if c.N == "" {
+		c = secretpage.NewCookie()
 		p.setCookie(w, r, link, c)
 	}
 	if sent {
@@ -214,7 +206,7 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 		// who held the link. A person who did not send it can stop the
 		// link, by a POST, which no preview sends.
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Used, page: secretpage.Page{Token: token,
-			Check: p.flow.links.mac(macForm, link, c.n), Stop: pageStrings.Stop}})
+			Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Stop: pageStrings.Stop}})
 		return
 	}
 	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil))
@@ -253,7 +245,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := p.cookie(r, link)
-	if !p.flow.links.checkMAC(macForm, link, c.n, r.PostForm.Get("c")) {
+	if !p.flow.links.CheckMAC(secretpage.MACForm, link.link(), c.N, r.PostForm.Get("c")) {
 		// Not sent from the page this browser was shown: the page's own
 		// CSRF defence, beside CrossOriginProtection's. It refuses
 		// nothing: the person may have cookies off.
@@ -261,7 +253,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
-	case c.stage == stageSent:
+	case c.Stage == secretpage.StageSent:
 		p.show(w, r, http.StatusConflict, pageView{text: &pageStrings.Done})
 		return
 	case r.PostForm.Get("a") == "stop":
@@ -269,8 +261,8 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.refuse(ctx, w, r, link, http.StatusOK, &pageStrings.Stopped)
 		return
 	}
-	if c.stage != stageClaimed {
-		switch err := link.claim(ctx, p.flow.secrets.Store, p.flow.links.mac(macClaim, link, c.n), p.flow.linkStoreExpiry()); {
+	if c.Stage != secretpage.StageClaimed {
+		switch err := link.claim(ctx, p.flow.secrets.Store, p.flow.links.MAC(secretpage.MACClaim, link.link(), c.N), p.flow.linkStoreExpiry()); {
 		case errors.Is(err, ErrSecretUsed):
 			// Posted on before, from another browser: the person's, or not.
 			p.refuse(ctx, w, r, link, http.StatusConflict, &pageStrings.UsedElsewhere)
@@ -279,7 +271,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 			p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 			return
 		}
-		c.stage = stageClaimed
+		c.Stage = secretpage.StageClaimed
 		p.setCookie(w, r, link, c)
 	}
 	l := pageLang(r)
@@ -295,14 +287,14 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		// this browser, the only one the claim lets post: from another
 		// tab, or by the first of a double submit.
 		if p.usable(ctx, w, r, link) {
-			c.stage = stageSent
+			c.Stage = secretpage.StageSent
 			p.setCookie(w, r, link, c)
 			p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 		}
 	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 	default:
-		c.stage = stageSent
+		c.Stage = secretpage.StageSent
 		p.setCookie(w, r, link, c)
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})
 	}
@@ -310,12 +302,12 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 
 // cookie returns the browser's page cookie for link; the zero cookie when
 // it has none, or one the page did not make.
-func (p *secretPage) cookie(r *http.Request, link *secretLink) pageCookie {
-	c, err := r.Cookie(link.cookieName())
+func (p *secretPage) cookie(r *http.Request, link *secretLink) secretpage.Cookie {
+	c, err := r.Cookie(link.link().CookieName())
 	if err != nil {
-		return pageCookie{}
+		return secretpage.Cookie{}
 	}
-	return p.flow.links.decode(link, c.Value)
+	return p.flow.links.Decode(link.link(), c.Value)
 }
 
 // setCookie gives the browser its page cookie for link, for as long as a
@@ -328,9 +320,9 @@ func (p *secretPage) cookie(r *http.Request, link *secretLink) pageCookie {
 // site, and a POST is checked twice besides: by CrossOriginProtection,
 // and by the form's token, which only a page shown to the browser holding
 // this cookie carries.
-func (p *secretPage) setCookie(w http.ResponseWriter, r *http.Request, link *secretLink, c pageCookie) {
-	http.SetCookie(w, &http.Cookie{Name: link.cookieName(), Value: p.flow.links.encode(link, c),
-		Path: cmp.Or(p.cookiePath, r.URL.Path), MaxAge: int(p.flow.links.life()), HttpOnly: true,
+func (p *secretPage) setCookie(w http.ResponseWriter, r *http.Request, link *secretLink, c secretpage.Cookie) {
+	http.SetCookie(w, &http.Cookie{Name: link.link().CookieName(), Value: p.flow.links.Encode(link.link(), c),
+		Path: cmp.Or(p.cookiePath, r.URL.Path), MaxAge: int(p.flow.links.Life() / time.Second), HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: p.secure || r.TLS != nil})
 }
 
@@ -375,7 +367,7 @@ func (p *secretPage) showClosed(w http.ResponseWriter, r *http.Request, link *se
 		if r.Method == http.MethodPost {
 			status = http.StatusConflict
 		}
-		if p.cookie(r, link).stage == stageSent {
+		if p.cookie(r, link).Stage == secretpage.StageSent {
 			text = &pageStrings.Done // the browser that sent it
 		}
 		p.show(w, r, status, pageView{text: text})
@@ -478,13 +470,13 @@ type pageView struct {
 
 // form returns the view of step's form for link in l, naming problems by
 // field; the page focuses the first field with one.
-func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c pageCookie, problems map[string]string) pageView {
+func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string) pageView {
 	if l != catalog.English {
 		lf := p.flow.in(l)
 		step = &lf.steps[lf.index(step.c.key)]
 	}
 	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, Message: l.Text(catalog.PageIntro),
-		Token: token, Check: p.flow.links.mac(macForm, link, c.n), Button: l.Text(catalog.PageSend)}
+		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.Text(catalog.PageSend)}
 	v.Fields = make([]secretpage.Field, 0, len(step.c.secrets))
 	problem := false
 	for i := range step.c.secrets {
@@ -558,50 +550,25 @@ func upperFirst(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// A secretLink is what a secret page's link carries, sealed with keys
-// derived from the flow's codec: whose run and step the page belongs to.
-// It carries no secret, and reveals nothing: not the principal, the tool
-// or the run ID.
+// A secretLink is what a secret page's link carries (secretpage.Link),
+// with its records in the flow's [SecretStore]: beside its secret, under
+// keys of its own, so that every replica sharing the store agrees.
+// Opening a link changes nothing (see [Flow.SecretPage]); the first POST
+// from a browser claims it:
 //
-// A link is a bearer token: it rides in a URL, where proxies, logs,
-// histories and link previews see it. So opening it changes nothing (see
-// [Flow.SecretPage]); the first POST from a browser claims it, and its
-// records live in the flow's [SecretStore] beside the secret, under keys
-// of its own, so that every replica sharing the store agrees:
-//
-//   - opened: used once, ever, by the first POST, whose browser alone gets
-//     the proof, in its page cookie.
+//   - claimed: used once, ever, by the first POST, whose browser alone
+//     gets the proof, in its page cookie.
 //   - closed: set when anyone else posted on the link, the page refused a
 //     post, or a person who did not send the secret stopped the link
 //     ("refused"), or when the flow ended without taking the
 //     secret ("ended"). The page then refuses the link for good, and the
 //     flow takes nothing from it.
-type secretLink struct {
-	Principal string `json:"p"`
-	Tool      string `json:"t"`
-	Run       string `json:"r"`
-	Step      string `json:"s"`
-}
+type secretLink secretpage.Link
 
-// secretLinkBind is the additional data a link is sealed under, so that
-// nothing else sealed with the same keys opens as a link.
-const secretLinkBind = "mcpform/secret-link"
+func (l *secretLink) link() *secretpage.Link { return (*secretpage.Link)(l) }
 
-// key is the store key of the link's secrets: a digest, so the store never
-// learns who or what it holds secrets for.
-func (l *secretLink) key() string { return l.keyFor("mcpform/secret") }
-
-func (l *secretLink) keyFor(purpose string) string {
-	sum := sha256.Sum256([]byte(BindTo(purpose, l.Principal, l.Tool, l.Run, l.Step)))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
-// Purposes of the link's other store keys, and of its cookie's name.
-const (
-	linkOpened = "mcpform/secret-opened"
-	linkClosed = "mcpform/secret-refused"
-	linkCookie = "mcpform/secret-cookie"
-)
+// key is the store key of the link's secrets.
+func (l *secretLink) key() string { return l.link().Key() }
 
 // Why a link was closed: the values under its closed key.
 const (
@@ -610,16 +577,12 @@ const (
 	closedDone    = "done"    // the flow took its secret and finished
 )
 
-// cookieName names the page cookie of this link: one per link, so that two
-// pages open in one browser keep their own.
-func (l *secretLink) cookieName() string { return "mcpform-secret-" + l.keyFor(linkCookie)[:16] }
-
 // claim records in store that the browser whose claim tag is tag posted
 // on the link. It returns ErrSecretUsed when another browser did before;
 // a second claim with the same tag, as a double submit or a retry makes
 // before the first one's answer reached the browser, is the first.
 func (l *secretLink) claim(ctx context.Context, store SecretStore, tag string, expires time.Time) error {
-	key := l.keyFor(linkOpened)
+	key := l.link().ClaimKey()
 	err := store.PutSecret(ctx, key, tag, expires)
 	if !errors.Is(err, ErrSecretUsed) {
 		return err
@@ -639,7 +602,7 @@ func (l *secretLink) claim(ctx context.Context, store SecretStore, tag string, e
 // reason stays: close returns the reason that stands, which is why when
 // this call closed the link, and whether it did.
 func (l *secretLink) close(ctx context.Context, store SecretStore, why string, expires time.Time) (standing string, closed bool, err error) {
-	key := l.keyFor(linkClosed)
+	key := l.link().CloseKey()
 	switch err := store.PutSecret(ctx, key, why, expires); {
 	case err == nil:
 		return why, true, nil
@@ -655,7 +618,7 @@ func (l *secretLink) close(ctx context.Context, store SecretStore, why string, e
 
 // closed returns why the link was closed, or "" when it was not.
 func (l *secretLink) closed(ctx context.Context, store SecretStore) (string, error) {
-	why, ok, err := store.GetSecret(ctx, l.keyFor(linkClosed))
+	why, ok, err := store.GetSecret(ctx, l.link().CloseKey())
 	if err != nil || !ok {
 		return "", err
 	}
@@ -663,202 +626,26 @@ func (l *secretLink) closed(ctx context.Context, store SecretStore) (string, err
 }
 
 // linkKeys are a flow's keys for its links and its page, derived from its
-// codec's keys with HKDF-SHA256, apart from the state's: what one seals or
-// MACs no other use opens or checks. The first key seals and MACs, and
-// every key opens and checks, so rotating the codec's keys rotates these.
-type linkKeys struct {
-	sealer *token.Sealer
-	nonce  []byte // derives a link's nonce from what it seals
-	// nonceMACs pools HMACs under nonce, which cost a few allocations
-	// each to make.
-	nonceMACs sync.Pool
-	macs      [][]byte // the page's MAC keys
-	ttl       int64    // the codec's, in seconds
-	now       func() time.Time
-}
-
-// HKDF labels of the link keys.
-const (
-	linkSealLabel  = "mcpform secret link v1"
-	linkNonceLabel = "mcpform secret link nonce v1"
-	pageMACLabel   = "mcpform secret page v1"
-)
+// codec's keys (see secretpage.Keys).
+type linkKeys struct{ *secretpage.Keys }
 
 func newLinkKeys(c *RequestStateCodec) *linkKeys {
-	k := &linkKeys{sealer: token.NewSealer(c.keys, linkSealLabel), ttl: c.ttl, now: c.now}
-	k.nonce = derive(c.keys[0], linkNonceLabel)
-	for _, key := range c.keys {
-		k.macs = append(k.macs, derive(key, pageMACLabel))
-	}
-	return k
+	return &linkKeys{secretpage.NewKeys(c.keys, time.Duration(c.ttl)*time.Second, c.now)}
 }
 
-func derive(key []byte, label string) []byte {
-	out, err := hkdf.Key(sha256.New, key, nil, label, 32)
-	if err != nil {
-		panic(err) // only for an output beyond 255 hashes
-	}
-	return out
-}
+// seal returns l's token.
+func (k *linkKeys) seal(l *secretLink) string { return k.Seal(l.link()) }
 
-// life is how long a link lives at most, in seconds; see expiry.
-func (k *linkKeys) life() int64 { return 2 * max(k.ttl, 1) }
-
-// expiry returns when a link minted at now expires: the end of the
-// TTL-long window after now's. Every round of a run mints the link of its
-// step anew, and the link must stay the same from round to round, so that
-// a client on 2025-11-25 sees one elicitation (see urlElicitationID): so
-// its expiry moves once per TTL, not every second. A link lives between
-// one and two TTLs.
-func (k *linkKeys) expiry(now int64) int64 {
-	q := max(k.ttl, 1)
-	return (now/q + 2) * q
-}
-
-// seal returns l's token: "s1." and base64url of a nonce, l sealed with
-// AES-256-GCM, and its tag, as internal/token seals. The nonce is an HMAC of what
-// it seals, so that the same link at the same expiry seals to the same
-// token (a synthetic nonce: two tokens share a nonce only when they seal
-// the same bytes, so the nonce never repeats under different plaintexts).
-// linkPadBlock is the block a link's principal is padded to.
-const linkPadBlock = 32
-
-func (k *linkKeys) seal(l *secretLink) string {
-	n := binary.MaxVarintLen64 * 5
-	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
-		n += len(s)
-	}
-	buf := make([]byte, 0, 2*(n+linkPadBlock)+token.NonceSize+token.TagSize) // the plain text, then the sealed
-	plain := binary.AppendUvarint(buf, uint64(k.expiry(k.now().Unix())))
-	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
-		plain = binary.AppendUvarint(plain, uint64(len(s)))
-		plain = append(plain, s...)
-	}
-	// Zeros for the principal to fill whole blocks, so that the token's
-	// length says of it no more than how many blocks it takes: the tool,
-	// the step and the run ID's size are no secret.
-	plain = append(plain, make([]byte, (linkPadBlock-len(l.Principal)%linkPadBlock)%linkPadBlock)...)
-	m, _ := k.nonceMACs.Get().(hash.Hash)
-	if m == nil {
-		m = hmac.New(sha256.New, k.nonce)
-	}
-	m.Reset()
-	m.Write(plain)
-	var sum [sha256.Size]byte
-	nonce := m.Sum(sum[:0])[:token.NonceSize]
-	k.nonceMACs.Put(m)
-	raw := k.sealer.AEAD().Seal(append(plain[len(plain):len(plain)], nonce...), nonce, plain, []byte(secretLinkBind))
-	tok := make([]byte, 0, len(token.SealedPrefix)+base64.RawURLEncoding.EncodedLen(len(raw)))
-	return string(base64.RawURLEncoding.AppendEncode(append(tok, token.SealedPrefix...), raw))
-}
-
-// open returns the link text seals, and false when it does not open, is
+// open returns the link token seals, and false when it does not open, is
 // malformed or has expired.
-func (k *linkKeys) open(text string) (*secretLink, bool) {
-	plain, err := k.sealer.Open(nil, []byte(text), []byte(secretLinkBind))
-	if err != nil {
-		return nil, false
-	}
-	exp, n := binary.Uvarint(plain)
-	now, leeway := k.now().Unix(), int64(RequestStateLeeway/time.Second)
-	if n <= 0 || exp > token.MaxExp || int64(exp) < now-leeway || int64(exp) > now+k.life()+leeway {
-		return nil, false
-	}
-	plain = plain[n:]
-	var parts [4]string
-	for i := range parts {
-		size, n := binary.Uvarint(plain)
-		if n <= 0 || size > uint64(len(plain)-n) {
-			return nil, false
-		}
-		parts[i], plain = string(plain[n:n+int(size)]), plain[n+int(size):]
-	}
-	if len(plain) >= linkPadBlock || strings.Trim(string(plain), "\x00") != "" || parts[2] == "" {
-		return nil, false // more than padding after the parts
-	}
-	return &secretLink{Principal: parts[0], Tool: parts[1], Run: parts[2], Step: parts[3]}, true
-}
-
-// A page cookie is what a browser on the page holds for one link: a random
-// value of its own (n), made when it first opens the page, and, once it
-// has claimed the link, the proof of its stage.
-type pageCookie struct {
-	n     string
-	stage byte // 0; stageClaimed; stageSent
-}
-
-// The stages of a page cookie, and the purposes of the page's MACs.
-const (
-	stageClaimed = 'c' // this browser claimed the link
-	stageSent    = 'd' // this browser sent the link's secret
-	macForm      = 'f' // the form's token, bound to the cookie's n
-	macClaim     = 'o' // the tag a claim records, bound to the cookie's n
-)
-
-// newPageCookie returns a cookie with a fresh random value.
-func newPageCookie() pageCookie {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-	return pageCookie{n: base64.RawURLEncoding.EncodeToString(b[:])}
-}
-
-// mac returns the page's MAC for purpose, over l's key and the cookie
-// value n, under the first key.
-func (k *linkKeys) mac(purpose byte, l *secretLink, n string) string {
-	return base64.RawURLEncoding.EncodeToString(pageMAC(k.macs[0], purpose, l, n))
-}
-
-// checkMAC reports whether got is the page's MAC for purpose under any
-// key.
-func (k *linkKeys) checkMAC(purpose byte, l *secretLink, n, got string) bool {
-	raw, err := token.StrictBase64URL.DecodeString(got)
-	if err != nil || n == "" {
-		return false
-	}
-	for _, key := range k.macs {
-		if hmac.Equal(raw, pageMAC(key, purpose, l, n)) {
-			return true
-		}
-	}
-	return false
-}
-
-func pageMAC(key []byte, purpose byte, l *secretLink, n string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte{purpose})
-	m.Write([]byte(l.key()))
-	m.Write([]byte{0})
-	m.Write([]byte(n))
-	return m.Sum(nil)[:16]
-}
-
-// encode returns the cookie's value: n, then "." and the stage's MAC.
-func (k *linkKeys) encode(l *secretLink, c pageCookie) string {
-	if c.stage == 0 {
-		return c.n
-	}
-	return c.n + "." + string(c.stage) + k.mac(c.stage, l, c.n)
-}
-
-// decode reads a cookie's value, and returns the zero cookie when it is
-// not one this page made for l.
-func (k *linkKeys) decode(l *secretLink, v string) pageCookie {
-	n, proof, staged := strings.Cut(v, ".")
-	if len(n) != 22 {
-		return pageCookie{}
-	}
-	if !staged {
-		return pageCookie{n: n}
-	}
-	if len(proof) < 2 || (proof[0] != stageClaimed && proof[0] != stageSent) || !k.checkMAC(proof[0], l, n, proof[1:]) {
-		return pageCookie{n: n}
-	}
-	return pageCookie{n: n, stage: proof[0]}
+func (k *linkKeys) open(token string) (*secretLink, bool) {
+	l, ok := k.Open(token)
+	return (*secretLink)(l), ok
 }
 
 // linkStoreExpiry is when what the page or a round stores for a link now
 // stops mattering: after any link minted until now has expired, by the
 // store's own clock.
 func (f *Flow) linkStoreExpiry() time.Time {
-	return time.Now().Add(time.Duration(f.links.life())*time.Second + RequestStateLeeway)
+	return time.Now().Add(f.links.Life() + RequestStateLeeway)
 }

@@ -1217,41 +1217,6 @@ func flipLast(token string) string {
 	return token[:len(token)-1] + string(repl)
 }
 
-// TestPageCookie: a page cookie's stage holds only with its MAC, for its
-// own link and value.
-func TestPageCookie(t *testing.T) {
-	_, codec, _ := newFlowFixture(t)
-	keys := newLinkKeys(codec)
-	link := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-1", Step: "password"}
-	other := &secretLink{Principal: "alice", Tool: "set_password", Run: "run-2", Step: "password"}
-	c := newPageCookie()
-	claimed := pageCookie{n: c.n, stage: stageClaimed}
-	for _, tt := range []struct {
-		name  string
-		value string
-		link  *secretLink
-		want  pageCookie
-	}{
-		{"fresh", keys.encode(link, c), link, c},
-		{"claimed", keys.encode(link, claimed), link, claimed},
-		{"sent", keys.encode(link, pageCookie{n: c.n, stage: stageSent}), link, pageCookie{n: c.n, stage: stageSent}},
-		{"another link's proof", keys.encode(other, claimed), link, c},
-		{"a forged stage", c.n + ".dAAAAAAAAAAAAAAAAAAAAAA", link, c},
-		{"another stage's proof", c.n + ".d" + keys.encode(link, claimed)[len(c.n)+2:], link, c},
-		{"not a value of ours", "hello", link, pageCookie{}},
-		{"empty", "", link, pageCookie{}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, keys.decode(tt.link, tt.value))
-		})
-	}
-	form := keys.mac(macForm, link, c.n)
-	assert.True(t, keys.checkMAC(macForm, link, c.n, form))
-	assert.False(t, keys.checkMAC(macForm, link, newPageCookie().n, form), "another browser's token")
-	assert.False(t, keys.checkMAC(macForm, other, c.n, form), "another link's token")
-	assert.False(t, keys.checkMAC(macForm, link, "", form), "no cookie")
-}
-
 // BenchmarkSecretFlowFirstRound is the round that asks a secret step: its
 // form and its page's link, sealed.
 func BenchmarkSecretFlowFirstRound(b *testing.B) {

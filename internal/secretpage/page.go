@@ -4,6 +4,10 @@
 // Content-Security-Policy among them. It takes the page's words as they
 // are to be shown, in the page's language; choosing them, and what the
 // page does, is its caller's.
+//
+// It also seals and opens the page's link (link.go), and makes and checks
+// the page's cookie and MACs, under keys derived from a request-state
+// codec's keys; the link's records in a store are its caller's.
 package secretpage
 
 import (
