@@ -6,7 +6,6 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/token"
@@ -326,18 +325,4 @@ func RejectState(err error) error {
 // is "1:a2:bc" and differs from BindTo("ab", "c"). With no parts it returns
 // "", which differs from BindTo(""), "0:". Typical parts are the
 // authenticated principal and the tool name.
-func BindTo(parts ...string) string {
-	n := 0
-	for _, p := range parts {
-		n += len(p) + 4
-	}
-	var b strings.Builder
-	b.Grow(n)
-	var num [20]byte
-	for _, p := range parts {
-		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
-		b.WriteByte(':')
-		b.WriteString(p)
-	}
-	return b.String()
-}
+func BindTo(parts ...string) string { return token.BindTo(parts...) }
