@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -94,7 +96,7 @@ func decodeJSON(x, v any) error {
 // unchecked answer. A nil responses has no answers.
 func InputResponse(responses mcp.InputResponseMap, key string) *mcp.ElicitResult {
 	r, _ := responses[key].(*mcp.ElicitResult)
-	return unstand(r) // an answer AddLegacyRounds kept from go-sdk's check
+	return legacy.Answer(r) // an answer AddLegacyRounds kept from go-sdk's check
 
 }
 
@@ -290,13 +292,13 @@ func fieldIndex(fields []AutoFormField, name string) int {
 // nothing is left to say. It speaks English; a [Flow] or [Form] asks
 // again in the person's language.
 func ProblemMessage(fields []AutoFormField, problems []*FieldError) string {
-	return problemMessage(langEN, nil, fields, problems)
+	return problemMessage(catalog.English, nil, fields, problems)
 }
 
 // problemMessage is ProblemMessage in l. own translates what the
 // catalogs cannot know, such as the reasons a Step's Check wrote; nil
 // keeps them as they are.
-func problemMessage(l lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
+func problemMessage(l catalog.Lang, own func(string) string, fields []AutoFormField, problems []*FieldError) string {
 	return messageAndProblems("", l, own, fields, problems, nil)
 }
 
@@ -305,7 +307,7 @@ func problemMessage(l lang, own func(string) string, fields []AutoFormField, pro
 // says it. With notes non-nil, it also appends a note for each problem it
 // names, whose words are the part of the string that names it: the notes
 // cost no text of their own.
-func messageAndProblems(message string, l lang, own func(string) string, fields []AutoFormField, problems []*FieldError, notes *[]problemNote) string {
+func messageAndProblems(message string, l catalog.Lang, own func(string) string, fields []AutoFormField, problems []*FieldError, notes *[]problemNote) string {
 	type said struct {
 		field, title, reason string
 		named                bool // a field's title, which the reason follows
@@ -329,11 +331,11 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 		return message
 	}
 	// One string, written in place around the problems, so that each
-	// note can name its part of it. Every catalog's msgPleaseCheck has the
+	// note can name its part of it. Every catalog's catalog.PleaseCheck has the
 	// one placeholder {problems} (TestCatalogsComplete).
-	head, tail, _ := strings.Cut(l.text(msgPleaseCheck), "{problems}")
-	sep := l.text(msgProblemSep)
-	n += len(head) + len(tail) + len(all)*(len(l.text(msgFieldProblem))+len(sep))
+	head, tail, _ := strings.Cut(l.Text(catalog.PleaseCheck), "{problems}")
+	sep := l.Text(catalog.ProblemSep)
+	n += len(head) + len(tail) + len(all)*(len(l.Text(catalog.FieldProblem))+len(sep))
 	var b strings.Builder
 	if message != "" {
 		n += len(message) + 2
@@ -353,7 +355,7 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 		if !s.named {
 			b.WriteString(s.reason)
 		} else {
-			b.WriteString(l.format(msgFieldProblem, "field", s.title, "reason", s.reason))
+			b.WriteString(l.Format(catalog.FieldProblem, "field", s.title, "reason", s.reason))
 		}
 		s.to = b.Len()
 	}
@@ -369,7 +371,7 @@ func messageAndProblems(message string, l lang, own func(string) string, fields 
 
 // problemReason words err, a problem's cause, in l: the detail after the
 // sentinel, or the sentinel alone.
-func problemReason(l lang, own func(string) string, err error) string {
+func problemReason(l catalog.Lang, own func(string) string, err error) string {
 	reason := err.Error()
 	for _, s := range [...]error{ErrInvalidValue, ErrMissing} {
 		if errors.Is(err, s) {
@@ -379,7 +381,7 @@ func problemReason(l lang, own func(string) string, err error) string {
 			}
 		}
 	}
-	if l == langEN {
+	if l == catalog.English {
 		return reason
 	}
 	if r := reasonIn(l, err, reason); r != reason {
@@ -387,11 +389,11 @@ func problemReason(l lang, own func(string) string, err error) string {
 	}
 	switch {
 	case reason == ErrMissing.Error():
-		return l.text(msgMissing)
+		return l.Text(catalog.Missing)
 	case errors.Is(err, ErrSecretWaiting):
-		return l.text(msgSecretWaiting)
+		return l.Text(catalog.SecretWaiting)
 	case reason == ErrInvalidValue.Error() || errors.Is(err, errUnknownAction) || errors.Is(err, errNotObject):
-		return l.text(msgInvalid)
+		return l.Text(catalog.Invalid)
 	case own != nil:
 		return own(reason)
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/format"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -184,8 +187,8 @@ func answerNumber(n json.Number) any {
 	}
 	// An integer of up to 15 digits is exact; any other number is exact
 	// when the float64's shortest spelling is the same number.
-	if s := string(n); (len(s) > 15 || !isCanonicalInteger(s)) &&
-		canonicalNumber(s) != canonicalNumber(strconv.FormatFloat(f, 'g', -1, 64)) {
+	if s := string(n); (len(s) > 15 || !canonjson.IsCanonicalInteger(s)) &&
+		canonjson.Number(s) != canonjson.Number(strconv.FormatFloat(f, 'g', -1, 64)) {
 		return n // rounded: not the number that was written
 	}
 	return f
@@ -232,7 +235,7 @@ func (c *compiled) renameArguments(raw map[string]any) {
 	var owner map[string]int // renamed key -> field index, -1 when shared
 	for i := range c.fields {
 		name := c.fields[i].Name
-		if key := rendererKey(name); key != name {
+		if key := prefab.RendererKey(name); key != name {
 			if owner == nil {
 				owner = make(map[string]int)
 			}
@@ -291,14 +294,14 @@ func isHTMLNumber(s string) bool {
 		mant, exp, hasExp = strings.Cut(s, "E")
 	}
 	intPart, frac, hasFrac := strings.Cut(mant, ".")
-	if intPart == "" && !hasFrac || intPart != "" && !allDigits(intPart) || hasFrac && !allDigits(frac) {
+	if intPart == "" && !hasFrac || intPart != "" && !format.AllDigits(intPart) || hasFrac && !format.AllDigits(frac) {
 		return false
 	}
 	if hasExp {
 		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
 			exp = exp[1:]
 		}
-		return allDigits(exp)
+		return format.AllDigits(exp)
 	}
 	return true
 }
@@ -318,7 +321,7 @@ func localDateTime(s string) string {
 	case rest == "":
 		return s + ":00Z"
 	case len(rest) == 3 && hasShape(rest, ":dd"),
-		len(rest) >= 5 && len(rest) <= 7 && hasShape(rest[:4], ":dd.") && allDigits(rest[4:]):
+		len(rest) >= 5 && len(rest) <= 7 && hasShape(rest[:4], ":dd.") && format.AllDigits(rest[4:]):
 		return s + "Z"
 	}
 	return s

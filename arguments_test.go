@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stretchr/testify/assert"
@@ -302,7 +303,7 @@ func TestFormArgumentsAgreeWithFormInput(t *testing.T) {
 				require.NoError(t, err)
 				require.NoError(t, json.Unmarshal(b, &v))
 				native[f.Name] = v
-				browser[rendererKey(f.Name)] = browserForm(v)
+				browser[prefab.RendererKey(f.Name)] = browserForm(v)
 			}
 			want, ok := AcceptedFormInput(accepted(native), "form", fields)
 			require.True(t, ok)
@@ -377,7 +378,7 @@ func BenchmarkArgumentsScaling(b *testing.B) {
 		for i := range fields {
 			name := fmt.Sprintf("field_n%d", i)
 			fields[i] = AutoFormField{Name: name, Type: TypeInteger, Required: true, Max: Bound(20)}
-			sent[rendererKey(name)] = "12"
+			sent[prefab.RendererKey(name)] = "12"
 		}
 		args, err := json.Marshal(sent)
 		require.NoError(b, err)

@@ -10,6 +10,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,7 +81,7 @@ func (s *flowStep) urlKey() string { return s.c.key + ".secret" }
 // consent folds the answer to s's URL-mode request into the form part's
 // status: a decline or cancel of either ends the step, and no answer to
 // either asks it again as it was.
-func (s *flowStep) consent(responses answerer, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
+func (s *flowStep) consent(responses seam.Answers, status ReplyStatus, problems []*FieldError) (ReplyStatus, []*FieldError) {
 	if status == ReplyDeclined || status == ReplyCancelled {
 		return status, problems
 	}
@@ -124,34 +128,34 @@ type askContract struct {
 
 // declineArguments is what a model adds to the arguments to report that
 // the person declined.
-var declineArguments = json.RawMessage(`{"` + actionArgument + `":"` + declineAction + `"}`)
+var declineArguments = json.RawMessage(`{"` + prefab.ActionArgument + `":"` + prefab.DeclineAction + `"}`)
 
 // askModel returns the result of contract c, in words for the model too:
 // what to ask the person, where to send them, and what to call next, in
 // l, the person's language, which the model then speaks to them.
-func askModel(l lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
+func askModel(l catalog.Lang, tool, message string, c *askContract, page *mcp.ElicitParams) *mcp.CallToolResult {
 	var b strings.Builder
 	b.Grow(len(message) + len(c.RequestedSchema) + len(c.Arguments) + 512)
 	if c.RequestedSchema != nil {
 		b.WriteString(message)
-		b.WriteString(l.text(msgModelAsk))
+		b.WriteString(l.Text(catalog.ModelAsk))
 		b.Write(c.RequestedSchema)
 		b.WriteString("\n\n")
 	}
 	if page != nil {
-		b.WriteString(l.text(msgModelLink))
+		b.WriteString(l.Text(catalog.ModelLink))
 		b.WriteString(page.Message)
 		b.WriteString("\n")
 		b.WriteString(page.URL)
 		b.WriteString("\n\n")
 	}
-	b.WriteString(l.format(msgModelCall, "tool", tool))
+	b.WriteString(l.Format(catalog.ModelCall, "tool", tool))
 	if c.RequestedSchema != nil {
-		b.WriteString(l.text(msgModelPlusAnswers))
+		b.WriteString(l.Text(catalog.ModelPlusAnswers))
 	}
 	b.WriteString(":\n")
 	b.Write(c.Arguments)
-	b.WriteString(l.format(msgModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
+	b.WriteString(l.Format(catalog.ModelDecline, "decline", string(declineArguments[1:len(declineArguments)-1])))
 	c.Decline = declineArguments
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: c}
 }
@@ -252,7 +256,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	}
 	// Titles are labels, written to stand alone: list them rather than
 	// build a sentence around them ("Enter your New password").
-	msg := s.c.lang.format(msgPageAsks, "fields", strings.Join(titles, s.c.lang.text(msgListSep)))
+	msg := s.c.lang.Format(catalog.PageAsks, "fields", strings.Join(titles, s.c.lang.Text(catalog.ListSep)))
 	var secretProblems []*FieldError
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrSecretWaiting) {
@@ -264,7 +268,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	if strings.Contains(r.flow.secrets.PageURL, "?") {
 		sep = "&"
 	}
-	return own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
+	return legacy.Own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
 		Meta: notes}), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -88,7 +89,7 @@ func TestFlowArgumentsDecline(t *testing.T) {
 		require.NoError(t, err)
 		return r
 	}
-	decline := map[string]any{actionArgument: declineAction}
+	decline := map[string]any{prefab.ActionArgument: prefab.DeclineAction}
 	shared := func(r *FlowRound, err error) roundOutcome { // the run's ID is checked apart
 		o := outcomeOf(r, err)
 		o.id = ""
@@ -117,7 +118,7 @@ func TestFlowArgumentsDecline(t *testing.T) {
 
 	t.Run("a decline with answers is a decline", func(t *testing.T) {
 		for _, p := range paths[1:] {
-			args := map[string]any{actionArgument: declineAction, "email": "ada@example.com", "plan": "pro"}
+			args := map[string]any{prefab.ActionArgument: prefab.DeclineAction, "email": "ada@example.com", "plan": "pro"}
 			r, err := send(t, p, carried(t, begin(t, p)), "", nil, args)
 			assert.Equal(t, roundOutcome{Status: FlowDeclined, Step: "account"}, shared(r, err), p.name)
 		}
@@ -140,12 +141,12 @@ func TestFlowArgumentsDecline(t *testing.T) {
 	for _, bad := range []any{"accept", "Decline", "cancel", "", 1.0, true, nil, map[string]any{"action": "decline"}, []any{"decline"}} {
 		t.Run(fmt.Sprintf("action %#v", bad), func(t *testing.T) {
 			for _, p := range paths[1:] {
-				args := map[string]any{actionArgument: bad, "email": "ada@example.com", "plan": "pro"}
+				args := map[string]any{prefab.ActionArgument: bad, "email": "ada@example.com", "plan": "pro"}
 				r, err := send(t, p, carried(t, begin(t, p)), "", nil, args)
 				assert.Equal(t, reasked, shared(r, err), p.name)
 				require.NoError(t, err)
 				assert.Equal(t, 1, r.Attempt, "%s: a re-ask, counted", p.name)
-				assert.Contains(t, wireJSON(t, r.Result), actionArgument, "%s: the re-ask names the problem", p.name)
+				assert.Contains(t, wireJSON(t, r.Result), prefab.ActionArgument, "%s: the re-ask names the problem", p.name)
 			}
 		})
 	}
@@ -167,8 +168,8 @@ func TestFlowArgumentsDeclineOnce(t *testing.T) {
 			state := carried(t, r)
 			var calls int
 			for i, args := range []map[string]any{
-				{StateArgument: state, actionArgument: declineAction},
-				{StateArgument: state, actionArgument: declineAction},
+				{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction},
+				{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction},
 				{StateArgument: state, "email": "ada@example.com", "plan": "pro"},
 			} {
 				round, err := flow.Next(context.Background(), argsCall(t, meta, "alice", "signup", args))

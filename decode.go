@@ -209,14 +209,14 @@ func store(fv reflect.Value, name string, x any) error {
 	bad := func() error { return fieldErr(name, ErrType, "a %s does not decode into %s", jsonKind(x), fv.Type()) }
 	if fv.Type() == timeType {
 		s, _ := x.(string)
-		switch {
-		case format.Date(s):
-			fv.Set(reflect.ValueOf(parseDate(s, time.UTC)))
-		case format.DateTime(s):
-			fv.Set(reflect.ValueOf(parseDateTime(s)))
-		default:
+		t, ok := format.ParseDate(s, time.UTC)
+		if !ok {
+			t, ok = format.ParseDateTime(s)
+		}
+		if !ok {
 			return bad()
 		}
+		fv.Set(reflect.ValueOf(t))
 		return nil
 	}
 	switch fv.Kind() {
@@ -310,17 +310,4 @@ func jsonKind(x any) string {
 		return "number"
 	}
 	return "value"
-}
-
-// parseDate reads a date format.Date accepted, at midnight in loc.
-func parseDate(s string, loc *time.Location) time.Time {
-	t, _ := format.ParseDate(s, loc)
-	return t
-}
-
-// parseDateTime reads a date-time format.DateTime accepted, with its
-// offset, as format.ParseDateTime reads it.
-func parseDateTime(s string) time.Time {
-	t, _ := format.ParseDateTime(s)
-	return t
 }

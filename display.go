@@ -175,9 +175,3 @@ func checkCarried(fields []AutoFormField) error {
 	}
 	return nil
 }
-
-// allDigits reports whether s is one or more ASCII digits.
-func allDigits(s string) bool {
-	_, ok := digits(s) // its value may overflow; only ok matters here
-	return s != "" && ok
-}

@@ -467,7 +467,7 @@ func TestDisplayFormRendererKey(t *testing.T) {
 		"2fa_code": "2faCode", "straße_name": "straßeName", "_é": "_é", "a_b_c": "aBC",
 	}
 	for in, want := range tests {
-		assert.Equal(t, want, rendererKey(in), in)
+		assert.Equal(t, want, prefab.RendererKey(in), in)
 	}
 }
 
@@ -479,10 +479,10 @@ func carriedByPairs(fields []AutoFormField) error {
 		if p := prefab.TemplateProblem(name); p != "" {
 			return fieldErr(name, ErrName, "the prefab renderer cannot read it back: %s", p)
 		}
-		key := rendererKey(name)
+		key := prefab.RendererKey(name)
 		for j := range i {
 			other := fields[j].Name
-			if key == other || key == rendererKey(other) || name == rendererKey(other) {
+			if key == other || key == prefab.RendererKey(other) || name == prefab.RendererKey(other) {
 				return fieldErr(name, ErrName, "the prefab renderer delivers it and %q under the same key %q", other, key)
 			}
 			if strings.HasPrefix(name, other+".") || strings.HasPrefix(other, name+".") {

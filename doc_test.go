@@ -54,7 +54,7 @@ func TestLibraryImports(t *testing.T) {
 			path == "golang.org/x/text/language" || // the person's language: internal/catalog
 			path == "github.com/mcpform/mcpform/internal/seam"
 	}
-	for _, tt := range []struct {
+	rows := []struct {
 		dir     string
 		allowed func(string) bool
 	}{
@@ -74,14 +74,22 @@ func TestLibraryImports(t *testing.T) {
 		{"internal/secretpage", func(path string) bool { // the link's seal
 			return path == "github.com/mcpform/mcpform/internal/token"
 		}},
-		{"internal/prefab", func(path string) bool { return path == "github.com/mcpform/mcpform/internal/seam" }}, // the standard library
-		{"mcpgo", func(path string) bool {
+		{"internal/prefab", func(path string) bool { // the standard library, the catalogs' fill and the formats
+			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog" ||
+				path == "github.com/mcpform/mcpform/internal/format"
+		}},
+		{"mcpgo", func(path string) bool { // the root, the seam and the views' wire names
 			return core(path) || path == "github.com/mcpform/mcpform" ||
+				path == "github.com/mcpform/mcpform/internal/prefab" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
 		}},
 		{"internal/token", stdlibOnly},
 		{"internal/canonjson", stdlibOnly},
-	} {
+		{"internal/testenv", stdlibOnly},
+	}
+	hasRow := map[string]bool{}
+	for _, tt := range rows {
+		hasRow[tt.dir] = true
 		t.Run(tt.dir, func(t *testing.T) {
 			pkg, err := build.ImportDir(tt.dir, 0)
 			require.NoError(t, err)
@@ -95,7 +103,9 @@ func TestLibraryImports(t *testing.T) {
 			}
 		})
 	}
-	// The internal leaves take neutral inputs: none imports the root or mcpgo.
+	// The internal leaves take neutral inputs: none imports the root or
+	// mcpgo. Every package under internal/, a new one included, has its
+	// row above.
 	t.Run("internal/...", func(t *testing.T) {
 		n := 0
 		require.NoError(t, filepath.WalkDir("internal", func(dir string, d fs.DirEntry, err error) error {
@@ -108,6 +118,7 @@ func TestLibraryImports(t *testing.T) {
 			}
 			require.NoError(t, err, dir)
 			n++
+			assert.True(t, hasRow[filepath.ToSlash(dir)], "%s has no row in TestLibraryImports", dir)
 			for _, path := range pkg.Imports {
 				assert.False(t, path == "github.com/mcpform/mcpform" || strings.HasPrefix(path, "github.com/mcpform/mcpform/mcpgo"),
 					"%s imports %s", dir, path)

@@ -468,9 +468,9 @@ func (f *AutoFormField) checkValue(v any) string {
 
 // checkValueIn returns why v does not satisfy the field's property
 // schema, in l, or "" when it does.
-func (f *AutoFormField) checkValueIn(l lang, v any) string {
+func (f *AutoFormField) checkValueIn(l catalog.Lang, v any) string {
 	if r := f.checkReason(v); r != nil {
-		return r.In(catalog.Lang(l))
+		return r.In(l)
 	}
 	return ""
 }
@@ -484,29 +484,29 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 	switch f.kind() {
 	case kindBoolean:
 		if _, ok := v.(bool); !ok {
-			return refused(msgNotBoolean)
+			return refused(catalog.NotBoolean)
 		}
 	case kindNumber, kindInteger:
 		n, ok := toFloat(v)
 		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
-			return refused(msgNotNumber)
+			return refused(catalog.NotNumber)
 		}
 		if f.kind() == kindInteger && n != math.Trunc(n) {
-			return refused(msgNotInteger)
+			return refused(catalog.NotInteger)
 		}
 		if f.Min != nil && n < *f.Min {
-			return refusedBound(msgLessThanMin, "min", *f.Min)
+			return refusedBound(catalog.LessThanMin, "min", *f.Min)
 		}
 		if f.Max != nil && n > *f.Max {
-			return refusedBound(msgGreaterThanMax, "max", *f.Max)
+			return refusedBound(catalog.GreaterThanMax, "max", *f.Max)
 		}
 	case kindEnum:
 		s, ok := v.(string)
 		if !ok {
-			return refused(msgNotString)
+			return refused(catalog.NotString)
 		}
 		if !f.hasOption(s) {
-			return refused(msgNotOption)
+			return refused(catalog.NotOption)
 		}
 	case kindMulti:
 		// A list decoded from JSON is []any; one built in Go may be a
@@ -518,21 +518,21 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 		case []string:
 			n = len(items)
 		default:
-			return refused(msgNotList)
+			return refused(catalog.NotList)
 		}
 		if f.Min != nil && float64(n) < *f.Min {
-			return refusedBound(msgFewerChoices, "min", *f.Min)
+			return refusedBound(catalog.FewerChoices, "min", *f.Min)
 		}
 		if f.Max != nil && float64(n) > *f.Max {
-			return refusedBound(msgMoreChoices, "max", *f.Max)
+			return refusedBound(catalog.MoreChoices, "max", *f.Max)
 		}
 		if !f.allOptions(v) {
-			return refused(msgChoiceNotOption)
+			return refused(catalog.ChoiceNotOption)
 		}
 	default:
 		s, ok := v.(string)
 		if !ok {
-			return refused(msgNotString)
+			return refused(catalog.NotString)
 		}
 		if reason := f.checkText(s); reason != nil {
 			return reason
@@ -543,28 +543,28 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 		if f.Min != nil || f.Max != nil {
 			n := float64(utf8.RuneCountInString(s))
 			if f.Min != nil && n < *f.Min {
-				return refusedBound(msgShorter, "min", *f.Min)
+				return refusedBound(catalog.Shorter, "min", *f.Min)
 			}
 			if f.Max != nil && n > *f.Max {
-				return refusedBound(msgLonger, "max", *f.Max)
+				return refusedBound(catalog.Longer, "max", *f.Max)
 			}
 		}
 		switch f.format() {
 		case "email":
 			if !format.Email(s) {
-				return refused(msgNotEmail)
+				return refused(catalog.NotEmail)
 			}
 		case "uri":
 			if !format.URI(s) {
-				return refused(msgNotURI)
+				return refused(catalog.NotURI)
 			}
 		case "date":
 			if !format.Date(s) {
-				return refused(msgNotDate)
+				return refused(catalog.NotDate)
 			}
 		case "date-time":
 			if !format.DateTime(s) {
-				return refused(msgNotDateTime)
+				return refused(catalog.NotDateTime)
 			}
 		}
 	}
@@ -601,10 +601,10 @@ func (f *AutoFormField) checkText(s string) *catalog.Reason {
 			switch {
 			case c == '\n' || c == '\r':
 				if f.Type != TypeTextarea {
-					return refused(msgLineBreak)
+					return refused(catalog.LineBreak)
 				}
 			case c < 0x20 && c != '\t' || c == 0x7f:
-				return refused(msgControl)
+				return refused(catalog.Control)
 			}
 			i++
 			continue
@@ -623,20 +623,20 @@ func (f *AutoFormField) checkRune(s string, i int, r rune, size int) *catalog.Re
 	switch {
 	case r == 0x85 || r == 0x2028 || r == 0x2029:
 		if f.Type != TypeTextarea {
-			return refused(msgLineBreak)
+			return refused(catalog.LineBreak)
 		}
 	case r < 0xa0:
-		return refused(msgControl) // C1
+		return refused(catalog.Control) // C1
 	case f.AllowBidi:
 	case 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
-		return refused(msgBidi)
+		return refused(catalog.Bidi)
 	case isInvisibleMark(r):
-		return refused(msgInvisible)
+		return refused(catalog.Invisible)
 	case r == 0x200c || r == 0x200d:
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[i+size:])
 		if i == 0 || i+size == len(s) || !joinable(before) || !joinable(after) {
-			return refused(msgJoiner)
+			return refused(catalog.Joiner)
 		}
 	}
 	return nil
@@ -692,28 +692,28 @@ func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) 
 
 // refused returns the reason k, which has no placeholder. Each is made
 // once and shared: nothing changes a Reason.
-func refused(k msg) *catalog.Reason { return &fixedReasons[k] }
+func refused(k catalog.Msg) *catalog.Reason { return &fixedReasons[k] }
 
-var fixedReasons = func() (r [msgCount]catalog.Reason) {
+var fixedReasons = func() (r [catalog.NumMsgs]catalog.Reason) {
 	for k := range r {
-		r[k].Msg = msg(k)
+		r[k].Msg = catalog.Msg(k)
 	}
 	return r
 }()
 
 // refusedBound returns the reason k, whose placeholder name is filled
 // with the bound b.
-func refusedBound(k msg, name string, b float64) *catalog.Reason {
+func refusedBound(k catalog.Msg, name string, b float64) *catalog.Reason {
 	return &catalog.Reason{Msg: k, Args: []string{name, formatBound(b)}}
 }
 
 // reasonIn returns err's reason in l when err carries one, a
 // *catalog.Reason that checkReason gave; otherwise s, the words err was
 // given in.
-func reasonIn(l lang, err error, s string) string {
+func reasonIn(l catalog.Lang, err error, s string) string {
 	var r *catalog.Reason
 	if errors.As(err, &r) {
-		return r.In(catalog.Lang(l))
+		return r.In(l)
 	}
 	return s
 }
@@ -742,17 +742,4 @@ func toFloat(v any) (float64, bool) {
 		return float64(rv.Uint()), true
 	}
 	return 0, false
-}
-
-// digits parses a run of ASCII digits, and nothing else: no sign, no
-// space. uinames.go reads numbers with it; internal/format has its own.
-func digits(s string) (int, bool) {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
 }

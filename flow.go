@@ -13,7 +13,10 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
 )
@@ -206,14 +209,14 @@ type Flow struct {
 	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
 	runLife          time.Duration   // how long a run may last; see runLive
-	outcomeSeal      *sealer         // seals outcomes for a store that keeps them at rest
+	outcomeSeal      *token.Sealer   // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
-	lang      lang                              // the language f speaks; see languageform.go
-	translate func(language.Tag, string) string // FlowOptions.Translate
-	local     *[langCount]atomic.Pointer[Flow]  // f in each language, shared by them all
-	origin    *Flow                             // what f translates; nil for an original
+	lang      catalog.Lang                            // the language f speaks; see language.go
+	translate func(language.Tag, string) string       // FlowOptions.Translate
+	local     *[catalog.NumLangs]atomic.Pointer[Flow] // f in each language, shared by them all
+	origin    *Flow                                   // what f translates; nil for an original
 }
 
 // flowStep is a step compiled: its form, rules and pin.
@@ -255,7 +258,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
 	}
-	f.local = new([langCount]atomic.Pointer[Flow])
+	f.local = new([catalog.NumLangs]atomic.Pointer[Flow])
 	seal, err := checkStores(codec, opts)
 	if err != nil {
 		return nil, err
@@ -482,8 +485,8 @@ func (f *Flow) Next(ctx context.Context, req *mcp.CallToolRequest) (*FlowRound, 
 }
 
 // next runs one round for a call read from any SDK (see internal/seam):
-// it reads the call (callread.go), then walks the steps, judging the
-// answer, minting the next state and presenting it (flowround.go).
+// it reads the call (readCall), then walks the steps, judging the
+// answer, minting the next state and presenting it (round.go).
 // ctx bounds the round's store calls and reaches ContextPrincipal.
 func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 	if f == nil || len(f.steps) == 0 {
@@ -503,8 +506,10 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		if r.stated && res.Path == PathNone {
 			res.Path = r.answered()
 		}
-		res.Language = langTags[r.lang]
-		r.lang.stamp(res.Result)
+		res.Language = r.lang.Tag()
+		if r.lang != catalog.English && res.Result != nil {
+			stampLang(res.Result, r.lang.Code())
+		}
 	}
 	return res, err
 }
@@ -546,15 +551,15 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
-	add(actionArgument, &jsonschema.Schema{Type: "string", Enum: []any{declineAction, renderAction},
+	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction},
 		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
-	add(toolArgument, &jsonschema.Schema{Type: "string",
+	add(prefab.ToolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	if f != nil {
 		for i := range f.steps {
 			for _, fd := range f.steps[i].c.fields {
 				add(fd.Name, &jsonschema.Schema{Description: fd.title()})
-				add(rendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
+				add(prefab.RendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
 			}
 		}
 	}
@@ -572,7 +577,7 @@ func (f *Flow) checkBase(base *jsonschema.Schema) {
 	}
 	for i := range f.steps {
 		for _, fd := range f.steps[i].c.fields {
-			for _, name := range [...]string{fd.Name, rendererKey(fd.Name)} {
+			for _, name := range [...]string{fd.Name, prefab.RendererKey(fd.Name)} {
 				if _, ok := base.Properties[name]; ok {
 					panic(fmt.Sprintf("mcpform: Flow.InputSchema: base's property %q is where the flow reads field %q's answer, "+
 						"and is left out of what its state is bound to: rename the tool's argument", name, fd.Name))

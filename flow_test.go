@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -409,8 +411,8 @@ func BenchmarkFlowRound(b *testing.B) {
 		if viaView {
 			var args map[string]any
 			require.NoError(b, json.Unmarshal(sent.Arguments, &args))
-			args[toolArgument] = sent.Name
-			sent.Name, sent.Arguments = companionTool, mustJSON(args)
+			args[prefab.ToolArgument] = sent.Name
+			sent.Name, sent.Arguments = prefab.CompanionTool, mustJSON(args)
 			sent.Meta = appsMeta()
 		}
 		params, err := json.Marshal(&sent)
@@ -446,7 +448,7 @@ func BenchmarkFlowRoundByHand(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		// The state is bound to the arguments too, as Flow binds it.
-		digest, err := argumentsDigest(req.Params.Arguments)
+		digest, err := canonjson.ArgumentsDigest(req.Params.Arguments)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -685,7 +687,7 @@ func TestFlowInputSchemaIsMarshalledOnce(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &got))
 	assert.Equal(t, "object", got.Type)
 	assert.Equal(t, "counted", got.Counted, "base's own keywords are kept")
-	for _, k := range []string{StateArgument, actionArgument, "email", "plan", "team_name", "teamName", "seats"} {
+	for _, k := range []string{StateArgument, prefab.ActionArgument, "email", "plan", "team_name", "teamName", "seats"} {
 		assert.Contains(t, got.Properties, k)
 	}
 	assert.Equal(t, string(raw), string(flow.InputSchema(base)), "the same schema on every call of InputSchema")

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -43,14 +45,14 @@ type compiled struct {
 	message string
 	ui      error // why the UI path cannot carry fields back, if it cannot
 
-	model     bool                                // FormOptions.AskModel
-	own       map[string]bool                     // the argument keys the form's paths write
-	views     atomic.Pointer[viewFields]          // the fields as the Apps views show them
-	plainText atomic.Pointer[modelText]           // the model's text with nothing to name or pre-fill
-	lang      lang                                // the language c speaks; see languageform.go
-	translate func(language.Tag, string) string   // FormOptions.Translate
-	local     [langCount]atomic.Pointer[compiled] // c in each language, made on first use
-	origin    *compiled                           // what c translates; nil for an original
+	model     bool                                       // FormOptions.AskModel
+	own       map[string]bool                            // the argument keys the form's paths write
+	views     atomic.Pointer[viewFields]                 // the fields as the Apps views show them
+	plainText atomic.Pointer[modelText]                  // the model's text with nothing to name or pre-fill
+	lang      catalog.Lang                               // the language c speaks; see language.go
+	translate func(language.Tag, string) string          // FormOptions.Translate
+	local     [catalog.NumLangs]atomic.Pointer[compiled] // c in each language, made on first use
+	origin    *compiled                                  // what c translates; nil for an original
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -274,7 +276,7 @@ func (f *Form[T]) Read(responses mcp.InputResponseMap) Reply[T] {
 	return f.read(sdkAnswers(responses))
 }
 
-func (f *Form[T]) read(a answerer) Reply[T] {
+func (f *Form[T]) read(a seam.Answers) Reply[T] {
 	status, answers, problems := f.c.judge(a)
 	reply := Reply[T]{Status: status, Answers: answers, Problems: problems}
 	if status != ReplyNone {
@@ -311,14 +313,14 @@ func undecodable[T any](reply Reply[T], err error) Reply[T] {
 func (c *compiled) request(message string, schema any, requestState string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
-			c.key: own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
+			c.key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
 		},
 		RequestState: requestState,
 	}
 }
 
 // reask asks again, naming problems and pre-filling the accepted answers;
-// its _meta notes the problems for machines (see problemnotes.go).
+// its _meta notes the problems for machines (see accept.go).
 func (c *compiled) reask(accepted Answers, problems []*FieldError, requestState string) *mcp.CallToolResult {
 	msg, raw, notes := c.reasked(accepted, problems)
 	var schema any = c.wire
@@ -354,7 +356,7 @@ func (c *compiled) reasked(accepted Answers, problems []*FieldError) (string, js
 // value, optional or not, is invalid: the person typed something, and
 // dropping it without a word would be worse than asking again. Unknown
 // keys alone are dropped.
-func (c *compiled) judge(a answerer) (ReplyStatus, Answers, []*FieldError) {
+func (c *compiled) judge(a seam.Answers) (ReplyStatus, Answers, []*FieldError) {
 	r, ok := a.Answer(c.key)
 	if !ok {
 		return ReplyNone, nil, nil
@@ -476,9 +478,9 @@ type Reply[T any] struct {
 	// refuses PathModel.
 	Path Path
 
-	again    *FlowRound // the re-ask on the view or model path
-	lang     lang       // the language of the call read, for Reask
-	unserved bool       // read from a call go-sdk's bridge cannot re-ask
+	again    *FlowRound   // the re-ask on the view or model path
+	lang     catalog.Lang // the language of the call read, for Reask
+	unserved bool         // read from a call go-sdk's bridge cannot re-ask
 }
 
 // requireInput returns the capability error for a call whose client cannot

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -707,7 +708,7 @@ func TestFormDecline(t *testing.T) {
 		for _, bad := range []any{"accept", "cancel", "", 1.0, nil, map[string]any{}} {
 			first, err := form.Ask(argsCall(t, meta, "alice", "signup", nil), "")
 			require.NoError(t, err)
-			reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: stateOf(t, first), actionArgument: bad, "email": "ada@example.com"}))
+			reply := form.ReadCall(argsCall(t, meta, "alice", "signup", map[string]any{StateArgument: stateOf(t, first), prefab.ActionArgument: bad, "email": "ada@example.com"}))
 			assert.Equal(t, ReplyInvalid, reply.Status, "%#v", bad)
 			require.Len(t, reply.Problems, 1)
 			assert.ErrorIs(t, reply.Problems[0], errArgumentAction)

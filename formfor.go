@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcpform/mcpform/internal/format"
 )
 
 // An Enum is a named string type that lists its own options, so that they
@@ -271,7 +273,7 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 			if _, _, again := cutUnescaped(label, ':'); again {
 				return fmt.Errorf("option %q has two unescaped colons: write a ':' of its value or label as \\:", p)
 			}
-			if labelled && allDigits(v) && allDigits(label) {
+			if labelled && format.AllDigits(v) && format.AllDigits(label) {
 				// 09:00 read as value 09, label 00: a time whose colon
 				// was not escaped, never a choice anyone means.
 				return fmt.Errorf("option %q reads as value %q with label %q: if it is a time, write its colon as \\: (in Go source \\\\:)", p, v, label)

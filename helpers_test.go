@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -279,8 +280,8 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 		switch {
 		case sc["$prefab"] != nil:
 			args = d.submitView(sc["view"], link)
-			name = companionTool // a view submits through the app-only companion
-			require.Equal(d.t, tool, args[toolArgument], "the companion reaches the tool that asked")
+			name = prefab.CompanionTool // a view submits through the app-only companion
+			require.Equal(d.t, tool, args[prefab.ToolArgument], "the companion reaches the tool that asked")
 		case sc["arguments"] != nil:
 			args = d.answerModel(sc, link)
 		default:
@@ -297,7 +298,7 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 func (d *hostDriver) submitView(view any, link string) map[string]any {
 	if d.declines() {
 		decline := findDecline(d.t, view)
-		require.Equal(d.t, outcomeKey, decline["resultKey"], "the view keeps the outcome")
+		require.Equal(d.t, prefab.OutcomeKey, decline["resultKey"], "the view keeps the outcome")
 		d.note("view:decline")
 		return decline["arguments"].(map[string]any)
 	}
@@ -322,7 +323,7 @@ func (d *hostDriver) submitView(view any, link string) map[string]any {
 		d.sendPage(link)
 	}
 	d.note(trace)
-	require.Equal(d.t, outcomeKey, submit["resultKey"], "the view keeps the outcome")
+	require.Equal(d.t, prefab.OutcomeKey, submit["resultKey"], "the view keeps the outcome")
 	return args
 }
 

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,7 +57,7 @@ func FormInputRequest(fields []AutoFormField, opts *InputRequestOptions) (*mcp.C
 	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{
-			o.Key: own(&mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema}),
+			o.Key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema}),
 		},
 		RequestState: o.RequestState,
 	}, nil

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,21 +31,21 @@ func TestRequestLang(t *testing.T) {
 		name  string
 		meta  mcp.Meta
 		extra *mcp.RequestExtra
-		want  lang
+		want  catalog.Lang
 	}{
-		{"nothing", nil, nil, langEN},
-		{"meta", mcp.Meta{metaAcceptLanguage: "es-ES"}, nil, langES},
-		{"header", nil, header("fr"), langFR},
-		{"meta wins over header", mcp.Meta{metaAcceptLanguage: "ja"}, header("de"), langJA},
-		{"meta of none of ours is English, header or not", mcp.Meta{metaAcceptLanguage: "pt"}, header("de"), langEN},
-		{"meta not a string is no meta", mcp.Meta{metaAcceptLanguage: 42}, header("de"), langDE},
+		{"nothing", nil, nil, catalog.English},
+		{"meta", mcp.Meta{seam.MetaAcceptLanguage: "es-ES"}, nil, catalog.Spanish},
+		{"header", nil, header("fr"), catalog.French},
+		{"meta wins over header", mcp.Meta{seam.MetaAcceptLanguage: "ja"}, header("de"), catalog.Japanese},
+		{"meta of none of ours is English, header or not", mcp.Meta{seam.MetaAcceptLanguage: "pt"}, header("de"), catalog.English},
+		{"meta not a string is no meta", mcp.Meta{seam.MetaAcceptLanguage: 42}, header("de"), catalog.German},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: tt.meta}, Extra: tt.extra}
-			assert.Equal(t, langCodes[tt.want], langCodes[callLang((*sdkCall)(req))])
+			assert.Equal(t, tt.want.Code(), callLang((*sdkCall)(req)).Code())
 		})
 	}
-	assert.Equal(t, langEN, callLang((*sdkCall)(nil)))
+	assert.Equal(t, catalog.English, callLang((*sdkCall)(nil)))
 }
 
 func TestContentLanguage(t *testing.T) {
@@ -61,9 +63,9 @@ func TestContentLanguage(t *testing.T) {
 			shared := mcp.Meta{"x": 1}
 			res := &mcp.CallToolResult{Meta: shared}
 			ContentLanguage(res, tt.tag)
-			assert.Equal(t, tt.want, res.Meta[metaContentLanguage])
+			assert.Equal(t, tt.want, res.Meta[seam.MetaContentLanguage])
 			assert.Equal(t, 1, res.Meta["x"])
-			assert.NotContains(t, shared, metaContentLanguage, "the shared _meta is not changed")
+			assert.NotContains(t, shared, seam.MetaContentLanguage, "the shared _meta is not changed")
 		})
 	}
 	ContentLanguage(nil, language.Spanish) // no panic
@@ -71,7 +73,7 @@ func TestContentLanguage(t *testing.T) {
 
 // spanish is call with SEP-2792's acceptLanguage _meta.
 func spanish(req *mcp.CallToolRequest, accept string) *mcp.CallToolRequest {
-	req.Params.Meta[metaAcceptLanguage] = accept
+	req.Params.Meta[seam.MetaAcceptLanguage] = accept
 	return req
 }
 
@@ -84,7 +86,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	r, err := flow.Next(context.Background(), spanish(call("signup", "", nil), "es-ES,es;q=0.9,en;q=0.5"))
 	require.NoError(t, err)
 	assert.Equal(t, language.Spanish, r.Language)
-	assert.Equal(t, "es", r.Result.Meta[metaContentLanguage])
+	assert.Equal(t, "es", r.Result.Meta[seam.MetaContentLanguage])
 	assert.Equal(t, "Create your account", r.Result.InputRequests["account"].(*mcp.ElicitParams).Message,
 		"the author's own message, with no Translate")
 
@@ -98,7 +100,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, language.Spanish, r.Language, "pinned by the first round")
-	assert.Equal(t, "es", r.Result.Meta[metaContentLanguage])
+	assert.Equal(t, "es", r.Result.Meta[seam.MetaContentLanguage])
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
 	assert.Equal(t, "Set up your team\n\nRevisa lo siguiente: Team Name: tiene menos de 2 caracteres; Seats: es mayor que el máximo de 50.", msg)
 
@@ -106,7 +108,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	r, err = flow.Next(context.Background(), call("signup", "", nil))
 	require.NoError(t, err)
 	assert.Equal(t, language.English, r.Language)
-	assert.NotContains(t, r.Result.Meta, metaContentLanguage)
+	assert.NotContains(t, r.Result.Meta, seam.MetaContentLanguage)
 }
 
 // TestFlowTranslate: the author's labels, descriptions, option titles,
@@ -185,10 +187,10 @@ func TestFlowStatePinsLanguage(t *testing.T) {
 	assert.Equal(t, `{"i":"x","s":"team","l":"es"}`, string(enc))
 	var st flowState
 	require.NoError(t, json.Unmarshal([]byte(`{"i":"x","s":"team"}`), &st))
-	assert.Equal(t, langEN, pinnedLang(st.Lang), "a state from before languages")
+	assert.Equal(t, catalog.English, pinnedLang(st.Lang), "a state from before languages")
 	require.NoError(t, json.Unmarshal(enc, &st))
-	assert.Equal(t, langES, pinnedLang(st.Lang))
-	assert.Equal(t, langEN, pinnedLang("xx"), "a code we no longer speak")
+	assert.Equal(t, catalog.Spanish, pinnedLang(st.Lang))
+	assert.Equal(t, catalog.English, pinnedLang("xx"), "a code we no longer speak")
 }
 
 // TestSecretPageLanguage: the page speaks the browser's Accept-Language,
@@ -232,10 +234,10 @@ func TestSecretPageLanguage(t *testing.T) {
 			assert.Equal(t, tt.lang, res.Header.Get("Content-Language"))
 		})
 	}
-	values, problems := readSecrets(langDE, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
+	values, problems := readSecrets(catalog.German, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
 	assert.Empty(t, values)
 	assert.Equal(t, map[string]string{"password": "Kürzer als 8 Zeichen."}, problems)
-	_, problems = readSecrets(langJA, &fx.flow.steps[0], url.Values{})
+	_, problems = readSecrets(catalog.Japanese, &fx.flow.steps[0], url.Values{})
 	assert.Equal(t, map[string]string{"password": "値を入力してください（必須項目です）。"}, problems)
 }
 
@@ -251,7 +253,7 @@ func TestModelPathLanguage(t *testing.T) {
 	assert.Contains(t, text, "Frage die Person nach diesen Antworten")
 	assert.Contains(t, text, "Rufe dann das Tool signup erneut mit diesen Argumenten auf")
 	assert.NotContains(t, text, "Ask the person")
-	assert.Equal(t, "de", r.Result.Meta[metaContentLanguage])
+	assert.Equal(t, "de", r.Result.Meta[seam.MetaContentLanguage])
 }
 
 // TestReasonsInEveryLanguage says every reason checkReason gives in every
@@ -262,36 +264,36 @@ func TestReasonsInEveryLanguage(t *testing.T) {
 	multi := AutoFormField{Name: "m", Options: []Option{{Value: "a"}, {Value: "b"}}, Multiple: true, Min: Bound(1), Max: Bound(1)}
 	num := AutoFormField{Name: "n", Type: TypeInteger, Min: Bound(1), Max: Bound(9)}
 	cases := []struct {
-		k       msg
+		k       catalog.Msg
 		f       AutoFormField
 		v       any
 		bound   string
 		english string
 	}{
-		{msgNotBoolean, AutoFormField{Name: "b", Type: TypeBoolean}, "yes", "", "not a boolean"},
-		{msgNotNumber, num, "1", "", "not a number"},
-		{msgNotInteger, num, 1.5, "", "not an integer"},
-		{msgLessThanMin, num, 0.0, "1", "less than the minimum 1"},
-		{msgGreaterThanMax, num, 10.0, "9", "greater than the maximum 9"},
-		{msgNotString, text, 1.0, "", "not a string"},
-		{msgNotOption, AutoFormField{Name: "e", Options: []Option{{Value: "a"}}}, "z", "", "not one of the options"},
-		{msgNotList, multi, "a", "", "not a list"},
-		{msgFewerChoices, multi, []any{}, "1", "fewer than 1 choices"},
-		{msgMoreChoices, multi, []any{"a", "b"}, "1", "more than 1 choices"},
-		{msgChoiceNotOption, multi, []any{"z"}, "", "a choice is not one of the options"},
-		{msgShorter, text, "a", "2", "shorter than 2 characters"},
-		{msgLonger, text, "abcd", "3", "longer than 3 characters"},
-		{msgNotEmail, AutoFormField{Name: "e", Type: TypeEmail}, "ada", "", "not a valid email address"},
-		{msgNotURI, AutoFormField{Name: "u", Type: TypeURL}, "nope", "", "not a valid absolute URI"},
-		{msgNotDate, AutoFormField{Name: "d", Type: TypeDate}, "2026-13-01", "", "not a valid date (YYYY-MM-DD)"},
-		{msgNotDateTime, AutoFormField{Name: "d", Type: TypeDatetime}, "2026-01-01", "", "not a valid date-time (RFC 3339)"},
-		{msgControl, text, "a\x01", "", "a control character"},
-		{msgLineBreak, text, "a\nb", "", "a line break, which only a multi-line field takes"},
-		{msgBidi, text, "a\u202eb", "", "a bidirectional control character"},
-		{msgInvisible, text, "a\u200bb", "", "an invisible zero-width or direction mark"},
-		{msgJoiner, text, "\u200dab", "", "a zero-width joiner that joins nothing"},
+		{catalog.NotBoolean, AutoFormField{Name: "b", Type: TypeBoolean}, "yes", "", "not a boolean"},
+		{catalog.NotNumber, num, "1", "", "not a number"},
+		{catalog.NotInteger, num, 1.5, "", "not an integer"},
+		{catalog.LessThanMin, num, 0.0, "1", "less than the minimum 1"},
+		{catalog.GreaterThanMax, num, 10.0, "9", "greater than the maximum 9"},
+		{catalog.NotString, text, 1.0, "", "not a string"},
+		{catalog.NotOption, AutoFormField{Name: "e", Options: []Option{{Value: "a"}}}, "z", "", "not one of the options"},
+		{catalog.NotList, multi, "a", "", "not a list"},
+		{catalog.FewerChoices, multi, []any{}, "1", "fewer than 1 choices"},
+		{catalog.MoreChoices, multi, []any{"a", "b"}, "1", "more than 1 choices"},
+		{catalog.ChoiceNotOption, multi, []any{"z"}, "", "a choice is not one of the options"},
+		{catalog.Shorter, text, "a", "2", "shorter than 2 characters"},
+		{catalog.Longer, text, "abcd", "3", "longer than 3 characters"},
+		{catalog.NotEmail, AutoFormField{Name: "e", Type: TypeEmail}, "ada", "", "not a valid email address"},
+		{catalog.NotURI, AutoFormField{Name: "u", Type: TypeURL}, "nope", "", "not a valid absolute URI"},
+		{catalog.NotDate, AutoFormField{Name: "d", Type: TypeDate}, "2026-13-01", "", "not a valid date (YYYY-MM-DD)"},
+		{catalog.NotDateTime, AutoFormField{Name: "d", Type: TypeDatetime}, "2026-01-01", "", "not a valid date-time (RFC 3339)"},
+		{catalog.Control, text, "a\x01", "", "a control character"},
+		{catalog.LineBreak, text, "a\nb", "", "a line break, which only a multi-line field takes"},
+		{catalog.Bidi, text, "a\u202eb", "", "a bidirectional control character"},
+		{catalog.Invisible, text, "a\u200bb", "", "an invisible zero-width or direction mark"},
+		{catalog.Joiner, text, "\u200dab", "", "a zero-width joiner that joins nothing"},
 	}
-	var covered []msg
+	var covered []catalog.Msg
 	for _, c := range cases {
 		reason := c.f.checkReason(c.v)
 		require.NotNil(t, reason, "msg %d", c.k)
@@ -300,36 +302,21 @@ func TestReasonsInEveryLanguage(t *testing.T) {
 		covered = append(covered, c.k)
 		err := fmt.Errorf("%w: %w", ErrInvalidValue, reason)
 		assert.ErrorIs(t, err, ErrInvalidValue)
-		for l := range langCount {
-			want := l.text(c.k)
+		for l := range catalog.NumLangs {
+			want := l.Text(c.k)
 			if c.bound != "" {
-				want = fillText(want, "min", c.bound, "max", c.bound)
+				want = catalog.Fill(want, "min", c.bound, "max", c.bound)
 			}
-			assert.Equal(t, want, reasonIn(l, err, c.english), "%s: %q", langCodes[l], c.english)
-			assert.Equal(t, want, c.f.checkValueIn(l, c.v), "%s: %q", langCodes[l], c.english)
+			assert.Equal(t, want, reasonIn(l, err, c.english), "%s: %q", l.Code(), c.english)
+			assert.Equal(t, want, c.f.checkValueIn(l, c.v), "%s: %q", l.Code(), c.english)
 		}
 	}
-	var all []msg
-	for k := msgNotBoolean; k <= msgJoiner; k++ {
+	var all []catalog.Msg
+	for k := catalog.NotBoolean; k <= catalog.Joiner; k++ {
 		all = append(all, k)
 	}
 	assert.ElementsMatch(t, all, covered, "every reason has a case")
-	assert.Equal(t, "the room is taken", reasonIn(langES, errors.New("the room is taken"), "the room is taken"), "an author's reason is kept")
-}
-
-// TestFormatIsFillText: a catalog's text filled by format reads as the
-// views' fillText fills it, in every catalog, for names given, missing,
-// given twice and valued like placeholders.
-func TestFormatIsFillText(t *testing.T) {
-	argSets := [][]string{nil, {"min", "5", "max", "9"}, {"field", "{reason}", "reason", "x", "problems", "a; b"},
-		{"text", "T", "text", "U"}, {"fields", "A, B", "url", "https://x.example/?a=1&b={c}", "tool", "t", "decline", "{}"}}
-	for l := range langCount {
-		for k := range msgCount {
-			for _, args := range argSets {
-				assert.Equal(t, fillText(l.text(k), args...), l.format(k, args...), "%s msg %d %q", langCodes[l], k, args)
-			}
-		}
-	}
+	assert.Equal(t, "the room is taken", reasonIn(catalog.Spanish, errors.New("the room is taken"), "the room is taken"), "an author's reason is kept")
 }
 
 // TestProblemMessageInOneString: problemMessage, written in one string,
@@ -345,7 +332,7 @@ func TestProblemMessageInOneString(t *testing.T) {
 		{Field: "other", Err: errors.New("the room is taken")},
 	}
 	own := func(s string) string { return "«" + s + "»" }
-	for l := range langCount {
+	for l := range catalog.NumLangs {
 		for _, ps := range [][]*FieldError{nil, problems[1:2], problems[:1], problems} {
 			var parts []string
 			var wantNotes []problemNote
@@ -355,7 +342,7 @@ func TestProblemMessageInOneString(t *testing.T) {
 				}
 				reason := problemReason(l, own, p.Err)
 				if i := fieldIndex(fields, p.Field); i >= 0 {
-					reason = fillText(l.text(msgFieldProblem), "field", fields[i].title(), "reason", reason)
+					reason = catalog.Fill(l.Text(catalog.FieldProblem), "field", fields[i].title(), "reason", reason)
 					wantNotes = append(wantNotes, problemNote{Field: p.Field, Problem: reason})
 				} else {
 					wantNotes = append(wantNotes, problemNote{Problem: reason})
@@ -364,15 +351,15 @@ func TestProblemMessageInOneString(t *testing.T) {
 			}
 			want := ""
 			if len(parts) > 0 {
-				want = fillText(l.text(msgPleaseCheck), "problems", strings.Join(parts, l.text(msgProblemSep)))
+				want = catalog.Fill(l.Text(catalog.PleaseCheck), "problems", strings.Join(parts, l.Text(catalog.ProblemSep)))
 			}
-			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", langCodes[l], len(ps))
+			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", l.Code(), len(ps))
 			if want != "" {
 				want = "\n\n" + want
 			}
 			var notes []problemNote
-			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps, &notes), "%s %d problems after a message", langCodes[l], len(ps))
-			assert.Equal(t, wantNotes, notes, "%s %d problems: each note is its part of the message", langCodes[l], len(ps))
+			assert.Equal(t, "Asked"+want, messageAndProblems("Asked", l, own, fields, ps, &notes), "%s %d problems after a message", l.Code(), len(ps))
+			assert.Equal(t, wantNotes, notes, "%s %d problems: each note is its part of the message", l.Code(), len(ps))
 		}
 	}
 }

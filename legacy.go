@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/secretpage"
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -118,7 +119,7 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 		o = *opts
 	}
 	return legacy.Middleware(legacy.Options{
-		Timeout:            cmp.Or(max(o.Timeout, 0), defaultRequestStateTTL),
+		Timeout:            cmp.Or(max(o.Timeout, 0), token.DefaultTTL),
 		MaxRounds:          o.MaxRounds,
 		MaxCallsPerSession: o.MaxCallsPerSession,
 		MaxCallsPerClient:  o.MaxCallsPerClient,
@@ -129,23 +130,9 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 	})
 }
 
-// firstStatelessRevision introduced input_required results.
-const firstStatelessRevision = legacy.StatelessRevision
-
 // legacyPoll is how long a legacy call waits between re-runs of the
 // handler while a page it was consented to is still open.
 var legacyPoll = time.Second
-
-// isLegacy reports whether go-sdk's bridge serves the session's calls.
-func isLegacy(ss *mcp.ServerSession) bool { return legacy.IsLegacy(ss) }
-
-// own records p as built by mcpform, for AddLegacyRounds to let a
-// client's answer to it past go-sdk's check, to mcpform's checker alone.
-func own(p *mcp.ElicitParams) *mcp.ElicitParams { return legacy.Own(p) }
-
-// unstand returns the answer that AddLegacyRounds carried past go-sdk's
-// check in r, or r when it carries none.
-func unstand(r *mcp.ElicitResult) *mcp.ElicitResult { return legacy.Answer(r) }
 
 // Without [AddLegacyRounds], go-sdk's bridge serves a client older than
 // 2026-07-28 one round: it fulfils the handler's first input request and
@@ -159,8 +146,8 @@ func unstand(r *mcp.ElicitResult) *mcp.ElicitResult { return legacy.Answer(r) }
 // 2026-07-28 could not read, for want of AddLegacyRounds; errFormNoLegacy
 // is a lone Form's.
 var (
-	errNoLegacyRounds = legacy.Errorf(nil, "mcpform: this flow needs more than one round for a client older than %s: the server must call mcpform.AddLegacyRounds", firstStatelessRevision)
-	errFormNoLegacy   = legacy.Errorf(nil, "mcpform: asking a form again needs a second round for a client older than %s: the server must call mcpform.AddLegacyRounds", firstStatelessRevision)
+	errNoLegacyRounds = legacy.Errorf(nil, "mcpform: this flow needs more than one round for a client older than %s: the server must call mcpform.AddLegacyRounds", legacy.StatelessRevision)
+	errFormNoLegacy   = legacy.Errorf(nil, "mcpform: asking a form again needs a second round for a client older than %s: the server must call mcpform.AddLegacyRounds", legacy.StatelessRevision)
 )
 
 // unservedRound returns errNoLegacyRounds when r asks for input on a call
@@ -180,7 +167,7 @@ func unserved(req *mcp.CallToolRequest) bool {
 	if req == nil || req.Params == nil || (req.Params.RequestState == "" && len(req.Params.InputResponses) == 0) {
 		return false // the call's first run: the bridge fulfils it
 	}
-	return isLegacy(req.Session) && !legacy.Served(req.Session)
+	return legacy.IsLegacy(req.Session) && !legacy.Served(req.Session)
 }
 
 // unservedResult is the result of [Form.Reask] on such a call, which

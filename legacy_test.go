@@ -41,7 +41,7 @@ func uncheckedClient(t *testing.T, server *mcp.Server, version string, elicit fu
 func connectOld(t testing.TB, server *mcp.Server, version string, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), unchecked bool) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
-		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: version < firstStatelessRevision},
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: version < legacy.StatelessRevision},
 		ElicitationHandler: elicit,
 	})
 	if unchecked {
@@ -311,7 +311,7 @@ func TestLegacyEnding(t *testing.T) {
 			// without checking the answer against the schema: by hand here,
 			// since go-sdk's own loop checks it.
 			var cs *mcp.ClientSession
-			if version >= firstStatelessRevision {
+			if version >= legacy.StatelessRevision {
 				cs = connectClient(t, server, mcp.NewClient(&mcp.Implementation{Name: "new", Version: "v0"}, &mcp.ClientOptions{
 					MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: elicit,
 				}), version)
@@ -404,7 +404,7 @@ func TestLegacySchema(t *testing.T) {
 			require.Len(t, schemas, 1)
 			assert.JSONEq(t, tt.wantRoom, string(schemas[0]["room"]))
 			assert.JSONEq(t, tt.wantExtras, string(schemas[0]["extras"]))
-			if tt.version >= firstStatelessRevision {
+			if tt.version >= legacy.StatelessRevision {
 				assert.Empty(t, *wire, "a 2026-07-28 client is asked with input_required, not elicitation/create")
 				return
 			}
@@ -793,7 +793,7 @@ func TestLegacyOwnRequests(t *testing.T) {
 	s := legacy.StandIn(answer)
 	assert.Nil(t, s.Content, "Elicit judges no stand-in")
 	assert.Same(t, answer, InputResponse(mcp.InputResponseMap{"form": s}, "form"))
-	assert.Same(t, answer, unstand(answer))
+	assert.Same(t, answer, legacy.Answer(answer))
 	for _, r := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "accept"}, nil} {
 		assert.Same(t, r, InputResponse(mcp.InputResponseMap{"form": r}, "form"), "nothing to unwrap: passed as it is")
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -83,7 +84,7 @@ func runIdempotencyKey(id string) string {
 // checkStores refuses a store in opts that is a nil pointer, or other nil
 // value, inside its interface, which would panic only when first used,
 // and returns the sealer of outcomes for a store that keeps them at rest.
-func checkStores(codec *RequestStateCodec, opts *FlowOptions) (*sealer, error) {
+func checkStores(codec *RequestStateCodec, opts *FlowOptions) (*token.Sealer, error) {
 	if opts == nil {
 		return nil, nil
 	}
@@ -94,7 +95,7 @@ func checkStores(codec *RequestStateCodec, opts *FlowOptions) (*sealer, error) {
 		return nil, fmt.Errorf("mcpform: FlowOptions.Secrets.Store is a nil %T; make the store first", opts.Secrets.Store)
 	}
 	if o, ok := opts.Outcomes.(interface{ sealsOutcomes() bool }); ok && o.sealsOutcomes() {
-		return newSealer(codec.keys, outcomeSealLabel), nil
+		return token.NewSealer(codec.keys, outcomeSealLabel), nil
 	}
 	return nil, nil
 }
@@ -192,7 +193,7 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 		if err != nil || blob == nil || seal == nil {
 			return blob, err
 		}
-		sealed, _, err := seal.seal(nil, nil, blob, []byte(r.ID))
+		sealed, err := seal.Seal(nil, blob, []byte(r.ID))
 		return sealed, err
 	}
 	first, err := outcomesJSON(r.flow.outcomes).onceJSON(ctx, r.ID, run)
@@ -229,8 +230,8 @@ func (r *FlowRound) take(ctx context.Context) error {
 }
 
 // openOutcome opens an outcome of run sealed by seal.
-func openOutcome(seal *sealer, sealed []byte, run string) ([]byte, error) {
-	plain, _, err := seal.open(nil, nil, sealed, []byte(run))
+func openOutcome(seal *token.Sealer, sealed []byte, run string) ([]byte, error) {
+	plain, err := seal.Open(nil, sealed, []byte(run))
 	if err != nil {
 		return nil, errors.New("mcpform: a stored outcome opens under none of the codec's keys")
 	}

@@ -2,24 +2,14 @@ package mcpform
 
 import (
 	"bytes"
-	"crypto/cipher"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-)
-
-// The token format, signed (shared with the TypeScript SDK) or sealed, is
-// internal/token's; these names keep the root's spelling of its limits.
-const (
-	requestStatePrefix     = token.Prefix
-	defaultRequestStateTTL = token.DefaultTTL
-	maxRequestStateExp     = token.MaxExp
 )
 
 // RequestStateLeeway is how far apart Verify lets the clocks of the minter
@@ -196,7 +186,7 @@ func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) 
 	case ttl < 0:
 		return nil, errNegativeTTL
 	case ttl == 0:
-		ttl = defaultRequestStateTTL
+		ttl = token.DefaultTTL
 	}
 	now := opts.Now
 	if now == nil {
@@ -335,58 +325,4 @@ func RejectState(err error) error {
 // is "1:a2:bc" and differs from BindTo("ab", "c"). With no parts it returns
 // "", which differs from BindTo(""), "0:". Typical parts are the
 // authenticated principal and the tool name.
-func BindTo(parts ...string) string {
-	n := 0
-	for _, p := range parts {
-		n += len(p) + 4
-	}
-	var b strings.Builder
-	b.Grow(n)
-	var num [20]byte
-	for _, p := range parts {
-		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
-		b.WriteByte(':')
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-// Sealing is internal/token's: "s1." and base64url of a nonce, AES-256-GCM
-// ciphertext and tag, under keys derived from the codec's with HKDF. These
-// names keep the root's spelling for the secret store, the links and the
-// outcomes, which seal with it.
-const (
-	sealedPrefix  = token.SealedPrefix
-	sealNonceSize = token.NonceSize
-	sealTagSize   = token.TagSize
-)
-
-// strictBase64URL decodes unpadded base64url, refusing non-zero trailing
-// bits.
-var strictBase64URL = token.StrictBase64URL
-
-// A sealer seals and opens values under keys derived from a request-state
-// codec's keys for one use (label); see token.Sealer.
-type sealer struct {
-	*token.Sealer
-	aeads []cipher.AEAD // aeads[0] seals, for a link's synthetic nonce
-}
-
-// newSealer derives a sealer for the use label from keys.
-func newSealer(keys [][]byte, label string) *sealer {
-	s := token.NewSealer(keys, label)
-	return &sealer{Sealer: s, aeads: []cipher.AEAD{s.AEAD()}}
-}
-
-// seal appends the sealed text of plain, bound to ad, to dst. raw is
-// unused; it is returned for the callers that once reused it.
-func (s *sealer) seal(dst, raw, plain, ad []byte) (text, rawOut []byte, err error) {
-	text, err = s.Seal(dst, plain, ad)
-	return text, raw, err
-}
-
-// open appends to dst what text seals under ad; see token.Sealer.Open.
-func (s *sealer) open(dst, raw, text, ad []byte) (plain, rawOut []byte, err error) {
-	plain, err = s.Open(dst, text, ad)
-	return plain, raw, err
-}
+func BindTo(parts ...string) string { return token.BindTo(parts...) }

@@ -29,6 +29,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	tokenpkg "github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -1666,7 +1667,7 @@ func TestSealedRoundTrip(t *testing.T) {
 			t.Run(bindName(bind)+"/"+tc.name, func(t *testing.T) {
 				tok, err := c.Mint(tc.payload, deref(bind))
 				require.NoError(t, err)
-				assert.True(t, strings.HasPrefix(tok, sealedPrefix), tok)
+				assert.True(t, strings.HasPrefix(tok, tokenpkg.SealedPrefix), tok)
 				got := tc.into()
 				require.NoError(t, c.Verify(tok, deref(bind), got))
 				want := tc.into()
@@ -1676,7 +1677,7 @@ func TestSealedRoundTrip(t *testing.T) {
 				body, ok := openIndependently(sealKeyA, tok, bind != nil, deref(bind))
 				require.True(t, ok, "does not open as documented")
 				assert.Equal(t, sealedBody(sealNow.Unix()+600, jsonOf(t, tc.payload)), body)
-				raw, err := base64.RawURLEncoding.DecodeString(tok[len(sealedPrefix):])
+				raw, err := base64.RawURLEncoding.DecodeString(tok[len(tokenpkg.SealedPrefix):])
 				require.NoError(t, err)
 				for _, h := range tc.hidden {
 					assert.NotContains(t, tok, h)
@@ -1873,7 +1874,7 @@ func TestSealedAcrossFormats(t *testing.T) {
 		{"sealed under other keys", sealing, otherKeys, ErrMAC},
 		{"sealed by the secret store under the same keys", sealing, storeSealed, ErrMAC},
 		{"not a token", sealing, "s1.", ErrMalformed},
-		{"too short for a nonce and tag", sealing, sealedPrefix + base64.RawURLEncoding.EncodeToString(make([]byte, 27)), ErrMalformed},
+		{"too short for a nonce and tag", sealing, tokenpkg.SealedPrefix + base64.RawURLEncoding.EncodeToString(make([]byte, 27)), ErrMalformed},
 		{"padded", sealing, sealed + strings.Repeat("=", (4-(len(sealed)-3)%4)%4), ErrMalformed},
 		{"a line break inserted", sealing, sealed[:20] + "\n" + sealed[20:], ErrMalformed},
 		{"a carriage return inserted", sealing, sealed[:20] + "\r" + sealed[20:], ErrMalformed},
@@ -1898,7 +1899,7 @@ func TestSealedSize(t *testing.T) {
 	sealing := sealingCodec(t, true, clock, sealKeyA)
 	signing, err := NewRequestStateCodec(RequestStateOptions{Keys: [][]byte{sealKeyA}, Bind: true, Now: clock})
 	require.NoError(t, err)
-	overhead := base64.RawURLEncoding.EncodedLen(sealNonceSize + sealTagSize)
+	overhead := base64.RawURLEncoding.EncodedLen(tokenpkg.NonceSize + tokenpkg.TagSize)
 	for name, st := range map[string]flowState{"team step": rsBenchFlowState(), "after six answers": rsBenchBigFlowState(), "start": {ID: "1LvqL-rz1rJit7imv_7q8g", Step: "account"}} {
 		sealed, err := sealing.Mint(st, bind)
 		require.NoError(t, err)
@@ -1910,7 +1911,7 @@ func TestSealedSize(t *testing.T) {
 }
 
 func noArgumentsDigest(t testing.TB) string {
-	d, err := argumentsDigest(nil)
+	d, err := canonjson.ArgumentsDigest(nil)
 	require.NoError(t, err)
 	return d
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -328,7 +330,7 @@ func merge(dst, src Answers) {
 // after this reads those facts from the call again: the round judges,
 // mints and presents from what readCall put in it. Its call stays at hand
 // only for what its face renders (its errors, a native ask on another
-// SDK) and for the native path's answers, which nativepath.go reads.
+// SDK) and for the native path's answers, which readNative (ask.go) reads.
 
 // StateArgument is the argument under which the paths that answer through
 // the tool's arguments carry a [Flow]'s state, or a [Form]'s: an MCP Apps
@@ -340,25 +342,9 @@ func merge(dst, src Answers) {
 // schema.
 const StateArgument = "mcpform"
 
-// actionArgument is the argument under which the paths that answer
-// through the arguments say that the person declined, beside the state:
-// a view's Decline button sends it, and the model is told to. Its one
-// value is declineAction; there is no way to say "accept" this way, so
-// that a confirmation stays fail-closed. It has no "_", which prefab's
-// renderer would camel-case (see rendererKey).
-const (
-	actionArgument = prefab.ActionArgument
-	declineAction  = prefab.DeclineAction
-	// renderAction asks, from a view alone, for the step it shows again,
-	// unanswered, in the language of the call's acceptLanguage: the
-	// viewer sends it when the host's locale is not the view's. It reads
-	// no answer and proves nothing: the step is asked again as it was.
-	renderAction = prefab.RenderAction
-)
-
-// errArgumentAction reports an actionArgument other than declineAction: it
+// errArgumentAction reports an prefab.ActionArgument other than prefab.DeclineAction: it
 // is judged as a native answer with an unknown action is, and asked again.
-var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, actionArgument, declineAction)
+var errArgumentAction = fmt.Errorf("%w: the argument %s is not %q", ErrInvalidValue, prefab.ActionArgument, prefab.DeclineAction)
 
 // A round is one call of [Flow.Next]: what readCall read of the call,
 // and what the step walk notes as it goes (fieldsRead, face).
@@ -370,7 +356,7 @@ type round struct {
 	principal   string        // who called
 	stated      bool          // the call carried a state, which verified into st
 	st          flowState     // the state: verified, or a new run's
-	lang        lang          // the language of the round: pinned, or asked for
+	lang        catalog.Lang  // the language of the round: pinned, or asked for
 	can         reach         // what the client declared
 	inArgs      bool          // the state came in the arguments; so do the answers
 	args        callArgs      // what the call's arguments hold
@@ -579,10 +565,10 @@ func appsDeclared(req *mcp.CallToolRequest) bool {
 // answering through the arguments does not change what the state is bound
 // to.
 func ownArguments(steps []flowStep) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
+	own := map[string]bool{StateArgument: true, prefab.ActionArgument: true, prefab.ToolArgument: true}
 	for i := range steps {
 		for _, f := range steps[i].c.all {
-			own[f.Name], own[rendererKey(f.Name)] = true, true
+			own[f.Name], own[prefab.RendererKey(f.Name)] = true, true
 		}
 	}
 	return own
@@ -590,9 +576,9 @@ func ownArguments(steps []flowStep) map[string]bool {
 
 // formArguments is ownArguments for a single form's fields.
 func formArguments(fields []AutoFormField) map[string]bool {
-	own := map[string]bool{StateArgument: true, actionArgument: true, toolArgument: true}
+	own := map[string]bool{StateArgument: true, prefab.ActionArgument: true, prefab.ToolArgument: true}
 	for _, f := range fields {
-		own[f.Name], own[rendererKey(f.Name)] = true, true
+		own[f.Name], own[prefab.RendererKey(f.Name)] = true, true
 	}
 	return own
 }
@@ -604,25 +590,25 @@ type callArgs struct {
 	carried bool           // StateArgument was there, even empty
 	rest    []byte         // the arguments but the flow's own, as JSON object members
 	answers map[string]any // the flow's own but the state and action: the answers
-	action  any            // under actionArgument, when acted
-	acted   bool           // actionArgument was there
+	action  any            // under prefab.ActionArgument, when acted
+	acted   bool           // prefab.ActionArgument was there
 	view    bool           // the call came through a view's companion, with a view's state
 }
 
-// renders reports whether the call is a view's render (renderAction).
-func (a *callArgs) renders() bool { return a.view && a.acted && a.action == renderAction }
+// renders reports whether the call is a view's render (prefab.RenderAction).
+func (a *callArgs) renders() bool { return a.view && a.acted && a.action == prefab.RenderAction }
 
-// declined reports whether the arguments carry actionArgument, and the
-// status it gives: ReplyDeclined for declineAction, and ReplyInvalid,
+// declined reports whether the arguments carry prefab.ActionArgument, and the
+// status it gives: ReplyDeclined for prefab.DeclineAction, and ReplyInvalid,
 // naming the problem, for any other value.
 func (a *callArgs) declined() (ReplyStatus, []*FieldError, bool) {
 	switch {
 	case !a.acted:
 		return ReplyNone, nil, false
-	case a.action == declineAction:
+	case a.action == prefab.DeclineAction:
 		return ReplyDeclined, nil, true
 	case a.renders():
-		return ReplyNone, nil, true // asked again, as it was: see renderAction
+		return ReplyNone, nil, true // asked again, as it was: see prefab.RenderAction
 	}
 	return ReplyInvalid, []*FieldError{{Err: errArgumentAction}}, true
 }
@@ -657,7 +643,7 @@ func (a *callArgs) answersFor(c *compiled) map[string]any {
 // fields under, in place of its name.
 func (c *compiled) rendered(k string) bool {
 	for i := range c.fields {
-		if n := c.fields[i].Name; n != k && rendererKey(n) == k {
+		if n := c.fields[i].Name; n != k && prefab.RendererKey(n) == k {
 			return true
 		}
 	}
@@ -665,16 +651,16 @@ func (c *compiled) rendered(k string) bool {
 }
 
 // nullDigest is the digest of absent, null and {} arguments.
-var nullDigest = digestOf([]byte("null"))
+var nullDigest = canonjson.Digest([]byte("null"))
 
 // callArguments reads a call's arguments once, through readArguments, the
 // one decoder of arguments: the digest of those the state is bound to,
 // the state carried in them, the rest to send back, and the answers.
 // Absent, null and {} arguments cost nothing. The digest covers the rest
-// exactly, numbers as written (see canonicalJSON); a number among the
+// exactly, numbers as written (see canonjson.Marshal); a number among the
 // answers that no float64 holds stays a json.Number for its field to
 // name. Only arguments that are not JSON at all are an error, and those
-// with an object whose keys differ only in case (see canonicalJSON).
+// with an object whose keys differ only in case (see canonjson.Marshal).
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
@@ -685,8 +671,8 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		b, err := canonicalJSON(v)
-		return callArgs{digest: digestOf(b)}, err
+		b, err := canonjson.Marshal(v)
+		return callArgs{digest: canonjson.Digest(b)}, err
 	}
 	return splitArguments(m, own)
 }
@@ -713,7 +699,7 @@ func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 			} else {
 				a.token, a.carried = "\x00", true // not a string: a state that cannot verify
 			}
-		case k == actionArgument:
+		case k == prefab.ActionArgument:
 			delete(m, k)
 			a.action, a.acted = v, true
 		}
@@ -726,11 +712,11 @@ func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 		a.digest = nullDigest
 		return a, nil
 	}
-	b, err := canonicalJSON(rest)
+	b, err := canonjson.Marshal(rest)
 	if err != nil {
 		return callArgs{}, err
 	}
-	a.digest, a.rest = digestOf(b), b[1:len(b)-1]
+	a.digest, a.rest = canonjson.Digest(b), b[1:len(b)-1]
 	return a, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -134,7 +135,7 @@ func TestFlowRechecksProvenAnswers(t *testing.T) {
 // rather than finishing with empty answers.
 func TestFlowStateWithoutProof(t *testing.T) {
 	flow, codec, _ := newFlowFixture(t)
-	digest, err := argumentsDigest(nil)
+	digest, err := canonjson.ArgumentsDigest(nil)
 	require.NoError(t, err)
 	token, err := codec.mint(flowState{ID: "run", Step: "team"}, BindTo("alice", "signup", digest, PathNative.tag()), true)
 	require.NoError(t, err)
@@ -517,7 +518,7 @@ func FuzzFlowArguments(f *testing.F) {
 					}
 				}
 				b, _ := json.Marshal(m)
-				want, _ := argumentsDigest(b)
+				want, _ := canonjson.ArgumentsDigest(b)
 				if got.digest != want {
 					t.Fatalf("digest %s of %s, want %s", got.digest, raw, want)
 				}

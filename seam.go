@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -15,9 +16,6 @@ import (
 // one flow serve every SDK: go-sdk's face converts its request here, with
 // no copy, and other faces (the mcpgo package) reach forms and flows
 // through their Seam methods, typed by internal/seam.
-
-// An answerer returns a client's answer under a key.
-type answerer = seam.Answers
 
 // sdkAnswers is go-sdk's InputResponseMap read as answers.
 type sdkAnswers mcp.InputResponseMap
@@ -62,7 +60,7 @@ func (c *sdkCall) Modes() (form, url bool) {
 
 func (c *sdkCall) Apps() bool { return appsDeclared((*mcp.CallToolRequest)(c)) }
 
-func (c *sdkCall) Legacy() bool { return c != nil && isLegacy(c.Session) }
+func (c *sdkCall) Legacy() bool { return c != nil && legacy.IsLegacy(c.Session) }
 
 func (c *sdkCall) AcceptLanguage() string { return acceptLanguage((*mcp.CallToolRequest)(c)) }
 

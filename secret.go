@@ -6,6 +6,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/mcpform/mcpform/internal/token"
 )
 
 // Errors of the secret page and its store.
@@ -201,17 +203,17 @@ func SealSecrets(store SecretStore, codec *RequestStateCodec) SecretStore {
 	if store == nil || codec == nil || len(codec.keys) == 0 {
 		panic("mcpform: SealSecrets needs a store and a codec")
 	}
-	return &sealedStore{store: store, sealer: newSealer(codec.keys, secretSealLabel)}
+	return &sealedStore{store: store, sealer: token.NewSealer(codec.keys, secretSealLabel)}
 }
 
 type sealedStore struct {
 	store  SecretStore
-	sealer *sealer
+	sealer *token.Sealer
 }
 
 // PutSecret seals value and stores it under key.
 func (s *sealedStore) PutSecret(ctx context.Context, key, value string, expires time.Time) error {
-	sealed, _, err := s.sealer.seal(nil, nil, []byte(value), []byte(key))
+	sealed, err := s.sealer.Seal(nil, []byte(value), []byte(key))
 	if err != nil {
 		return err
 	}
@@ -224,7 +226,7 @@ func (s *sealedStore) GetSecret(ctx context.Context, key string) (string, bool, 
 	if err != nil || !ok {
 		return "", ok, err
 	}
-	plain, _, err := s.sealer.open(nil, nil, []byte(v), []byte(key))
+	plain, err := s.sealer.Open(nil, []byte(v), []byte(key))
 	if err != nil {
 		return "", false, errUnsealed
 	}

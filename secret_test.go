@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -112,7 +113,7 @@ func TestSealSecrets(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.NotContains(t, raw, "correct", "the inner store holds ciphertext")
-	assert.True(t, strings.HasPrefix(raw, sealedPrefix))
+	assert.True(t, strings.HasPrefix(raw, token.SealedPrefix))
 	v, ok, err := sealed.GetSecret(ctx, "k")
 	require.NoError(t, err)
 	assert.True(t, ok)
@@ -141,10 +142,10 @@ func TestSealSecrets(t *testing.T) {
 	t.Run("a damaged or plain value does not open", func(t *testing.T) {
 		for key, v := range map[string]string{
 			"plain":     secret,
-			"short":     sealedPrefix + "AAAA",
-			"not b64":   sealedPrefix + "!!!",
+			"short":     token.SealedPrefix + "AAAA",
+			"not b64":   token.SealedPrefix + "!!!",
 			"bit flip":  raw[:len(raw)-2] + string(raw[len(raw)-2]^1) + raw[len(raw)-1:],
-			"no prefix": strings.TrimPrefix(raw, sealedPrefix),
+			"no prefix": strings.TrimPrefix(raw, token.SealedPrefix),
 		} {
 			require.NoError(t, inner.PutSecret(ctx, key, v, expires))
 			_, ok, err := sealed.GetSecret(ctx, key)

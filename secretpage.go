@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/mcpform/mcpform/internal/secretpage"
 )
 
@@ -380,26 +382,26 @@ func (p *secretPage) showClosed(w http.ResponseWriter, r *http.Request, link *se
 // language.
 type pageText struct {
 	Heading, Message string
-	h, m             msg
-	refusal          bool // the message ends with msgPageAfterRefusal
+	h, m             catalog.Msg
+	refusal          bool // the message ends with catalog.PageAfterRefusal
 }
 
 // in returns t's heading and message in l.
-func (t *pageText) in(l lang) (heading, message string) {
-	if l == langEN {
+func (t *pageText) in(l catalog.Lang) (heading, message string) {
+	if l == catalog.English {
 		return t.Heading, t.Message
 	}
-	message = l.text(t.m)
+	message = l.Text(t.m)
 	if t.refusal {
-		message += l.text(msgPageAfterRefusal)
+		message += l.Text(catalog.PageAfterRefusal)
 	}
-	return l.text(t.h), message
+	return l.Text(t.h), message
 }
 
-func newPageText(h, m msg, refusal bool) pageText {
-	t := pageText{Heading: catalogEN[h], Message: catalogEN[m], h: h, m: m, refusal: refusal}
+func newPageText(h, m catalog.Msg, refusal bool) pageText {
+	t := pageText{Heading: catalog.English.Text(h), Message: catalog.English.Text(m), h: h, m: m, refusal: refusal}
 	if refusal {
-		t.Message += catalogEN[msgPageAfterRefusal]
+		t.Message += catalog.English.Text(catalog.PageAfterRefusal)
 	}
 	return t
 }
@@ -431,31 +433,33 @@ var pageStrings = struct {
 	Method        pageText
 	Unavailable   pageText // the store failed
 }{
-	Intro:         catalogEN[msgPageIntro],
-	Send:          catalogEN[msgPageSend],
-	ErrorTitle:    catalogEN[msgPageErrorTitle],
-	Required:      catalogEN[msgPageRequired],
-	NotText:       catalogEN[msgPageNotText],
-	Stop:          catalogEN[msgPageStop],
-	Done:          newPageText(msgDoneHeading, msgDoneMessage, false),
-	Used:          newPageText(msgUsedHeading, msgUsedMessage, false),
-	Stopped:       newPageText(msgStoppedHeading, msgStoppedMessage, false),
-	UsedElsewhere: newPageText(msgUsedElsewhereHeading, msgUsedElsewhereMessage, true),
-	Refused:       newPageText(msgRefusedHeading, msgRefusedMessage, true),
-	Ended:         newPageText(msgEndedHeading, msgEndedMessage, false),
-	Finished:      newPageText(msgFinishedHeading, msgFinishedMessage, false),
-	BadLink:       newPageText(msgBadLinkHeading, msgBadLinkMessage, false),
-	NotYours:      newPageText(msgNotYoursHeading, msgNotYoursMessage, true),
-	AnotherSite:   newPageText(msgAnotherSiteHeading, msgAnotherSiteMessage, false),
-	NoCookie:      newPageText(msgNoCookieHeading, msgNoCookieMessage, false),
-	TooBig:        newPageText(msgTooBigHeading, msgTooBigMessage, false),
-	Unreadable:    newPageText(msgUnreadableHeading, msgUnreadableMessage, false),
-	Method:        newPageText(msgMethodHeading, msgMethodMessage, false),
-	Unavailable:   newPageText(msgUnavailableHeading, msgUnavailableMessage, false),
+	Intro:         catalog.English.Text(catalog.PageIntro),
+	Send:          catalog.English.Text(catalog.PageSend),
+	ErrorTitle:    catalog.English.Text(catalog.PageErrorTitle),
+	Required:      catalog.English.Text(catalog.PageRequired),
+	NotText:       catalog.English.Text(catalog.PageNotText),
+	Stop:          catalog.English.Text(catalog.PageStop),
+	Done:          newPageText(catalog.DoneHeading, catalog.DoneMessage, false),
+	Used:          newPageText(catalog.UsedHeading, catalog.UsedMessage, false),
+	Stopped:       newPageText(catalog.StoppedHeading, catalog.StoppedMessage, false),
+	UsedElsewhere: newPageText(catalog.UsedElsewhereHeading, catalog.UsedElsewhereMessage, true),
+	Refused:       newPageText(catalog.RefusedHeading, catalog.RefusedMessage, true),
+	Ended:         newPageText(catalog.EndedHeading, catalog.EndedMessage, false),
+	Finished:      newPageText(catalog.FinishedHeading, catalog.FinishedMessage, false),
+	BadLink:       newPageText(catalog.BadLinkHeading, catalog.BadLinkMessage, false),
+	NotYours:      newPageText(catalog.NotYoursHeading, catalog.NotYoursMessage, true),
+	AnotherSite:   newPageText(catalog.AnotherSiteHeading, catalog.AnotherSiteMessage, false),
+	NoCookie:      newPageText(catalog.NoCookieHeading, catalog.NoCookieMessage, false),
+	TooBig:        newPageText(catalog.TooBigHeading, catalog.TooBigMessage, false),
+	Unreadable:    newPageText(catalog.UnreadableHeading, catalog.UnreadableMessage, false),
+	Method:        newPageText(catalog.MethodHeading, catalog.MethodMessage, false),
+	Unavailable:   newPageText(catalog.UnavailableHeading, catalog.UnavailableMessage, false),
 }
 
 // pageLang is the language of the page for r: its Accept-Language.
-func pageLang(r *http.Request) lang { return matchLang(r.Header.Get(headerAcceptLanguage)) }
+func pageLang(r *http.Request) catalog.Lang {
+	return catalog.Match(r.Header.Get(seam.HeaderAcceptLanguage))
+}
 
 // pageView is a page to show: a form, or text, one of pageStrings, which
 // show puts in the person's language.
@@ -466,13 +470,13 @@ type pageView struct {
 
 // form returns the view of step's form for link in l, naming problems by
 // field; the page focuses the first field with one.
-func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string) pageView {
-	if l != langEN {
+func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string) pageView {
+	if l != catalog.English {
 		lf := p.flow.in(l)
 		step = &lf.steps[lf.index(step.c.key)]
 	}
-	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, Message: l.text(msgPageIntro),
-		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.text(msgPageSend)}
+	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, Message: l.Text(catalog.PageIntro),
+		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.Text(catalog.PageSend)}
 	v.Fields = make([]secretpage.Field, 0, len(step.c.secrets))
 	problem := false
 	for i := range step.c.secrets {
@@ -489,7 +493,7 @@ func (p *secretPage) form(l lang, step *flowStep, link *secretLink, token string
 		v.Fields = append(v.Fields, pf)
 	}
 	if problem {
-		v.Title = l.text(msgPageErrorTitle) + v.Title
+		v.Title = l.Text(catalog.PageErrorTitle) + v.Title
 	}
 	return pageView{page: v}
 }
@@ -502,19 +506,19 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 		v.page.Heading, v.page.Message = v.text.in(l)
 		v.page.Title = v.page.Heading
 		if status >= 400 && v.text != &pageStrings.Done && v.text != &pageStrings.Used && v.text != &pageStrings.Finished {
-			v.page.Title = l.text(msgPageErrorTitle) + v.page.Title
+			v.page.Title = l.Text(catalog.PageErrorTitle) + v.page.Title
 		}
 	}
 	if v.page.Stop != "" {
-		v.page.Stop = l.text(msgPageStop)
+		v.page.Stop = l.Text(catalog.PageStop)
 	}
-	v.page.Lang = langCodes[l]
+	v.page.Lang = l.Code()
 	secretpage.Write(w, r, status, &v.page)
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'
 // rules, and returns them, or a problem per field, in l.
-func readSecrets(l lang, step *flowStep, form url.Values) (map[string]string, map[string]string) {
+func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]string, map[string]string) {
 	values := make(map[string]string, len(step.c.secrets))
 	problems := map[string]string{}
 	for i := range step.c.secrets {
@@ -522,15 +526,15 @@ func readSecrets(l lang, step *flowStep, form url.Values) (map[string]string, ma
 		v := form.Get(f.Name)
 		switch {
 		case v == "" && f.Required:
-			problems[f.Name] = l.text(msgPageRequired)
+			problems[f.Name] = l.Text(catalog.PageRequired)
 		case v == "":
 		case !utf8.ValidString(v):
-			problems[f.Name] = l.text(msgPageNotText)
+			problems[f.Name] = l.Text(catalog.PageNotText)
 		default:
-			if reason := f.checkValue(v); reason != "" && l == langEN {
+			if reason := f.checkValue(v); reason != "" && l == catalog.English {
 				problems[f.Name] = strings.ToUpper(reason[:1]) + reason[1:] + "."
 			} else if reason != "" {
-				problems[f.Name] = l.format(msgSentence, "text", upperFirst(f.checkValueIn(l, v)))
+				problems[f.Name] = l.Format(catalog.Sentence, "text", upperFirst(f.checkValueIn(l, v)))
 			} else {
 				values[f.Name] = v
 			}

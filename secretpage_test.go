@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	tokenpkg "github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -1201,7 +1202,7 @@ func TestSecretLinkSealed(t *testing.T) {
 			assert.False(t, ok)
 		})
 	}
-	clock.t = clock.t.Add(2*defaultRequestStateTTL + RequestStateLeeway + time.Second)
+	clock.t = clock.t.Add(2*tokenpkg.DefaultTTL + RequestStateLeeway + time.Second)
 	_, ok = flow.links.open(token)
 	assert.False(t, ok, "expired")
 }

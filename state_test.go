@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -183,8 +185,8 @@ func teamState(t *testing.T, flow *Flow) (state, id string) {
 func TestFlowStateSealed(t *testing.T) {
 	flow, _ := sealFlow(t, false, sealKeyA)
 	state, id := teamState(t, flow)
-	require.True(t, strings.HasPrefix(state, sealedPrefix), state)
-	raw, err := base64.RawURLEncoding.DecodeString(state[len(sealedPrefix):])
+	require.True(t, strings.HasPrefix(state, token.SealedPrefix), state)
+	raw, err := base64.RawURLEncoding.DecodeString(state[len(token.SealedPrefix):])
 	require.NoError(t, err)
 	for _, v := range []string{"ada@example.com", "team", "account", id} {
 		assert.NotContains(t, state, v)
@@ -199,7 +201,7 @@ func TestFlowStateSealed(t *testing.T) {
 	t.Run("ReadableState", func(t *testing.T) {
 		flow, _ := sealFlow(t, true, sealKeyA)
 		state, _ := teamState(t, flow)
-		require.True(t, strings.HasPrefix(state, requestStatePrefix), state)
+		require.True(t, strings.HasPrefix(state, token.Prefix), state)
 		body, err := base64.RawURLEncoding.DecodeString(strings.Split(state, ".")[1])
 		require.NoError(t, err)
 		assert.Contains(t, string(body), "ada@example.com")
@@ -379,7 +381,7 @@ func TestArgumentsDigestAsCallRead(t *testing.T) {
 		`[1,2.50]`, `"s"`, `{"n":{"y":[1e400,"\u00e9"]}}`} {
 		a, err := callArguments(json.RawMessage(raw), nil)
 		require.NoError(t, err, raw)
-		d, err := argumentsDigest(json.RawMessage(raw))
+		d, err := canonjson.ArgumentsDigest(json.RawMessage(raw))
 		require.NoError(t, err, raw)
 		assert.Equal(t, d, a.digest, raw)
 	}
@@ -466,15 +468,15 @@ func TestBindingFoldedKeys(t *testing.T) {
 		"{\"ſize\":1,\"size\":2}",          // LATIN SMALL LETTER LONG S folds to s
 	} {
 		t.Run(args, func(t *testing.T) {
-			_, err := argumentsDigest(json.RawMessage(args))
-			assert.ErrorIs(t, err, errFoldedKeys)
+			_, err := canonjson.ArgumentsDigest(json.RawMessage(args))
+			assert.ErrorIs(t, err, canonjson.ErrFoldedKeys)
 			flow, _, _ := newFlowFixture(t)
 			_, err = flow.Next(context.Background(), rawArgs(nil, "", args, nil))
-			assert.ErrorIs(t, err, errFoldedKeys)
+			assert.ErrorIs(t, err, canonjson.ErrFoldedKeys)
 		})
 	}
 	for _, args := range []string{`{"repo":"a","Repo2":"b"}`, `{"a":{"x":1},"b":{"X":1}}`, `{"é":1,"e":2}`} {
-		_, err := argumentsDigest(json.RawMessage(args))
+		_, err := canonjson.ArgumentsDigest(json.RawMessage(args))
 		assert.NoError(t, err, args)
 	}
 }

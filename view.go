@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,14 +15,6 @@ import (
 // internal/prefab from neutral inputs: the form's fields, compiled once per
 // language into prefab.Field, and each round a prefab.Step with the values
 // to show and what to fix, said here as text.
-
-// outcomeKey is the renderer state key under which a flow view keeps the
-// result of its submit.
-const outcomeKey = prefab.OutcomeKey
-
-// rendererKey is the key under which prefab's renderer delivers an argument
-// named name (see [prefab.RendererKey]).
-func rendererKey(name string) string { return prefab.RendererKey(name) }
 
 // viewFields are a compiled form's fields as its views show them.
 type viewFields struct {
@@ -121,11 +114,11 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
 		Arguments: r.sendBack(token)}
-	text := fillText(t.ModelForm, "form", strconv.Quote(c.message))
+	text := catalog.Fill(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
 		step.Page = &prefab.Page{URL: page.URL, Secrets: vf.secrets}
 		if len(c.fields) == 0 {
-			text = fillText(t.ModelLink, "url", page.URL)
+			text = catalog.Fill(t.ModelLink, "url", page.URL)
 		}
 	}
 	b, err := prefab.View(step, t.Text)
@@ -210,49 +203,49 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []str
 }
 
 // viewText is one language's words of a view: the catalogs' view texts
-// (msgView...), where their English says what each is for.
+// (catalog.View...), where their English says what each is for.
 type viewText struct {
-	l lang // the language they are in
+	l catalog.Lang // the language they are in
 	*prefab.Text
 }
 
 // viewTexts are the languages' view texts, in lang order, drawn from the
 // catalogs once, so that a view reads a field rather than looks one up.
-var viewTexts = func() (v [langCount]*viewText) {
-	for l := range langCount {
-		code := langCodes[l]
-		if l == langEN {
+var viewTexts = func() (v [catalog.NumLangs]*viewText) {
+	for l := range catalog.NumLangs {
+		code := l.Code()
+		if l == catalog.English {
 			code = ""
 		}
 		v[l] = &viewText{l: l, Text: &prefab.Text{Lang: code,
-			ProblemTitle: l.text(msgViewProblemTitle), StepOf: l.text(msgViewStepOf), Optional: l.text(msgViewOptional),
-			Continue: l.text(msgViewContinue), Finish: l.text(msgViewFinish), Decline: l.text(msgViewDecline),
-			Done: l.text(msgViewDone), NotDone: l.text(msgViewNotDone),
+			ProblemTitle: l.Text(catalog.ViewProblemTitle), StepOf: l.Text(catalog.ViewStepOf), Optional: l.Text(catalog.ViewOptional),
+			Continue: l.Text(catalog.ViewContinue), Finish: l.Text(catalog.ViewFinish), Decline: l.Text(catalog.ViewDecline),
+			Done: l.Text(catalog.ViewDone), NotDone: l.Text(catalog.ViewNotDone),
 
-			Missing: l.text(msgViewMissing), MissingChoice: l.text(msgViewMissingChoice), Email: l.text(msgViewEmail),
-			URL: l.text(msgViewURL), Date: l.text(msgViewDate), DateTime: l.text(msgViewDateTime),
-			Number: l.text(msgViewNumber), Whole: l.text(msgViewWhole), Choice: l.text(msgViewChoice),
-			Check: l.text(msgViewCheck), Changed: l.text(msgViewChanged),
+			Missing: l.Text(catalog.ViewMissing), MissingChoice: l.Text(catalog.ViewMissingChoice), Email: l.Text(catalog.ViewEmail),
+			URL: l.Text(catalog.ViewURL), Date: l.Text(catalog.ViewDate), DateTime: l.Text(catalog.ViewDateTime),
+			Number: l.Text(catalog.ViewNumber), Whole: l.Text(catalog.ViewWhole), Choice: l.Text(catalog.ViewChoice),
+			Check: l.Text(catalog.ViewCheck), Changed: l.Text(catalog.ViewChanged),
 
-			Between: l.text(msgViewBetween), AtLeast: l.text(msgViewAtLeast), AtMost: l.text(msgViewAtMost),
-			CharsBetween: l.text(msgViewCharsBetween), CharsAtLeast: l.text(msgViewCharsAtLeast), CharsAtMost: l.text(msgViewCharsAtMost),
-			PickBetween: l.text(msgViewPickBetween), PickAtLeast: l.text(msgViewPickAtLeast), PickAtMost: l.text(msgViewPickAtMost),
-			LengthBetween: l.text(msgViewLengthBetween), LengthAtLeast: l.text(msgViewLengthAtLeast),
-			LengthAtMost: l.text(msgViewLengthAtMost), AndBounds: l.text(msgViewAndBounds),
+			Between: l.Text(catalog.ViewBetween), AtLeast: l.Text(catalog.ViewAtLeast), AtMost: l.Text(catalog.ViewAtMost),
+			CharsBetween: l.Text(catalog.ViewCharsBetween), CharsAtLeast: l.Text(catalog.ViewCharsAtLeast), CharsAtMost: l.Text(catalog.ViewCharsAtMost),
+			PickBetween: l.Text(catalog.ViewPickBetween), PickAtLeast: l.Text(catalog.ViewPickAtLeast), PickAtMost: l.Text(catalog.ViewPickAtMost),
+			LengthBetween: l.Text(catalog.ViewLengthBetween), LengthAtLeast: l.Text(catalog.ViewLengthAtLeast),
+			LengthAtMost: l.Text(catalog.ViewLengthAtMost), AndBounds: l.Text(catalog.ViewAndBounds),
 
-			PageStep: l.text(msgViewPageStep), PageButton: l.text(msgViewPageButton), PasswordPage: l.text(msgViewPasswordPage),
-			CopyLink: l.text(msgViewCopyLink), Copied: l.text(msgViewCopied), ReturnStep: l.text(msgViewReturnStep),
-			ReturnOnly: l.text(msgViewReturnOnly), PageSent: l.text(msgViewPageSent), PageWaiting: l.text(msgViewPageWaiting),
-			PageElsewhere: l.text(msgViewPageElsewhere),
+			PageStep: l.Text(catalog.ViewPageStep), PageButton: l.Text(catalog.ViewPageButton), PasswordPage: l.Text(catalog.ViewPasswordPage),
+			CopyLink: l.Text(catalog.ViewCopyLink), Copied: l.Text(catalog.ViewCopied), ReturnStep: l.Text(catalog.ViewReturnStep),
+			ReturnOnly: l.Text(catalog.ViewReturnOnly), PageSent: l.Text(catalog.ViewPageSent), PageWaiting: l.Text(catalog.ViewPageWaiting),
+			PageElsewhere: l.Text(catalog.ViewPageElsewhere),
 
-			ModelForm: l.text(msgViewModelForm), ModelLink: l.text(msgViewModelLink), ListSep: l.text(msgListSep),
+			ModelForm: l.Text(catalog.ViewModelForm), ModelLink: l.Text(catalog.ViewModelLink), ListSep: l.Text(catalog.ListSep),
 		}}
 	}
 	return v
 }()
 
 // viewEnglish is the views' English text, the default.
-var viewEnglish = viewTexts[langEN]
+var viewEnglish = viewTexts[catalog.English]
 
 // fix says how to put p right, in t's words, for f, the field it names
 // (nil when it names none). A problem of the author's own, from a step's
@@ -266,35 +259,35 @@ func (t *viewText) fix(f *prefab.Field, p *FieldError, secrets []prefab.Field) s
 func (t *viewText) fixOwn(f *prefab.Field, p *FieldError, secrets []prefab.Field, own func(string) string) string {
 	switch {
 	case errors.Is(p.Err, ErrSecretWaiting):
-		return fillText(t.PageWaiting, "fields", prefab.Titles(secrets, t.ListSep))
+		return catalog.Fill(t.PageWaiting, "fields", prefab.Titles(secrets, t.ListSep))
 	case errors.Is(p.Err, ErrSecretRefused):
 		return t.PageElsewhere
 	case f == nil:
 		return t.said(p.Err, own)
 	case errors.Is(p.Err, ErrChanged):
-		return fillText(t.Changed, "label", f.Title)
+		return catalog.Fill(t.Changed, "label", f.Title)
 	case errors.Is(p.Err, ErrMissing):
 		if f.Kind == prefab.KindChoice || f.Kind == prefab.KindChoices {
-			return fillText(t.MissingChoice, "label", f.Title)
+			return catalog.Fill(t.MissingChoice, "label", f.Title)
 		}
-		return fillText(t.Missing, "label", f.Title)
+		return catalog.Fill(t.Missing, "label", f.Title)
 	case !errors.Is(p.Err, ErrInvalidValue) && !errors.Is(p.Err, ErrType):
 		return t.said(p.Err, own)
 	}
 	switch f.Kind {
 	case prefab.KindChoice:
-		return fillText(t.Choice, "label", f.Title)
+		return catalog.Fill(t.Choice, "label", f.Title)
 	case prefab.KindChoices:
 		if s := prefab.Bounds(f, t.PickBetween, t.PickAtLeast, t.PickAtMost); s != "" {
 			return s
 		}
-		return fillText(t.Choice, "label", f.Title)
+		return catalog.Fill(t.Choice, "label", f.Title)
 	case prefab.KindInteger:
 		return t.orBounds(t.Whole, prefab.Hint(f, t.Text))
 	case prefab.KindNumber, prefab.KindRange:
 		return t.orBounds(t.Number, prefab.Hint(f, t.Text))
 	case prefab.KindCheckbox:
-		return fillText(t.Check, "label", f.Title, "reason", t.reason(p, own))
+		return catalog.Fill(t.Check, "label", f.Title, "reason", t.reason(p, own))
 	}
 	// A length is checked before a format (checkValue), and its rule ends
 	// so: say the bounds, not the format.
@@ -313,7 +306,7 @@ func (t *viewText) fixOwn(f *prefab.Field, p *FieldError, secrets []prefab.Field
 	case string(TypeDatetimeLocal):
 		return t.DateTime
 	}
-	return fillText(t.Check, "label", f.Title, "reason", t.reason(p, own))
+	return catalog.Fill(t.Check, "label", f.Title, "reason", t.reason(p, own))
 }
 
 // orBounds is what to enter, and the bounds when there are any.
@@ -321,13 +314,13 @@ func (t *viewText) orBounds(what, bounds string) string {
 	if bounds == "" {
 		return what
 	}
-	return fillText(t.AndBounds, "what", what, "bounds", bounds)
+	return catalog.Fill(t.AndBounds, "what", what, "bounds", bounds)
 }
 
 // said is err as a person reads it in t's language: in English as it is,
 // in another the reason problemReason finds for it.
 func (t *viewText) said(err error, own func(string) string) string {
-	if t.l == langEN {
+	if t.l == catalog.English {
 		return err.Error()
 	}
 	return problemReason(t.l, own, err)
@@ -340,42 +333,11 @@ func (t *viewText) reason(p *FieldError, own func(string) string) string {
 	for _, e := range [...]error{ErrInvalidValue, ErrType} {
 		s = strings.TrimPrefix(strings.TrimPrefix(s, e.Error()), ": ")
 	}
-	if t.l == langEN {
+	if t.l == catalog.English {
 		return s
 	}
 	if r := reasonIn(t.l, p.Err, s); r != s || own == nil {
 		return r
 	}
 	return own(s)
-}
-
-// fillText returns s with each placeholder {name} filled by the value
-// after name in kv, which alternates names and values, in one pass: a
-// value is never read again for placeholders, and a placeholder kv does
-// not name is left as it is.
-func fillText(s string, kv ...string) string {
-	if !strings.Contains(s, "{") {
-		return s
-	}
-	n := len(s)
-	for a := 1; a < len(kv); a += 2 {
-		n += len(kv[a]) // enough unless a placeholder is used twice
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for {
-		lit, name, rest, ok := nextHole(s)
-		if !ok {
-			break
-		}
-		b.WriteString(lit)
-		if value, found := argValue(kv, name); found {
-			b.WriteString(value)
-		} else {
-			b.WriteString(s[len(lit) : len(s)-len(rest)]) // the placeholder, as it is
-		}
-		s = rest
-	}
-	b.WriteString(s)
-	return b.String()
 }

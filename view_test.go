@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,29 +29,29 @@ func TestFlowView(t *testing.T) {
 	require.NoError(t, err)
 	var w map[string]any
 	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
-	assert.Equal(t, map[string]any{outcomeKey: nil}, w["state"], "a view clears the last outcome")
+	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, w["state"], "a view clears the last outcome")
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
 	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + prefab.OutcomePanelClass, "children": []any{
-		map[string]any{"type": "If", "condition": outcomeKey + ".isError", "children": []any{
+		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".isError", "children": []any{
 			map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
 		map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
 		map[string]any{"type": "Text", "cssClass": prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
-		map[string]any{"type": "If", "condition": outcomeKey + ".content.1.text", "children": []any{
+		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".content.1.text", "children": []any{
 			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
-	assert.Equal(t, map[string]any{"type": "If", "condition": outcomeKey, "children": []any{panel}}, root[0],
+	assert.Equal(t, map[string]any{"type": "If", "condition": prefab.OutcomeKey, "children": []any{panel}}, root[0],
 		"the outcome: a heading, the text for the person, and the text for the model, hidden")
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
-	assert.Equal(t, outcomeKey, submit["resultKey"])
+	assert.Equal(t, prefab.OutcomeKey, submit["resultKey"])
 	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
-	assert.Equal(t, companionTool, submit["tool"], "a view submits to the app-only companion")
+	assert.Equal(t, prefab.CompanionTool, submit["tool"], "a view submits to the app-only companion")
 	state := carried(t, r)
-	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, toolArgument: "signup"}, submit["arguments"])
+	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, prefab.ToolArgument: "signup"}, submit["arguments"])
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
-	assert.Equal(t, map[string]any{"action": "toolCall", "tool": companionTool, "resultKey": outcomeKey,
-		"arguments": map[string]any{StateArgument: state, actionArgument: declineAction, toolArgument: "signup"},
+	assert.Equal(t, map[string]any{"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,
+		"arguments": map[string]any{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction, prefab.ToolArgument: "signup"},
 		"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"},
 	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
 
@@ -187,7 +189,7 @@ func TestFlowViewSteps(t *testing.T) {
 	require.NoError(t, err)
 	says, state := viewSays(t, first)
 	assert.Equal(t, []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"}, says)
-	assert.Equal(t, map[string]any{outcomeKey: nil}, state)
+	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, state)
 
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
@@ -195,14 +197,14 @@ func TestFlowViewSteps(t *testing.T) {
 	assert.Equal(t, []string{"AlertTitle: There is a problem", "AlertDescription: Enter an email address like name@example.com",
 		"Muted: Step 1 of 2", "Heading: Create your account", "FieldError: Enter an email address like name@example.com",
 		"Button: Continue", "Button: Decline"}, says)
-	assert.Equal(t, map[string]any{outcomeKey: nil, "plan": "team"}, state, "the accepted value is filled, the refused one left as typed")
+	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil, "plan": "team"}, state, "the accepted value is filled, the refused one left as typed")
 
 	second, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, again), "email": "ada@example.com", "plan": "team"}))
 	require.NoError(t, err)
 	says, state = viewSays(t, second)
 	assert.Equal(t, []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters",
 		"FieldDescription: From 2 to 50", "Button: Create the team", "Button: Decline"}, says)
-	assert.Equal(t, map[string]any{outcomeKey: nil, "seats": 5.0}, state, "the default is filled")
+	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil, "seats": 5.0}, state, "the default is filled")
 
 	one, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser})
 	require.NoError(t, err)
@@ -262,12 +264,13 @@ func TestFlowViewInLanguage(t *testing.T) {
 func TestViewText(t *testing.T) {
 	known := map[string]bool{"{step}": true, "{total}": true, "{label}": true, "{reason}": true,
 		"{min}": true, "{max}": true, "{fields}": true, "{what}": true, "{bounds}": true, "{form}": true, "{url}": true}
-	for l, vt := range viewTexts {
-		assert.Equal(t, lang(l), vt.l)
-		if l == int(langEN) {
+	for i, vt := range viewTexts {
+		l := catalog.Lang(i)
+		assert.Equal(t, l, vt.l)
+		if l == catalog.English {
 			assert.Empty(t, vt.Lang, "English, the viewer page's own, goes unmarked")
 		} else {
-			assert.Equal(t, langCodes[l], vt.Lang)
+			assert.Equal(t, l.Code(), vt.Lang)
 		}
 		v := reflect.ValueOf(*vt.Text)
 		for i := range v.NumField() {
@@ -278,33 +281,16 @@ func TestViewText(t *testing.T) {
 			if f.Kind() != reflect.String {
 				continue
 			}
-			assert.NotEmpty(t, f.String(), "%s: %s", langCodes[l], name)
+			assert.NotEmpty(t, f.String(), "%s: %s", l.Code(), name)
 			for _, p := range regexp.MustCompile(`\{[^}]*\}`).FindAllString(f.String(), -1) {
-				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", langCodes[l], name, p)
+				assert.True(t, known[p], "%s: %s has the unknown placeholder %s", l.Code(), name, p)
 			}
 		}
 	}
-	assert.Equal(t, "Étape {step} sur {total}", viewTexts[langFR].StepOf)
+	assert.Equal(t, "Étape {step} sur {total}", viewTexts[catalog.French].StepOf)
 }
 
-func TestFillText(t *testing.T) {
-	for _, tt := range []struct{ s, want string }{
-		{"Step {step} of {total}", "Step 1 of 2"},
-		{"no placeholder", "no placeholder"},
-		{"{unknown} stays", "{unknown} stays"},
-		// A value is not read again for placeholders.
-		{"{label}", "{step}"},
-		// A brace that opens no placeholder stays.
-		{"{step", "{step"},
-		{"} {step}", "} 1"},
-		{"{{step}}", "{{step}}"},
-	} {
-		got := fillText(tt.s, "step", "1", "total", "2", "label", "{step}")
-		assert.Equal(t, tt.want, got, tt.s)
-	}
-}
-
-// TestFlowViewRender: a view's render (renderAction) asks the same step
+// TestFlowViewRender: a view's render (prefab.RenderAction) asks the same step
 // again in the language of its host, reading no answer: the same step and
 // attempt, nothing proven, nothing filled; the state it mints pins the new
 // language and is bound as before, to the view's channel and the same
@@ -313,7 +299,7 @@ func TestFlowViewRender(t *testing.T) {
 	ctx := context.Background()
 	flow, _, _ := newFlowFixture(t)
 	render := func(t *testing.T, meta mcp.Meta, principal string, args map[string]any) (*FlowRound, error) {
-		a := map[string]any{actionArgument: renderAction}
+		a := map[string]any{prefab.ActionArgument: prefab.RenderAction}
 		maps.Copy(a, args)
 		return flow.Next(ctx, argsCall(t, withLang(meta, "fr-FR"), principal, "signup", a))
 	}
@@ -330,10 +316,10 @@ func TestFlowViewRender(t *testing.T) {
 		assert.Zero(t, r.Attempt)
 		assert.Empty(t, r.Answers, "nothing proven")
 		assert.Equal(t, "fr", r.Language.String())
-		assert.Equal(t, "fr", r.Result.Meta[metaContentLanguage])
+		assert.Equal(t, "fr", r.Result.Meta[seam.MetaContentLanguage])
 		says, state := viewSays(t, r)
 		assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
-		assert.Equal(t, map[string]any{outcomeKey: nil}, state, "nothing filled")
+		assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, state, "nothing filled")
 
 		// The next submit, with no language asked, keeps French: pinned.
 		next, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, r), "email": "ada@", "plan": "team"}))
@@ -371,7 +357,7 @@ func TestFlowViewRender(t *testing.T) {
 			},
 			"not through the view": func() (*FlowRound, error) {
 				return flow.Next(ctx, directCall(t, withLang(appsMeta(), "fr"), "alice", "signup",
-					map[string]any{StateArgument: state, actionArgument: renderAction}))
+					map[string]any{StateArgument: state, prefab.ActionArgument: prefab.RenderAction}))
 			},
 		} {
 			_, err := call()
@@ -385,7 +371,7 @@ func TestFlowViewRender(t *testing.T) {
 	})
 }
 
-// TestFlowRenderOnlyFromAView: renderAction on the model's path is an
+// TestFlowRenderOnlyFromAView: prefab.RenderAction on the model's path is an
 // unknown action, refused and counted as before, and the language stays
 // pinned.
 func TestFlowRenderOnlyFromAView(t *testing.T) {
@@ -396,20 +382,20 @@ func TestFlowRenderOnlyFromAView(t *testing.T) {
 	first, err := flow.Next(ctx, argsCall(t, bareMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
 	r, err := flow.Next(ctx, argsCall(t, withLang(bareMeta(), "fr"), "alice", "signup",
-		map[string]any{StateArgument: carried(t, first), actionArgument: renderAction, "email": "ada@example.com", "plan": "pro"}))
+		map[string]any{StateArgument: carried(t, first), prefab.ActionArgument: prefab.RenderAction, "email": "ada@example.com", "plan": "pro"}))
 	require.NoError(t, err)
 	assert.Equal(t, 1, r.Attempt, "a re-ask, counted")
 	require.Len(t, r.Problems, 1)
 	assert.ErrorIs(t, r.Problems[0].Err, errArgumentAction)
 	assert.Equal(t, "en", r.Language.String(), "the pinned language")
 
-	for _, a := range []callArgs{{acted: true, action: renderAction}, {view: true, acted: true, action: "Render"}, {view: true, acted: true, action: 1.0}} {
+	for _, a := range []callArgs{{acted: true, action: prefab.RenderAction}, {view: true, acted: true, action: "Render"}, {view: true, acted: true, action: 1.0}} {
 		st, p, ok := a.declined()
 		assert.Equal(t, ReplyInvalid, st, "%+v", a)
 		assert.True(t, ok)
 		assert.Len(t, p, 1)
 	}
-	st, p, ok := (&callArgs{view: true, acted: true, action: renderAction}).declined()
+	st, p, ok := (&callArgs{view: true, acted: true, action: prefab.RenderAction}).declined()
 	assert.Equal(t, []any{ReplyNone, 0, true}, []any{st, len(p), ok})
 }
 

@@ -206,10 +206,6 @@ func uriOf(opts *ViewerOptions) string {
 // decodes into, so that nothing a client sends can carry the mark.
 
 const (
-	// companionTool is the app-only tool a view's submit calls.
-	companionTool = prefab.CompanionTool
-	// toolArgument names, in a companion call, the tool it reaches.
-	toolArgument = prefab.ToolArgument
 	// companionMetaKey is where the middleware marks the request's _meta.
 	companionMetaKey = "io.github.mcpform/viewSubmit"
 )
@@ -252,15 +248,15 @@ func companionMark(req *mcp.CallToolRequest) *viewMark {
 func viaCompanion(req *mcp.CallToolRequest) bool { return companionMark(req) != nil }
 
 // companionTarget returns the tool a companion call reaches, read from
-// its arguments, which pass on unchanged: toolArgument is one of the
+// its arguments, which pass on unchanged: prefab.ToolArgument is one of the
 // arguments a form or flow writes, left out of what its state is bound to.
 // It decodes them with readArguments, as the round would, and returns
 // them decoded.
 func companionTarget(raw json.RawMessage) (string, map[string]any, bool) {
 	v, err := readArguments(raw)
 	m, _ := v.(map[string]any)
-	tool, _ := m[toolArgument].(string)
-	if err != nil || tool == "" || tool == companionTool {
+	tool, _ := m[prefab.ToolArgument].(string)
+	if err != nil || tool == "" || tool == prefab.CompanionTool {
 		return "", nil, false
 	}
 	return tool, m, true
@@ -270,13 +266,13 @@ func companionTarget(raw json.RawMessage) (string, map[string]any, bool) {
 func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
-		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != companionTool {
+		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != prefab.CompanionTool {
 			return next(ctx, method, req)
 		}
 		tool, args, ok := companionTarget(call.Params.Arguments)
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: "the view's submit names no tool under " + toolArgument}
+				Message: "the view's submit names no tool under " + prefab.ToolArgument}
 		}
 		p := *call.Params
 		p.Name = tool
@@ -297,10 +293,10 @@ func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // addCompanion registers the companion tool, app-only, and its middleware.
 func addCompanion(server *mcp.Server, uri string) {
 	server.AddTool(&mcp.Tool{
-		Name:        companionTool,
+		Name:        prefab.CompanionTool,
 		Title:       "Submit a form view",
 		Description: "Submits an mcpform view to the tool that asked. Called by the view, never by the model.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"` + toolArgument + `":{"type":"string"}},"required":["` + toolArgument + `"]}`),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"` + prefab.ToolArgument + `":{"type":"string"}},"required":["` + prefab.ToolArgument + `"]}`),
 		Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}},
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// The middleware routes every call of the companion; reaching

@@ -187,13 +187,13 @@ func TestCompanionMiddleware(t *testing.T) {
 		want             string // the tool reached; "" for a refusal
 		marked           bool
 	}{
-		{name: "routed", tool: companionTool, args: `{"mcpformTool":"signup","email":"a@b.c"}`, want: "signup", marked: true},
-		{name: "no tool named", tool: companionTool, args: `{"email":"a@b.c"}`},
-		{name: "tool not a string", tool: companionTool, args: `{"mcpformTool":7}`},
-		{name: "itself", tool: companionTool, args: `{"mcpformTool":"` + companionTool + `"}`},
-		{name: "not an object", tool: companionTool, args: `["signup"]`},
-		{name: "not JSON", tool: companionTool, args: `{"mcpformTool":"signup"`},
-		{name: "trailing data", tool: companionTool, args: `{"mcpformTool":"signup"} {}`},
+		{name: "routed", tool: prefab.CompanionTool, args: `{"mcpformTool":"signup","email":"a@b.c"}`, want: "signup", marked: true},
+		{name: "no tool named", tool: prefab.CompanionTool, args: `{"email":"a@b.c"}`},
+		{name: "tool not a string", tool: prefab.CompanionTool, args: `{"mcpformTool":7}`},
+		{name: "itself", tool: prefab.CompanionTool, args: `{"mcpformTool":"` + prefab.CompanionTool + `"}`},
+		{name: "not an object", tool: prefab.CompanionTool, args: `["signup"]`},
+		{name: "not JSON", tool: prefab.CompanionTool, args: `{"mcpformTool":"signup"`},
+		{name: "trailing data", tool: prefab.CompanionTool, args: `{"mcpformTool":"signup"} {}`},
 		{name: "another tool", tool: "signup", args: `{"mcpformTool":"other"}`, want: "signup"},
 		{name: "a client's own mark", tool: "signup", args: `{}`, meta: mcp.Meta{companionMetaKey: map[string]any{}}, want: "signup"},
 	} {
@@ -228,9 +228,9 @@ func TestCompanionReadTwice(t *testing.T) {
 	first, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
 	req := argsCall(t, appsMeta(), "alice", "signup", nil)
-	args, err := json.Marshal(map[string]any{StateArgument: carried(t, first), toolArgument: "signup", "email": "ada@example.com", "plan": "team"})
+	args, err := json.Marshal(map[string]any{StateArgument: carried(t, first), prefab.ToolArgument: "signup", "email": "ada@example.com", "plan": "team"})
 	require.NoError(t, err)
-	req.Params.Name, req.Params.Arguments = companionTool, args
+	req.Params.Name, req.Params.Arguments = prefab.CompanionTool, args
 	var steps []string
 	route := companionMiddleware(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
 		for range 2 {

@@ -397,7 +397,7 @@ func requireBadState(t testing.TB, err error) {
 }
 
 // noArguments is the digest a flow binds a call without arguments to: the
-// SHA-256 of the JSON null, unpadded base64url (mcpform's binding.go).
+// SHA-256 of the JSON null, unpadded base64url (mcpform's internal/canonjson).
 var noArguments = func() string {
 	sum := sha256.Sum256([]byte("null"))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
@@ -420,7 +420,7 @@ func mintState(t testing.TB, key, principal, tool string, now time.Time, payload
 	return tok
 }
 
-// runID returns a run ID as a flow makes one (callread.go) for a run
+// runID returns a run ID as a flow makes one (newRunID, round.go) for a run
 // started at start: its start in 6 bytes of Unix seconds, big-endian, and
 // 12 random bytes, base64url. A flow with outcomes refuses a state whose
 // run ID is not of this form, or started longer ago than it keeps them.

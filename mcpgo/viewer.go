@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/prefab"
 )
 
 // A view submits to an app-only companion tool, never to the tool that
@@ -18,15 +19,9 @@ import (
 // state minted for a view verifies only on a call that came through it.
 // mcp-go calls a tool's handler with the context it was given, so the
 // companion's handler calls the named tool's handler itself, with a
-// context value of a type no client can send.
-
-const (
-	// companionTool is the app-only tool a view's submit calls; the name
-	// go-sdk's face gives it too.
-	companionTool = "mcpform_view_submit"
-	// toolArgument names, in a companion call, the tool it reaches.
-	toolArgument = "mcpformTool"
-)
+// context value of a type no client can send. The companion's name and
+// its argument are internal/prefab's, as the views and go-sdk's face name
+// them.
 
 // viewMarkKey is the context key of the companion's mark, and theViewMark
 // the mark: only this package makes either.
@@ -121,9 +116,9 @@ func AttachViewer(tool *mcp.Tool, opts *mcpform.ViewerOptions) error {
 
 // addCompanion registers the companion tool, app-only, on srv.
 func addCompanion(srv *server.MCPServer, uri string) {
-	tool := mcp.NewToolWithRawSchema(companionTool,
+	tool := mcp.NewToolWithRawSchema(prefab.CompanionTool,
 		"Submits an mcpform view to the tool that asked. Called by the view, never by the model.",
-		json.RawMessage(`{"type":"object","properties":{"`+toolArgument+`":{"type":"string"}},"required":["`+toolArgument+`"]}`))
+		json.RawMessage(`{"type":"object","properties":{"`+prefab.ToolArgument+`":{"type":"string"}},"required":["`+prefab.ToolArgument+`"]}`))
 	tool.Title = "Submit a form view"
 	tool.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}}}
 	srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -157,22 +152,20 @@ func attached(tool mcp.Tool, uri string) bool {
 type companionError struct{}
 
 func (companionError) Error() string {
-	return "invalid params: the view's submit names no tool under " + toolArgument
+	return "invalid params: the view's submit names no tool under " + prefab.ToolArgument
 }
 
 func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
 
 func (companionError) JSONRPCError() mcp.JSONRPCError {
-	return rpcError(mcp.INVALID_PARAMS, "the view's submit names no tool under "+toolArgument, nil)
+	return rpcError(mcp.INVALID_PARAMS, "the view's submit names no tool under "+prefab.ToolArgument, nil)
 }
 
 // companionTarget returns the tool a companion call reaches, read from its
-// arguments, which pass on unchanged: toolArgument is one of the arguments
+// arguments, which pass on unchanged: prefab.ToolArgument is one of the arguments
 // a flow writes, left out of what its state is bound to.
 func companionTarget(req *mcp.CallToolRequest) (string, bool) {
-	var a struct {
-		Tool string `json:"mcpformTool"`
-	}
+	var a map[string]json.RawMessage
 	raw := req.Params.RawArguments
 	if len(raw) == 0 {
 		b, err := json.Marshal(req.Params.Arguments)
@@ -181,8 +174,9 @@ func companionTarget(req *mcp.CallToolRequest) (string, bool) {
 		}
 		raw = b
 	}
-	if json.Unmarshal(raw, &a) != nil || a.Tool == "" || a.Tool == companionTool {
+	var tool string
+	if json.Unmarshal(raw, &a) != nil || json.Unmarshal(a[prefab.ToolArgument], &tool) != nil || tool == "" || tool == prefab.CompanionTool {
 		return "", false
 	}
-	return a.Tool, true
+	return tool, true
 }

@@ -94,7 +94,7 @@ var catalogEN = [NumMsgs]string{
 	UnavailableHeading: "That could not be saved",
 	UnavailableMessage: "Something went wrong on the server. Please try again in a moment.",
 
-	// The MCP Apps views (viewtext.go).
+	// The MCP Apps views (the root's view.go).
 	ViewProblemTitle: "There is a problem", // the error summary's heading
 	ViewStepOf:       "Step {step} of {total}",
 	ViewOptional:     "(optional)", // after the label of a field not required

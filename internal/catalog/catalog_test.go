@@ -137,3 +137,22 @@ func TestLang(t *testing.T) {
 		assert.Equal(t, l, Match(l.Code()))
 	}
 }
+
+// TestFillText: the views' cases, with prefab's: a value is not read
+// again for placeholders, and a brace that opens none stays.
+func TestFillText(t *testing.T) {
+	for _, tt := range []struct{ s, want string }{
+		{"Step {step} of {total}", "Step 1 of 2"},
+		{"no placeholder", "no placeholder"},
+		{"{unknown} stays", "{unknown} stays"},
+		// A value is not read again for placeholders.
+		{"{label}", "{step}"},
+		// A brace that opens no placeholder stays.
+		{"{step", "{step"},
+		{"} {step}", "} 1"},
+		{"{{step}}", "{{step}}"},
+	} {
+		got := Fill(tt.s, "step", "1", "total", "2", "label", "{step}")
+		assert.Equal(t, tt.want, got, tt.s)
+	}
+}

@@ -250,6 +250,13 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
+// AllDigits reports whether s is one or more ASCII digits: no sign, no
+// space, of any length.
+func AllDigits(s string) bool {
+	_, ok := digits(s) // its value may overflow; only ok matters here
+	return s != "" && ok
+}
+
 // DateTime reports whether s is a "date-time": an RFC 3339 date-time.
 func DateTime(s string) bool {
 	_, ok := readDateTime(s)

@@ -212,3 +212,14 @@ func FuzzFormat(f *testing.F) {
 		checkAgainstReference(t, refs, s)
 	})
 }
+
+// TestAllDigits: one or more ASCII digits, of any length, and nothing
+// else.
+func TestAllDigits(t *testing.T) {
+	for s, want := range map[string]bool{"0": true, "09": true, "123456789012345678901234567890": true,
+		"": false, "-1": false, "+1": false, " 1": false, "1.5": false, "١": false, "1e3": false} {
+		if got := AllDigits(s); got != want {
+			t.Errorf("AllDigits(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

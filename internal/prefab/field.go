@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/mcpform/mcpform/internal/catalog"
 )
 
 // A Kind is what a field asks for, which decides its control.
@@ -202,11 +204,11 @@ func Hint(f *Field, t *Text) string {
 func Bounds(f *Field, between, atLeast, atMost string) string {
 	switch {
 	case f.Min != nil && f.Max != nil:
-		return Fill(between, "min", num(*f.Min), "max", num(*f.Max))
+		return catalog.Fill(between, "min", num(*f.Min), "max", num(*f.Max))
 	case f.Min != nil:
-		return Fill(atLeast, "min", num(*f.Min))
+		return catalog.Fill(atLeast, "min", num(*f.Min))
 	case f.Max != nil:
-		return Fill(atMost, "max", num(*f.Max))
+		return catalog.Fill(atMost, "max", num(*f.Max))
 	}
 	return ""
 }

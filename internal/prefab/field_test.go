@@ -64,11 +64,3 @@ func TestControlDefault(t *testing.T) {
 	assert.True(t, errors.As(err, &de))
 	assert.Equal(t, "f", de.Field)
 }
-
-// TestFill: placeholders are filled in one pass; unknown ones stay.
-func TestFill(t *testing.T) {
-	assert.Equal(t, "Step 1 of 2", Fill("Step {step} of {total}", "step", "1", "total", "2"))
-	assert.Equal(t, "{unknown} stays", Fill("{unknown} stays", "step", "1"))
-	assert.Equal(t, "{step}", Fill("{label}", "step", "1", "label", "{step}"))
-	assert.Equal(t, "no placeholder", Fill("no placeholder"))
-}

@@ -5,18 +5,25 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpform/mcpform/internal/format"
 )
 
 // The names a view's calls carry, which the tool that reads them shares.
 const (
 	// ActionArgument is the argument under which a view, or a model,
-	// acts rather than answers. Its value is DeclineAction or
-	// RenderAction.
+	// acts rather than answers, beside the state. Its value is
+	// DeclineAction or RenderAction; there is no way to say "accept"
+	// this way, so that a confirmation stays fail-closed. It has no "_",
+	// which the renderer would camel-case (see RendererKey).
 	ActionArgument = "mcpformAction"
-	// DeclineAction declines the step a view shows.
+	// DeclineAction declines the step a view shows: a view's Decline
+	// button sends it, and the model is told to.
 	DeclineAction = "decline"
 	// RenderAction asks, from a view alone, for the step it shows again,
-	// in the language of the call's acceptLanguage.
+	// unanswered, in the language of the call's acceptLanguage: the
+	// viewer sends it when the host's locale is not the view's. It reads
+	// no answer and proves nothing.
 	RenderAction = "render"
 	// CompanionTool is the app-only tool a view's submit calls.
 	CompanionTool = "mcpform_view_submit"
@@ -132,16 +139,7 @@ func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 func isNumberLiteral(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, hasFrac := strings.Cut(s, ".")
-	return allDigits(intPart) && (!hasFrac || allDigits(frac))
-}
-
-func allDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
+	return format.AllDigits(intPart) && (!hasFrac || format.AllDigits(frac))
 }
 
 // CarryProblem returns the index of the first of names whose value a view

@@ -3,6 +3,8 @@ package prefab
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcpform/mcpform/internal/catalog"
 )
 
 // A Step is one round of a flow step, as its view shows it: where it
@@ -56,7 +58,7 @@ func (s *Step) content(t *Text) (*Node, error) {
 		children = append(children, summaryNode(s.Summary, t))
 	}
 	if s.Total > 1 {
-		children = append(children, &Node{Type: "Muted", Content: Fill(t.StepOf,
+		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(t.StepOf,
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
 	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
@@ -156,7 +158,7 @@ func pageSteps(p *Page, withFields bool, t *Text) []*Node {
 		back = t.ReturnStep
 	}
 	return []*Node{
-		{Type: "Text", Content: "1. " + Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep))},
+		{Type: "Text", Content: "1. " + catalog.Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep))},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
 			{Type: "Link", CSSClass: OpenLinkClass, Content: open, Href: p.URL, Target: "_blank"},
 			{Type: "Button", CSSClass: CopyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},

@@ -1,10 +1,8 @@
 package prefab
 
-import "strings"
-
 // Text holds, by name, every word a view shows or tells the model that is
 // mcpform's own, not the author's, in one language. The caller fills it from
-// its catalogs. A placeholder is a name in braces, filled by [Fill].
+// its catalogs. A placeholder is a name in braces, filled by [catalog.Fill].
 type Text struct {
 	// Lang is the language's code, which marks a view's root; empty for
 	// English, the viewer page's own language.
@@ -28,19 +26,4 @@ type Text struct {
 
 	// What the model reads of a view, and how a list is joined.
 	ModelForm, ModelLink, ListSep string
-}
-
-// Fill returns s with each placeholder {name} filled by the value after
-// name in kv, which alternates names and values, in one pass: a value is
-// never read again for placeholders, and a placeholder kv does not name is
-// left as it is.
-func Fill(s string, kv ...string) string {
-	if !strings.Contains(s, "{") {
-		return s
-	}
-	pairs := make([]string, 0, len(kv))
-	for i := 0; i+1 < len(kv); i += 2 {
-		pairs = append(pairs, "{"+kv[i]+"}", kv[i+1])
-	}
-	return strings.NewReplacer(pairs...).Replace(s)
 }

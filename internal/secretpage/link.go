@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,26 +48,8 @@ func (l *Link) CookieName() string {
 }
 
 func (l *Link) keyFor(purpose string) string {
-	sum := sha256.Sum256([]byte(bindTo(purpose, l.Principal, l.Tool, l.Run, l.Step)))
+	sum := sha256.Sum256([]byte(token.BindTo(purpose, l.Principal, l.Tool, l.Run, l.Step)))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
-// bindTo joins parts as package mcpform's BindTo does, each as its length
-// in decimal, ":" and itself, so that no two lists of parts join alike.
-func bindTo(parts ...string) string {
-	n := 0
-	for _, p := range parts {
-		n += len(p) + 4
-	}
-	var b strings.Builder
-	b.Grow(n)
-	var num [20]byte
-	for _, p := range parts {
-		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
-		b.WriteByte(':')
-		b.WriteString(p)
-	}
-	return b.String()
 }
 
 // Keys seal and open links, and make and check the page's MACs, under
@@ -282,5 +263,5 @@ func PageKey(link string) string {
 	if b, err := base64.RawURLEncoding.DecodeString(body); err != nil || json.Unmarshal(b, &env) != nil || env.P.Run == "" {
 		return link
 	}
-	return bindTo(u.Scheme+"://"+u.Host+u.Path, env.P.Run, env.P.Step)
+	return token.BindTo(u.Scheme+"://"+u.Host+u.Path, env.P.Run, env.P.Step)
 }

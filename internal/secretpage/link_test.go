@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/token"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,7 +136,7 @@ func TestPageKey(t *testing.T) {
 	}
 	l := Link{Principal: "alice", Tool: "t", Run: "r1", Step: "password"}
 	a := PageKey(signed(l, 100, "example.com"))
-	assert.Equal(t, bindTo("https://example.com/secret", "r1", "password"), a)
+	assert.Equal(t, token.BindTo("https://example.com/secret", "r1", "password"), a)
 	assert.Equal(t, a, PageKey(signed(l, 700, "example.com")), "minted anew")
 	assert.NotEqual(t, a, PageKey(signed(Link{Principal: "alice", Tool: "t", Run: "r2", Step: "password"}, 100, "example.com")))
 	assert.NotEqual(t, a, PageKey(signed(Link{Principal: "alice", Tool: "t", Run: "r1", Step: "other"}, 100, "example.com")))

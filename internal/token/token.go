@@ -93,6 +93,26 @@ func mac(key, data []byte) []byte {
 	return h.Sum(nil)
 }
 
+// BindTo joins parts into a bind string that encodes them unambiguously:
+// each part is written as its length in bytes, a colon and the part, so
+// BindTo("a", "bc") is "1:a2:bc" and differs from BindTo("ab", "c"). With
+// no parts it returns "", which differs from BindTo(""), "0:".
+func BindTo(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 4
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var num [20]byte
+	for _, p := range parts {
+		b.Write(strconv.AppendInt(num[:0], int64(len(p)), 10))
+		b.WriteByte(':')
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 // bindTag returns the base64url bind tag of bind under key.
 func bindTag(key []byte, bind string) string {
 	return base64.RawURLEncoding.EncodeToString(mac(key, []byte(bindLabel+bind))[:tagSize])
