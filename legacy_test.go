@@ -1,7 +1,6 @@
 package mcpform
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -409,7 +408,7 @@ func TestLegacySchema(t *testing.T) {
 				return
 			}
 			require.Len(t, *wire, 1)
-			assert.Equal(t, []string{"room", "extras", "seats"}, wireOrder((*wire)[0]), "the fields keep their order")
+			assert.Equal(t, []string{"room", "extras", "seats"}, legacy.PropertyOrder((*wire)[0]), "the fields keep their order")
 		})
 	}
 }
@@ -451,7 +450,7 @@ func TestLegacyReaskKeepsOrderAndLabels(t *testing.T) {
 	assert.Equal(t, []string{"Book a room", "Book a room\n\nPlease check: Seats: greater than the maximum 12."}, messages)
 	var orders []string
 	for _, b := range *wire {
-		orders = append(orders, strings.Join(wireOrder(b), ","))
+		orders = append(orders, strings.Join(legacy.PropertyOrder(b), ","))
 	}
 	assert.Equal(t, []string{"room,extras,seats", "room,extras,seats"}, orders, "the fields keep their order")
 	require.Len(t, rooms, 2)
@@ -493,34 +492,6 @@ func BenchmarkLegacyCall(b *testing.B) {
 			}
 		})
 	}
-}
-
-// wireOrder returns the keys of the "properties" object of the schema
-// JSON b in the order they are written: the order the person is asked in.
-func wireOrder(b []byte) []string {
-	var top struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(b, &top) != nil || len(top.Properties) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(top.Properties))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return nil
-		}
-	}
-	return keys
 }
 
 // TestLegacyForgotten: a server that forgets AddLegacyRounds gives a client

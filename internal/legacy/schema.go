@@ -28,7 +28,7 @@ func elicitSchema(wire any) *jsonschema.Schema {
 	if json.Unmarshal(b, &s) != nil || s == nil {
 		return nil
 	}
-	s.PropertyOrder = propertyOrder(b)
+	s.PropertyOrder = PropertyOrder(b)
 	var rest []string
 	for name := range s.Properties {
 		if !slices.Contains(s.PropertyOrder, name) {
@@ -118,11 +118,11 @@ func titledChoices(choices []*jsonschema.Schema) (values, titles []any, ok bool)
 	return values, titles, true
 }
 
-// propertyOrder returns the keys of the "properties" object of the schema
+// PropertyOrder returns the keys of the "properties" object of the schema
 // JSON b in the order they are written, which decoding into a
 // jsonschema.Schema loses and a re-sent schema must keep: it is the order
 // the person is asked in.
-func propertyOrder(b []byte) []string {
+func PropertyOrder(b []byte) []string {
 	var top struct {
 		Properties json.RawMessage `json:"properties"`
 	}

@@ -50,6 +50,6 @@ func TestPropertyOrder(t *testing.T) {
 		{`{"properties":[]}`, nil},
 		{`not json`, nil},
 	} {
-		assert.Equal(t, tt.want, propertyOrder([]byte(tt.in)), tt.in)
+		assert.Equal(t, tt.want, PropertyOrder([]byte(tt.in)), tt.in)
 	}
 }
