@@ -690,16 +690,8 @@ func (f *AutoFormField) hasOption(s string) bool {
 
 func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
 
-// refused returns the reason k, which has no placeholder. Each is made
-// once and shared: nothing changes a Reason.
-func refused(k catalog.Msg) *catalog.Reason { return &fixedReasons[k] }
-
-var fixedReasons = func() (r [catalog.NumMsgs]catalog.Reason) {
-	for k := range r {
-		r[k].Msg = catalog.Msg(k)
-	}
-	return r
-}()
+// refused returns the reason k, which has no placeholder.
+func refused(k catalog.Msg) *catalog.Reason { return &catalog.Reason{Msg: k} }
 
 // refusedBound returns the reason k, whose placeholder name is filled
 // with the bound b.
