@@ -30,7 +30,11 @@ func (a *Arena) Put(b []byte) Ref {
 		panic("arena: value too large")
 	}
 	if len(a.chunks) == 0 || len(a.chunks[a.fill])+len(b) > cap(a.chunks[a.fill]) {
+		old := a.fill
 		a.fill = a.slot(make([]byte, 0, max(chunkSize, len(b))))
+		if len(a.chunks) > 1 && a.live[old] == 0 && old != a.fill {
+			a.release(old) // emptied while it was being filled
+		}
 	}
 	c := a.chunks[a.fill]
 	r := Ref{a.fill, uint32(len(c)), uint32(len(b))}
@@ -64,7 +68,12 @@ func (a *Arena) Get(r Ref) []byte {
 func (a *Arena) Free(r Ref) {
 	a.live[r.chunk]--
 	if a.live[r.chunk] == 0 && r.chunk != a.fill {
-		a.chunks[r.chunk] = nil
-		a.free = append(a.free, r.chunk)
+		a.release(r.chunk)
 	}
+}
+
+// release lets chunk i's memory go and frees its slot.
+func (a *Arena) release(i uint32) {
+	a.chunks[i] = nil
+	a.free = append(a.free, i)
 }

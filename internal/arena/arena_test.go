@@ -56,3 +56,24 @@ func TestGetDoesNotReachTheNextValue(t *testing.T) {
 		t.Fatalf("the second value is %q", got)
 	}
 }
+
+// TestFillChunkEmptiedThenLeft shows that a chunk whose values are all
+// freed while it is still being filled lets its memory go once the arena
+// moves on to the next chunk: a store whose outcomes expire faster than
+// a chunk fills must not keep one chunk per fill.
+func TestFillChunkEmptiedThenLeft(t *testing.T) {
+	var a Arena
+	v := bytes.Repeat([]byte{'v'}, 1000)
+	for range 20 * chunkSize / len(v) {
+		a.Free(a.Put(v))
+	}
+	held := 0
+	for _, c := range a.chunks {
+		if c != nil {
+			held++
+		}
+	}
+	if held != 1 {
+		t.Errorf("%d chunks hold memory after every value was freed, want 1 (the one being filled)", held)
+	}
+}
