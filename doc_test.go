@@ -86,6 +86,7 @@ func TestLibraryImports(t *testing.T) {
 		{"internal/token", stdlibOnly},
 		{"internal/canonjson", stdlibOnly},
 		{"internal/testenv", stdlibOnly},
+		{"internal/arena", stdlibOnly},
 	}
 	hasRow := map[string]bool{}
 	for _, tt := range rows {

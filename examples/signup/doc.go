@@ -84,21 +84,23 @@
 //     e2e/loadgen on two shared cores, about a tenth of the CPU and a
 //     third of the peak). Leave the default on a box of its own with more
 //     cores.
-//   - GOMEMLIMIT and GOGC=400, knowing what the server keeps: each
-//     finished signup's outcome, for replays, for as long as its state is
-//     valid (10 minutes), and, without -db, its account; about 300 bytes
-//     together (mcpform.MemoryOutcomes keeps outcomes compressed, and
-//     neither keeps an object per signup for the collector to mark). Most
-//     of what a call allocates is go-sdk's decoding, some hundreds of
+//   - GOMEMLIMIT and GOGC=400, knowing what the server keeps: each finished
+//     signup's outcome, for replays, for as long as its state is valid (10
+//     minutes), and, without -db, its account; about 550 bytes together
+//     (mcpform.MemoryOutcomes keeps an outcome as its result's JSON, about
+//     370 bytes with its key and expiry, and the account is packed in about
+//     170; neither keeps an object per signup for the collector to mark).
+//     Most of what a call allocates is go-sdk's decoding, some hundreds of
 //     kilobytes of buffers that die at once, so the collector runs often,
 //     and by default the heap peaks near twice what is live. Give the
 //     server a budget instead: GOMEMLIMIT at least twice what it keeps
-//     (signups a second × 600 × 300 bytes, plus a few MB for the calls in
+//     (signups a second × 600 × 550 bytes, plus a few MB for the calls in
 //     flight), and GOGC=400, so that the collector runs rarely while the
 //     heap is far below the budget, and near it no more often than by
-//     default. Below twice what is kept, it runs all the time, and a
-//     signup costs more CPU than on the TypeScript SDK. e2e/loadgen's
-//     servers live a minute and keep under 30 MB: GOMEMLIMIT=56MiB.
+//     default. Below twice what is kept, it runs all the time, and a signup
+//     costs more CPU than on the TypeScript SDK. e2e/loadgen's servers take
+//     load for under a minute, some 100,000 signups at most, and keep under
+//     55 MB: GOMEMLIMIT=112MiB.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
 //     replicas on several.
