@@ -150,7 +150,7 @@ func (c *compiled) display(submitTool string, opts *DisplayFormOptions) (*mcp.Ca
 // input, as prefab's own mapping from JSON Schema does.
 func (f *AutoFormField) inputType() string {
 	switch f.Type {
-	case "":
+	case "", "select", "radio": // without options, plain text, as the seed maps them
 		return string(TypeText)
 	case TypeInteger:
 		return string(TypeNumber)

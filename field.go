@@ -423,11 +423,13 @@ func cloneFields(fields []AutoFormField) []AutoFormField {
 // fieldTypes are the known field types, in the order an error lists them:
 // the FieldType constants, then the HTML input types that hold plain text
 // and that prefab's renderer passes to the browser, which a field list
-// shared with the TypeScript helpers may carry. Those are asked for as
-// plain text.
+// shared with the TypeScript helpers may carry, then the controls people
+// write beside an options list. As the seed maps them, the first are
+// asked for as plain text, and "select" and "radio" as a choice of their
+// options (any type with options is), or as plain text without options.
 var fieldTypes = [...]FieldType{TypeText, TypeTextarea, TypePassword, TypeTel, TypeEmail, TypeURL, TypeURI,
 	TypeDate, TypeDatetime, TypeDatetimeLocal, TypeNumber, TypeRange, TypeInteger, TypeCheckbox, TypeBoolean,
-	"search", "color", "time", "month", "week"}
+	"search", "color", "time", "month", "week", "select", "radio"}
 
 // checkType refuses a Type that is not one of fieldTypes, suggesting the
 // nearest one.

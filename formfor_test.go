@@ -465,7 +465,9 @@ func TestAuthorMistakes(t *testing.T) {
 		assert.ErrorIs(t, err, ErrType)
 		assert.ErrorContains(t, err, `field "when"`)
 		assert.ErrorContains(t, err, `did you mean "date"?`)
-		assert.ErrorIs(t, checkFields([]AutoFormField{{Name: "x", Type: "select"}}), ErrType)
+		err = checkFields([]AutoFormField{{Name: "x", Type: "selct"}})
+		assert.ErrorIs(t, err, ErrType)
+		assert.ErrorContains(t, err, `did you mean "select"?`)
 	})
 	t.Run("escaped colons and far keys pass", func(t *testing.T) {
 		type fine struct {

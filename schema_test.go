@@ -205,3 +205,45 @@ func TestFormsAreFreed(t *testing.T) {
 	t.Logf("heap grew %d bytes over %d forms", grown, n)
 	assert.Less(t, grown, int64(n*64), "compiled forms outlive themselves: %d bytes per form", grown/n)
 }
+
+// TestOptionControlsMapAsTheSeed holds the types people write beside an
+// options list, select and radio, to the seed's mapping and to the
+// TypeScript helpers: with options, a choice of them; without, plain
+// text (issue 32, finding 14: they were refused as unknown types).
+func TestOptionControlsMapAsTheSeed(t *testing.T) {
+	opts := []Option{{Value: "free"}, {Value: "pro", Label: "Pro"}}
+	forms := map[string][]AutoFormField{
+		"select with options": {{Name: "plan", Type: "select", Options: opts, Required: true}},
+		"radio with options":  {{Name: "plan", Type: "radio", Options: opts, Default: "pro"}},
+		"select alone":        {{Name: "plan", Type: "select"}},
+		"radio alone":         {{Name: "plan", Type: "radio", Max: Bound(8)}},
+	}
+	names := slices.Sorted(maps.Keys(forms))
+	var calls []map[string]any
+	for _, name := range names {
+		calls = append(calls, map[string]any{"fn": "formSchema", "args": []any{forms[name]}})
+	}
+	ts := callPrefab(t, calls)
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) {
+			fields := forms[name]
+			got, err := FormSchema(fields)
+			require.NoError(t, err)
+			// The same field without a type is what the seed maps it to.
+			untyped := cloneFields(fields)
+			untyped[0].Type = ""
+			want, err := FormSchema(untyped)
+			require.NoError(t, err)
+			assert.Equal(t, marshalIndent(t, want), marshalIndent(t, got))
+			require.Empty(t, ts[i].Error)
+			var gotMap, tsMap map[string]any
+			require.NoError(t, json.Unmarshal(marshalIndent(t, got), &gotMap))
+			require.NoError(t, json.Unmarshal(ts[i].Result, &tsMap))
+			assert.Equal(t, tsMap, gotMap, "TypeScript's formSchema")
+			_, err = NewForm[Answers](fields, nil)
+			require.NoError(t, err, "a form compiles")
+			_, err = DisplayForm(fields, "submit", nil)
+			require.NoError(t, err, "a view is built")
+		})
+	}
+}
