@@ -1063,8 +1063,11 @@ func ExampleFlowRound_Once() {
 	created := 0
 	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		round, err := flow.Next(ctx, req)
-		if err != nil || round.Status == mcpform.FlowAsk {
-			return round.Result, err
+		if err != nil { // a forged or expired state: round is nil
+			return nil, err
+		}
+		if round.Status == mcpform.FlowAsk {
+			return round.Result, nil
 		}
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			if round.Status != mcpform.FlowDone {
@@ -1094,10 +1097,17 @@ func ExampleFlowRound_Once() {
 	fmt.Println(answer("ada@example.com"))
 	fmt.Println(answer("mallory@example.com")) // the same state, replayed
 	fmt.Println(created, "account")
+	_, err = handle(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name: "signup", Meta: exampleFormClient, RequestState: "s1.forged",
+		InputResponses: mcp.InputResponseMap{"signup": &mcp.ElicitResult{Action: "accept"}},
+	}})
+	var refused *jsonrpc.Error
+	fmt.Println("forged state refused:", errors.As(err, &refused) && refused.Code == jsonrpc.CodeInvalidParams)
 	// Output:
 	// created ada@example.com
 	// created ada@example.com
 	// 1 account
+	// forged state refused: true
 }
 
 // A password is asked on a page of the server's, through URL mode, in the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -167,8 +168,11 @@ func ExampleFlowRound_Once() {
 	created := 0
 	handle := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		round, err := mcpgo.Next(ctx, flow, req)
-		if err != nil || round.Status == mcpform.FlowAsk {
-			return round.Result, err
+		if err != nil { // a forged or expired state: round is nil
+			return nil, err
+		}
+		if round.Status == mcpform.FlowAsk {
+			return round.Result, nil
 		}
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			if round.Status != mcpform.FlowDone {
@@ -188,10 +192,13 @@ func ExampleFlowRound_Once() {
 		fmt.Println(res.Content[0].(mcp.TextContent).Text)
 	}
 	fmt.Println("accounts created:", created)
+	_, err = handle(ctx, modernCall("s1.forged", "plan", map[string]any{"plan": "pro"}))
+	fmt.Println("forged state refused:", errors.Is(err, mcpform.ErrMalformed))
 	// Output:
 	// created, plan team
 	// created, plan team
 	// accounts created: 1
+	// forged state refused: true
 }
 
 // bookServer is an mcp-go server whose "book" tool asks for a Room.
