@@ -66,6 +66,7 @@ var enumType = reflect.TypeFor[Enum]()
 // slice, an interface) with a [*FieldError] wrapping [ErrType], and a
 // struct tag that reflect.StructTag cannot parse, a tag key within two
 // edits of mcpform (mcpfrom, mcpform2), which would be ignored, an
+// mcpform tag on an unexported field, which encoding/json skips, an
 // mcpform tag FormFor cannot read, or an option whose value and label are
 // both digits (options=09:00 is value 09, label 00: a time with its colon
 // unescaped), with one wrapping [ErrTag]; an unknown type=, with one
@@ -131,6 +132,11 @@ func checkStructTags(t reflect.Type, seen map[reflect.Type]bool) error {
 		for _, k := range keys {
 			if k != tagKey && editDistance(k, tagKey, 2) <= 2 {
 				return &FieldError{GoField: sf.Name, Err: fmt.Errorf("%w: the key %q is not %q: a misspelt key is ignored, so write %s:\"…\"", ErrTag, k, tagKey, tagKey)}
+			}
+			if k == tagKey && !sf.IsExported() && !sf.Anonymous {
+				// encoding/json skips an unexported field, so its answer
+				// could never be decoded into it.
+				return &FieldError{GoField: sf.Name, Err: fmt.Errorf("%w: the field is unexported, so it is never asked or filled: export it, or remove its %s tag", ErrTag, tagKey)}
 			}
 		}
 		et := sf.Type

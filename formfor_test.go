@@ -226,6 +226,34 @@ func TestFormForRefusesBadStructTags(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTag, "embedded")
 }
 
+// TestFormForRefusesUnexportedTaggedField: an mcpform tag on an
+// unexported field, which encoding/json skips, is refused rather than
+// silently never asked (issue 32, finding 13). An unexported field
+// without the tag is still skipped, as encoding/json skips it.
+func TestFormForRefusesUnexportedTaggedField(t *testing.T) {
+	type tagged struct {
+		Email string `json:"email"`
+		plan  string `mcpform:"label=Plan"`
+	}
+	_, err := FormFor[tagged](nil)
+	require.ErrorIs(t, err, ErrTag)
+	var fe *FieldError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "plan", fe.GoField)
+	assert.ErrorContains(t, err, "export it, or remove its mcpform tag")
+
+	type untagged struct {
+		Email string `json:"email"`
+		note  string
+	}
+	form, err := FormFor[untagged](nil)
+	require.NoError(t, err)
+	fields := form.Fields()
+	require.Len(t, fields, 1)
+	assert.Equal(t, "email", fields[0].Name)
+	_, _ = tagged{}.plan, untagged{}.note
+}
+
 // docTags is the two tags FormFor's doc shows for its escape rule, written
 // here in source so that go vet checks them, and read back from the doc by
 // TestFormForDocTags.
