@@ -690,7 +690,15 @@ func (f *AutoFormField) hasOption(s string) bool {
 	return false
 }
 
-func formatBound(b float64) string { return strconv.FormatFloat(b, 'g', -1, 64) }
+// formatBound writes the bound b for a person's message.
+func formatBound(b float64) string {
+	if b == math.Trunc(b) && math.Abs(b) < 1e21 {
+		// A whole number is written whole, as a person writes it (and as
+		// JavaScript does below 1e21): 100000000000, not 1e+11.
+		return strconv.FormatFloat(b, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(b, 'g', -1, 64)
+}
 
 // refused returns the reason k, which has no placeholder.
 func refused(k catalog.Msg) *catalog.Reason { return &catalog.Reason{Msg: k} }

@@ -245,3 +245,25 @@ func TestDateTimeSignedFieldsRefused(t *testing.T) {
 		assert.NotEmpty(t, f.checkValue(s), "checkValue(%q) kept it", s)
 	}
 }
+
+// TestBoundsWrittenWhole: a message prints a whole-number bound as a
+// person writes it, never in scientific notation (issue 32, finding 12:
+// "greater than the maximum 1e+11").
+func TestBoundsWrittenWhole(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		field AutoFormField
+		v     any
+		want  string
+	}{
+		{"maximum", AutoFormField{Name: "n", Type: TypeInteger, Max: Bound(1e11)}, 2e11, "100000000000"},
+		{"minimum", AutoFormField{Name: "n", Type: TypeNumber, Min: Bound(-5e15)}, -6e15, "-5000000000000000"},
+		{"fraction", AutoFormField{Name: "n", Type: TypeNumber, Max: Bound(0.5)}, 0.75, "0.5"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.field.checkValue(tt.v)
+			assert.Contains(t, got, tt.want)
+			assert.NotContains(t, got, "e+")
+		})
+	}
+}
