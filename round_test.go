@@ -480,7 +480,7 @@ func FuzzFlowArguments(f *testing.F) {
 		`{"mcpform":"STATE","mcpformAction":"accept","email":"ada@example.com","plan":"pro"}`,
 		`{"mcpformAction":"decline"}`,
 		`{"mcpform":"STATE","email":"ada@example.com\u0000","plan":"pro"} `,
-		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
+		`["mcpform","STATE"]`, `null`, `{`, `{"mcpform":"STATE","email":"ada@example.com","plan":"pro","x":{"k":1,"K":2}}`, `{"mcpform":"STATE","email":"\ud800","plan":"pro"}`,
 	} {
 		f.Add([]byte(s), true)
 		f.Add([]byte(s), false)
@@ -504,6 +504,11 @@ func FuzzFlowArguments(f *testing.F) {
 		// The reference: encoding/json with numbers as written, and the
 		// digest of what is left.
 		got, err := callArguments(raw, fl.own)
+		// Valid JSON is refused only for keys that differ only in case,
+		// which a digest taken without key order could not tell apart.
+		if errors.Is(err, canonjson.ErrFoldedKeys) && json.Valid(raw) {
+			return
+		}
 		if len(bytes.TrimSpace(raw)) > 0 && (err == nil) != json.Valid(raw) {
 			t.Fatalf("callArguments error %v, json.Valid %v", err, json.Valid(raw))
 		}
