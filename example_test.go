@@ -14,14 +14,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/mcpform/mcpform/mcpformtest"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 	_ "modernc.org/sqlite" // the examples' database: the library imports no driver
 )
@@ -2002,4 +2006,54 @@ func ExampleContentLanguage() {
 	fmt.Println(res.Meta)
 	// Output:
 	// map[io.modelcontextprotocol/contentLanguage:es]
+}
+
+// TestDocHandlersMeetHostileCalls runs the handlers the docs show, as a
+// server serves them, against the calls a careless or hostile host makes:
+// a forged request state and forged view arguments, and a client older
+// than 2026-07-28 on a server without AddLegacyRounds, answering badly
+// first. None creates anything from them, and none panics: go-sdk does not
+// recover a handler's panic, so one would end the test binary.
+// ExampleFlowRound_Once shows its handler meeting a forged state.
+func TestDocHandlersMeetHostileCalls(t *testing.T) {
+	good := map[string]any{"email": "ada@example.com", "plan": "pro", "seats": 3}
+	bad := map[string]any{"email": "ada.example.com", "plan": "pro", "seats": 3}
+	const created = "Created ada@example.com on pro with 3 seat(s)"
+	for _, h := range []struct {
+		name    string
+		handler mcp.ToolHandler
+	}{
+		{"the README's signup", signup},
+		{"signupEverywhere", signupEverywhere},
+	} {
+		server := func() *mcp.Server {
+			server := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "v1"}, nil)
+			server.AddTool(&mcp.Tool{Name: "signup", InputSchema: json.RawMessage(`{"type":"object"}`)}, h.handler)
+			return server
+		}
+		t.Run(h.name+"/forged state", func(t *testing.T) {
+			c := mcpformtest.NewClient(t, server(), mcpformtest.Full)
+			last, err := json.Marshal(map[string]any{"name": "signup", "requestState": "s1.forged",
+				"inputResponses": map[string]any{"signup": map[string]any{"action": "accept", "content": bad}}})
+			require.NoError(t, err)
+			res := c.Replay(context.Background(), last, mcpformtest.Accept(good))
+			assert.NotContains(t, res.Rounds[0].Text, "Created", "the bad answer is never taken")
+			assert.Equal(t, created, res.Text, "the re-ask finishes: %+v", res.Round)
+		})
+		t.Run(h.name+"/forged view arguments", func(t *testing.T) {
+			c := mcpformtest.NewClient(t, server(), mcpformtest.Full)
+			args := maps.Clone(bad)
+			args[mcpform.StateArgument] = "v1.forged"
+			res := c.Call(context.Background(), "signup", args, mcpformtest.Accept(good))
+			assert.NotContains(t, res.Rounds[0].Text, "Created", "the bad answer is never taken: %+v", res.Rounds[0])
+		})
+		t.Run(h.name+"/older client without AddLegacyRounds", func(t *testing.T) {
+			res := mcpformtest.NewClient(t, server(), mcpformtest.Editor).Call(context.Background(), "signup", nil,
+				mcpformtest.Accept(bad), mcpformtest.Accept(good))
+			assert.NotEqual(t, created, res.Text, "go-sdk bridges one round, so the re-ask cannot finish: %+v", res.Round)
+			assert.True(t, res.Err != nil || res.IsError || res.Path != mcpformtest.PathOutcome, "%+v", res.Round)
+			res = mcpformtest.NewClient(t, server(), mcpformtest.Editor).Call(context.Background(), "signup", nil, mcpformtest.Accept(good))
+			assert.Equal(t, created, res.Text, "a good first answer finishes: %+v", res.Round)
+		})
+	}
 }

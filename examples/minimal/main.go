@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/mcpform/mcpform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,12 +26,16 @@ type Signup struct {
 // renders MCP Apps but answers no form gets a view: its submit is read
 // only with the state the form minted for it. The key is random per
 // process, which is right for one stdio server; replicas share one.
-var signupForm = func() *mcpform.Form[Signup] {
+var signupForm = newSignupForm(nil)
+
+// newSignupForm compiles the form, with now as its state's clock (nil is
+// time.Now): a test moves it past the state's lifetime.
+func newSignupForm(now func() time.Time) *mcpform.Form[Signup] {
 	key := make([]byte, mcpform.MinRequestStateKeySize)
 	if _, err := rand.Read(key); err != nil {
 		panic(err)
 	}
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{key}, Bind: true})
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{key}, Bind: true, Now: now})
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +46,7 @@ var signupForm = func() *mcpform.Form[Signup] {
 		panic(err) // a broken definition fails at start-up, never at answer time
 	}
 	return f
-}()
+}
 
 func signup(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	reply := signupForm.ReadCall(req)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -150,6 +151,12 @@ func newTestSignup(t *testing.T) (*signup, *store) {
 	t.Helper()
 	codec, err := deploy.NewCodec(strings.Repeat("a1", 32), io.Discard, "mcpform signup")
 	require.NoError(t, err)
+	return newTestSignupWith(t, codec)
+}
+
+// newTestSignupWith is newTestSignup with the codec given.
+func newTestSignupWith(t *testing.T, codec *mcpform.RequestStateCodec) (*signup, *store) {
+	t.Helper()
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
