@@ -1797,20 +1797,28 @@ func ExampleFlow_InputSchema() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "team", Fields: []mcpform.AutoFormField{
+	steps := []mcpform.Step{{Key: "team", Fields: []mcpform.AutoFormField{
 		{Name: "team_name", Required: true},
-		{Name: "seats", Type: mcpform.TypeInteger},
-	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
+		{Name: "seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(2), Max: mcpform.Bound(50), Default: 5},
+	}}}
+	flow, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
 	if err != nil {
 		log.Fatal(err)
 	}
 	// The schema is JSON, marshalled once: go-sdk reads it on every call.
+	// A person asked by a form or a view has no argument to give.
 	tool := &mcp.Tool{Name: "signup", InputSchema: flow.InputSchema(nil)}
 	fmt.Println(string(tool.InputSchema.(json.RawMessage)))
-	fmt.Println(mcpform.StateArgument)
+
+	// The model, when it may answer, is told what it may send.
+	flow, err = mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, AskModel: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(flow.InputSchema(nil)))
 	// Output:
-	// {"type":"object","properties":{"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language.","enum":["decline","render"]},"mcpformTool":{"type":"string","description":"Sent by a form view, through the app-only tool it submits to: this tool's name."},"team_name":{"description":"Team Name"},"teamName":{"description":"Team Name"},"seats":{"description":"Seats"}}}
-	// mcpform
+	// {"type":"object"}
+	// {"type":"object","properties":{"team_name":{"type":"string","title":"Team Name"},"seats":{"type":"integer","title":"Seats","minimum":2,"maximum":50},"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]}}}
 }
 
 // A form with keys (a codec and a principal) can be asked beyond the

@@ -515,16 +515,18 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 }
 
 // InputSchema returns the input schema of a tool that runs the flow, as
-// JSON: base (nil means {"type": "object"}), copied, with the properties
-// that the paths answering through the arguments send added:
-// [StateArgument], a string, "mcpformAction", whose value "decline"
-// says the person declined and "render" asks a view's step again in its
-// host's language, "mcpformTool", which a view sends through the
-// app-only tool it submits to, and each field's name, and the key prefab's
-// renderer sends it under, of any type, because a browser sends numbers as
-// text and the flow judges every value itself. Secret fields are never
-// sent, and are not added. A base whose additionalProperties is false
-// keeps it: the flow's keys are properties.
+// JSON: base (nil means {"type": "object"}), copied, with what the model
+// may send added when the flow asks through the model (AskModel): each
+// field a form asks, with its type, title and bounds, as its form's
+// schema has them, none required, because each step asks its own;
+// [StateArgument], the state a previous result gave; and
+// "mcpformAction", whose value "decline" says the person declined. Without
+// AskModel nothing is added: what a view sends comes through its app-only
+// tool, and a host lists no argument a person has no use for. A base whose
+// additionalProperties is false gets every key the flow reads, views'
+// included, each described as what it is, since a client that checks
+// arguments against the schema would refuse any other. Secret fields are
+// never sent, and are never added.
 //
 // The schema is marshalled here, once, so that a server that looks at a
 // tool's schema on every call (go-sdk's streamable HTTP handler does, for
@@ -540,6 +542,20 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 		s = base.CloneSchemas()
 		f.checkBase(s)
 	}
+	closed := s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil
+	if f != nil && (f.model || closed) {
+		f.addArguments(s, closed)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("mcpform: Flow.InputSchema: base does not marshal to JSON: %v", err))
+	}
+	return b
+}
+
+// addArguments adds to s the properties InputSchema describes; all of
+// them, views' included, when closed.
+func (f *Flow) addArguments(s *jsonschema.Schema, closed bool) {
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
@@ -549,25 +565,35 @@ func (f *Flow) InputSchema(base *jsonschema.Schema) json.RawMessage {
 			s.PropertyOrder = append(s.PropertyOrder, name)
 		}
 	}
+	for i := range f.steps {
+		for _, fd := range f.steps[i].c.fields {
+			p, err := fd.schema(false)
+			if err != nil {
+				panic(fmt.Sprintf("mcpform: Flow.InputSchema: field %q: %v", fd.Name, err)) // checked by NewFlow
+			}
+			p.Default = nil // a default is the form's to show, not the model's to assume
+			add(fd.Name, p)
+		}
+	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})
+	if !closed {
+		add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction},
+			Description: "Sent, with the state and no answers, when the person declines to answer."})
+		return
+	}
 	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction},
 		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
 	add(prefab.ToolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
-	if f != nil {
-		for i := range f.steps {
-			for _, fd := range f.steps[i].c.fields {
-				add(fd.Name, &jsonschema.Schema{Description: fd.title()})
-				add(prefab.RendererKey(fd.Name), &jsonschema.Schema{Description: fd.title()})
+	for i := range f.steps {
+		for _, fd := range f.steps[i].c.fields {
+			if key := prefab.RendererKey(fd.Name); key != fd.Name {
+				add(key, &jsonschema.Schema{Type: "string",
+					Description: fmt.Sprintf("%s, as a view sends it: the same as %s.", fd.title(), fd.Name)})
 			}
 		}
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("mcpform: Flow.InputSchema: base does not marshal to JSON: %v", err))
-	}
-	return b
 }
 
 // checkBase panics on a property of base that the flow's fields write.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -670,7 +672,7 @@ func (c *marshalCounter) MarshalJSON() ([]byte, error) {
 // is built: no call marshals it again, and every call reads the same bytes.
 func TestFlowInputSchemaIsMarshalledOnce(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
-	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true, AskModel: true})
 	require.NoError(t, err)
 	counter := &marshalCounter{}
 	base := &jsonschema.Schema{Type: "object", Extra: map[string]any{"x-counted": counter}}
@@ -687,7 +689,7 @@ func TestFlowInputSchemaIsMarshalledOnce(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &got))
 	assert.Equal(t, "object", got.Type)
 	assert.Equal(t, "counted", got.Counted, "base's own keywords are kept")
-	for _, k := range []string{StateArgument, prefab.ActionArgument, "email", "plan", "team_name", "teamName", "seats"} {
+	for _, k := range []string{StateArgument, prefab.ActionArgument, "email", "plan", "team_name", "seats"} {
 		assert.Contains(t, got.Properties, k)
 	}
 	assert.Equal(t, string(raw), string(flow.InputSchema(base)), "the same schema on every call of InputSchema")
@@ -717,6 +719,43 @@ func TestFlowInputSchemaIsMarshalledOnce(t *testing.T) {
 	require.True(t, ok)
 	assert.Same(t, &raw[0], &after[0], "the tool keeps the bytes it was given")
 	assert.Equal(t, string(raw), string(after))
+}
+
+// TestFlowInputSchemaPortable (issue 35, item 3): the tool's schema lists
+// what its caller may send, each with a type, as the Inspector's
+// portability check asks: nothing without the model path, the fields and
+// the state with it, and each view's key too only for a base that refuses
+// other properties. No field is listed twice under another name.
+func TestFlowInputSchemaPortable(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	closed := &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		Properties: map[string]*jsonschema.Schema{"repo": {Type: "string"}}}
+	for _, tt := range []struct {
+		name  string
+		model bool
+		base  *jsonschema.Schema
+		want  []string
+	}{
+		{"no model path", false, nil, nil},
+		{"the model path", true, nil, []string{"email", "plan", "team_name", "seats", StateArgument, prefab.ActionArgument}},
+		{"a closed base", false, closed, []string{"repo", "email", "plan", "team_name", "seats", StateArgument,
+			prefab.ActionArgument, prefab.ToolArgument, "teamName"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true, AskModel: tt.model})
+			require.NoError(t, err)
+			raw := flow.InputSchema(tt.base)
+			var got struct {
+				Properties map[string]map[string]any `json:"properties"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &got))
+			assert.ElementsMatch(t, tt.want, slices.Collect(maps.Keys(got.Properties)), "%s", raw)
+			for name, p := range got.Properties {
+				assert.Contains(t, p, "type", "property %q has no type: the Inspector warns", name)
+				assert.NotContains(t, p, "default", "property %q: a default is the form's to show", name)
+			}
+		})
+	}
 }
 
 // TestFlowInputSchemaRefusesOwnKeys: a tool argument named as a field, or

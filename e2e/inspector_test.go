@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,5 +357,65 @@ func TestInspector(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// inspectorBin is the Inspector's launcher, whose --cli mode lists tools.
+const inspectorBin = "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+
+// TestInspectorToolSchemas (issue 35, item 3): the Inspector's strict
+// tools/list finds nothing to warn about in the example's tool schemas,
+// which list what a caller may send, each with a type: the fields and
+// the state only where the model may answer, and no field twice under
+// its view's name.
+func TestInspectorToolSchemas(t *testing.T) {
+	node := testenv.Node(t)
+	launcher := filepath.Join(testenv.InteropDir(t), inspectorBin)
+	if _, err := os.Stat(launcher); err != nil {
+		testenv.Missing(t, "Inspector test needs @modelcontextprotocol/inspector: run (cd interop && npm ci): %v", err)
+	}
+	bin := signupBin(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want map[string][]string // tool -> its properties
+	}{
+		{"the model may answer", nil, map[string][]string{
+			toolName:     {"email", "full_name", "plan", "team_name", "seats", "mcpform", "mcpformAction"},
+			passwordTool: {"email", "mcpform", "mcpformAction"},
+		}},
+		{"forms and views only", []string{"-ask-model=false"}, map[string][]string{toolName: nil, passwordTool: nil}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			args := append([]string{launcher, "--cli", "--method", "tools/list", "--strict", "-e", keyEnv + "=" + keyA, bin, "-stdio"}, tt.args...)
+			cmd := exec.CommandContext(ctx, node, args...)
+			cmd.Env = append(environ(), "NO_COLOR=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			require.NoError(t, cmd.Run(), "stderr:\n%s", stderr.String())
+			assert.NotContains(t, stderr.String(), "Warning", "the Inspector's portability check warns")
+			var list struct {
+				Tools []struct {
+					Name        string `json:"name"`
+					InputSchema struct {
+						Properties map[string]map[string]any `json:"properties"`
+					} `json:"inputSchema"`
+				} `json:"tools"`
+			}
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &list), "%s", stdout.String())
+			got := map[string][]string{}
+			for _, tool := range list.Tools {
+				if _, ok := tt.want[tool.Name]; ok {
+					got[tool.Name] = slices.Sorted(maps.Keys(tool.InputSchema.Properties))
+				}
+			}
+			want := map[string][]string{}
+			for name, props := range tt.want {
+				want[name] = slices.Sorted(slices.Values(props))
+			}
+			assert.Equal(t, want, got)
+		})
 	}
 }
