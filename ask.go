@@ -36,7 +36,7 @@ func (r *round) askNative(s *flowStep, form bool, filled Answers, problems []*Fi
 	if form {
 		res = s.c.reask(filled, problems, token)
 	} else {
-		res = &mcp.CallToolResult{InputRequests: make(mcp.InputRequestMap, 1), RequestState: token}
+		res = inputRequired(make(mcp.InputRequestMap, 1), token)
 	}
 	if page {
 		p, err := r.pageRequest(s, problems)

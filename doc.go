@@ -556,6 +556,10 @@
 //     the browser's 0 to 100 apply: a range of 0 to 1 cannot be answered.
 //   - DisplayForm's native request is keyed by the submit tool's name, not
 //     "form", so a handler finds the answer under a name it already uses.
+//   - [FormInputRequest]'s result is go-sdk's mcp.CallToolResult, which
+//     always writes its content: an input_required result carries an empty
+//     list, as mcp-go's does, where formInputRequest's has none. go-sdk
+//     writes a nil list as null, which a strict client may refuse.
 //   - Request state verifies under several keys (rotation), takes a clock,
 //     accepts only the canonical base64url spelling of a token, and refuses
 //     a MAC-valid body of odd shape (null, an array, a string exp) with an

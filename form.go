@@ -311,12 +311,9 @@ func undecodable[T any](reply Reply[T], err error) Reply[T] {
 }
 
 func (c *compiled) request(message string, schema any, requestState string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{
-			c.key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
-		},
-		RequestState: requestState,
-	}
+	return inputRequired(mcp.InputRequestMap{
+		c.key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}),
+	}, requestState)
 }
 
 // reask asks again, naming problems and pre-filling the accepted answers;

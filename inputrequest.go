@@ -55,10 +55,15 @@ func FormInputRequest(fields []AutoFormField, opts *InputRequestOptions) (*mcp.C
 	if o.Message == "" {
 		o.Message = DefaultInputMessage
 	}
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{
-			o.Key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema}),
-		},
-		RequestState: o.RequestState,
-	}, nil
+	return inputRequired(mcp.InputRequestMap{
+		o.Key: legacy.Own(&mcp.ElicitParams{Mode: "form", Message: o.Message, RequestedSchema: schema}),
+	}, o.RequestState), nil
+}
+
+// inputRequired returns the input_required result of requests and state.
+// Its content is an empty list, as mcp-go writes it: go-sdk writes a nil
+// one as "content": null, which the 2026-07-28 schema's
+// InputRequiredResult does not have, and a strict client may refuse.
+func inputRequired(requests mcp.InputRequestMap, state string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: requests, RequestState: state}
 }

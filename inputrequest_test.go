@@ -150,3 +150,18 @@ func TestFormInputRequestGoSDKClient(t *testing.T) {
 		})
 	}
 }
+
+// TestInputRequiredContentIsNotNull (issue 35, item 5): go-sdk writes a nil
+// content list as "content": null, which the 2026-07-28 schema's
+// InputRequiredResult does not have; an input_required result carries an
+// empty list, as mcp-go writes it. e2e's TestHostileRawHTTP checks a
+// flow's on the wire.
+func TestInputRequiredContentIsNotNull(t *testing.T) {
+	res, err := FormInputRequest(signupFields, nil)
+	require.NoError(t, err)
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(b, &got))
+	assert.Equal(t, []any{}, got["content"], "%s", b)
+}

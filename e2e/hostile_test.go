@@ -236,7 +236,8 @@ func TestHostileRawHTTP(t *testing.T) {
 	first := rawCall(t, url, formClient, `{}`)
 	require.Nil(t, first.Error)
 	assert.Equal(t, "input_required", first.Result["resultType"])
-	assert.Nil(t, first.Result["content"], "an input_required result carries no content")
+	// No "content": null (issue 35, item 5): go-sdk writes a nil list so.
+	assert.Equal(t, []any{}, first.Result["content"], "an input_required result carries no content")
 	state, _ := first.Result["requestState"].(string)
 	require.NotEmpty(t, state)
 	quoted, _ := json.Marshal(state)
