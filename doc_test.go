@@ -163,7 +163,7 @@ func TestDocPromises(t *testing.T) {
 			[]string{"TestSecretPageAfterFinish", "TestSecretPageReopened", "TestLinkTakenBeforeDo", "TestLinkTakenOnce"}},
 		{"doc.go", "judged again by the step's own rules",
 			[]string{"TestLinkValuesCheckedByTheFlow"}},
-		{"doc.go", "the token's length shows the principal's only in 32-byte blocks",
+		{"doc.go", "the token's length is one for every link whose principal, tool and step take 95 bytes or fewer together",
 			[]string{"TestSecretLinkSealed"}},
 		{"doc.go", "a second post from it, as a double submit sends, is its own",
 			[]string{"TestSecretPageDoubleSubmit"}},
