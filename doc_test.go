@@ -150,7 +150,7 @@ func TestDocPromises(t *testing.T) {
 		{"README.md", "never takes answers from the tool's arguments",
 			[]string{"TestFinding1ArgumentsWithoutState", "FuzzReadCallWithoutState"}},
 		{"doc.go", "Once is once, with two exceptions",
-			[]string{"TestSQLStoreCrash", "TestSQLStoreFailedWrite", "TestSQLStoreClaimLost"}},
+			[]string{"TestSQLStoreCrash", "TestSQLStoreFailedWrite", "TestSQLStoreClaimLost", "TestOnceUnencodable", "TestOnceRecordingFails"}},
 		{"doc.go", "A run lasts only as long as its outcome is kept",
 			[]string{"TestRunLastsAsLongAsItsOutcome", "TestRunID"}},
 		{"doc.go", "bound to the principal, the tool and the call's arguments",
