@@ -67,9 +67,10 @@ type Outcomes interface {
 // ErrOutcomeUnknown reports a run whose side effect ran, or may have run,
 // but whose outcome could not be stored: do's result could not be
 // encoded or sealed, the store's writes failed, or the claim was taken
-// over by another call that has not stored one either. The run is kept claimed until its record expires, so that no
-// retry runs the side effect again; the tool should say that the action
-// may have happened, and how to check.
+// over by another call that has not stored one either. The run is kept
+// claimed until its record expires, so that no retry runs the side
+// effect again; the tool should say that the action may have happened,
+// and how to check.
 var ErrOutcomeUnknown = errors.New("mcpform: the outcome of this run could not be stored; its side effect may have happened, and will not run again")
 
 // outcomeSealLabel is the HKDF label of the keys that seal outcomes at
@@ -155,8 +156,8 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // StructuredContent cannot, or sealed, or written), Once and every retry
 // fail with [ErrOutcomeUnknown] and none runs do again: do's result is
 // handed to the store as do made it, and encoding it is part of
-// recording it. do's context ends when its
-// claim is lost to another caller.
+// recording it. do's context ends when its claim is lost to another
+// caller.
 //
 // do must return a final result, not an input request. A flow with
 // secrets closes their links before do runs, so that from then on the
