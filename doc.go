@@ -307,7 +307,9 @@
 // [SealSecrets] keeps it out of the store's database in the clear too. The
 // link's token is sealed: it reveals no principal, tool or run. Opening the
 // page changes nothing, so a link preview spoils nothing; the token's
-// length shows the principal's only in 32-byte blocks. The first browser
+// length is one for every link whose principal, tool and step take 95
+// bytes or fewer together, and shows longer ones only in 128-byte
+// buckets. The first browser
 // that posts on a link claims it (a second post from it, as a double submit
 // sends, is its own), and a post from any other refuses the link, and the
 // flow ends with [ErrSecretRefused], taking nothing. Once the flow has

@@ -32,16 +32,30 @@ import (
 // Implementations must be safe for concurrent use, by this process and by
 // any other sharing the same storage, and must keep each outcome at least
 // 24 hours after its claim: a flow lets a run last that long.
+//
+// Once is handed do's result as do made it, and recording it (encoding
+// it, sealing it, writing it) is the store's work, after do returned: a
+// result that cannot be recorded, for any reason, is not a do that
+// failed. An implementation that cannot record a result do returned must
+// not release the claim: it keeps the key claimed, with no outcome, and
+// returns [ErrOutcomeUnknown], wrapping the cause, to that call; every
+// later Once of the key returns ErrOutcomeUnknown and never calls do, and
+// LookupOutcome reports the key found with no outcome, until the key
+// expires. A result on mcp-go's face that does not convert to go-sdk's
+// is handed over as one whose StructuredContent fails to marshal with
+// the cause, so that the store meets it as it would a result it cannot
+// encode.
 type Outcomes interface {
 	// Once returns the first outcome stored under key. When key has none,
 	// Once claims it, calls do, stores do's result and returns it; a claim
 	// held by another call, here or on a replica, is waited for, and its
 	// outcome returned. do runs once while its claim holds, and its
-	// context ends when the claim is lost. An error from do, a panic or a
-	// nil result stores nothing and releases the claim: the next Once
-	// calls do again. A result that cannot be stored is reported as
-	// [ErrOutcomeUnknown], to this call and to every later one, which
-	// never call do. Waiting ends with ctx.
+	// context ends when the claim is lost. An error from do, a panic in
+	// do or a nil result stores nothing and releases the claim: the next
+	// Once calls do again. A result do returned that cannot be stored
+	// (encoded or written) is reported as [ErrOutcomeUnknown], to this
+	// call and to every later one, which never call do. Waiting ends with
+	// ctx.
 	Once(ctx context.Context, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error)
 	// LookupOutcome returns the outcome stored under key, and true; nil and true
 	// while key is claimed and its outcome not stored, yet or ever (see
@@ -51,11 +65,12 @@ type Outcomes interface {
 }
 
 // ErrOutcomeUnknown reports a run whose side effect ran, or may have run,
-// but whose outcome could not be stored: the store's writes failed, or
-// the claim was taken over by another call that has not stored one
-// either. The run is kept claimed until its record expires, so that no
-// retry runs the side effect again; the tool should say that the action
-// may have happened, and how to check.
+// but whose outcome could not be stored: do's result could not be
+// encoded or sealed, the store's writes failed, or the claim was taken
+// over by another call that has not stored one either. The run is kept
+// claimed until its record expires, so that no retry runs the side
+// effect again; the tool should say that the action may have happened,
+// and how to check.
 var ErrOutcomeUnknown = errors.New("mcpform: the outcome of this run could not be stored; its side effect may have happened, and will not run again")
 
 // outcomeSealLabel is the HKDF label of the keys that seal outcomes at
@@ -137,9 +152,12 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // crash of its process, or by its replica losing the database for a
 // whole lease, may have done its effect, and the retry after that lease
 // runs do again, with the same [IdempotencyKey]. When do succeeds but its
-// outcome cannot be stored, Once and every retry fail with
-// [ErrOutcomeUnknown] and none runs do again. do's context ends when its
-// claim is lost to another caller.
+// outcome cannot be stored (it cannot be encoded, as a NaN in
+// StructuredContent cannot, or sealed, or written), Once and every retry
+// fail with [ErrOutcomeUnknown] and none runs do again: do's result is
+// handed to the store as do made it, and encoding it is part of
+// recording it. do's context ends when its claim is lost to another
+// caller.
 //
 // do must return a final result, not an input request. A flow with
 // secrets closes their links before do runs, so that from then on the
@@ -155,9 +173,9 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // answer, and on a flow without Outcomes.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	d := &sdkDo{do: do}
-	var run func(context.Context) ([]byte, error)
+	var run func(context.Context) (*rawOutcome, error)
 	if do != nil {
-		run = d.json
+		run = d.run
 	}
 	first, err := r.once(ctx, run)
 	if err != nil {
@@ -166,9 +184,57 @@ func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.Cal
 	return d.result(first)
 }
 
+// A rawOutcome is do's result as do made it, not yet encoded: the store
+// encodes it, and a flow seals it, as part of recording it, so that a
+// result that cannot be recorded is never taken for a do that failed,
+// whose claim is released and whose do runs again.
+type rawOutcome struct {
+	// sdk is do's result on go-sdk's face, handed as it is to an
+	// Outcomes of the caller's own; nil on another face.
+	sdk *mcp.CallToolResult
+	// encode returns the outcome as the store keeps it: the result's
+	// JSON, sealed when the flow seals outcomes.
+	encode func() ([]byte, error)
+}
+
+// result returns o as go-sdk's result: do's own on go-sdk's face, and
+// another face's decoded from its JSON. A result that cannot be encoded
+// or decoded is one whose StructuredContent fails to marshal with the
+// cause, so that a store of the caller's own meets it as it meets any
+// result it cannot encode: as an outcome unknown, never as a failed do.
+func (o *rawOutcome) result() *mcp.CallToolResult {
+	if o.sdk != nil {
+		return o.sdk
+	}
+	blob, err := o.encode()
+	if err == nil {
+		var res *mcp.CallToolResult
+		if res, err = decodeOutcome(blob); err == nil {
+			return res
+		}
+	}
+	return &mcp.CallToolResult{StructuredContent: unencodable{err}}
+}
+
+// unencodable is a value whose JSON encoding fails with err.
+type unencodable struct{ err error }
+
+func (u unencodable) MarshalJSON() ([]byte, error) { return nil, u.err }
+
+// record returns the outcome's encoding, a failure to encode being
+// ErrOutcomeUnknown: do has returned, so its effect may have happened.
+func (o *rawOutcome) record() ([]byte, error) {
+	blob, err := o.encode()
+	if err != nil {
+		return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, err)
+	}
+	return blob, nil
+}
+
 // once is [FlowRound.Once] on the outcome's JSON, for every SDK's face:
-// each marshals its own result for do, and decodes what once returns.
-func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, error)) ([]byte, error) {
+// each hands its own result for do, with its encoder, and decodes what
+// once returns.
+func (r *FlowRound) once(ctx context.Context, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
 	switch {
 	case r == nil || r.flow == nil || r.flow.outcomes == nil:
 		return nil, errors.New("mcpform: FlowRound.Once needs FlowOptions.Outcomes")
@@ -181,7 +247,7 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 		return r.first, nil
 	}
 	seal := r.flow.outcomeSeal
-	run := func(ctx context.Context) ([]byte, error) {
+	run := func(ctx context.Context) (*rawOutcome, error) {
 		if r.replay {
 			// The secrets are gone: this round can only wait for the
 			// outcome of the round that took them.
@@ -190,12 +256,18 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) ([]byte, 
 		if err := r.take(ctx); err != nil {
 			return nil, err
 		}
-		blob, err := do(context.WithValue(ctx, idempotencyKey{}, runIdempotencyKey(r.ID)))
-		if err != nil || blob == nil || seal == nil {
-			return blob, err
+		raw, err := do(context.WithValue(ctx, idempotencyKey{}, runIdempotencyKey(r.ID)))
+		if err != nil || raw == nil || seal == nil {
+			return raw, err
 		}
-		sealed, err := seal.Seal(nil, blob, []byte(r.ID))
-		return sealed, err
+		encode := raw.encode
+		return &rawOutcome{sdk: raw.sdk, encode: func() ([]byte, error) {
+			blob, err := encode()
+			if err != nil {
+				return nil, err
+			}
+			return seal.Seal(nil, blob, []byte(r.ID))
+		}}, nil
 	}
 	first, err := outcomesJSON(r.flow.outcomes).onceJSON(ctx, r.ID, run)
 	if err == nil && seal != nil {
@@ -259,11 +331,12 @@ func (r *round) finishing(ctx context.Context, valid Answers) (*FlowRound, error
 }
 
 // outcomeJSON is [Outcomes] on the outcome's JSON, whichever SDK's result
-// it is, so that one store serves every face: each face marshals and
+// it is, so that one store serves every face: do hands its result
+// unencoded, the store encodes it as part of recording it, and each face
 // decodes its own result type. [SQLStore] is one; any other Outcomes is
 // read through go-sdk's result (see sdkOutcomes).
 type outcomeJSON interface {
-	onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error)
+	onceJSON(ctx context.Context, key string, do func(context.Context) (*rawOutcome, error)) ([]byte, error)
 	lookupJSON(ctx context.Context, key string) ([]byte, bool, error)
 }
 
@@ -280,13 +353,15 @@ func outcomesJSON(o Outcomes) outcomeJSON {
 // form of a tool result, which every SDK's result type decodes.
 type sdkOutcomes struct{ Outcomes }
 
-func (o sdkOutcomes) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (o sdkOutcomes) onceJSON(ctx context.Context, key string, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
+	var raw *rawOutcome
 	res, err := o.Once(ctx, key, func(ctx context.Context) (*mcp.CallToolResult, error) {
-		blob, err := do(ctx)
-		if err != nil || blob == nil {
+		r, err := do(ctx)
+		if err != nil || r == nil {
 			return nil, err
 		}
-		return decodeOutcome(blob)
+		raw = r
+		return r.result(), nil
 	})
 	if err != nil {
 		return nil, err
@@ -294,7 +369,14 @@ func (o sdkOutcomes) onceJSON(ctx context.Context, key string, do func(context.C
 	if res == nil {
 		return nil, errOutcomeNil
 	}
-	return json.Marshal(res)
+	if raw != nil && res == raw.sdk { // do's own: its encoder knows it
+		return raw.record()
+	}
+	blob, err := json.Marshal(res)
+	if err != nil { // the store kept a result it could not have encoded
+		return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, err)
+	}
+	return blob, nil
 }
 
 func (o sdkOutcomes) lookupJSON(ctx context.Context, key string) ([]byte, bool, error) {
@@ -311,23 +393,33 @@ func (o sdkOutcomes) lookupJSON(ctx context.Context, key string) ([]byte, bool, 
 // caller gets back what it made, and the stored outcome decoded otherwise.
 type sdkDo struct {
 	do   func(context.Context) (*mcp.CallToolResult, error)
-	mine *mcp.CallToolResult
+	raw  rawOutcome
 	blob []byte
 }
 
-func (d *sdkDo) json(ctx context.Context) ([]byte, error) {
+// run runs do, and hands its result unencoded.
+func (d *sdkDo) run(ctx context.Context) (*rawOutcome, error) {
 	res, err := d.do(ctx)
 	if err != nil || res == nil {
 		return nil, err
 	}
-	blob, err := json.Marshal(res)
-	d.mine, d.blob = res, blob
-	return blob, err
+	d.raw = rawOutcome{sdk: res, encode: d.encode}
+	return &d.raw, nil
+}
+
+// encode encodes do's result, when the store records it.
+func (d *sdkDo) encode() ([]byte, error) {
+	blob, err := json.Marshal(d.raw.sdk)
+	if err != nil {
+		return nil, err
+	}
+	d.blob = blob
+	return blob, nil
 }
 
 func (d *sdkDo) result(first []byte) (*mcp.CallToolResult, error) {
-	if d.mine != nil && bytes.Equal(first, d.blob) {
-		return d.mine, nil
+	if d.blob != nil && bytes.Equal(first, d.blob) {
+		return d.raw.sdk, nil
 	}
 	return decodeOutcome(first)
 }
@@ -335,7 +427,7 @@ func (d *sdkDo) result(first []byte) (*mcp.CallToolResult, error) {
 // onceDecoded is Outcomes.Once of go-sdk's result on s.
 func onceDecoded(ctx context.Context, s outcomeJSON, key string, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	d := &sdkDo{do: do}
-	first, err := s.onceJSON(ctx, key, d.json)
+	first, err := s.onceJSON(ctx, key, d.run)
 	if err != nil {
 		return nil, err
 	}
@@ -364,8 +456,10 @@ func decodeOutcome(blob []byte) (*mcp.CallToolResult, error) {
 // for a server without replicas, and for tests. Its Once keeps
 // [SQLStore.Once]'s promises within the process: a duplicate waits for
 // the running do and gets its outcome; a do that fails, panics or returns
-// nil releases the run, so the next call runs do again; an outcome is
-// kept, and replays get it, for the store's keep. Nothing is leased, so
+// nil releases the run, so the next call runs do again; a result do
+// returned that cannot be encoded marks the run unrecorded, so that it
+// and every later call get [ErrOutcomeUnknown] and none runs do again; an
+// outcome is kept, and replays get it, for the store's keep. Nothing is leased, so
 // no running do loses its claim; and what a process keeps in memory ends
 // with it, so after a restart a replay runs do again: use [SQLStore] when
 // that matters, or when replicas serve the same runs. Expired outcomes
@@ -417,6 +511,7 @@ type memClaim struct {
 type memDone struct {
 	outcome arena.Ref
 	expires int64
+	unknown bool // do returned, and its outcome could not be recorded
 }
 
 // memSweepBatch is how many expired outcomes a call drops at most.
@@ -443,12 +538,16 @@ func (m *MemoryOutcomes) Once(ctx context.Context, key string, do func(context.C
 }
 
 // onceJSON is Once on the outcome's JSON.
-func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
 	key := memKeyOf(s)
 	for {
 		m.mu.Lock()
 		m.sweep()
 		if d, ok := m.done[key]; ok {
+			if d.unknown {
+				m.mu.Unlock()
+				return nil, ErrOutcomeUnknown
+			}
 			blob := bytes.Clone(m.kept.Get(d.outcome))
 			m.mu.Unlock()
 			return blob, nil
@@ -474,32 +573,53 @@ func (m *MemoryOutcomes) onceJSON(ctx context.Context, s string, do func(context
 	}
 }
 
-// decide calls do for the run r, which this call holds, and stores its
-// result, or releases r when there is none.
-func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do func(context.Context) ([]byte, error)) ([]byte, error) {
-	returned := false
+// decide calls do for the run r, which this call holds, and records its
+// result, or releases r when there is none. Once do has returned, r is
+// never released: a result that cannot be encoded, or an encoder that
+// panics, marks the run unrecorded.
+func (m *MemoryOutcomes) decide(ctx context.Context, key memKey, r *memRun, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
+	returned, decided := false, false
 	defer func() {
-		if !returned { // do panicked: as if it failed
+		switch {
+		case !returned: // do panicked: as if it failed
 			m.release(key, r)
+		case !decided: // the encoder panicked: do's effect may have happened
+			m.decided(key, r, memDone{expires: r.expires, unknown: true}, nil)
 		}
 	}()
-	blob, err := do(ctx)
+	raw, err := do(ctx)
 	returned = true
-	if err == nil && blob == nil {
+	if err == nil && raw == nil {
 		err = errOutcomeNil
 	}
 	if err != nil {
+		decided = true
 		m.release(key, r)
 		return nil, err
 	}
+	blob, err := raw.record()
+	decided = true
+	if err != nil {
+		m.decided(key, r, memDone{expires: r.expires, unknown: true}, nil)
+		return nil, err
+	}
+	m.decided(key, r, memDone{expires: r.expires}, blob)
+	return blob, nil
+}
+
+// decided records d, and the outcome blob if any, as the run r on key,
+// unless its claim expired while do ran, and wakes its duplicates.
+func (m *MemoryOutcomes) decided(key memKey, r *memRun, d memDone, blob []byte) {
 	m.mu.Lock()
-	if m.pending[key] == r { // else its claim expired while do ran
+	if m.pending[key] == r {
 		delete(m.pending, key)
-		m.done[key] = memDone{m.kept.Put(blob), r.expires} // a copy: the caller gets blob back
+		if blob != nil {
+			d.outcome = m.kept.Put(blob) // a copy: the caller gets blob back
+		}
+		m.done[key] = d
 	}
 	r.wake()
 	m.mu.Unlock()
-	return blob, nil
 }
 
 // release forgets the claim r on key, so that the next call claims it.
@@ -531,7 +651,9 @@ func (m *MemoryOutcomes) sweep() {
 		c := m.order[m.head]
 		if d, ok := m.done[c.key]; ok && d.expires <= now {
 			delete(m.done, c.key)
-			m.kept.Free(d.outcome)
+			if !d.unknown {
+				m.kept.Free(d.outcome)
+			}
 		}
 		if r, ok := m.pending[c.key]; ok && r.expires <= now {
 			delete(m.pending, c.key)
@@ -556,7 +678,7 @@ func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool
 	d, ok := m.done[k]
 	_, claimed := m.pending[k]
 	var blob []byte
-	if ok {
+	if ok && !d.unknown {
 		blob = bytes.Clone(m.kept.Get(d.outcome))
 	}
 	m.mu.Unlock()

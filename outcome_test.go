@@ -344,7 +344,7 @@ func TestOutcomesJSON(t *testing.T) {
 			calls := 0
 			stored := []byte(`{"content":[{"type":"text","text":"first"}]}`)
 			for _, blob := range [][]byte{stored, []byte(`{"content":[{"type":"text","text":"second"}]}`)} {
-				first, err := s.onceJSON(ctx, "a", func(context.Context) ([]byte, error) { calls++; return blob, nil })
+				first, err := s.onceJSON(ctx, "a", func(context.Context) (*rawOutcome, error) { calls++; return rawJSON(blob), nil })
 				require.NoError(t, err)
 				assert.JSONEq(t, string(stored), string(first))
 			}
@@ -354,7 +354,7 @@ func TestOutcomesJSON(t *testing.T) {
 			assert.True(t, found)
 			assert.JSONEq(t, string(stored), string(first))
 
-			_, err = s.onceJSON(ctx, "nil", func(context.Context) ([]byte, error) { return nil, nil })
+			_, err = s.onceJSON(ctx, "nil", func(context.Context) (*rawOutcome, error) { return nil, nil })
 			assert.Error(t, err, "a nil outcome is no outcome")
 
 			mine := outcome("mine")
@@ -363,6 +363,12 @@ func TestOutcomesJSON(t *testing.T) {
 			assert.Same(t, mine, got)
 		})
 	}
+}
+
+// rawJSON is an outcome already encoded, as blob, as a face other than
+// go-sdk's hands it.
+func rawJSON(blob []byte) *rawOutcome {
+	return &rawOutcome{encode: func() ([]byte, error) { return blob, nil }}
 }
 
 // TestFlowRoundOnceSealed finishes a run through a flow on SQLStore: the
@@ -797,4 +803,152 @@ func TestMemoryOutcomesKeptSize(t *testing.T) {
 	runtime.KeepAlive(m)
 	runtime.KeepAlive(dos)
 	runtime.KeepAlive(keys)
+}
+
+// unencodable returns a do that counts its calls and returns a result
+// that cannot be encoded: JSON has no NaN, and 0/0 in a map of
+// StructuredContent is one.
+func unencodableDo(calls *atomic.Int32) func(context.Context) (*mcp.CallToolResult, error) {
+	return func(context.Context) (*mcp.CallToolResult, error) {
+		calls.Add(1)
+		zero := 0.0
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "charged"}},
+			StructuredContent: map[string]any{"ratio": zero / zero}}, nil
+	}
+}
+
+// anOutcomes is a store the exactly-once tests run on. failWrites, when
+// not nil, makes the store's writes of outcomes fail from then on.
+type anOutcomes struct {
+	name       string
+	store      Outcomes
+	failWrites func(t *testing.T)
+}
+
+// eachOutcomes runs f on MemoryOutcomes and on SQLStore on each database,
+// each a new store.
+func eachOutcomes(t *testing.T, f func(t *testing.T, o anOutcomes)) {
+	t.Run("memory", func(t *testing.T) { f(t, anOutcomes{name: "memory", store: NewMemoryOutcomes(0)}) })
+	eachDB(t, func(t *testing.T, d testDB) {
+		s, log := d.store(t, d.tables(t))
+		f(t, anOutcomes{name: d.name, store: s, failWrites: func(t *testing.T) { log.failing(t, "SET result") }})
+	})
+}
+
+// finishRound returns a fresh finishing round of the run that started
+// with state on f: a retry of the tool call.
+func finishRound(t *testing.T, f *Flow, state string) *FlowRound {
+	t.Helper()
+	r, err := f.Next(context.Background(), call("signup", state, map[string]any{"account": map[string]any{"email": "ada@example.com", "plan": "pro"}}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, r.Status)
+	return r
+}
+
+// TestOnceUnencodable returns, from a do that succeeded, a result that
+// cannot be encoded (a NaN in StructuredContent), on every store, through
+// the store's Once and through a flow's, and on an Outcomes of the
+// caller's own: the call and three retries get ErrOutcomeUnknown, and the
+// side effect runs once. Before the store encoded the result itself, the
+// failed encoding was taken for a failed do, and each retry ran it again.
+func TestOnceUnencodable(t *testing.T) {
+	ctx := context.Background()
+	eachOutcomes(t, func(t *testing.T, o anOutcomes) {
+		t.Run("store", func(t *testing.T) {
+			var calls atomic.Int32
+			for i := range 4 {
+				res, err := o.store.Once(ctx, "nan", unencodableDo(&calls))
+				assert.ErrorIs(t, err, ErrOutcomeUnknown, "call %d", i)
+				assert.Nil(t, res)
+			}
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+			first, found, err := o.store.LookupOutcome(ctx, "nan")
+			require.NoError(t, err)
+			assert.True(t, found, "the run stays claimed")
+			assert.Nil(t, first)
+		})
+	})
+	eachFlowStore(t, func(t *testing.T, store Outcomes) {
+		_, codec, _ := newFlowFixture(t)
+		f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: store})
+		require.NoError(t, err)
+		start, err := f.Next(ctx, call("signup", "", nil))
+		require.NoError(t, err)
+		var calls atomic.Int32
+		for i := range 4 {
+			res, err := finishRound(t, f, start.Result.RequestState).Once(ctx, unencodableDo(&calls))
+			assert.ErrorIs(t, err, ErrOutcomeUnknown, "call %d", i)
+			assert.Nil(t, res)
+		}
+		assert.EqualValues(t, 1, calls.Load(), "side effects run")
+	})
+}
+
+// eachFlowStore runs f, as subtests, on every Outcomes a flow may have:
+// MemoryOutcomes, SQLStore on each database, and one of the caller's own.
+func eachFlowStore(t *testing.T, f func(t *testing.T, store Outcomes)) {
+	t.Run("flow", func(t *testing.T) {
+		eachOutcomes(t, func(t *testing.T, o anOutcomes) { f(t, o.store) })
+		t.Run("own", func(t *testing.T) { f(t, &mapOutcomes{first: map[string]*mcp.CallToolResult{}}) })
+	})
+}
+
+// TestOnceRecordingFails fails the recording of an outcome after do
+// returned it, on every store: its encoding or sealing fails, or, on
+// SQLStore, every write of it. The call and three retries get
+// ErrOutcomeUnknown, the first wrapping the cause, and the side effect
+// runs once.
+func TestOnceRecordingFails(t *testing.T) {
+	ctx := context.Background()
+	sealFails := errors.New("sealing failed")
+	eachOutcomes(t, func(t *testing.T, o anOutcomes) {
+		t.Run("seal", func(t *testing.T) {
+			s := outcomesJSON(o.store)
+			var calls atomic.Int32
+			for i := range 4 {
+				_, err := s.onceJSON(ctx, "seal", func(context.Context) (*rawOutcome, error) {
+					calls.Add(1)
+					return &rawOutcome{encode: func() ([]byte, error) { return nil, sealFails }}, nil
+				})
+				assert.ErrorIs(t, err, ErrOutcomeUnknown, "call %d", i)
+				if i == 0 {
+					assert.ErrorIs(t, err, sealFails, "the cause")
+				}
+			}
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		})
+		t.Run("encoder panics", func(t *testing.T) {
+			s := outcomesJSON(o.store)
+			var calls atomic.Int32
+			func() {
+				defer func() { assert.Equal(t, "boom", recover()) }()
+				s.onceJSON(ctx, "panic", func(context.Context) (*rawOutcome, error) {
+					calls.Add(1)
+					return &rawOutcome{encode: func() ([]byte, error) { panic("boom") }}, nil
+				})
+			}()
+			for i := range 3 {
+				_, err := o.store.Once(ctx, "panic", counted(&calls, "retry"))
+				assert.ErrorIs(t, err, ErrOutcomeUnknown, "retry %d", i)
+			}
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		})
+		if o.failWrites == nil {
+			return
+		}
+		t.Run("write", func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Outcomes: o.store})
+			require.NoError(t, err)
+			start, err := f.Next(ctx, call("signup", "", nil))
+			require.NoError(t, err)
+			o.failWrites(t)
+			var calls atomic.Int32
+			for i := range 4 {
+				_, err := finishRound(t, f, start.Result.RequestState).Once(ctx, counted(&calls, "created"))
+				assert.ErrorIs(t, err, ErrOutcomeUnknown, "call %d", i)
+			}
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		})
+	})
 }

@@ -126,8 +126,18 @@ func (s *flowSeam) Next(ctx context.Context, call seam.Call) (*FlowRound, seam.P
 	return r, p, nil
 }
 
-func (s *flowSeam) Once(ctx context.Context, r *FlowRound, do func(context.Context) ([]byte, error)) ([]byte, error) {
-	return r.once(ctx, do)
+func (s *flowSeam) Once(ctx context.Context, r *FlowRound, do func(context.Context) (func() ([]byte, error), error)) ([]byte, error) {
+	var run func(context.Context) (*rawOutcome, error)
+	if do != nil {
+		run = func(ctx context.Context) (*rawOutcome, error) {
+			encode, err := do(ctx)
+			if err != nil || encode == nil {
+				return nil, err
+			}
+			return &rawOutcome{encode: encode}, nil
+		}
+	}
+	return r.once(ctx, run)
 }
 
 // seamRequest is c's form-mode request for a face other than go-sdk's,

@@ -403,10 +403,13 @@ var errClaimLost = errors.New("mcpform: this run's claim was taken over; its out
 //     there, and returns it without calling its own do.
 //   - When do fails, panics or returns nil, the claim is released: the
 //     next call runs do again.
-//   - When do succeeds and its outcome cannot be stored, after a few
-//     tries, the run is marked unrecorded instead: that call and every
-//     later one, until the row expires (Keep), fail with
-//     [ErrOutcomeUnknown], and none calls do again.
+//   - When do succeeds and its outcome cannot be stored, because it
+//     cannot be encoded (a NaN in StructuredContent) or sealed, or its
+//     write fails after a few tries, the run is marked unrecorded
+//     instead: that call and every later one, until the row expires
+//     (Keep), fail with [ErrOutcomeUnknown], and none calls do again.
+//     Only when the mark fails too is the claim left to lapse, as after
+//     a crash.
 //   - When the holder stops renewing for a whole lease, because its
 //     process crashed or lost the database, a duplicate takes the claim
 //     over and calls its own do: a side effect cut short by a crash may
@@ -427,7 +430,7 @@ func (s *SQLStore) Once(ctx context.Context, key string, do func(context.Context
 func (s *SQLStore) sealsOutcomes() bool { return true }
 
 // onceJSON is Once on the outcome's JSON, whichever SDK's result it is.
-func (s *SQLStore) onceJSON(ctx context.Context, key string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+func (s *SQLStore) onceJSON(ctx context.Context, key string, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
 	if err := s.sweepOutcomes(ctx); err != nil {
 		return nil, err
 	}
@@ -510,8 +513,10 @@ func (s *SQLStore) claim(ctx context.Context, key, token string, insert, mayClai
 }
 
 // decide calls do under token's claim on key, renewing it while do runs,
-// and stores do's result, or releases the claim when there is none.
-func (s *SQLStore) decide(ctx context.Context, key, token string, do func(context.Context) ([]byte, error)) ([]byte, error) {
+// and records do's result, or releases the claim when there is none.
+// Once do has returned, the claim is never released: a result that
+// cannot be encoded, or an encoder that panics, marks the run unrecorded.
+func (s *SQLStore) decide(ctx context.Context, key, token string, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
 	dctx, lost := context.WithCancelCause(ctx)
 	defer lost(nil)
 	r := &renewal{s: s, key: key, token: token, lost: lost, until: s.now().Add(s.lease)}
@@ -520,45 +525,63 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, do func(contex
 	r.mu.Unlock()
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	returned := false
+	returned, decided := false, false
 	defer func() {
-		if !returned { // do panicked: as if it failed
+		switch {
+		case !returned: // do panicked: as if it failed
 			r.stop()
 			s.execOutcome(rctx, outRelease, key, token)
+		case !decided: // the encoder panicked: do's effect may have happened
+			r.stop()
+			s.unrecorded(rctx, key, token, nil)
 		}
 	}()
-	blob, err := do(dctx)
+	raw, err := do(dctx)
 	returned = true
-	if err == nil && blob == nil {
+	if err == nil && raw == nil {
 		err = errOutcomeNil
 	}
 	if err != nil {
+		decided = true
 		r.stop()
 		_, rerr := s.execOutcome(rctx, outRelease, key, token)
 		return nil, errors.Join(err, rerr)
 	}
 	defer r.stop() // renewing while the outcome is stored, tries and all
-	return s.record(rctx, key, token, blob)
+	first, err := s.record(rctx, key, token, raw)
+	decided = true
+	return first, err
 }
 
-// record stores blob as key's outcome while token holds the claim, trying
-// again on errors; when it cannot, it marks the run unrecorded, so that
-// no one calls do again.
-func (s *SQLStore) record(ctx context.Context, key, token string, blob []byte) ([]byte, error) {
-	n, werr := s.retry(ctx, outRecord, string(blob), key, token)
-	if werr == nil && n == 1 {
+// record encodes do's result and stores it as key's outcome while token
+// holds the claim, trying again on errors; when it cannot, it marks the
+// run unrecorded, so that no one calls do again.
+func (s *SQLStore) record(ctx context.Context, key, token string, raw *rawOutcome) ([]byte, error) {
+	blob, err := raw.encode()
+	if err != nil {
+		return s.unrecorded(ctx, key, token, err)
+	}
+	n, err := s.retry(ctx, outRecord, string(blob), key, token)
+	if err == nil && n == 1 {
 		return blob, nil
 	}
-	if werr == nil { // another took the claim over: its outcome is the run's
+	if err == nil { // another took the claim over: its outcome is the run's
 		first, _, err := s.await(ctx, key, token, false)
 		return first, err
 	}
-	n, merr := s.retry(ctx, outMark, claimUnrecorded, s.now().Add(s.keep).UnixMilli(), key, token)
-	if merr == nil && n == 0 {
+	return s.unrecorded(ctx, key, token, err)
+}
+
+// unrecorded marks key, which token holds, unrecorded, because its outcome
+// could not be recorded for cause, and reports ErrOutcomeUnknown; or
+// returns the outcome of the one who took the claim over.
+func (s *SQLStore) unrecorded(ctx context.Context, key, token string, cause error) ([]byte, error) {
+	n, err := s.retry(ctx, outMark, claimUnrecorded, s.now().Add(s.keep).UnixMilli(), key, token)
+	if err == nil && n == 0 {
 		first, _, err := s.await(ctx, key, token, false)
 		return first, err
 	}
-	return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, errors.Join(werr, merr))
+	return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, errors.Join(cause, err))
 }
 
 // retry runs the outcome statement i up to recordTries times, backing

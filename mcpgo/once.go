@@ -25,9 +25,11 @@ import (
 //	})
 //
 // do must return a final result. An error from do, or a nil result, is
-// returned and stores nothing, so a retry calls do again. Once fails on a
-// round of status FlowAsk, whose Result is the answer, and on a flow
-// without Outcomes.
+// returned and stores nothing, so a retry calls do again. A result do
+// returned that cannot be stored (a NaN in its StructuredContent cannot
+// be marshalled) fails Once with [mcpform.ErrOutcomeUnknown], and every
+// retry too, none calling do again. Once fails on a round of status
+// FlowAsk, whose Result is the answer, and on a flow without Outcomes.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	var flow *mcpform.Flow
 	var core *mcpform.FlowRound
@@ -36,16 +38,22 @@ func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.Cal
 	}
 	var mine *mcp.CallToolResult
 	var blob []byte
-	var run func(context.Context) ([]byte, error)
+	var run func(context.Context) (func() ([]byte, error), error)
 	if do != nil {
-		run = func(ctx context.Context) ([]byte, error) {
+		// do only acts: its result is marshalled by the store, as part of
+		// recording it, so that one that cannot be is an outcome unknown
+		// rather than a failed do that a retry runs again.
+		run = func(ctx context.Context) (func() ([]byte, error), error) {
 			res, err := do(ctx)
 			if err != nil || res == nil {
 				return nil, err
 			}
-			b, err := json.Marshal(res)
-			mine, blob = res, b
-			return b, err
+			mine = res
+			return func() ([]byte, error) {
+				b, err := json.Marshal(res)
+				blob = b
+				return b, err
+			}, nil
 		}
 	}
 	first, err := flow.Seam().Once(ctx, core, run)

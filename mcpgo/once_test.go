@@ -6,8 +6,10 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/testenv"
 	"github.com/mcpform/mcpform/mcpgo"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"modernc.org/sqlite"
@@ -151,3 +154,123 @@ type connector struct {
 
 func (c connector) Connect(context.Context) (driver.Conn, error) { return c.driver.Open(c.dsn) }
 func (c connector) Driver() driver.Driver                        { return c.driver }
+
+// jsonOutcomes is an Outcomes of the caller's own that keeps the contract
+// mcpform.Outcomes documents: it encodes do's result as part of recording
+// it, and a result it cannot encode leaves the key claimed, with no
+// outcome, every later Once reporting ErrOutcomeUnknown without calling
+// do.
+type jsonOutcomes struct {
+	mu    sync.Mutex
+	first map[string][]byte // nil: do returned, and nothing could be kept
+}
+
+func (s *jsonOutcomes) Once(ctx context.Context, key string, do func(context.Context) (*gosdk.CallToolResult, error)) (*gosdk.CallToolResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	blob, ok := s.first[key]
+	if !ok {
+		res, err := do(ctx)
+		if err != nil || res == nil {
+			return nil, err
+		}
+		blob, err = json.Marshal(res)
+		s.first[key] = blob
+		if err != nil {
+			return nil, fmt.Errorf("%w (%w)", mcpform.ErrOutcomeUnknown, err)
+		}
+	}
+	if blob == nil {
+		return nil, mcpform.ErrOutcomeUnknown
+	}
+	var res gosdk.CallToolResult
+	return &res, json.Unmarshal(blob, &res)
+}
+
+func (s *jsonOutcomes) LookupOutcome(ctx context.Context, key string) (*gosdk.CallToolResult, bool, error) {
+	s.mu.Lock()
+	blob, ok := s.first[key]
+	s.mu.Unlock()
+	if blob == nil {
+		return nil, ok, nil
+	}
+	var res gosdk.CallToolResult
+	return &res, true, json.Unmarshal(blob, &res)
+}
+
+// TestOnceUnrecordable finishes a run on mcp-go whose outcome cannot be
+// recorded after do returned: its result holds a NaN, which JSON cannot
+// say, or, on SQLite, every write of the outcome fails. On every store,
+// the final round and three replays of it fail with ErrOutcomeUnknown,
+// and the side effect runs once.
+func TestOnceUnrecordable(t *testing.T) {
+	nan := func(n int32) *mcp.CallToolResult {
+		zero := 0.0
+		res := mcp.NewToolResultText(fmt.Sprint("charged #", n))
+		res.StructuredContent = map[string]any{"ratio": zero / zero}
+		return res
+	}
+	created := func(n int32) *mcp.CallToolResult { return mcp.NewToolResultText(fmt.Sprint("created #", n)) }
+	sqliteStore := func(t *testing.T, failWrites bool) mcpform.Outcomes {
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "once.db")+"?_pragma=busy_timeout(10000)")
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		store, err := mcpform.NewSQLStore(db, nil)
+		require.NoError(t, err)
+		if failWrites {
+			require.NoError(t, store.Create(context.Background()))
+			_, err := db.Exec(`CREATE TRIGGER fail_record BEFORE UPDATE OF result ON mcpform_outcomes
+				WHEN NEW.result IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+			require.NoError(t, err)
+		}
+		return store
+	}
+	for _, tt := range []struct {
+		name   string
+		store  func(t *testing.T) mcpform.Outcomes
+		result func(n int32) *mcp.CallToolResult
+	}{
+		{"NaN/memory", func(*testing.T) mcpform.Outcomes { return mcpform.NewMemoryOutcomes(0) }, nan},
+		{"NaN/sqlite", func(t *testing.T) mcpform.Outcomes { return sqliteStore(t, false) }, nan},
+		{"NaN/own store", func(*testing.T) mcpform.Outcomes { return &jsonOutcomes{first: map[string][]byte{}} }, nan},
+		{"failed write/sqlite", func(t *testing.T) mcpform.Outcomes { return sqliteStore(t, true) }, created},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			flow := signupFlowWith(t, nil, tt.store(t))
+			var calls atomic.Int32
+			var last mcp.CallToolRequest
+			var errs []error
+			srv := server.NewMCPServer("signup", "v0", server.WithToolCapabilities(false))
+			srv.AddTool(mcp.NewTool("signup"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				round, err := mcpgo.Next(context.WithValue(ctx, principalKey{}, "alice"), flow, req)
+				if err != nil {
+					return nil, err
+				}
+				if round.Status == mcpform.FlowAsk {
+					return round.Result, nil
+				}
+				last = req
+				res, err := round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+					return tt.result(calls.Add(1)), nil
+				})
+				errs = append(errs, err)
+				if err != nil {
+					return mcp.NewToolResultError(err.Error()), nil
+				}
+				return res, nil
+			})
+			p := &person{answers: []*mcp.ElicitationResult{accept(map[string]any{"email": "ada@example.com", "plan": "pro"})}}
+			c := connect(t, srv, p)
+			_, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			for range 3 {
+				sendRaw(t, c, "signup", last.Params.RequestState, last.Params.InputResponses)
+			}
+			require.Len(t, errs, 4)
+			for i, err := range errs {
+				assert.ErrorIs(t, err, mcpform.ErrOutcomeUnknown, "call %d", i)
+			}
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		})
+	}
+}

@@ -155,8 +155,11 @@ type Flow[R any] interface {
 	// Next runs one round of the flow for call; ctx is the tool
 	// handler's. It returns the round and what it sends.
 	Next(ctx context.Context, call Call) (R, Presentation, error)
-	// Once is mcpform.FlowRound.Once on the outcome's JSON: the face
-	// marshals its own result for do, and decodes what Once returns, so
-	// that one store serves every SDK.
-	Once(ctx context.Context, round R, do func(context.Context) ([]byte, error)) ([]byte, error)
+	// Once is mcpform.FlowRound.Once on the outcome's JSON: do returns,
+	// for its own result, the function that marshals it, or nil for no
+	// result; the store calls it as part of recording the outcome, so
+	// that a result that cannot be marshalled is an outcome unknown, not
+	// a failed do. The face decodes what Once returns, so that one store
+	// serves every SDK.
+	Once(ctx context.Context, round R, do func(context.Context) (encode func() ([]byte, error), err error)) ([]byte, error)
 }

@@ -107,28 +107,39 @@ func (k *Keys) expiry(now int64) int64 {
 	return (now/q + 2) * q
 }
 
-// padBlock is the block a link's principal is padded to.
-const padBlock = 32
+// LinkBucket is the size a link's plaintext is padded to, as a whole: the
+// expiry, each part's length and the parts themselves. It fits a run ID
+// as a flow makes it (24 bytes) with 95 bytes of principal, tool and step
+// together, say a UUID principal, a 40-byte tool name and a 19-byte step
+// key, or a 58-byte email address, "wipe_all_customer_records" and
+// "confirmation": every such link seals to a token of one length, 211
+// characters. A link whose parts take more is padded to the next multiple
+// of the bucket, so that its length tells only how many buckets it takes.
+const LinkBucket = 128
+
+// oldPadBlock is the block the principal alone was padded to before the
+// whole link was (see Open).
+const oldPadBlock = 32
 
 // Seal returns l's token, sealed text (see token.Sealer): the expiry, then
 // each of l's parts as its length and itself, as uvarints, and zeros that
-// pad the principal to whole blocks, so that the token's length says of it
-// no more than how many blocks it takes (the tool, the step and the run
-// ID's size are no secret). The nonce is an HMAC of what it seals, so that
-// the same link at the same expiry seals to the same token (a synthetic
-// nonce: two tokens share a nonce only when they seal the same bytes, so
-// the nonce never repeats under different plaintexts).
+// pad all of it to whole buckets of LinkBucket bytes, so that the token's
+// length says of the principal, the tool, the run ID and the step no more
+// than how many buckets they take together. The nonce is an HMAC of what
+// it seals, so that the same link at the same expiry seals to the same
+// token (a synthetic nonce: two tokens share a nonce only when they seal
+// the same bytes, so the nonce never repeats under different plaintexts).
 func (k *Keys) Seal(l *Link) string {
-	n := binary.MaxVarintLen64*5 + padBlock
+	n := binary.MaxVarintLen64 * 5
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		n += len(s)
 	}
-	plain := binary.AppendUvarint(make([]byte, 0, n), uint64(k.expiry(k.now().Unix())))
+	plain := binary.AppendUvarint(make([]byte, 0, bucketed(n)), uint64(k.expiry(k.now().Unix())))
 	for _, s := range [...]string{l.Principal, l.Tool, l.Run, l.Step} {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
 		plain = append(plain, s...)
 	}
-	plain = append(plain, make([]byte, (padBlock-len(l.Principal)%padBlock)%padBlock)...)
+	plain = plain[:bucketed(len(plain))] // zeros: the array is new, and written only up to len
 	m := hmac.New(sha256.New, k.nonce)
 	m.Write(plain)
 	raw := make([]byte, token.NonceSize, token.NonceSize+len(plain)+token.TagSize)
@@ -138,13 +149,20 @@ func (k *Keys) Seal(l *Link) string {
 	return token.SealedPrefix + base64.RawURLEncoding.EncodeToString(raw)
 }
 
+// bucketed returns n rounded up to whole buckets.
+func bucketed(n int) int { return (n + LinkBucket - 1) / LinkBucket * LinkBucket }
+
 // Open returns the link tok seals, and false when it does not open, is
-// malformed or has expired.
+// malformed or has expired. It opens links of both forms: padded as a
+// whole to buckets, as Seal makes them, and, minted before, with only the
+// principal padded, to 32-byte blocks. The two differ only in how many
+// zeros follow the parts.
 func (k *Keys) Open(tok string) (*Link, bool) {
 	plain, err := k.sealer.Open(nil, []byte(tok), []byte(linkBind))
 	if err != nil {
 		return nil, false
 	}
+	size := len(plain)
 	exp, n := binary.Uvarint(plain)
 	now, leeway := k.now().Unix(), int64(token.Leeway/time.Second)
 	if n <= 0 || exp > token.MaxExp || int64(exp) < now-leeway || int64(exp) > now+int64(k.Life()/time.Second)+leeway {
@@ -159,10 +177,20 @@ func (k *Keys) Open(tok string) (*Link, bool) {
 		}
 		parts[i], plain = string(plain[n:n+int(size)]), plain[n+int(size):]
 	}
-	if len(plain) >= padBlock || strings.Trim(string(plain), "\x00") != "" || parts[2] == "" {
+	if !zeros(plain) || (len(plain) >= oldPadBlock && size%LinkBucket != 0) || parts[2] == "" {
 		return nil, false // more than padding after the parts
 	}
 	return &Link{Principal: parts[0], Tool: parts[1], Run: parts[2], Step: parts[3]}, true
+}
+
+// zeros reports whether b holds only zero bytes.
+func zeros(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // A Cookie is what a browser on the page holds for one link: a random

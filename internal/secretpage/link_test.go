@@ -3,8 +3,10 @@ package secretpage
 import (
 	"encoding/base64"
 	"encoding/json"
+	"flag"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,46 +15,75 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// update rewrites the padded tokens of testdata/links.json from Seal.
+var update = flag.Bool("update", false, "rewrite the padded links of testdata/links.json")
+
+// goldenLinks is testdata/links.json.
+type goldenLinks struct {
+	Now   int64        `json:"now"`
+	TTL   int64        `json:"ttl"`
+	Keys  [][]byte     `json:"keys"`
+	N     string       `json:"n"`
+	Links []goldenLink `json:"links"`
+}
+
+// A goldenLink is a link, its tokens and what is derived from it.
+type goldenLink struct {
+	Link Link `json:"link"`
+	// Token and Rotated were sealed, under the keys and under the second
+	// key alone, by the code before it moved here (c5217d2), which padded
+	// the principal alone; Padded and PaddedRotated by Seal, padding the
+	// whole link.
+	Token         string `json:"token"`
+	Rotated       string `json:"rotated"`
+	Padded        string `json:"padded"`
+	PaddedRotated string `json:"paddedRotated"`
+	Key           string `json:"key"`
+	Opened        string `json:"openedKey"`
+	Closed        string `json:"closedKey"`
+	Cookie        string `json:"cookieName"`
+	Form          string `json:"formMAC"`
+	Claim         string `json:"claimMAC"`
+	Claimed       string `json:"claimedCookie"`
+	Sent          string `json:"sentCookie"`
+}
+
 // TestLinkGolden: links minted by the code before it moved here (c5217d2,
-// testdata/links.json) open to the links they sealed, under the key that
-// sealed them or a rotated one, and seal, key, name and MAC to the same
-// bytes: a link in a person's chat stays good across the deploy.
+// testdata/links.json), which padded only the principal, open to the
+// links they sealed, under the key that sealed them or a rotated one, and
+// key, name and MAC to the same bytes: a link in a person's chat stays
+// good across the deploy. Seal now mints the whole link padded, to the
+// golden's padded tokens (go test -update rewrites them).
 func TestLinkGolden(t *testing.T) {
 	raw, err := os.ReadFile("testdata/links.json")
 	require.NoError(t, err)
-	var golden struct {
-		Now   int64    `json:"now"`
-		TTL   int64    `json:"ttl"`
-		Keys  [][]byte `json:"keys"`
-		N     string   `json:"n"`
-		Links []struct {
-			Link           Link   `json:"link"`
-			Token, Rotated string // sealed under keys, and under the second key alone
-			Key            string `json:"key"`
-			Opened         string `json:"openedKey"`
-			Closed         string `json:"closedKey"`
-			Cookie         string `json:"cookieName"`
-			Form           string `json:"formMAC"`
-			Claim          string `json:"claimMAC"`
-			Claimed        string `json:"claimedCookie"`
-			Sent           string `json:"sentCookie"`
-		} `json:"links"`
-	}
+	var golden goldenLinks
 	require.NoError(t, json.Unmarshal(raw, &golden))
 	require.NotEmpty(t, golden.Links)
 	now := func() time.Time { return time.Unix(golden.Now, 0) }
 	ttl := time.Duration(golden.TTL) * time.Second
 	keys, old := NewKeys(golden.Keys, ttl, now), NewKeys(golden.Keys[1:], ttl, now)
+	if *update {
+		for i := range golden.Links {
+			g := &golden.Links[i]
+			g.Padded, g.PaddedRotated = keys.Seal(&g.Link), old.Seal(&g.Link)
+		}
+		out, err := json.MarshalIndent(golden, "", "\t")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile("testdata/links.json", append(out, '\n'), 0o644))
+	}
 	for _, g := range golden.Links {
 		l := g.Link
-		opened, ok := keys.Open(g.Token)
-		require.True(t, ok, "%+v", l)
-		assert.Equal(t, l, *opened)
-		opened, ok = keys.Open(g.Rotated)
-		require.True(t, ok, "%+v under the rotated key", l)
-		assert.Equal(t, l, *opened)
-		assert.Equal(t, g.Token, keys.Seal(&l), "the same token")
-		assert.Equal(t, g.Rotated, old.Seal(&l), "the same token under the old key")
+		for _, tok := range []struct{ name, token string }{
+			{"old", g.Token}, {"old, under the rotated key", g.Rotated},
+			{"padded", g.Padded}, {"padded, under the rotated key", g.PaddedRotated},
+		} {
+			opened, ok := keys.Open(tok.token)
+			require.True(t, ok, "%+v, %s", l, tok.name)
+			assert.Equal(t, l, *opened, tok.name)
+		}
+		assert.Equal(t, g.Padded, keys.Seal(&l), "the same token")
+		assert.Equal(t, g.PaddedRotated, old.Seal(&l), "the same token under the old key")
 		assert.Equal(t, g.Key, l.Key())
 		assert.Equal(t, g.Opened, l.ClaimKey())
 		assert.Equal(t, g.Closed, l.CloseKey())
@@ -66,6 +97,40 @@ func TestLinkGolden(t *testing.T) {
 		assert.Equal(t, Cookie{N: golden.N, Stage: StageSent}, keys.Decode(&l, old.Encode(&l, Cookie{N: golden.N, Stage: StageSent})),
 			"checked under any key")
 	}
+}
+
+// TestLinkPadded: the token of a link says nothing of its principal, tool
+// or step while they fit the bucket together: links for set_password and
+// wipe_all_customer_records, of short and long principals and steps, all
+// have one length, and each opens to its link. A link past the bucket
+// takes a whole bucket more.
+func TestLinkPadded(t *testing.T) {
+	keys := testKeys()
+	run := "AGtJ_9w1A2Nvbz0sQ5ZTe1xI" // a run ID as a flow makes it: 24 bytes
+	var tokens []string
+	for _, l := range []Link{
+		{Principal: "al", Tool: "set_password", Run: run, Step: "password"},
+		{Principal: "alice", Tool: "wipe_all_customer_records", Run: run, Step: "confirm"},
+		{Principal: "alexandra.k@example.com", Tool: "t", Run: run, Step: ""},
+		{Principal: "0190d7a2-4c1e-7b3a-9f10-2c4e6a8b0d1f", Tool: strings.Repeat("t", 40), Run: run, Step: strings.Repeat("s", 19)},
+		{Principal: strings.Repeat("x", 58), Tool: "wipe_all_customer_records", Run: run, Step: "confirmation"},
+		{Principal: "", Tool: "", Run: "r", Step: ""},
+		{Principal: "zoë 🗝", Tool: "ツール", Run: run, Step: "ステップ"},
+	} {
+		tok := keys.Seal(&l)
+		tokens = append(tokens, tok)
+		opened, ok := keys.Open(tok)
+		require.True(t, ok, "%+v", l)
+		assert.Equal(t, l, *opened)
+	}
+	for i, tok := range tokens {
+		assert.Len(t, tok, 211, "link %d", i)
+	}
+	past := keys.Seal(&Link{Principal: strings.Repeat("x", 59), Tool: "wipe_all_customer_records", Run: run, Step: "confirmation"})
+	assert.Len(t, past, len(token.SealedPrefix)+base64.RawURLEncoding.EncodedLen(token.NonceSize+2*LinkBucket+token.TagSize), "one bucket more")
+	opened, ok := keys.Open(past)
+	require.True(t, ok)
+	assert.Equal(t, strings.Repeat("x", 59), opened.Principal)
 }
 
 func TestLinkKey(t *testing.T) {
