@@ -562,7 +562,9 @@ func formHostServer(t *testing.T, model bool, keyless ...bool) *hostServer {
 	caps.AddExtension(AppsExtension, nil)
 	h := &hostServer{server: mcp.NewServer(&mcp.Implementation{Name: "form", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})}
 	require.NoError(t, AddViewer(h.server, nil))
-	h.server.AddTool(&mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}},
+	tool := &mcp.Tool{Name: "signup", InputSchema: map[string]any{"type": "object"}}
+	require.NoError(t, AttachViewer(tool, nil)) // the companion reaches no other tool
+	h.server.AddTool(tool,
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			reply := form.ReadCall(req)
 			switch reply.Status {
