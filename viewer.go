@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpform/mcpform/internal/prefab"
-	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -257,7 +256,7 @@ func companionMark(req *mcp.CallToolRequest) *viewMark {
 func viaCompanion(req *mcp.CallToolRequest) bool { return companionMark(req) != nil }
 
 // companionTarget returns the tool a companion call reaches, as
-// [seam.Reach] decides for every face, read from its arguments, which pass
+// [prefab.Reach] decides for every face, read from its arguments, which pass
 // on unchanged: prefab.ToolArgument is one of the arguments a form or flow
 // writes, left out of what its state is bound to. It decodes them with
 // readArguments, as the round would, and returns them decoded. lookup
@@ -267,7 +266,7 @@ func companionTarget(raw json.RawMessage, uri string, lookup func(string) (map[s
 	if err != nil {
 		return "", nil, false
 	}
-	tool, ok := seam.Reach(v, uri, lookup)
+	tool, ok := prefab.Reach(v, uri, lookup)
 	if !ok {
 		return "", nil, false
 	}
@@ -303,7 +302,7 @@ func toolMeta(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSe
 }
 
 // companionMiddleware routes the companion's calls to their tool, marked,
-// when seam.Reach lets them reach it: a tool attached to the viewer at
+// when prefab.Reach lets them reach it: a tool attached to the viewer at
 // uri, as the server lists it to the call's session.
 func companionMiddleware(uri string) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -314,7 +313,7 @@ func companionMiddleware(uri string) mcp.Middleware {
 			}
 			tool, args, ok := companionTarget(call.Params.Arguments, uri, toolMeta(ctx, next, call.Session))
 			if !ok {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: seam.CompanionRefusal}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: prefab.CompanionRefusal}
 			}
 			p := *call.Params
 			p.Name = tool

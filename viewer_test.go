@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/prefab"
-	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -313,7 +312,7 @@ func TestCompanionReachesAttachedOnly(t *testing.T) {
 			var rpc *jsonrpc.Error
 			require.True(t, errors.As(err, &rpc), "wipe is refused: %v", err)
 			assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
-			assert.Equal(t, seam.CompanionRefusal, rpc.Message)
+			assert.Equal(t, prefab.CompanionRefusal, rpc.Message)
 
 			require.NoError(t, submit("signup"), "an attached tool is reached")
 			if order == "middleware first" {

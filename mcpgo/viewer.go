@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/prefab"
-	"github.com/mcpform/mcpform/internal/seam"
 )
 
 // A view submits to an app-only companion tool, never to the tool that
@@ -125,7 +124,7 @@ func addCompanion(srv *server.MCPServer, uri string) {
 	tool.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}}}
 	srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var handler server.ToolHandlerFunc
-		target, ok := seam.Reach(companionArguments(&req), uri, func(name string) (map[string]any, bool) {
+		target, ok := prefab.Reach(companionArguments(&req), uri, func(name string) (map[string]any, bool) {
 			t := srv.GetTool(name)
 			if t == nil || t.Handler == nil {
 				return nil, false
@@ -144,20 +143,20 @@ func addCompanion(srv *server.MCPServer, uri string) {
 	})
 }
 
-// companionError is the error for a companion call that seam.Reach
+// companionError is the error for a companion call that prefab.Reach
 // refuses: -32602, as go-sdk's face sends it.
 type companionError struct{}
 
-func (companionError) Error() string { return "invalid params: " + seam.CompanionRefusal }
+func (companionError) Error() string { return "invalid params: " + prefab.CompanionRefusal }
 
 func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
 
 func (companionError) JSONRPCError() mcp.JSONRPCError {
-	return rpcError(mcp.INVALID_PARAMS, seam.CompanionRefusal, nil)
+	return rpcError(mcp.INVALID_PARAMS, prefab.CompanionRefusal, nil)
 }
 
 // companionArguments returns a companion call's arguments, decoded, for
-// seam.Reach; nil when they are not JSON. They pass on to the tool
+// prefab.Reach; nil when they are not JSON. They pass on to the tool
 // unchanged: prefab.ToolArgument is one of the arguments a flow writes,
 // left out of what its state is bound to.
 func companionArguments(req *mcp.CallToolRequest) any {

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
-	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/mcpgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,7 +16,7 @@ import (
 
 // TestCompanionReachesAttachedOnly checks item 2 of issue 32 on mcp-go's
 // face, as the root's test of the same name does on go-sdk's: the
-// companion reaches only a tool attached to the viewer, as seam.Reach
+// companion reaches only a tool attached to the viewer, as prefab.Reach
 // decides for both. "wipe", which a middleware of the server refuses by
 // name, is never reached through it: the refusal is -32602 with the core's
 // message, and wipe's handler never runs.
@@ -51,7 +51,7 @@ func TestCompanionReachesAttachedOnly(t *testing.T) {
 			_, err := callWith(t, c, "mcpform_view_submit", map[string]any{"mcpformTool": tool}, nil)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, mcp.ErrInvalidParams, "%v", err)
-			assert.Contains(t, err.Error(), seam.CompanionRefusal)
+			assert.Contains(t, err.Error(), prefab.CompanionRefusal)
 		})
 	}
 	_, err := callWith(t, c, "mcpform_view_submit", map[string]any{"mcpformTool": "signup"}, nil)

@@ -1,18 +1,14 @@
-package seam
+package prefab
 
-import (
-	"encoding/json"
-
-	"github.com/mcpform/mcpform/internal/prefab"
-)
+import "encoding/json"
 
 // CompanionRefusal is the message of the JSON-RPC error, code -32602
 // (invalid params), with which every face refuses a call of the viewer's
 // companion tool that [Reach] refuses.
-const CompanionRefusal = "the view's submit names no tool under " + prefab.ToolArgument + " attached to the viewer"
+const CompanionRefusal = "the view's submit names no tool under " + ToolArgument + " attached to the viewer"
 
 // Reach decides, for every face alike, which tool a call of the viewer's
-// companion tool reaches: the tool named under prefab.ToolArgument in
+// companion tool reaches: the tool named under ToolArgument in
 // args, the call's decoded arguments, when it is a tool of the server
 // other than the companion and it shows its results in the viewer at uri
 // (its _meta.ui.resourceUri is uri, as AttachViewer sets it). lookup
@@ -23,8 +19,8 @@ const CompanionRefusal = "the view's submit names no tool under " + prefab.ToolA
 // what the server keeps from the model or the client by other rules.
 func Reach(args any, uri string, lookup func(tool string) (meta map[string]any, ok bool)) (string, bool) {
 	m, _ := args.(map[string]any)
-	tool, _ := m[prefab.ToolArgument].(string)
-	if tool == "" || tool == prefab.CompanionTool {
+	tool, _ := m[ToolArgument].(string)
+	if tool == "" || tool == CompanionTool {
 		return "", false
 	}
 	meta, ok := lookup(tool)
