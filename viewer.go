@@ -316,6 +316,18 @@ func companionMiddleware(uri string) mcp.Middleware {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: prefab.CompanionRefusal}
 			}
 			p := *call.Params
+			// The tool's own arguments come back as text, which no
+			// JavaScript rounds: the tool reads them as they were sent.
+			unpacked, changed, err := prefab.Unpack(p.Arguments)
+			if err == nil && changed {
+				var v any
+				v, err = readArguments(unpacked)
+				args, _ = v.(map[string]any)
+				p.Arguments = unpacked
+			}
+			if err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the view's submit: " + err.Error()}
+			}
 			p.Name = tool
 			// The request was decoded for this call alone: its _meta is ours
 			// to mark.

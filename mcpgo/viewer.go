@@ -138,21 +138,57 @@ func addCompanion(srv *server.MCPServer, uri string) {
 		if !ok {
 			return nil, server.NewHandlerError(companionError{})
 		}
+		// The tool's own arguments come back as text, which no JavaScript
+		// rounds: the tool reads them as they were sent.
+		if err := unpack(&req); err != nil {
+			return nil, server.NewHandlerError(companionError{"the view's submit: " + err.Error()})
+		}
 		req.Params.Name = target
 		return handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
 	})
 }
 
 // companionError is the error for a companion call that prefab.Reach
-// refuses: -32602, as go-sdk's face sends it.
-type companionError struct{}
+// refuses, or whose arguments are not what a view sends: -32602, as
+// go-sdk's face sends it. Its zero value is Reach's refusal.
+type companionError struct{ msg string }
 
-func (companionError) Error() string { return "invalid params: " + prefab.CompanionRefusal }
+func (e companionError) message() string {
+	if e.msg == "" {
+		return prefab.CompanionRefusal
+	}
+	return e.msg
+}
+
+func (e companionError) Error() string { return "invalid params: " + e.message() }
 
 func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
 
-func (companionError) JSONRPCError() mcp.JSONRPCError {
-	return rpcError(mcp.INVALID_PARAMS, prefab.CompanionRefusal, nil)
+func (e companionError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INVALID_PARAMS, e.message(), nil)
+}
+
+// unpack puts the tool's own arguments a view sent back as text (see
+// prefab.Unpack) among req's arguments, as the tool reads them.
+func unpack(req *mcp.CallToolRequest) error {
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return err
+		}
+		raw = b
+	}
+	out, changed, err := prefab.Unpack(raw)
+	if err != nil || !changed {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(out, &v); err != nil {
+		return err
+	}
+	req.Params.RawArguments, req.Params.Arguments = out, v
+	return nil
 }
 
 // companionArguments returns a companion call's arguments, decoded, for

@@ -1,6 +1,10 @@
 package prefab
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+)
 
 // CompanionRefusal is the message of the JSON-RPC error, code -32602
 // (invalid params), with which every face refuses a call of the viewer's
@@ -50,4 +54,63 @@ func Attached(meta map[string]any, uri string) bool {
 		}
 		return err == nil && json.Unmarshal(b, &v) == nil && v.ResourceURI == uri
 	}
+}
+
+// PackArguments returns the arguments a view's submit sends back: state,
+// the request state, under stateKey, and rest, the members of the tool's
+// own arguments as JSON (without braces; empty for none), as the text of
+// one JSON object under ArgumentsArgument, which JavaScript keeps as it
+// is. With no rest it is {stateKey: state}, as before there was an
+// ArgumentsArgument.
+func PackArguments(rest []byte, stateKey, state string) []byte {
+	key, _ := json.Marshal(stateKey) // a string always marshals
+	val, _ := json.Marshal(state)
+	b := make([]byte, 0, len(rest)*5/4+len(key)+len(val)+len(ArgumentsArgument)+16)
+	b = append(b, '{')
+	if len(rest) > 0 {
+		text, _ := json.Marshal("{" + string(rest) + "}")
+		b = append(append(append(b, `"`+ArgumentsArgument+`":`...), text...), ',')
+	}
+	b = append(append(append(b, key...), ':'), val...)
+	return append(b, '}')
+}
+
+// errPacked is the error of a submit whose ArgumentsArgument is not the
+// text of a JSON object.
+var errPacked = errors.New("the view's " + ArgumentsArgument + " is not the text of a JSON object")
+
+// Unpack returns the arguments of a call of the companion as the tool it
+// reaches gets them: raw, a JSON object, with the members of the object
+// whose text is under ArgumentsArgument in place of that argument, and in
+// place of any argument of the same name. It returns raw itself when it
+// has no ArgumentsArgument, as a view built by an earlier version sends,
+// with changed false, and an error when it is not an object or
+// ArgumentsArgument is not the text of one. The result holds each number
+// as it was written.
+func Unpack(raw json.RawMessage) (out json.RawMessage, changed bool, err error) {
+	if !bytes.Contains(raw, []byte(`"`+ArgumentsArgument+`"`)) {
+		// A name written with escapes is not found: the argument then
+		// reaches the tool as it is, among its own arguments, where the
+		// state's binding refuses it.
+		return raw, false, nil
+	}
+	var outer map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &outer); err != nil {
+		return nil, false, err
+	}
+	packed, ok := outer[ArgumentsArgument]
+	if !ok {
+		return raw, false, nil
+	}
+	var text string
+	var inner map[string]json.RawMessage
+	if json.Unmarshal(packed, &text) != nil || json.Unmarshal([]byte(text), &inner) != nil || inner == nil {
+		return nil, false, errPacked
+	}
+	delete(outer, ArgumentsArgument)
+	for k, v := range inner {
+		outer[k] = v
+	}
+	out, err = json.Marshal(outer)
+	return out, err == nil, err
 }
