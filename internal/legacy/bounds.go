@@ -14,7 +14,8 @@ import (
 // liked, and so starve every other older client. It is the one policy of
 // every face: go-sdk's (the middleware) and mcp-go's (through the core's
 // flow seam) count their waiting calls in a Bounds, with the same numbers
-// and the same errors.
+// and the same errors. The zero Bounds is not usable: make one with
+// [NewBounds].
 type Bounds struct {
 	perSession, perClient, total int
 
