@@ -274,15 +274,17 @@ func companionTarget(raw json.RawMessage, uri string, lookup func(string) (map[s
 	return tool, m, true
 }
 
-// toolMeta returns a lookup of the _meta of the tools next lists to
-// session: go-sdk lends a middleware no other view of the server's
-// tools. Each lookup lists them page by page, only as far as the tool it
-// looks for.
-func toolMeta(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession) func(string) (map[string]any, bool) {
+// toolMeta returns a lookup of the _meta of the tools next lists to the
+// caller of call, with call's session, transport extras and _meta, so
+// that a middleware that judges the caller judges the listing as it
+// would the caller's own: go-sdk lends a middleware no other view of the
+// server's tools. Each lookup lists them page by page, only as far as the
+// tool it looks for.
+func toolMeta(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) func(string) (map[string]any, bool) {
 	return func(name string) (map[string]any, bool) {
-		params := &mcp.ListToolsParams{}
+		params := &mcp.ListToolsParams{Meta: call.Params.Meta}
 		for range 1000 { // a server that pages forever lists no tool
-			res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: session, Params: params})
+			res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: params, Extra: call.Extra})
 			list, ok := res.(*mcp.ListToolsResult)
 			if err != nil || !ok || list == nil {
 				return nil, false
@@ -295,7 +297,7 @@ func toolMeta(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSe
 			if list.NextCursor == "" {
 				return nil, false
 			}
-			params = &mcp.ListToolsParams{Cursor: list.NextCursor}
+			params = &mcp.ListToolsParams{Meta: call.Params.Meta, Cursor: list.NextCursor}
 		}
 		return nil, false
 	}
@@ -311,7 +313,7 @@ func companionMiddleware(uri string) mcp.Middleware {
 			if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != prefab.CompanionTool {
 				return next(ctx, method, req)
 			}
-			tool, args, ok := companionTarget(call.Params.Arguments, uri, toolMeta(ctx, next, call.Session))
+			tool, args, ok := companionTarget(call.Params.Arguments, uri, toolMeta(ctx, next, call))
 			if !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: prefab.CompanionRefusal}
 			}

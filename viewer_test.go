@@ -322,3 +322,21 @@ func TestCompanionReachesAttachedOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestCompanionFindsToolOnLaterPage: the companion finds the tool it
+// reaches however the server pages its tools/list.
+func TestCompanionFindsToolOnLaterPage(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, &mcp.ServerOptions{PageSize: 1})
+	require.NoError(t, AddViewer(server, nil))
+	var ran []string
+	for _, name := range []string{"a", "b", "c", "zz"} {
+		server.AddTool(attachedTool(t, name), func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ran = append(ran, req.Params.Name)
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	cs := connect(t, server, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: prefab.CompanionTool, Arguments: map[string]any{prefab.ToolArgument: "zz"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"zz"}, ran)
+}
