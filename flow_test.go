@@ -419,13 +419,13 @@ func BenchmarkFlowRound(b *testing.B) {
 		}
 		params, err := json.Marshal(&sent)
 		require.NoError(b, err)
-		route := companionMiddleware(func(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+		route := companionMiddleware(ViewerURI)(listing(func(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
 			r, err := bb.flow.Next(ctx, req.(*mcp.CallToolRequest))
 			if err != nil || r.Status != FlowAsk || r.Step != "team" {
 				b.Fatal(err, r)
 			}
 			return nil, nil
-		})
+		}, attachedTool(b, "signup")))
 		b.Run("wire/"+bb.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

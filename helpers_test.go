@@ -144,6 +144,7 @@ func newHostServer(t *testing.T, model bool) *hostServer {
 	require.NoError(t, AddViewer(h.server, nil))
 	for name, flow := range map[string]*Flow{"signup": signup, "set_password": password} {
 		tool := &mcp.Tool{Name: name, InputSchema: flow.InputSchema(nil)}
+		require.NoError(t, AttachViewer(tool, nil)) // the companion reaches no other tool
 		h.server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			r, err := flow.Next(context.Background(), req)
 			if err != nil {

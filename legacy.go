@@ -3,6 +3,7 @@ package mcpform
 import (
 	"cmp"
 	"context"
+	"sync"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/legacy"
@@ -133,6 +134,19 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 // legacyPoll is how long a legacy call waits between re-runs of the
 // handler while a page it was consented to is still open.
 var legacyPoll = time.Second
+
+// faceWaits bounds the legacy calls that a face other than go-sdk's
+// (the mcpgo package) holds waiting for their person, with the defaults
+// of [LegacyOptions], as go-sdk's face bounds those of AddLegacyRounds:
+// one server's calls in all, as a process serves one.
+var faceWaits = legacy.NewBounds(0, 0, 0)
+
+func (s *flowSeam) Wait(session any, client string) (func(), error) {
+	if err := faceWaits.Enter(session, client); err != nil {
+		return nil, err
+	}
+	return sync.OnceFunc(func() { faceWaits.Leave(session, client) }), nil
+}
 
 // Without [AddLegacyRounds], go-sdk's bridge serves a client older than
 // 2026-07-28 one round: it fulfils the handler's first input request and

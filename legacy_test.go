@@ -769,3 +769,36 @@ func TestLegacyOwnRequests(t *testing.T) {
 		assert.Same(t, r, InputResponse(mcp.InputResponseMap{"form": r}, "form"), "nothing to unwrap: passed as it is")
 	}
 }
+
+// TestFaceWaits: the flow seam's Wait, through which a face other than
+// go-sdk's bounds its legacy calls that wait, applies the defaults of
+// AddLegacyRounds, with its errors: four calls of a session wait, a fifth
+// is refused with -32603, and a call that ends makes room.
+func TestFaceWaits(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	type session struct{ id string }
+	s, other := session{"a"}, session{"b"}
+	var done []func()
+	for range legacy.DefaultMaxCallsPerSession {
+		d, err := flow.Seam().Wait(s, "")
+		require.NoError(t, err)
+		done = append(done, d)
+	}
+	_, err := flow.Seam().Wait(s, "")
+	var rpc *jsonrpc.Error
+	require.True(t, errors.As(err, &rpc), "%v", err)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), rpc.Code)
+	assert.Equal(t, "mcpform: this session has 4 calls waiting for input already, the most it may; answer or cancel one first", rpc.Message)
+	d, err := flow.Seam().Wait(other, "")
+	require.NoError(t, err, "another session has its own bound")
+	d()
+	done[0]()
+	done[0]() // twice uncounts once
+	d, err = flow.Seam().Wait(s, "")
+	require.NoError(t, err, "a call that ended made room")
+	_, err = flow.Seam().Wait(s, "")
+	require.Error(t, err, "but only one")
+	for _, d := range append(done[1:], d) {
+		d()
+	}
+}

@@ -113,7 +113,7 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	pos := r.position(s)
 	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
-		Arguments: r.sendBack(token)}
+		Arguments: prefab.PackArguments(r.args.rest, StateArgument, token)} // no number through JavaScript
 	text := catalog.Fill(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
 		step.Page = &prefab.Page{URL: page.URL, Secrets: vf.secrets}

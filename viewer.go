@@ -132,7 +132,15 @@ const viewerCacheTTL = 24 * 60 * 60 * 1000
 // with _meta.ui.visibility ["app"], which MCP Apps hosts hide from the
 // model, and the receiving middleware that passes its calls on to the tool
 // that asked, marked as a view's: a [Form] or [Flow] reads a view's
-// answer only from a call that came this way. Call it before serving.
+// answer only from a call that came this way. It reaches only a tool
+// attached to this viewer with [AttachViewer], as the server lists it to
+// the call's session (the middleware asks the server's tools/list for
+// it); a call naming any other tool is refused with JSON-RPC error -32602
+// (invalid params), as on the mcpgo face. The call it passes on goes
+// through the receiving middleware added before AddViewer under the
+// target's name, as a call of the tool itself would; middleware added
+// after it sees the companion's name: add a middleware that judges calls
+// by tool name before AddViewer. Call it before serving.
 //
 // AddViewer does not declare the MCP Apps extension, which go-sdk fixes
 // when the server is created: set it with
@@ -247,46 +255,94 @@ func companionMark(req *mcp.CallToolRequest) *viewMark {
 // viaCompanion reports whether req came through the companion middleware.
 func viaCompanion(req *mcp.CallToolRequest) bool { return companionMark(req) != nil }
 
-// companionTarget returns the tool a companion call reaches, read from
-// its arguments, which pass on unchanged: prefab.ToolArgument is one of the
-// arguments a form or flow writes, left out of what its state is bound to.
-// It decodes them with readArguments, as the round would, and returns
-// them decoded.
-func companionTarget(raw json.RawMessage) (string, map[string]any, bool) {
+// companionTarget returns the tool a companion call reaches, as
+// [prefab.Reach] decides for every face, read from its arguments, which pass
+// on unchanged: prefab.ToolArgument is one of the arguments a form or flow
+// writes, left out of what its state is bound to. It decodes them with
+// readArguments, as the round would, and returns them decoded. lookup
+// returns a tool's _meta.
+func companionTarget(raw json.RawMessage, uri string, lookup func(string) (map[string]any, bool)) (string, map[string]any, bool) {
 	v, err := readArguments(raw)
-	m, _ := v.(map[string]any)
-	tool, _ := m[prefab.ToolArgument].(string)
-	if err != nil || tool == "" || tool == prefab.CompanionTool {
+	if err != nil {
 		return "", nil, false
 	}
+	tool, ok := prefab.Reach(v, uri, lookup)
+	if !ok {
+		return "", nil, false
+	}
+	m, _ := v.(map[string]any)
 	return tool, m, true
 }
 
-// companionMiddleware routes the companion's calls to their tool, marked.
-func companionMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		call, ok := req.(*mcp.CallToolRequest)
-		if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != prefab.CompanionTool {
-			return next(ctx, method, req)
+// toolMeta returns a lookup of the _meta of the tools next lists to the
+// caller of call, with call's session, transport extras and _meta, so
+// that a middleware that judges the caller judges the listing as it
+// would the caller's own: go-sdk lends a middleware no other view of the
+// server's tools. Each lookup lists them page by page, only as far as the
+// tool it looks for.
+func toolMeta(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) func(string) (map[string]any, bool) {
+	return func(name string) (map[string]any, bool) {
+		params := &mcp.ListToolsParams{Meta: call.Params.Meta}
+		for range 1000 { // a server that pages forever lists no tool
+			res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: params, Extra: call.Extra})
+			list, ok := res.(*mcp.ListToolsResult)
+			if err != nil || !ok || list == nil {
+				return nil, false
+			}
+			for _, t := range list.Tools {
+				if t != nil && t.Name == name {
+					return t.Meta, true
+				}
+			}
+			if list.NextCursor == "" {
+				return nil, false
+			}
+			params = &mcp.ListToolsParams{Meta: call.Params.Meta, Cursor: list.NextCursor}
 		}
-		tool, args, ok := companionTarget(call.Params.Arguments)
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-				Message: "the view's submit names no tool under " + prefab.ToolArgument}
+		return nil, false
+	}
+}
+
+// companionMiddleware routes the companion's calls to their tool, marked,
+// when prefab.Reach lets them reach it: a tool attached to the viewer at
+// uri, as the server lists it to the call's session.
+func companionMiddleware(uri string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if method != "tools/call" || !ok || call.Params == nil || call.Params.Name != prefab.CompanionTool {
+				return next(ctx, method, req)
+			}
+			tool, args, ok := companionTarget(call.Params.Arguments, uri, toolMeta(ctx, next, call))
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: prefab.CompanionRefusal}
+			}
+			p := *call.Params
+			// The tool's own arguments come back as text, which no
+			// JavaScript rounds: the tool reads them as they were sent.
+			unpacked, changed, err := prefab.Unpack(p.Arguments)
+			if err == nil && changed {
+				var v any
+				v, err = readArguments(unpacked)
+				args, _ = v.(map[string]any)
+				p.Arguments = unpacked
+			}
+			if err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the view's submit: " + err.Error()}
+			}
+			p.Name = tool
+			// The request was decoded for this call alone: its _meta is ours
+			// to mark.
+			if p.Meta == nil {
+				p.Meta = mcp.Meta{}
+			}
+			mark := &viewMark{}
+			mark.decoded.Store(&args)
+			p.Meta[companionMetaKey] = mark
+			routed := *call
+			routed.Params = &p
+			return next(ctx, method, &routed)
 		}
-		p := *call.Params
-		p.Name = tool
-		// The request was decoded for this call alone: its _meta is ours
-		// to mark.
-		if p.Meta == nil {
-			p.Meta = mcp.Meta{}
-		}
-		mark := &viewMark{}
-		mark.decoded.Store(&args)
-		p.Meta[companionMetaKey] = mark
-		routed := *call
-		routed.Params = &p
-		return next(ctx, method, &routed)
 	}
 }
 
@@ -304,5 +360,5 @@ func addCompanion(server *mcp.Server, uri string) {
 		// not build.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the view's submit reached no tool"}
 	})
-	server.AddReceivingMiddleware(companionMiddleware)
+	server.AddReceivingMiddleware(companionMiddleware(uri))
 }

@@ -195,14 +195,18 @@ func TestCompanionMiddleware(t *testing.T) {
 		{name: "not JSON", tool: prefab.CompanionTool, args: `{"mcpformTool":"signup"`},
 		{name: "trailing data", tool: prefab.CompanionTool, args: `{"mcpformTool":"signup"} {}`},
 		{name: "another tool", tool: "signup", args: `{"mcpformTool":"other"}`, want: "signup"},
+		{name: "a tool not attached", tool: prefab.CompanionTool, args: `{"mcpformTool":"wipe"}`},
+		{name: "a tool of another viewer", tool: prefab.CompanionTool, args: `{"mcpformTool":"elsewhere"}`},
+		{name: "an unknown tool", tool: prefab.CompanionTool, args: `{"mcpformTool":"nope"}`},
 		{name: "a client's own mark", tool: "signup", args: `{}`, meta: mcp.Meta{companionMetaKey: map[string]any{}}, want: "signup"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got *mcp.CallToolRequest
-			route := companionMiddleware(func(_ context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+			route := companionMiddleware(ViewerURI)(listing(func(_ context.Context, _ string, req mcp.Request) (mcp.Result, error) {
 				got = req.(*mcp.CallToolRequest)
 				return nil, nil
-			})
+			}, attachedTool(t, "signup"), &mcp.Tool{Name: "wipe"},
+				&mcp.Tool{Name: "elsewhere", Meta: mcp.Meta{"ui": map[string]any{"resourceUri": "ui://other/viewer"}}}))
 			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tt.tool, Arguments: json.RawMessage(tt.args), Meta: tt.meta}}
 			_, err := route(context.Background(), "tools/call", req)
 			if tt.want == "" {
@@ -232,7 +236,7 @@ func TestCompanionReadTwice(t *testing.T) {
 	require.NoError(t, err)
 	req.Params.Name, req.Params.Arguments = prefab.CompanionTool, args
 	var steps []string
-	route := companionMiddleware(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
+	route := companionMiddleware(ViewerURI)(listing(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
 		for range 2 {
 			round, err := flow.Next(ctx, r.(*mcp.CallToolRequest))
 			require.NoError(t, err)
@@ -240,8 +244,99 @@ func TestCompanionReadTwice(t *testing.T) {
 			steps = append(steps, round.Step)
 		}
 		return nil, nil
-	})
+	}, attachedTool(t, "signup")))
 	_, err = route(context.Background(), "tools/call", req)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"team", "team"}, steps)
+}
+
+// listing returns next, answering tools/list with tools as a server that
+// has them does, in one page.
+func listing(next mcp.MethodHandler, tools ...*mcp.Tool) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" {
+			return &mcp.ListToolsResult{Tools: tools}, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// attachedTool returns a tool named name attached to the default viewer.
+func attachedTool(tb testing.TB, name string) *mcp.Tool {
+	tb.Helper()
+	tool := &mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}
+	require.NoError(tb, AttachViewer(tool, nil))
+	return tool
+}
+
+// TestCompanionReachesAttachedOnly checks item 2 of issue 32: the
+// companion reaches only a tool attached to the viewer. A tool that is
+// not, named under mcpformTool, is refused with -32602 and never runs,
+// whichever side of AddViewer a middleware that refuses it by name sits;
+// and an attached tool a middleware added before AddViewer refuses by name
+// is refused through the companion as on a call of its own.
+func TestCompanionReachesAttachedOnly(t *testing.T) {
+	for _, order := range []string{"middleware first", "viewer first"} {
+		t.Run(order, func(t *testing.T) {
+			server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			refuse := func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if c, ok := req.(*mcp.CallToolRequest); ok && (c.Params.Name == "wipe" || c.Params.Name == "locked") {
+						return nil, errors.New("refused by name")
+					}
+					return next(ctx, method, req)
+				}
+			}
+			if order == "middleware first" {
+				server.AddReceivingMiddleware(refuse)
+			}
+			require.NoError(t, AddViewer(server, nil))
+			if order == "viewer first" {
+				server.AddReceivingMiddleware(refuse)
+			}
+			var ran []string
+			handler := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				ran = append(ran, req.Params.Name)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
+			}
+			server.AddTool(&mcp.Tool{Name: "wipe", InputSchema: map[string]any{"type": "object"}}, handler)
+			server.AddTool(attachedTool(t, "signup"), handler)
+			server.AddTool(attachedTool(t, "locked"), handler)
+			cs := connect(t, server, nil)
+			submit := func(tool string) error {
+				_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: prefab.CompanionTool, Arguments: map[string]any{prefab.ToolArgument: tool}})
+				return err
+			}
+
+			err := submit("wipe")
+			var rpc *jsonrpc.Error
+			require.True(t, errors.As(err, &rpc), "wipe is refused: %v", err)
+			assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
+			assert.Equal(t, prefab.CompanionRefusal, rpc.Message)
+
+			require.NoError(t, submit("signup"), "an attached tool is reached")
+			if order == "middleware first" {
+				require.ErrorContains(t, submit("locked"), "refused by name")
+			}
+			assert.Equal(t, []string{"signup"}, ran, "only the attached tool ran")
+		})
+	}
+}
+
+// TestCompanionFindsToolOnLaterPage: the companion finds the tool it
+// reaches however the server pages its tools/list.
+func TestCompanionFindsToolOnLaterPage(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, &mcp.ServerOptions{PageSize: 1})
+	require.NoError(t, AddViewer(server, nil))
+	var ran []string
+	for _, name := range []string{"a", "b", "c", "zz"} {
+		server.AddTool(attachedTool(t, name), func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ran = append(ran, req.Params.Name)
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	cs := connect(t, server, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: prefab.CompanionTool, Arguments: map[string]any{prefab.ToolArgument: "zz"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"zz"}, ran)
 }

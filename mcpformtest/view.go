@@ -1,7 +1,6 @@
 package mcpformtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -12,7 +11,8 @@ import (
 // the form's toolCall action: a tools/call, through the host's AppBridge,
 // of the tool the action names (mcpform's app-only companion) with the
 // action's arguments, each "{{ name }}" template filled with the
-// control's value. The fake host does the same with the answer's values.
+// control's value. The fake host does the same with the answer's values,
+// and reads and writes numbers as JavaScript does: each a double.
 
 // viewNode is what the host reads of a prefab node.
 type viewNode struct {
@@ -119,7 +119,27 @@ func (c *Client) view(ctx context.Context, r *toolResult, a Answer) (Round, map[
 			args[k] = val
 		}
 	}
+	args, err := asJavaScript(args)
+	if err != nil {
+		c.t.Fatalf("mcpformtest: the view's arguments: %v", err)
+	}
 	return round, map[string]any{"name": act.Tool, "arguments": args}
+}
+
+// asJavaScript returns args as a host's JavaScript sends them, the
+// renderer's object through JSON.stringify and the host's JSON.parse: each
+// number a double. encoding/json reads a JSON number into an any as a
+// float64, rounding it as JSON.parse does, and writes a float64 as
+// JSON.stringify does (the shortest digits that read back; a whole number
+// below 1e21 without exponent), so a number no double holds, such as
+// 9007199254740993, comes back rounded, as from every real host.
+func asJavaScript(args map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
 }
 
 // Templates of a toolCall's arguments, as mcpform writes them: a
@@ -151,9 +171,7 @@ func (v *shownView) fill(raw json.RawMessage, values map[string]any) (any, bool)
 		}
 	}
 	var val any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	dec.Decode(&val)
+	json.Unmarshal(raw, &val) // as the renderer's JSON.parse reads the view
 	return val, true
 }
 

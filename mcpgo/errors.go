@@ -19,6 +19,7 @@ var (
 	_ server.JSONRPCErrorProvider = stateError{}
 	_ server.JSONRPCErrorProvider = capabilityError{}
 	_ server.JSONRPCErrorProvider = companionError{}
+	_ server.JSONRPCErrorProvider = waitError{}
 )
 
 // rpcError returns the JSON-RPC error with code, message and data (none

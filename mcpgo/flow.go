@@ -67,7 +67,12 @@ type FlowRound struct {
 // link, Next waits for the page, running the flow again every second for
 // up to ten minutes, rather than have the bridge ask again; unlike go-sdk's
 // face, it sends no notifications/elicitation/complete, which mcp-go's
-// bridge has no place for.
+// bridge has no place for. The calls that wait so are bounded as those of
+// go-sdk's mcpform.AddLegacyRounds with its defaults, by the same policy
+// in the core: 4 per session and 1000 in all (mcp-go names no client, so
+// there is no bound per client). A call beyond a bound ends at once with
+// a JSON-RPC error, code -32603, that says which, the words go-sdk's face
+// sends.
 func Next(ctx context.Context, flow *mcpform.Flow, req mcp.CallToolRequest) (*FlowRound, error) {
 	if flow == nil {
 		return nil, errors.New("mcpform: Next on a flow without steps")

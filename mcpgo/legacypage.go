@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/seam"
 )
@@ -24,12 +26,21 @@ var legacyPagePoll = time.Second
 const legacyPageWait = 10 * time.Minute
 
 // next is flow's Seam().Next, waiting on a legacy call for a page its
-// person consented to.
+// person consented to. The calls that wait are bounded, per session and in
+// all, by the core's policy (see seam.Flow's Wait), as go-sdk's face bounds
+// the calls of mcpform.AddLegacyRounds: a call beyond a bound ends at once
+// with a JSON-RPC error -32603 that says which. mcp-go names no client, so
+// calls are not bounded per client.
 func next(ctx context.Context, flow *mcpform.Flow, c *call) (*mcpform.FlowRound, seam.Presentation, error) {
 	r, p, err := flow.Seam().Next(ctx, c)
 	if err != nil || !c.Legacy() || !waitsForConsentedPage(r, c) {
 		return r, p, err
 	}
+	done, err := flow.Seam().Wait(sessionKey(ctx), "")
+	if err != nil {
+		return nil, seam.Presentation{}, server.NewHandlerError(waitError{err})
+	}
+	defer done()
 	deadline := time.Now().Add(legacyPageWait)
 	t := time.NewTimer(legacyPagePoll)
 	defer t.Stop()
@@ -60,4 +71,26 @@ func waitsForConsentedPage(r *mcpform.FlowRound, c seam.Call) bool {
 	}
 	a, ok := c.Answer(r.Step + ".secret") // the step's URL-mode request
 	return ok && a.Action == "accept"
+}
+
+// sessionKey names the call's session in the core's bounds.
+func sessionKey(ctx context.Context) any {
+	type key struct{ id string }
+	if ss := server.ClientSessionFromContext(ctx); ss != nil {
+		return key{ss.SessionID()}
+	}
+	return key{}
+}
+
+// waitError is the error for a legacy call beyond the core's bounds on
+// calls that wait: -32603 with the bound's words, as go-sdk's face sends
+// it.
+type waitError struct{ err error }
+
+func (e waitError) Error() string { return e.err.Error() }
+
+func (e waitError) Unwrap() []error { return []error{mcp.ErrInternalError, e.err} }
+
+func (e waitError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INTERNAL_ERROR, e.err.Error(), nil)
 }

@@ -39,7 +39,8 @@ var theViewMark = &viewMark{}
 // which calls the tool that asked with the view's arguments, marked as a
 // view's: [Next] reads a view's answer only from a call that came this
 // way. It reaches only a tool attached to the viewer with [AttachViewer],
-// and calls that tool's handler as registered, so a middleware of srv's
+// as the core decides for go-sdk's face too, and refuses a call naming any
+// other with JSON-RPC error -32602 (invalid params); it calls that tool's handler as registered, so a middleware of srv's
 // (server.WithToolHandlerMiddleware) runs once, around the companion, and
 // a filter of srv's tools (server.WithToolFilter) sees the companion's
 // name: a server that filters tools per client checks the client in the
@@ -122,61 +123,90 @@ func addCompanion(srv *server.MCPServer, uri string) {
 	tool.Title = "Submit a form view"
 	tool.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": uri, "visibility": []string{"app"}}}}
 	srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		target, ok := companionTarget(&req)
-		var t *server.ServerTool
-		if ok {
-			t = srv.GetTool(target)
-		}
-		if t == nil || t.Handler == nil || !attached(t.Tool, uri) {
+		var handler server.ToolHandlerFunc
+		target, ok := prefab.Reach(companionArguments(&req), uri, func(name string) (map[string]any, bool) {
+			t := srv.GetTool(name)
+			if t == nil || t.Handler == nil {
+				return nil, false
+			}
+			handler = t.Handler
+			if t.Tool.Meta == nil {
+				return nil, true
+			}
+			return t.Tool.Meta.AdditionalFields, true
+		})
+		if !ok {
 			return nil, server.NewHandlerError(companionError{})
 		}
+		// The tool's own arguments come back as text, which no JavaScript
+		// rounds: the tool reads them as they were sent.
+		if err := unpack(&req); err != nil {
+			return nil, server.NewHandlerError(companionError{"the view's submit: " + err.Error()})
+		}
 		req.Params.Name = target
-		return t.Handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
+		return handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
 	})
 }
 
-// attached reports whether tool shows its results in the viewer at uri:
-// the companion reaches no other tool, so that it opens no way around a
-// server's own rules for which tools a client may call
-// (server.WithToolFilter), but to the tools whose views call it.
-func attached(tool mcp.Tool, uri string) bool {
-	if tool.Meta == nil {
-		return false
+// companionError is the error for a companion call that prefab.Reach
+// refuses, or whose arguments are not what a view sends: -32602, as
+// go-sdk's face sends it. Its zero value is Reach's refusal.
+type companionError struct{ msg string }
+
+func (e companionError) message() string {
+	if e.msg == "" {
+		return prefab.CompanionRefusal
 	}
-	ui, _ := tool.Meta.AdditionalFields["ui"].(map[string]any)
-	return ui["resourceUri"] == uri
+	return e.msg
 }
 
-// companionError is the error for a companion call that names no tool of
-// the server: -32602, as go-sdk's face sends it.
-type companionError struct{}
-
-func (companionError) Error() string {
-	return "invalid params: the view's submit names no tool under " + prefab.ToolArgument
-}
+func (e companionError) Error() string { return "invalid params: " + e.message() }
 
 func (companionError) Unwrap() error { return mcp.ErrInvalidParams }
 
-func (companionError) JSONRPCError() mcp.JSONRPCError {
-	return rpcError(mcp.INVALID_PARAMS, "the view's submit names no tool under "+prefab.ToolArgument, nil)
+func (e companionError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INVALID_PARAMS, e.message(), nil)
 }
 
-// companionTarget returns the tool a companion call reaches, read from its
-// arguments, which pass on unchanged: prefab.ToolArgument is one of the arguments
-// a flow writes, left out of what its state is bound to.
-func companionTarget(req *mcp.CallToolRequest) (string, bool) {
-	var a map[string]json.RawMessage
+// unpack puts the tool's own arguments a view sent back as text (see
+// prefab.Unpack) among req's arguments, as the tool reads them.
+func unpack(req *mcp.CallToolRequest) error {
 	raw := req.Params.RawArguments
 	if len(raw) == 0 {
 		b, err := json.Marshal(req.Params.Arguments)
 		if err != nil {
-			return "", false
+			return err
 		}
 		raw = b
 	}
-	var tool string
-	if json.Unmarshal(raw, &a) != nil || json.Unmarshal(a[prefab.ToolArgument], &tool) != nil || tool == "" || tool == prefab.CompanionTool {
-		return "", false
+	out, changed, err := prefab.Unpack(raw)
+	if err != nil || !changed {
+		return err
 	}
-	return tool, true
+	var v any
+	if err := json.Unmarshal(out, &v); err != nil {
+		return err
+	}
+	req.Params.RawArguments, req.Params.Arguments = out, v
+	return nil
+}
+
+// companionArguments returns a companion call's arguments, decoded, for
+// prefab.Reach; nil when they are not JSON. They pass on to the tool
+// unchanged: prefab.ToolArgument is one of the arguments a flow writes,
+// left out of what its state is bound to.
+func companionArguments(req *mcp.CallToolRequest) any {
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return nil
+		}
+		raw = b
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return v
 }

@@ -62,7 +62,7 @@ var wireNames = func() map[string]bool {
 		"io.modelcontextprotocol/acceptLanguage", "io.modelcontextprotocol/contentLanguage",
 		"io.modelcontextprotocol/ui", "resourceUri",
 		// mcpform's own.
-		mcpform.StateArgument, "mcpformAction", "mcpformTool", "io.github.mcpform/problems",
+		mcpform.StateArgument, "mcpformAction", "mcpformTool", "mcpformArguments", "io.github.mcpform/problems",
 	} {
 		names[name] = true
 	}

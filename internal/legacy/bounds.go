@@ -8,35 +8,41 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// callBounds counts the legacy calls that wait on their client, per
+// Bounds counts the legacy calls that wait on their client, per
 // session, per client and in all, and refuses one beyond any bound. The
 // global bound alone let one client fill it, from as many sessions as it
-// liked, and so starve every other older client.
-type callBounds struct {
+// liked, and so starve every other older client. It is the one policy of
+// every face: go-sdk's (the middleware) and mcp-go's (through the core's
+// flow seam) count their waiting calls in a Bounds, with the same numbers
+// and the same errors. The zero Bounds is not usable: make one with
+// [NewBounds].
+type Bounds struct {
 	perSession, perClient, total int
 
 	mu       sync.Mutex
-	calls    int                        // calls counted
-	sessions map[*mcp.ServerSession]int // of them, per session that has any
-	clients  map[string]int             // and per named client that has any
+	calls    int            // calls counted
+	sessions map[any]int    // of them, per session that has any
+	clients  map[string]int // and per named client that has any
 }
 
-// newCallBounds returns the bounds of [Options] whose fields are
-// perSession, perClient and total, zero or less meaning the defaults.
-func newCallBounds(perSession, perClient, total int) *callBounds {
-	b := &callBounds{
+// NewBounds returns the bounds of [Options] whose fields are perSession,
+// perClient and total, zero or less meaning the defaults.
+func NewBounds(perSession, perClient, total int) *Bounds {
+	b := &Bounds{
 		perSession: cmp.Or(max(perSession, 0), DefaultMaxCallsPerSession),
 		total:      cmp.Or(max(total, 0), DefaultMaxCalls),
-		sessions:   map[*mcp.ServerSession]int{},
+		sessions:   map[any]int{},
 		clients:    map[string]int{},
 	}
 	b.perClient = cmp.Or(max(perClient, 0), max(min(DefaultMaxCallsPerClient, b.total/4), 1))
 	return b
 }
 
-// enter counts a call of session ss from client ("" for none named), or
-// returns the error of the bound it would pass.
-func (b *callBounds) enter(ss *mcp.ServerSession, client string) error {
+// Enter counts a call of session ss, a comparable value that names it,
+// from client ("" for none named), or returns the error of the bound it
+// would pass: an error of JSON-RPC code -32603 (see [Errorf]) that says
+// which.
+func (b *Bounds) Enter(ss any, client string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sessions[ss] >= b.perSession {
@@ -56,9 +62,9 @@ func (b *callBounds) enter(ss *mcp.ServerSession, client string) error {
 	return nil
 }
 
-// leave uncounts a call that enter counted. Memory follows the sessions
+// Leave uncounts a call that Enter counted. Memory follows the sessions
 // and clients with calls.
-func (b *callBounds) leave(ss *mcp.ServerSession, client string) {
+func (b *Bounds) Leave(ss any, client string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.calls--

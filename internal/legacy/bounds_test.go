@@ -338,7 +338,7 @@ func TestLegacyClientDefaults(t *testing.T) {
 		perClient, total, want int
 	}{{0, 0, 32}, {0, 40, 10}, {0, 2, 1}, {5, 0, 5}, {-1, 1000, 32}} {
 		t.Run(fmt.Sprint(tt.perClient, "/", tt.total), func(t *testing.T) {
-			assert.Equal(t, tt.want, newCallBounds(0, tt.perClient, tt.total).perClient)
+			assert.Equal(t, tt.want, NewBounds(0, tt.perClient, tt.total).perClient)
 		})
 	}
 }

@@ -88,7 +88,7 @@ func Middleware(o Options) mcp.Middleware {
 	if b.client == nil {
 		b.client = defaultClient
 	}
-	b.bounds = newCallBounds(o.MaxCallsPerSession, o.MaxCallsPerClient, o.MaxCalls)
+	b.bounds = NewBounds(o.MaxCallsPerSession, o.MaxCallsPerClient, o.MaxCalls)
 	return b.middleware
 }
 
@@ -98,7 +98,7 @@ type bridge struct {
 	client  func(context.Context, *mcp.CallToolRequest) string
 	pageKey func(string) string
 	poll    time.Duration
-	bounds  *callBounds
+	bounds  *Bounds
 }
 
 // callKey keys the *call of a tool call in its context.
@@ -146,7 +146,7 @@ func (b *bridge) admit(ss *mcp.ServerSession, c *call) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.admitted && c.refused == nil {
-		c.refused = b.bounds.enter(ss, c.client)
+		c.refused = b.bounds.Enter(ss, c.client)
 		c.admitted = c.refused == nil
 	}
 	return c.refused
@@ -157,7 +157,7 @@ func (b *bridge) release(ss *mcp.ServerSession, c *call) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.admitted {
-		b.bounds.leave(ss, c.client)
+		b.bounds.Leave(ss, c.client)
 		c.admitted = false
 	}
 }

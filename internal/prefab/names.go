@@ -29,6 +29,13 @@ const (
 	CompanionTool = "mcpform_view_submit"
 	// ToolArgument names, in a companion call, the tool it reaches.
 	ToolArgument = "mcpformTool"
+	// ArgumentsArgument names, in a view's submit, the tool's own
+	// arguments of the call that showed the view, as the text of a JSON
+	// object: a string, which a host's JavaScript sends back as it was
+	// given, where it would round a number above 2^53 it parsed. The
+	// companion puts its members back among the arguments (see Unpack)
+	// before the tool reads them.
+	ArgumentsArgument = "mcpformArguments"
 	// OutcomeKey is the renderer state key under which a flow view keeps
 	// the result of its submit.
 	OutcomeKey = "mcpformResult"

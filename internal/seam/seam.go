@@ -162,4 +162,13 @@ type Flow[R any] interface {
 	// a failed do. The face decodes what Once returns, so that one store
 	// serves every SDK.
 	Once(ctx context.Context, round R, do func(context.Context) (encode func() ([]byte, error), err error)) ([]byte, error)
+	// Wait counts a legacy call, on the session that session names (a
+	// comparable value) and from client ("" for none named), that is to
+	// wait for its person, in the bounds the core sets on such calls, per
+	// session, per client and in all, with the numbers and errors of
+	// go-sdk's face (mcpform.AddLegacyRounds with its defaults). It
+	// returns the func that uncounts the call when its wait ends, or,
+	// beyond a bound, the error that says which, for the face to send as
+	// a JSON-RPC error of code -32603 with the error's text as message.
+	Wait(session any, client string) (done func(), err error)
 }
