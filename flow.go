@@ -429,11 +429,18 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
-	// Path is the way this call's answers came: [PathNone] when the call
-	// carried no state, as on a flow's first call, and otherwise the path
-	// the state it carried was minted for, which is the only path its
-	// answers are read from. A handler that must not act on answers
-	// only the model vouches for checks it for [PathModel].
+	// Path is the weakest of the ways by which the answers the handler
+	// is about to act on came, in the order PathModel < PathLink <
+	// PathView < PathLegacy < PathNative: those of Answers, each step's
+	// recorded in the sealed state with the path it came by, and this
+	// call's, which is the path the state it carried was minted for (the
+	// only path its answers are read from), or PathLink for a call that
+	// answered no field but a secret page's. [PathNone] when the call
+	// carried no state, as on a flow's first call. A state minted before the state recorded paths counts its
+	// proven answers as the model's. So a flow whose payee the model
+	// typed reports PathModel to the end, even when the person answered
+	// its last step natively or on a secret page: a handler that must
+	// not act on answers only the model vouches for refuses [PathModel].
 	Path Path
 	// Language is the language the flow speaks to the person: matched,
 	// in its first round, from the call's acceptLanguage _meta or HTTP
@@ -504,7 +511,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		res.flow = r.flow // for Once
 		res.face, res.legacy = r.face, r.legacy
 		if r.stated && res.Path == PathNone {
-			res.Path = r.answered()
+			res.Path = r.weakest()
 		}
 		res.Language = r.lang.Tag()
 		if r.lang != catalog.English && res.Result != nil {

@@ -58,6 +58,32 @@ func (p Path) String() string {
 	return fmt.Sprintf("Path(%d)", int(p))
 }
 
+// weaker returns the weaker of a and b, the path by which the person
+// vouches less for what came: PathModel, then PathLink, PathView,
+// PathLegacy and PathNative. PathNone, no answer, is never the weaker.
+func weaker(a, b Path) Path {
+	if a == PathNone || b != PathNone && trust(b) < trust(a) {
+		return b
+	}
+	return a
+}
+
+// trust ranks p for weaker: the higher, the more the person vouches for
+// what came by p. A path of no known kind ranks as the model's.
+func trust(p Path) int {
+	switch p {
+	case PathLink:
+		return 1
+	case PathView:
+		return 2
+	case PathLegacy:
+		return 3
+	case PathNative:
+		return 4
+	}
+	return 0
+}
+
 // tag is what a state minted for p is bound to, beside the principal, the
 // tool and the arguments: a state minted for one channel never verifies on
 // another. Native and legacy rounds share one channel, the input

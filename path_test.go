@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -713,5 +715,91 @@ func TestAppsDeclared(t *testing.T) {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe"})
 		require.NoError(t, err)
 		assert.Equal(t, strconv.FormatBool(declare), res.Content[0].(*mcp.TextContent).Text)
+	}
+}
+
+// linkOfResult returns the secret page's link an ordinary result (the
+// link path) carries.
+func linkOfResult(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	var c struct {
+		URL string `json:"url"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &c))
+	require.NotEmpty(t, c.URL, "no link in the result")
+	return c.URL
+}
+
+// transferSteps are a payee and an amount, which the model may type, then
+// a PIN, asked on the secret page alone.
+var transferSteps = []Step{
+	{Key: "transfer", Fields: []AutoFormField{
+		{Name: "payee", Required: true},
+		{Name: "amount", Type: TypeInteger, Required: true, Min: Bound(1)}}},
+	{Key: "pin", Fields: []AutoFormField{{Name: "password", Type: TypePassword, Required: true, Min: Bound(4)}}},
+}
+
+// TestFlowPathWeakest: a flow whose payee and amount the model typed
+// reports PathModel on its finishing round, though that round's call only
+// followed the secret page's link: FlowRound.Path is the weakest path of
+// the answers the handler acts on, recorded per step in the state.
+func TestFlowPathWeakest(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	var page http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	flow, err := NewFlow(codec, transferSteps, &FlowOptions{Principal: tokenUser, AskModel: true,
+		Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	page, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+
+	ctx := context.Background()
+	r, err := flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer", nil))
+	require.NoError(t, err)
+	require.Equal(t, FlowAsk, r.Status)
+	assert.Equal(t, PathNone, r.Path, "a first call carries no answer")
+	r, err = flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer",
+		map[string]any{StateArgument: stateOf(t, r.Result), "payee": "SAV-2", "amount": 9}))
+	require.NoError(t, err)
+	require.Equal(t, FlowAsk, r.Status)
+	require.Equal(t, "pin", r.Step)
+	assert.Equal(t, PathModel, r.Path, "the model typed the payee")
+	require.Equal(t, http.StatusOK, send(t, linkOfResult(t, r.Result), "4711"))
+	done, err := flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer", map[string]any{StateArgument: stateOf(t, r.Result)}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, done.Status)
+	assert.Equal(t, Answers{"payee": "SAV-2", "amount": 9.0, "password": "4711"}, done.Answers)
+	assert.Equal(t, PathModel, done.Path, "the finishing round acts on the model's payee and amount")
+}
+
+// TestWeaker orders the paths by how much the person vouches for what
+// came by each.
+func TestWeaker(t *testing.T) {
+	order := []Path{PathModel, PathLink, PathView, PathLegacy, PathNative}
+	for i, a := range order {
+		assert.Equal(t, a, weaker(PathNone, a))
+		assert.Equal(t, a, weaker(a, PathNone))
+		for _, b := range order[i:] {
+			assert.Equal(t, a, weaker(a, b), "%v, %v", a, b)
+			assert.Equal(t, a, weaker(b, a), "%v, %v", b, a)
+		}
+	}
+}
+
+// TestFlowStateViaOld: a state that records no path, as one minted before
+// states recorded them, counts its proven answers as the model's.
+func TestFlowStateViaOld(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		st   flowState
+		want Path
+	}{
+		{"none recorded", flowState{Pins: pinList{{"a", "x"}}}, PathModel},
+		{"recorded", flowState{Pins: pinList{{"a", "x"}}, Via: string(viaByte(PathView))}, PathView},
+		{"short", flowState{Pins: pinList{{"b", "y"}, {"a", "x"}}, Via: string(viaByte(PathNative))}, PathModel},
+		{"unknown byte", flowState{Pins: pinList{{"a", "x"}}, Via: "9"}, PathModel},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, tt.st.via("a")) })
 	}
 }

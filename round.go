@@ -30,6 +30,7 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 func (r *round) run() (*FlowRound, error) {
 	valid := make(Answers, len(r.st.Proven))
 	pins := make(pinList, 0, len(r.flow.steps))
+	r.via = make([]byte, 0, len(r.flow.steps))
 	var secret []*flowStep // proven steps whose secrets are still to take
 	for i := range r.flow.steps {
 		s := &r.flow.steps[i]
@@ -54,6 +55,7 @@ func (r *round) run() (*FlowRound, error) {
 			}
 			merge(valid, accepted)
 			pins = append(pins, stepPin{key, s.pin})
+			r.via = append(r.via, viaByte(r.answered()))
 			if len(s.c.secrets) > 0 {
 				secret = append(secret, s)
 			}
@@ -71,6 +73,7 @@ func (r *round) run() (*FlowRound, error) {
 		}
 		merge(valid, accepted)
 		pins = append(pins, stepPin{key, pin})
+		r.via = append(r.via, viaByte(r.st.via(key)))
 		if len(s.c.secrets) > 0 {
 			secret = append(secret, s)
 		}
@@ -172,6 +175,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 // mint mints st for a round that asks on path p, bound as a state minted
 // for p must be: a state verifies only on the channel it was minted for.
 func (r *round) mint(st *flowState, p Path) (string, error) {
+	st.Via = string(r.via[:min(len(st.Pins), len(r.via))]) // the paths of st.Pins, walked in the same order
 	return r.flow.mintState(st, r.bindAs(p))
 }
 
@@ -294,6 +298,17 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
 }
 
+// weakest is FlowRound.Path: the weakest of the paths by which the
+// answers the round hands over came, those of the proven steps the walk
+// passed (r.via) and the call's own.
+func (r *round) weakest() Path {
+	p := r.answered()
+	for _, b := range r.via {
+		p = weaker(p, Path(b-'0'))
+	}
+	return p
+}
+
 // answered is the path of the call's answers: its channel, or the link
 // when the arguments carried the state but answered no field.
 func (r *round) answered() Path {
@@ -364,6 +379,7 @@ type round struct {
 	channel     Path          // the path the call's state was minted for
 	channelBind string        // what a state minted for channel is bound to
 	fieldsRead  bool          // the call's arguments answered a step's fields
+	via         []byte        // the path of each proven step the walk passed, as flowState.Via records it
 	face        *faceRequests // what faceAsk kept for another SDK's face
 }
 
