@@ -44,6 +44,15 @@ type Step struct {
 	// none accepts the answer. It runs again on every later round, so a
 	// proven answer that no longer passes is asked again. Nil accepts
 	// every answer the schema accepts.
+	//
+	// On a step of secret fields alone (see [AutoFormField.Secret]), the
+	// secret page runs Check on each post, with the secrets the person
+	// typed, which never reach a round: a problem it names is shown on
+	// the page, which asks again, up to [FlowOptions].MaxReasks times;
+	// one more failing post refuses the link, and the flow ends with
+	// [FlowInvalid] and [ErrSecretRefused]. NewFlow refuses a Check on a
+	// step that has secret fields beside others, which no one place
+	// sees together: give the secrets a step of their own.
 	Check func(answers Answers) []*FieldError
 	// Submit labels the button that sends the step in an MCP Apps view,
 	// such as "Create account" on a flow's last step. Empty means
@@ -225,6 +234,9 @@ type flowStep struct {
 	when  func(Answers) bool
 	check func(Answers) []*FieldError
 	pin   string // a digest of what the step asks, recorded with its answers
+	// onPage says check judges the step's secrets, on its secret page,
+	// never in a round, which sees none of them.
+	onPage bool
 	// submit is Step.Submit: the label of the view's submit button.
 	submit string
 }
@@ -290,6 +302,11 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 					"is the name of one of the secret page's own inputs (%s): rename the secret field", strings.Join(pageInputs[:], ", ")))
 			}
 		}
+		if s.Check != nil && len(c.secrets) > 0 && len(c.fields) > 0 {
+			return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, fieldErr(c.secrets[0].Name, ErrName,
+				"is secret, and a step's Check never sees a secret beside the step's other answers: "+
+					"move the secret fields to a step of their own, whose Check the secret page runs"))
+		}
 		for _, fd := range c.all {
 			if o, ok := owner[fd.Name]; ok {
 				return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key,
@@ -298,7 +315,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			owner[fd.Name] = c.key
 		}
 		sum := sha256.Sum256(append([]byte(c.key+"\x00"), c.schema...))
-		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check, submit: s.Submit,
+		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check, submit: s.Submit, onPage: len(c.secrets) > 0,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
 	if f.principal == nil && f.contextPrincipal == nil && (opts == nil || !opts.EveryCallerIsSamePerson) {

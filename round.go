@@ -85,7 +85,7 @@ func (r *round) run() (*FlowRound, error) {
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := r.judge(s)
-	if status == ReplyAccepted && s.check != nil {
+	if status == ReplyAccepted && s.check != nil && !s.onPage {
 		if extra := s.check(accepted); len(extra) > 0 {
 			status, problems = ReplyInvalid, append(problems, extra...)
 		}
@@ -144,7 +144,7 @@ func (s *flowStep) recheck(proven Answers) (Answers, []*FieldError, bool) {
 	}
 	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup, true)
 	ok := !missing && !hasInvalid(problems)
-	if ok && s.check != nil {
+	if ok && s.check != nil && !s.onPage {
 		if extra := s.check(accepted); len(extra) > 0 {
 			ok, problems = false, append(problems, extra...)
 		}
