@@ -34,9 +34,12 @@ type Step struct {
 	// the whole flow, because the answers are merged.
 	Fields []AutoFormField
 	// Message is shown above the form. Empty means [DefaultInputMessage].
+	// A message that names the call's arguments is built with the flow,
+	// per call: see "A flow per call" in the Flow documentation.
 	Message string
 	// When decides, from the answers proven by earlier steps, whether the
-	// step is asked at all. Nil means always.
+	// step is asked at all. Nil means always. Like Message and Check, it
+	// sees the call's arguments only as a flow built per call does.
 	When func(proven Answers) bool
 	// Check judges an answer that passed the step's schema by rules of the
 	// caller's own, such as "the room is free". Each problem it returns,
@@ -202,6 +205,25 @@ type FlowOptions struct {
 // any replica returns it and triggers nothing, whatever its answers, and a
 // duplicate that arrives while the first is still running waits for its
 // outcome. The Example of FlowRound.Once shows the pattern.
+//
+// # A flow per call
+//
+// A step's Message, When and Check see the answers, not the call. A step
+// that must speak of the call's own arguments, such as a confirmation
+// "Transfer 9007199254740993 cents from CHK-1 to SAV-2?", or judge an
+// answer against them, is built in the handler, for the call: read the
+// arguments, build the steps from them, and call NewFlow and Next on
+// each call. This is supported: the state a round mints is bound to the
+// call's arguments, so the next round, whose call carries the same
+// arguments, builds the same steps and verifies it, and a call with other
+// arguments is refused. Build what outlives a call once, and share it
+// between the flows: the codec, the [Outcomes] and [SecretStore], the
+// secret page (from any one of the flows, whose steps of secrets it
+// shows, and whose Check of a step of secrets alone it runs), and the
+// Forms of steps that do not change, which NewFlow then only reuses.
+// Steps built per call must keep their keys and fields from call to call
+// with the same arguments; a step whose fields changed is asked again
+// ([ErrChanged]).
 //
 // A Flow is immutable and safe for concurrent use.
 type Flow struct {
