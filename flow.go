@@ -79,7 +79,10 @@ type FlowOptions struct {
 	// as the UserID of req.Extra.TokenInfo, never a value the client
 	// chose. A flow needs it, or ContextPrincipal, unless
 	// EveryCallerIsSamePerson says otherwise: NewFlow refuses a flow with
-	// none of the three.
+	// none of the three. A call for which it returns "", as one that
+	// reached the tool unauthenticated, is refused with an error, on its
+	// first round, unless EveryCallerIsSamePerson is set: "" would bind
+	// every such caller's state to one principal.
 	Principal func(req *mcp.CallToolRequest) string
 	// ContextPrincipal returns who the server authenticated for the call,
 	// read from the tool handler's context, for SDKs whose handlers get
@@ -236,6 +239,7 @@ type Flow struct {
 	// principalOf.
 	contextPrincipal func(context.Context) string
 	unbound          bool
+	samePerson       bool // FlowOptions.EveryCallerIsSamePerson
 	secrets          *SecretOptions
 	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
@@ -287,7 +291,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			f.maxReasks = opts.MaxReasks
 		}
 		f.principal, f.unbound, f.secrets, f.model = opts.Principal, opts.UnboundArguments, opts.Secrets, opts.AskModel
-		f.readable = opts.ReadableState
+		f.readable, f.samePerson = opts.ReadableState, opts.EveryCallerIsSamePerson
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate

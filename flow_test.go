@@ -820,3 +820,41 @@ func TestFlowPerCall(t *testing.T) {
 	require.Equal(t, FlowDone, r.Status)
 	assert.Equal(t, Answers{"ok": true, "sure": true}, r.Answers)
 }
+
+// TestFlowEmptyPrincipal: a call whose principal reads as "" is refused
+// on its first round, before anyone is asked, unless the flow says every
+// caller is the same person; on the root face and through a form.
+func TestFlowEmptyPrincipal(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	fromCtx := func(ctx context.Context) string { s, _ := ctx.Value(ctxUser{}).(string); return s }
+	for _, tt := range []struct {
+		name string
+		opts *FlowOptions
+		ok   bool
+	}{
+		{"Principal", &FlowOptions{Principal: tokenUser}, false},
+		{"ContextPrincipal", &FlowOptions{ContextPrincipal: fromCtx}, false},
+		{"Principal, every caller the same person", &FlowOptions{Principal: tokenUser, EveryCallerIsSamePerson: true}, true},
+		{"every caller the same person", &FlowOptions{EveryCallerIsSamePerson: true}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			flow, err := NewFlow(codec, []Step{accountStep}, tt.opts)
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), callAs("", "signup", "", nil))
+			if tt.ok {
+				require.NoError(t, err)
+				assert.Equal(t, FlowAsk, r.Status)
+				return
+			}
+			require.ErrorIs(t, err, errEmptyPrincipal)
+			assert.Nil(t, r)
+			assert.ErrorContains(t, err, `returned ""`)
+			assert.ErrorContains(t, err, "EveryCallerIsSamePerson")
+		})
+	}
+	t.Run("a form", func(t *testing.T) {
+		form := keyedForm(t, accountStep.Fields, true)
+		_, err := form.Ask(argsCall(t, bareMeta(), "", "signup", nil), "")
+		assert.ErrorIs(t, err, errEmptyPrincipal)
+	})
+}

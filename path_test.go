@@ -102,7 +102,10 @@ func TestFinding1ArgumentsWithoutState(t *testing.T) {
 // the view, whose submit comes through the app-only companion: the call
 // is refused with -32602, and nothing is done.
 func TestFinding2ModelSubmitsView(t *testing.T) {
-	flow, _, _ := newFlowFixture(t)
+	_, codec, _ := newFlowFixture(t)
+	// The in-process client authenticates no one: every caller is one.
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(AppsExtension, nil)
 	server := mcp.NewServer(&mcp.Implementation{Name: "apps", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})

@@ -446,18 +446,28 @@ var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go
 // principalOf returns who the server authenticated for call, by the
 // option of call's face: Principal for go-sdk's request, ContextPrincipal
 // for a face that passes the handler's context.
+// A principal read as "" is refused, unless every caller is the same
+// person.
 func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) {
-	if c, ok := call.(*sdkCall); ok && f.principal != nil {
-		return f.principal((*mcp.CallToolRequest)(c)), nil
-	}
-	if f.contextPrincipal != nil {
-		return f.contextPrincipal(ctx), nil
-	}
-	if f.principal != nil {
+	var p string
+	switch c, ok := call.(*sdkCall); {
+	case ok && f.principal != nil:
+		p = f.principal((*mcp.CallToolRequest)(c))
+	case f.contextPrincipal != nil:
+		p = f.contextPrincipal(ctx)
+	case f.principal != nil:
 		return "", errPrincipalFace
 	}
-	return "", nil // FlowOptions.EveryCallerIsSamePerson
+	if p == "" && !f.samePerson {
+		return "", errEmptyPrincipal
+	}
+	return p, nil
 }
+
+// errEmptyPrincipal refuses a call whose principal was read as "", which
+// would bind the state of every such caller to one principal.
+var errEmptyPrincipal = errors.New(`mcpform: Principal (or ContextPrincipal) returned "" for this call: ` +
+	"refuse unauthenticated calls before the flow or form, or set EveryCallerIsSamePerson for a server without authentication")
 
 // A run ID is the run's start, in whole seconds since 1970 as 6 bytes
 // big-endian, and 12 random bytes, base64url: 24 characters. The start

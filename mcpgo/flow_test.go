@@ -255,6 +255,33 @@ func TestNextPrincipalFace(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// TestNextEmptyPrincipal: a call whose ContextPrincipal reads "" is
+// refused on its first round, before anyone is asked, unless the flow
+// says every caller is the same person.
+func TestNextEmptyPrincipal(t *testing.T) {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	steps := []mcpform.Step{{Key: "k", Fields: []mcpform.AutoFormField{{Name: "a"}}}}
+	nobody := func(context.Context) string { return "" }
+	var req mcp.CallToolRequest
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
+	flow, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{ContextPrincipal: nobody})
+	require.NoError(t, err)
+	r, err := mcpgo.Next(context.Background(), flow, req)
+	assert.Nil(t, r)
+	require.Error(t, err)
+	assert.ErrorContains(t, err, `returned ""`)
+	assert.ErrorContains(t, err, "EveryCallerIsSamePerson")
+
+	same, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{ContextPrincipal: nobody, EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	r, err = mcpgo.Next(context.Background(), same, req)
+	require.NoError(t, err)
+	assert.Equal(t, mcpform.FlowAsk, r.Status)
+}
+
 // TestNextIgnoresForgedArguments (issue 22, finding 1, on mcp-go's face):
 // a first call whose arguments carry answers and a made-up state never
 // finishes a step: the state is refused, or the step is asked.
