@@ -806,3 +806,42 @@ func TestFlowStateViaOld(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, tt.st.via("a")) })
 	}
 }
+
+// The tests show views without a server of their own, as if a viewer were
+// registered; TestNoViewer clears this for its own run.
+func init() { viewerMade.Store(true) }
+
+// TestNoViewer: a round that would show an MCP Apps view, in a process
+// where no viewer was ever made, fails on the first call, naming the fix,
+// rather than after the person answered; a flow's step, its secret
+// page's link, and a Form alike. Once AddViewer ran, the view is shown.
+func TestNoViewer(t *testing.T) {
+	viewerMade.Store(false)
+	t.Cleanup(func() { viewerMade.Store(true) })
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	secret, err := NewFlow(codec, []Step{transferSteps[1]}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://a.example/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	form := keyedForm(t, accountStep.Fields, false)
+	for name, ask := range map[string]func() error{
+		"flow":        func() error { _, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil)); return err },
+		"secret page": func() error { _, err := secret.Next(context.Background(), argsCall(t, appsMeta(), "alice", "pin", nil)); return err },
+		"form":        func() error { _, err := form.Ask(argsCall(t, appsMeta(), "alice", "signup", nil), ""); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := ask()
+			require.ErrorIs(t, err, errNoViewer)
+			assert.ErrorContains(t, err, "AddViewer")
+		})
+	}
+	r, err := flow.Next(context.Background(), callAs("alice", "signup", "", nil))
+	require.NoError(t, err, "a native client needs no viewer")
+	assert.Equal(t, FlowAsk, r.Status)
+
+	require.NoError(t, AddViewer(mcp.NewServer(&mcp.Implementation{Name: "v", Version: "v0"}, nil), nil))
+	r, err = flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	assert.Equal(t, PathView, pathOf(t, r.Result))
+}
