@@ -826,9 +826,15 @@ func TestNoViewer(t *testing.T) {
 	require.NoError(t, err)
 	form := keyedForm(t, accountStep.Fields, false)
 	for name, ask := range map[string]func() error{
-		"flow":        func() error { _, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil)); return err },
-		"secret page": func() error { _, err := secret.Next(context.Background(), argsCall(t, appsMeta(), "alice", "pin", nil)); return err },
-		"form":        func() error { _, err := form.Ask(argsCall(t, appsMeta(), "alice", "signup", nil), ""); return err },
+		"flow": func() error {
+			_, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
+			return err
+		},
+		"secret page": func() error {
+			_, err := secret.Next(context.Background(), argsCall(t, appsMeta(), "alice", "pin", nil))
+			return err
+		},
+		"form": func() error { _, err := form.Ask(argsCall(t, appsMeta(), "alice", "signup", nil), ""); return err },
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := ask()
@@ -844,4 +850,19 @@ func TestNoViewer(t *testing.T) {
 	r, err = flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
 	assert.Equal(t, PathView, pathOf(t, r.Result))
+}
+
+// TestViaList keeps the paths of a walk past the ones it holds in place.
+func TestViaList(t *testing.T) {
+	var l viaList
+	want := ""
+	for i := range 11 {
+		p := []Path{PathNative, PathView, PathModel, PathLink, PathLegacy}[i%5]
+		l.add(p)
+		want += string(viaByte(p))
+		assert.Equal(t, p, l.at(i))
+	}
+	assert.Equal(t, want, l.first(11))
+	assert.Equal(t, want[:3], l.first(3))
+	assert.Equal(t, want, l.first(20))
 }

@@ -30,7 +30,6 @@ var ErrChanged = errors.New("the questions changed since this was answered")
 func (r *round) run() (*FlowRound, error) {
 	valid := make(Answers, len(r.st.Proven))
 	pins := make(pinList, 0, len(r.flow.steps))
-	r.via = make([]byte, 0, len(r.flow.steps))
 	var secret []*flowStep // proven steps whose secrets are still to take
 	for i := range r.flow.steps {
 		s := &r.flow.steps[i]
@@ -55,7 +54,7 @@ func (r *round) run() (*FlowRound, error) {
 			}
 			merge(valid, accepted)
 			pins = append(pins, stepPin{key, s.pin})
-			r.via = append(r.via, viaByte(r.answered()))
+			r.via.add(r.answered())
 			if len(s.c.secrets) > 0 {
 				secret = append(secret, s)
 			}
@@ -73,7 +72,7 @@ func (r *round) run() (*FlowRound, error) {
 		}
 		merge(valid, accepted)
 		pins = append(pins, stepPin{key, pin})
-		r.via = append(r.via, viaByte(r.st.via(key)))
+		r.via.add(r.st.via(key))
 		if len(s.c.secrets) > 0 {
 			secret = append(secret, s)
 		}
@@ -175,7 +174,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 // mint mints st for a round that asks on path p, bound as a state minted
 // for p must be: a state verifies only on the channel it was minted for.
 func (r *round) mint(st *flowState, p Path) (string, error) {
-	st.Via = string(r.via[:min(len(st.Pins), len(r.via))]) // the paths of st.Pins, walked in the same order
+	st.Via = r.via.first(len(st.Pins)) // the paths of st.Pins, walked in the same order
 	return r.flow.mintState(st, r.bindAs(p))
 }
 
@@ -303,10 +302,44 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 // passed (r.via) and the call's own.
 func (r *round) weakest() Path {
 	p := r.answered()
-	for _, b := range r.via {
-		p = weaker(p, Path(b-'0'))
+	for i := range r.via.n {
+		p = weaker(p, r.via.at(i))
 	}
 	return p
+}
+
+// A viaList is the paths of a walk's proven steps, in step order, as
+// flowState.Via records them: in the round itself for a flow of a few
+// steps, so that recording them allocates nothing.
+type viaList struct {
+	n    int
+	a    [8]byte
+	more []byte // past len(a)
+}
+
+func (l *viaList) add(p Path) {
+	if l.n < len(l.a) {
+		l.a[l.n] = viaByte(p)
+	} else {
+		l.more = append(l.more, viaByte(p))
+	}
+	l.n++
+}
+
+func (l *viaList) at(i int) Path {
+	if i < len(l.a) {
+		return Path(l.a[i] - '0')
+	}
+	return Path(l.more[i-len(l.a)] - '0')
+}
+
+// first returns the first k paths (at most all) as flowState.Via.
+func (l *viaList) first(k int) string {
+	k = min(k, l.n)
+	if k <= len(l.a) {
+		return string(l.a[:k])
+	}
+	return string(l.a[:]) + string(l.more[:k-len(l.a)])
 }
 
 // answered is the path of the call's answers: its channel, or the link
@@ -379,7 +412,7 @@ type round struct {
 	channel     Path          // the path the call's state was minted for
 	channelBind string        // what a state minted for channel is bound to
 	fieldsRead  bool          // the call's arguments answered a step's fields
-	via         []byte        // the path of each proven step the walk passed, as flowState.Via records it
+	via         viaList       // the path of each proven step the walk passed
 	face        *faceRequests // what faceAsk kept for another SDK's face
 }
 
