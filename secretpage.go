@@ -94,6 +94,10 @@ const maxSecretPageBody = 64 << 10
 //   - When the flow ends without taking the secret (declined, cancelled,
 //     invalid, refused), the secret sent on the link, if any, is deleted,
 //     and the page takes nothing more on it.
+//   - A step of secrets alone with a [Step].Check is judged here, on each
+//     POST: a problem the Check names is shown on the page, which asks
+//     again, and a failure past [FlowOptions].MaxReasks (counted in the
+//     store, across replicas and browsers) refuses the link for good.
 //
 // With AnyoneWithTheLink, whoever opens the link and posts on it first
 // sets the value: the page cannot tell the person from someone else who
