@@ -73,7 +73,10 @@ type FlowOptions struct {
 	// client that sends an earlier state back counts from there again:
 	// MaxReasks spares a person a long loop, and bounds no guessing. A
 	// Check that guards something guessable, such as a code sent by
-	// mail, limits its own attempts, per run ([FlowRound].ID).
+	// mail, limits its own attempts, per run ([FlowRound].ID). The Check
+	// of a step of secrets alone, which its secret page runs, is the
+	// exception: the page counts its failures in the SecretStore, so
+	// MaxReasks bounds guessing on each link.
 	MaxReasks int
 	// Principal returns who the server authenticated for the call, such
 	// as the UserID of req.Extra.TokenInfo, never a value the client
