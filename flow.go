@@ -34,9 +34,12 @@ type Step struct {
 	// the whole flow, because the answers are merged.
 	Fields []AutoFormField
 	// Message is shown above the form. Empty means [DefaultInputMessage].
+	// A message that names the call's arguments is built with the flow,
+	// per call: see "A flow per call" in the Flow documentation.
 	Message string
 	// When decides, from the answers proven by earlier steps, whether the
-	// step is asked at all. Nil means always.
+	// step is asked at all. Nil means always. Like Message and Check, it
+	// sees the call's arguments only as a flow built per call does.
 	When func(proven Answers) bool
 	// Check judges an answer that passed the step's schema by rules of the
 	// caller's own, such as "the room is free". Each problem it returns,
@@ -44,6 +47,15 @@ type Step struct {
 	// none accepts the answer. It runs again on every later round, so a
 	// proven answer that no longer passes is asked again. Nil accepts
 	// every answer the schema accepts.
+	//
+	// On a step of secret fields alone (see [AutoFormField.Secret]), the
+	// secret page runs Check on each post, with the secrets the person
+	// typed, which never reach a round: a problem it names is shown on
+	// the page, which asks again, up to [FlowOptions].MaxReasks times;
+	// one more failing post refuses the link, and the flow ends with
+	// [FlowInvalid] and [ErrSecretRefused]. NewFlow refuses a Check on a
+	// step that has secret fields beside others, which no one place
+	// sees together: give the secrets a step of their own.
 	Check func(answers Answers) []*FieldError
 	// Submit labels the button that sends the step in an MCP Apps view,
 	// such as "Create account" on a flow's last step. Empty means
@@ -61,13 +73,19 @@ type FlowOptions struct {
 	// client that sends an earlier state back counts from there again:
 	// MaxReasks spares a person a long loop, and bounds no guessing. A
 	// Check that guards something guessable, such as a code sent by
-	// mail, limits its own attempts, per run ([FlowRound].ID).
+	// mail, limits its own attempts, per run ([FlowRound].ID). The Check
+	// of a step of secrets alone, which its secret page runs, is the
+	// exception: the page counts its failures in the SecretStore, so
+	// MaxReasks bounds guessing on each link.
 	MaxReasks int
 	// Principal returns who the server authenticated for the call, such
 	// as the UserID of req.Extra.TokenInfo, never a value the client
 	// chose. A flow needs it, or ContextPrincipal, unless
 	// EveryCallerIsSamePerson says otherwise: NewFlow refuses a flow with
-	// none of the three.
+	// none of the three. A call for which it returns "", as one that
+	// reached the tool unauthenticated, is refused with an error, on its
+	// first round, unless EveryCallerIsSamePerson is set: "" would bind
+	// every such caller's state to one principal.
 	Principal func(req *mcp.CallToolRequest) string
 	// ContextPrincipal returns who the server authenticated for the call,
 	// read from the tool handler's context, for SDKs whose handlers get
@@ -194,6 +212,25 @@ type FlowOptions struct {
 // duplicate that arrives while the first is still running waits for its
 // outcome. The Example of FlowRound.Once shows the pattern.
 //
+// # A flow per call
+//
+// A step's Message, When and Check see the answers, not the call. A step
+// that must speak of the call's own arguments, such as a confirmation
+// "Transfer 9007199254740993 cents from CHK-1 to SAV-2?", or judge an
+// answer against them, is built in the handler, for the call: read the
+// arguments, build the steps from them, and call NewFlow and Next on
+// each call. This is supported: the state a round mints is bound to the
+// call's arguments, so the next round, whose call carries the same
+// arguments, builds the same steps and verifies it, and a call with other
+// arguments is refused. Build what outlives a call once, and share it
+// between the flows: the codec, the [Outcomes] and [SecretStore], the
+// secret page (from any one of the flows, whose steps of secrets it
+// shows, and whose Check of a step of secrets alone it runs), and the
+// Forms of steps that do not change, which NewFlow then only reuses.
+// Steps built per call must keep their keys and fields from call to call
+// with the same arguments; a step whose fields changed is asked again
+// ([ErrChanged]).
+//
 // A Flow is immutable and safe for concurrent use.
 type Flow struct {
 	codec     *RequestStateCodec
@@ -205,6 +242,7 @@ type Flow struct {
 	// principalOf.
 	contextPrincipal func(context.Context) string
 	unbound          bool
+	samePerson       bool // FlowOptions.EveryCallerIsSamePerson
 	secrets          *SecretOptions
 	links            *linkKeys // the secret page's; nil without secrets
 	outcomes         Outcomes
@@ -225,6 +263,9 @@ type flowStep struct {
 	when  func(Answers) bool
 	check func(Answers) []*FieldError
 	pin   string // a digest of what the step asks, recorded with its answers
+	// onPage says check judges the step's secrets, on its secret page,
+	// never in a round, which sees none of them.
+	onPage bool
 	// submit is Step.Submit: the label of the view's submit button.
 	submit string
 }
@@ -253,7 +294,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			f.maxReasks = opts.MaxReasks
 		}
 		f.principal, f.unbound, f.secrets, f.model = opts.Principal, opts.UnboundArguments, opts.Secrets, opts.AskModel
-		f.readable = opts.ReadableState
+		f.readable, f.samePerson = opts.ReadableState, opts.EveryCallerIsSamePerson
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
@@ -290,6 +331,11 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 					"is the name of one of the secret page's own inputs (%s): rename the secret field", strings.Join(pageInputs[:], ", ")))
 			}
 		}
+		if s.Check != nil && len(c.secrets) > 0 && len(c.fields) > 0 {
+			return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key, fieldErr(c.secrets[0].Name, ErrName,
+				"is secret, and a step's Check never sees a secret beside the step's other answers: "+
+					"move the secret fields to a step of their own, whose Check the secret page runs"))
+		}
 		for _, fd := range c.all {
 			if o, ok := owner[fd.Name]; ok {
 				return nil, fmt.Errorf("mcpform: flow step %q: %w", c.key,
@@ -298,7 +344,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 			owner[fd.Name] = c.key
 		}
 		sum := sha256.Sum256(append([]byte(c.key+"\x00"), c.schema...))
-		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check, submit: s.Submit,
+		f.steps = append(f.steps, flowStep{c: c, when: s.When, check: s.Check, submit: s.Submit, onPage: len(c.secrets) > 0,
 			pin: base64.RawURLEncoding.EncodeToString(sum[:12])})
 	}
 	if f.principal == nil && f.contextPrincipal == nil && (opts == nil || !opts.EveryCallerIsSamePerson) {
@@ -429,11 +475,18 @@ type FlowRound struct {
 	// replay of one, has the same ID. It is the idempotency key of what
 	// FlowDone triggers; see the Flow documentation.
 	ID string
-	// Path is the way this call's answers came: [PathNone] when the call
-	// carried no state, as on a flow's first call, and otherwise the path
-	// the state it carried was minted for, which is the only path its
-	// answers are read from. A handler that must not act on answers
-	// only the model vouches for checks it for [PathModel].
+	// Path is the weakest of the ways by which the answers the handler
+	// is about to act on came, in the order PathModel < PathLink <
+	// PathView < PathLegacy < PathNative: those of Answers, each step's
+	// recorded in the sealed state with the path it came by, and this
+	// call's, which is the path the state it carried was minted for (the
+	// only path its answers are read from), or PathLink for a call that
+	// answered no field but a secret page's. [PathNone] when the call
+	// carried no state, as on a flow's first call. A state minted before the state recorded paths counts its
+	// proven answers as the model's. So a flow whose payee the model
+	// typed reports PathModel to the end, even when the person answered
+	// its last step natively or on a secret page: a handler that must
+	// not act on answers only the model vouches for refuses [PathModel].
 	Path Path
 	// Language is the language the flow speaks to the person: matched,
 	// in its first round, from the call's acceptLanguage _meta or HTTP
@@ -504,7 +557,7 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		res.flow = r.flow // for Once
 		res.face, res.legacy = r.face, r.legacy
 		if r.stated && res.Path == PathNone {
-			res.Path = r.answered()
+			res.Path = r.weakest()
 		}
 		res.Language = r.lang.Tag()
 		if r.lang != catalog.English && res.Result != nil {

@@ -1,9 +1,11 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -781,4 +783,117 @@ func TestFlowInputSchemaRefusesOwnKeys(t *testing.T) {
 	}
 	base := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"repo": {Type: "string"}}}
 	assert.NotPanics(t, func() { flow.InputSchema(base) })
+}
+
+// transferFlow builds, for one call of transfer_funds, the flow that
+// confirms it: its message names the call's arguments, its When asks a
+// second confirmation for an amount above a trillion cents, and its
+// Check refuses a memo that repeats the source account. It is built per
+// call, on the codec built once (see "A flow per call" on Flow).
+func transferFlow(t *testing.T, codec *RequestStateCodec, req *mcp.CallToolRequest) *Flow {
+	t.Helper()
+	var args struct {
+		From, To string
+		Amount   json.Number
+	}
+	dec := json.NewDecoder(bytes.NewReader(req.Params.Arguments))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&args))
+	big := len(args.Amount.String()) > 15
+	flow, err := NewFlow(codec, []Step{
+		{Key: "confirm", Message: fmt.Sprintf("Transfer %s cents from %s to %s?", args.Amount, args.From, args.To),
+			Fields: []AutoFormField{{Name: "ok", Type: TypeBoolean, Required: true}, {Name: "memo"}},
+			Check: func(a Answers) []*FieldError {
+				if m, _ := a["memo"].(string); m == args.From {
+					return []*FieldError{{Field: "memo", Err: fmt.Errorf("the memo repeats %s", args.From)}}
+				}
+				return nil
+			}},
+		{Key: "large", Message: fmt.Sprintf("%s cents is a large amount: sure?", args.Amount),
+			Fields: []AutoFormField{{Name: "sure", Type: TypeBoolean, Required: true}},
+			When:   func(Answers) bool { return big }},
+	}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	return flow
+}
+
+// TestFlowPerCall: a flow built per call, from the call's arguments,
+// asks with a message that names them exactly, judges by them, and
+// verifies the state the flow of the previous call minted; a call with
+// other arguments is refused.
+func TestFlowPerCall(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	const args = `{"from":"CHK-1","to":"SAV-2","amount":9007199254740993}`
+	transfer := func(state string, answers map[string]any, raw string) (*FlowRound, error) {
+		req := callAs("alice", "transfer_funds", state, answers)
+		req.Params.Arguments = json.RawMessage(raw)
+		return transferFlow(t, codec, req).Next(context.Background(), req)
+	}
+	message := func(r *FlowRound, key string) string {
+		require.Equal(t, FlowAsk, r.Status)
+		p, ok := r.Result.InputRequests[key].(*mcp.ElicitParams)
+		require.True(t, ok, "no request %q in %v", key, r.Result.InputRequests)
+		return p.Message
+	}
+	r, err := transfer("", nil, args)
+	require.NoError(t, err)
+	assert.Equal(t, "Transfer 9007199254740993 cents from CHK-1 to SAV-2?", message(r, "confirm"))
+
+	r, err = transfer(r.Result.RequestState, map[string]any{"confirm": map[string]any{"ok": true, "memo": "CHK-1"}}, args)
+	require.NoError(t, err)
+	require.Len(t, r.Problems, 1, "the Check judges by the call's arguments")
+	assert.ErrorContains(t, r.Problems[0], "the memo repeats CHK-1")
+	message(r, "confirm")
+
+	_, err = transfer(r.Result.RequestState, map[string]any{"confirm": map[string]any{"ok": true}},
+		`{"from":"CHK-1","to":"SAV-2","amount":9007199254740992}`)
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr, "a state bound to other arguments")
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcErr.Code)
+
+	r, err = transfer(r.Result.RequestState, map[string]any{"confirm": map[string]any{"ok": true}}, args)
+	require.NoError(t, err)
+	assert.Equal(t, "9007199254740993 cents is a large amount: sure?", message(r, "large"), "When sees the amount")
+	r, err = transfer(r.Result.RequestState, map[string]any{"large": map[string]any{"sure": true}}, args)
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, r.Status)
+	assert.Equal(t, Answers{"ok": true, "sure": true}, r.Answers)
+}
+
+// TestFlowEmptyPrincipal: a call whose principal reads as "" is refused
+// on its first round, before anyone is asked, unless the flow says every
+// caller is the same person; on the root face and through a form.
+func TestFlowEmptyPrincipal(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	fromCtx := func(ctx context.Context) string { s, _ := ctx.Value(ctxUser{}).(string); return s }
+	for _, tt := range []struct {
+		name string
+		opts *FlowOptions
+		ok   bool
+	}{
+		{"Principal", &FlowOptions{Principal: tokenUser}, false},
+		{"ContextPrincipal", &FlowOptions{ContextPrincipal: fromCtx}, false},
+		{"Principal, every caller the same person", &FlowOptions{Principal: tokenUser, EveryCallerIsSamePerson: true}, true},
+		{"every caller the same person", &FlowOptions{EveryCallerIsSamePerson: true}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			flow, err := NewFlow(codec, []Step{accountStep}, tt.opts)
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), callAs("", "signup", "", nil))
+			if tt.ok {
+				require.NoError(t, err)
+				assert.Equal(t, FlowAsk, r.Status)
+				return
+			}
+			require.ErrorIs(t, err, errEmptyPrincipal)
+			assert.Nil(t, r)
+			assert.ErrorContains(t, err, `returned ""`)
+			assert.ErrorContains(t, err, "EveryCallerIsSamePerson")
+		})
+	}
+	t.Run("a form", func(t *testing.T) {
+		form := keyedForm(t, accountStep.Fields, true)
+		_, err := form.Ask(argsCall(t, bareMeta(), "", "signup", nil), "")
+		assert.ErrorIs(t, err, errEmptyPrincipal)
+	})
 }

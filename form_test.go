@@ -552,9 +552,12 @@ func keyedForm(t testing.TB, fields []AutoFormField, model bool) *Form[Answers] 
 // form has keys unless keyless is set.
 func formHostServer(t *testing.T, model bool, keyless ...bool) *hostServer {
 	t.Helper()
-	form := keyedForm(t, signupFields, model)
+	// The in-process client authenticates no one: every caller is one.
+	_, codec, _ := newFlowFixture(t)
+	form, err := NewForm[Answers](signupFields, &FormOptions{Key: "signup", Message: "Create your account", AskModel: model,
+		Codec: codec, EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
 	if len(keyless) > 0 && keyless[0] {
-		var err error
 		form, err = NewForm[Answers](signupFields, &FormOptions{Key: "signup", Message: "Create your account"})
 		require.NoError(t, err)
 	}

@@ -67,9 +67,10 @@ var enumType = reflect.TypeFor[Enum]()
 // struct tag that reflect.StructTag cannot parse, a tag key within two
 // edits of mcpform (mcpfrom, mcpform2), which would be ignored, an
 // mcpform tag on an unexported field, which encoding/json skips, an
-// mcpform tag FormFor cannot read, or an option whose value and label are
-// both digits (options=09:00 is value 09, label 00: a time with its colon
-// unescaped), with one wrapping [ErrTag]; an unknown type=, with one
+// mcpform tag FormFor cannot read, or an option whose one colon is most
+// likely a time's or a URL's (options=09:00|9:30am|2:15 pm would be values
+// 09, 9 and 2; options=https://a.example, value https), with one wrapping
+// [ErrTag], which says to write that colon as "\:"; an unknown type=, with one
 // wrapping [ErrType]. Its errors name each field by its Go name and its
 // JSON name, as [FieldError] says, and say what to write instead.
 func FormFor[T any](opts *FormOptions) (*Form[T], error) {
@@ -279,10 +280,11 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 			if _, _, again := cutUnescaped(label, ':'); again {
 				return fmt.Errorf("option %q has two unescaped colons: write a ':' of its value or label as \\:", p)
 			}
-			if labelled && format.AllDigits(v) && format.AllDigits(label) {
-				// 09:00 read as value 09, label 00: a time whose colon
-				// was not escaped, never a choice anyone means.
-				return fmt.Errorf("option %q reads as value %q with label %q: if it is a time, write its colon as \\: (in Go source \\\\:)", p, v, label)
+			if what := colonOf(v, label, labelled); what != "" {
+				// 09:00, 9:30am or https://a.example read as a value and
+				// a label: a colon that was not escaped, never a choice
+				// anyone means.
+				return fmt.Errorf("option %q reads as value %q with label %q: if it is %s, write its colon as \\: (in Go source \\\\:)", p, v, label, what)
 			}
 			f.Options = append(f.Options, Option{Value: unescape(v), Label: unescape(label)})
 		}
@@ -305,6 +307,27 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 		return fmt.Errorf("unknown key")
 	}
 	return nil
+}
+
+// colonOf says what an option's single unescaped colon, cut into value v
+// and label, most likely belongs to instead: "a time" for 09:00, 9:30am
+// or 2:15 pm, "a URL" for https://a.example; "" for a value and label.
+func colonOf(v, label string, labelled bool) string {
+	switch {
+	case !labelled:
+		return ""
+	case strings.HasPrefix(label, "//"):
+		return "a URL"
+	case format.AllDigits(v) && format.AllDigits(label):
+		return "a time" // 09:00, or any colon between digits
+	case len(v) > 2 || !format.AllDigits(v) || len(label) < 2 || !format.AllDigits(label[:2]):
+		return ""
+	}
+	switch strings.ToLower(strings.TrimPrefix(label[2:], " ")) {
+	case "am", "pm", "a.m.", "p.m.", "h":
+		return "a time" // 9:30am, 2:15 pm
+	}
+	return ""
 }
 
 // parseDefault reads a tag's default as a value of Go type t would be.

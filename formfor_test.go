@@ -141,6 +141,24 @@ func TestFormForRefuses(t *testing.T) {
 			}](nil)
 			return err
 		}, "slot", "Slot", ErrTag, `option "09:00:Morning" has two unescaped colons`},
+		{"a time with am", func() error {
+			_, err := FormFor[struct {
+				Slot string `json:"slot" mcpform:"options=9:30am|2:15pm"`
+			}](nil)
+			return err
+		}, "slot", "Slot", ErrTag, `option "9:30am" reads as value "9" with label "30am": if it is a time, write its colon as \:`},
+		{"a time with a space and PM", func() error {
+			_, err := FormFor[struct {
+				Slot string `json:"slot" mcpform:"options=noon|2:15 PM"`
+			}](nil)
+			return err
+		}, "slot", "Slot", ErrTag, `option "2:15 PM" reads as value "2" with label "15 PM": if it is a time`},
+		{"a URL", func() error {
+			_, err := FormFor[struct {
+				Site string `json:"site" mcpform:"options=https://a.example"`
+			}](nil)
+			return err
+		}, "site", "Site", ErrTag, `option "https://a.example" reads as value "https" with label "//a.example": if it is a URL, write its colon as \:`},
 		{"bidi on an int", func() error {
 			_, err := FormFor[struct {
 				A int `mcpform:"bidi=true"`
@@ -550,4 +568,15 @@ func TestStructFieldsLikeJSON(t *testing.T) {
 	require.NoError(t, a.Decode(&mine))
 	require.NoError(t, decodeJSON(map[string]any(a), &theirs))
 	assert.Equal(t, theirs, mine)
+}
+
+// TestFormForOptionColons: an escaped colon keeps a time or a URL whole,
+// and a value and label whose colon is neither's still split.
+func TestFormForOptionColons(t *testing.T) {
+	form, err := FormFor[struct {
+		Slot string `json:"slot" mcpform:"options=9\\:30am|2\\:15 pm|https\\://a.example|10:10 seats|s:Small"`
+	}](nil)
+	require.NoError(t, err)
+	assert.Equal(t, []Option{{Value: "9:30am"}, {Value: "2:15 pm"}, {Value: "https://a.example"},
+		{Value: "10", Label: "10 seats"}, {Value: "s", Label: "Small"}}, form.Fields()[0].Options)
 }

@@ -2,7 +2,9 @@ package mcpform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,6 +60,32 @@ func (p Path) String() string {
 	return fmt.Sprintf("Path(%d)", int(p))
 }
 
+// weaker returns the weaker of a and b, the path by which the person
+// vouches less for what came: PathModel, then PathLink, PathView,
+// PathLegacy and PathNative. PathNone, no answer, is never the weaker.
+func weaker(a, b Path) Path {
+	if a == PathNone || b != PathNone && trust(b) < trust(a) {
+		return b
+	}
+	return a
+}
+
+// trust ranks p for weaker: the higher, the more the person vouches for
+// what came by p. A path of no known kind ranks as the model's.
+func trust(p Path) int {
+	switch p {
+	case PathLink:
+		return 1
+	case PathView:
+		return 2
+	case PathLegacy:
+		return 3
+	case PathNative:
+		return 4
+	}
+	return 0
+}
+
 // tag is what a state minted for p is bound to, beside the principal, the
 // tool and the arguments: a state minted for one channel never verifies on
 // another. Native and legacy rounds share one channel, the input
@@ -81,7 +109,8 @@ func (p Path) tag() string {
 // in a view or a result. A boolean field (a confirmation) never goes
 // through the model. A client that can be asked no way gets the -32021
 // error of [NeedCapabilities], worded by face, the call's. can.native, a
-// form without keys, leaves the native path alone.
+// form without keys, leaves the native path alone. A view, when no viewer
+// was made in this process, is errNoViewer, for the handler's author.
 func choosePath(face refuser, can reach, c *compiled, model bool) (Path, error) {
 	form, secret := len(c.fields) > 0, len(c.secrets) > 0
 	switch {
@@ -91,7 +120,7 @@ func choosePath(face refuser, can reach, c *compiled, model bool) (Path, error) 
 		return PathNative, nil
 	case can.native:
 	case can.apps && c.ui == nil:
-		return PathView, nil
+		return PathView, viewerMissing()
 	case model && !confirms(c.fields):
 		return PathModel, nil
 	}
@@ -106,11 +135,30 @@ func pagePath(face refuser, can reach, model bool) (Path, error) {
 		return PathNative, nil
 	case can.native:
 	case can.apps && !can.form:
-		return PathView, nil
+		return PathView, viewerMissing()
 	case can.form || model:
 		return PathLink, nil
 	}
 	return 0, face.CapabilityError(false, true)
+}
+
+// viewerMade records that this process made the MCP Apps viewer's page,
+// as AddViewer on either SDK's face and ViewerHTML do: a view path that
+// no viewer could ever render is known from the first round that would
+// offer one, rather than after the person answered.
+var viewerMade atomic.Bool
+
+// errNoViewer refuses a round that would show a view that nothing in
+// this process can render.
+var errNoViewer = errors.New("mcpform: this round would show an MCP Apps view, and no viewer was registered: " +
+	"call AddViewer on the server (mcpgo.AddViewer on mcp-go), or serve ViewerHTML yourself, and AttachViewer on the tool")
+
+// viewerMissing returns errNoViewer until a viewer was made (viewerMade).
+func viewerMissing() error {
+	if viewerMade.Load() {
+		return nil
+	}
+	return errNoViewer
 }
 
 // A refuser words, in its face's terms, the refusal of a client that

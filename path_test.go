@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,7 +102,10 @@ func TestFinding1ArgumentsWithoutState(t *testing.T) {
 // the view, whose submit comes through the app-only companion: the call
 // is refused with -32602, and nothing is done.
 func TestFinding2ModelSubmitsView(t *testing.T) {
-	flow, _, _ := newFlowFixture(t)
+	_, codec, _ := newFlowFixture(t)
+	// The in-process client authenticates no one: every caller is one.
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
 	caps := &mcp.ServerCapabilities{}
 	caps.AddExtension(AppsExtension, nil)
 	server := mcp.NewServer(&mcp.Implementation{Name: "apps", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
@@ -714,4 +719,150 @@ func TestAppsDeclared(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, strconv.FormatBool(declare), res.Content[0].(*mcp.TextContent).Text)
 	}
+}
+
+// linkOfResult returns the secret page's link an ordinary result (the
+// link path) carries.
+func linkOfResult(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	var c struct {
+		URL string `json:"url"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &c))
+	require.NotEmpty(t, c.URL, "no link in the result")
+	return c.URL
+}
+
+// transferSteps are a payee and an amount, which the model may type, then
+// a PIN, asked on the secret page alone.
+var transferSteps = []Step{
+	{Key: "transfer", Fields: []AutoFormField{
+		{Name: "payee", Required: true},
+		{Name: "amount", Type: TypeInteger, Required: true, Min: Bound(1)}}},
+	{Key: "pin", Fields: []AutoFormField{{Name: "password", Type: TypePassword, Required: true, Min: Bound(4)}}},
+}
+
+// TestFlowPathWeakest: a flow whose payee and amount the model typed
+// reports PathModel on its finishing round, though that round's call only
+// followed the secret page's link: FlowRound.Path is the weakest path of
+// the answers the handler acts on, recorded per step in the state.
+func TestFlowPathWeakest(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	var page http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	flow, err := NewFlow(codec, transferSteps, &FlowOptions{Principal: tokenUser, AskModel: true,
+		Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	page, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+
+	ctx := context.Background()
+	r, err := flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer", nil))
+	require.NoError(t, err)
+	require.Equal(t, FlowAsk, r.Status)
+	assert.Equal(t, PathNone, r.Path, "a first call carries no answer")
+	r, err = flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer",
+		map[string]any{StateArgument: stateOf(t, r.Result), "payee": "SAV-2", "amount": 9}))
+	require.NoError(t, err)
+	require.Equal(t, FlowAsk, r.Status)
+	require.Equal(t, "pin", r.Step)
+	assert.Equal(t, PathModel, r.Path, "the model typed the payee")
+	require.Equal(t, http.StatusOK, send(t, linkOfResult(t, r.Result), "4711"))
+	done, err := flow.Next(ctx, directCall(t, bareMeta(), "alice", "transfer", map[string]any{StateArgument: stateOf(t, r.Result)}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDone, done.Status)
+	assert.Equal(t, Answers{"payee": "SAV-2", "amount": 9.0, "password": "4711"}, done.Answers)
+	assert.Equal(t, PathModel, done.Path, "the finishing round acts on the model's payee and amount")
+}
+
+// TestWeaker orders the paths by how much the person vouches for what
+// came by each.
+func TestWeaker(t *testing.T) {
+	order := []Path{PathModel, PathLink, PathView, PathLegacy, PathNative}
+	for i, a := range order {
+		assert.Equal(t, a, weaker(PathNone, a))
+		assert.Equal(t, a, weaker(a, PathNone))
+		for _, b := range order[i:] {
+			assert.Equal(t, a, weaker(a, b), "%v, %v", a, b)
+			assert.Equal(t, a, weaker(b, a), "%v, %v", b, a)
+		}
+	}
+}
+
+// TestFlowStateViaOld: a state that records no path, as one minted before
+// states recorded them, counts its proven answers as the model's.
+func TestFlowStateViaOld(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		st   flowState
+		want Path
+	}{
+		{"none recorded", flowState{Pins: pinList{{"a", "x"}}}, PathModel},
+		{"recorded", flowState{Pins: pinList{{"a", "x"}}, Via: string(viaByte(PathView))}, PathView},
+		{"short", flowState{Pins: pinList{{"b", "y"}, {"a", "x"}}, Via: string(viaByte(PathNative))}, PathModel},
+		{"unknown byte", flowState{Pins: pinList{{"a", "x"}}, Via: "9"}, PathModel},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, tt.st.via("a")) })
+	}
+}
+
+// The tests show views without a server of their own, as if a viewer were
+// registered; TestNoViewer clears this for its own run.
+func init() { viewerMade.Store(true) }
+
+// TestNoViewer: a round that would show an MCP Apps view, in a process
+// where no viewer was ever made, fails on the first call, naming the fix,
+// rather than after the person answered; a flow's step, its secret
+// page's link, and a Form alike. Once AddViewer ran, the view is shown.
+func TestNoViewer(t *testing.T) {
+	viewerMade.Store(false)
+	t.Cleanup(func() { viewerMade.Store(true) })
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep}, &FlowOptions{Principal: tokenUser})
+	require.NoError(t, err)
+	secret, err := NewFlow(codec, []Step{transferSteps[1]}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://a.example/secret", Store: NewMemorySecretStore()}})
+	require.NoError(t, err)
+	form := keyedForm(t, accountStep.Fields, false)
+	for name, ask := range map[string]func() error{
+		"flow": func() error {
+			_, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
+			return err
+		},
+		"secret page": func() error {
+			_, err := secret.Next(context.Background(), argsCall(t, appsMeta(), "alice", "pin", nil))
+			return err
+		},
+		"form": func() error { _, err := form.Ask(argsCall(t, appsMeta(), "alice", "signup", nil), ""); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := ask()
+			require.ErrorIs(t, err, errNoViewer)
+			assert.ErrorContains(t, err, "AddViewer")
+		})
+	}
+	r, err := flow.Next(context.Background(), callAs("alice", "signup", "", nil))
+	require.NoError(t, err, "a native client needs no viewer")
+	assert.Equal(t, FlowAsk, r.Status)
+
+	require.NoError(t, AddViewer(mcp.NewServer(&mcp.Implementation{Name: "v", Version: "v0"}, nil), nil))
+	r, err = flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	assert.Equal(t, PathView, pathOf(t, r.Result))
+}
+
+// TestViaList keeps the paths of a walk past the ones it holds in place.
+func TestViaList(t *testing.T) {
+	var l viaList
+	want := ""
+	for i := range 11 {
+		p := []Path{PathNative, PathView, PathModel, PathLink, PathLegacy}[i%5]
+		l.add(p)
+		want += string(viaByte(p))
+		assert.Equal(t, p, l.at(i))
+	}
+	assert.Equal(t, want, l.first(11))
+	assert.Equal(t, want[:3], l.first(3))
+	assert.Equal(t, want, l.first(20))
 }

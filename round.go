@@ -54,6 +54,7 @@ func (r *round) run() (*FlowRound, error) {
 			}
 			merge(valid, accepted)
 			pins = append(pins, stepPin{key, s.pin})
+			r.via.add(r.answered())
 			if len(s.c.secrets) > 0 {
 				secret = append(secret, s)
 			}
@@ -71,6 +72,7 @@ func (r *round) run() (*FlowRound, error) {
 		}
 		merge(valid, accepted)
 		pins = append(pins, stepPin{key, pin})
+		r.via.add(r.st.via(key))
 		if len(s.c.secrets) > 0 {
 			secret = append(secret, s)
 		}
@@ -82,7 +84,7 @@ func (r *round) run() (*FlowRound, error) {
 // returns the accepted answers, or the round that ends the call.
 func (r *round) answer(s *flowStep, valid Answers, pins pinList) (Answers, *FlowRound, error) {
 	status, accepted, problems := r.judge(s)
-	if status == ReplyAccepted && s.check != nil {
+	if status == ReplyAccepted && s.check != nil && !s.onPage {
 		if extra := s.check(accepted); len(extra) > 0 {
 			status, problems = ReplyInvalid, append(problems, extra...)
 		}
@@ -141,7 +143,7 @@ func (s *flowStep) recheck(proven Answers) (Answers, []*FieldError, bool) {
 	}
 	accepted, problems, missing := checkCompiled(own, s.c.fields, s.c.lookup, true)
 	ok := !missing && !hasInvalid(problems)
-	if ok && s.check != nil {
+	if ok && s.check != nil && !s.onPage {
 		if extra := s.check(accepted); len(extra) > 0 {
 			ok, problems = false, append(problems, extra...)
 		}
@@ -172,6 +174,7 @@ func (r *round) ask(s *flowStep, valid Answers, pins pinList, filled Answers, pr
 // mint mints st for a round that asks on path p, bound as a state minted
 // for p must be: a state verifies only on the channel it was minted for.
 func (r *round) mint(st *flowState, p Path) (string, error) {
+	st.Via = r.via.first(len(st.Pins)) // the paths of st.Pins, walked in the same order
 	return r.flow.mintState(st, r.bindAs(p))
 }
 
@@ -294,6 +297,51 @@ func (r *round) waitPage(s *flowStep, valid Answers, pins pinList) (*FlowRound, 
 	return &FlowRound{Status: FlowAsk, Result: res, Answers: valid, Step: s.c.key, Problems: problems, ID: r.st.ID}, nil
 }
 
+// weakest is FlowRound.Path: the weakest of the paths by which the
+// answers the round hands over came, those of the proven steps the walk
+// passed (r.via) and the call's own.
+func (r *round) weakest() Path {
+	p := r.answered()
+	for i := range r.via.n {
+		p = weaker(p, r.via.at(i))
+	}
+	return p
+}
+
+// A viaList is the paths of a walk's proven steps, in step order, as
+// flowState.Via records them: in the round itself for a flow of a few
+// steps, so that recording them allocates nothing.
+type viaList struct {
+	n    int
+	a    [8]byte
+	more []byte // past len(a)
+}
+
+func (l *viaList) add(p Path) {
+	if l.n < len(l.a) {
+		l.a[l.n] = viaByte(p)
+	} else {
+		l.more = append(l.more, viaByte(p))
+	}
+	l.n++
+}
+
+func (l *viaList) at(i int) Path {
+	if i < len(l.a) {
+		return Path(l.a[i] - '0')
+	}
+	return Path(l.more[i-len(l.a)] - '0')
+}
+
+// first returns the first k paths (at most all) as flowState.Via.
+func (l *viaList) first(k int) string {
+	k = min(k, l.n)
+	if k <= len(l.a) {
+		return string(l.a[:k])
+	}
+	return string(l.a[:]) + string(l.more[:k-len(l.a)])
+}
+
 // answered is the path of the call's answers: its channel, or the link
 // when the arguments carried the state but answered no field.
 func (r *round) answered() Path {
@@ -364,6 +412,7 @@ type round struct {
 	channel     Path          // the path the call's state was minted for
 	channelBind string        // what a state minted for channel is bound to
 	fieldsRead  bool          // the call's arguments answered a step's fields
+	via         viaList       // the path of each proven step the walk passed
 	face        *faceRequests // what faceAsk kept for another SDK's face
 }
 
@@ -430,18 +479,28 @@ var errPrincipalFace = errors.New("mcpform: the flow reads its principal from go
 // principalOf returns who the server authenticated for call, by the
 // option of call's face: Principal for go-sdk's request, ContextPrincipal
 // for a face that passes the handler's context.
+// A principal read as "" is refused, unless every caller is the same
+// person.
 func (f *Flow) principalOf(ctx context.Context, call seam.Call) (string, error) {
-	if c, ok := call.(*sdkCall); ok && f.principal != nil {
-		return f.principal((*mcp.CallToolRequest)(c)), nil
-	}
-	if f.contextPrincipal != nil {
-		return f.contextPrincipal(ctx), nil
-	}
-	if f.principal != nil {
+	var p string
+	switch c, ok := call.(*sdkCall); {
+	case ok && f.principal != nil:
+		p = f.principal((*mcp.CallToolRequest)(c))
+	case f.contextPrincipal != nil:
+		p = f.contextPrincipal(ctx)
+	case f.principal != nil:
 		return "", errPrincipalFace
 	}
-	return "", nil // FlowOptions.EveryCallerIsSamePerson
+	if p == "" && !f.samePerson {
+		return "", errEmptyPrincipal
+	}
+	return p, nil
 }
+
+// errEmptyPrincipal refuses a call whose principal was read as "", which
+// would bind the state of every such caller to one principal.
+var errEmptyPrincipal = errors.New(`mcpform: Principal (or ContextPrincipal) returned "" for this call: ` +
+	"refuse unauthenticated calls before the flow or form, or set EveryCallerIsSamePerson for a server without authentication")
 
 // A run ID is the run's start, in whole seconds since 1970 as 6 bytes
 // big-endian, and 12 random bytes, base64url: 24 characters. The start

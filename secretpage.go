@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -91,6 +94,10 @@ const maxSecretPageBody = 64 << 10
 //   - When the flow ends without taking the secret (declined, cancelled,
 //     invalid, refused), the secret sent on the link, if any, is deleted,
 //     and the page takes nothing more on it.
+//   - A step of secrets alone with a [Step].Check is judged here, on each
+//     POST: a problem the Check names is shown on the page, which asks
+//     again, and a failure past [FlowOptions].MaxReasks (counted in the
+//     store, across replicas and browsers) refuses the link for good.
 //
 // With AnyoneWithTheLink, whoever opens the link and posts on it first
 // sets the value: the page cannot tell the person from someone else who
@@ -276,6 +283,18 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	}
 	l := pageLang(r)
 	values, problems := readSecrets(l, step, r.PostForm)
+	if len(problems) == 0 && step.check != nil {
+		if problems = checkSecrets(step, values); len(problems) > 0 {
+			switch last, err := p.failedCheck(ctx, link); {
+			case err != nil:
+				p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
+				return
+			case last:
+				p.refuse(ctx, w, r, link, http.StatusConflict, &pageStrings.Refused)
+				return
+			}
+		}
+	}
 	if len(problems) > 0 {
 		p.show(w, r, http.StatusUnprocessableEntity, p.form(l, step, link, token, c, problems))
 		return
@@ -541,6 +560,63 @@ func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]st
 		}
 	}
 	return values, problems
+}
+
+// checkSecrets runs the Check of step, a step of secrets alone, on the
+// secrets posted, and returns its problems by field, in the Check's own
+// words: one that names no secret of step is shown at the first.
+func checkSecrets(step *flowStep, values map[string]string) map[string]string {
+	answers := make(Answers, len(values))
+	for k, v := range values {
+		answers[k] = v
+	}
+	problems := map[string]string{}
+	for _, fe := range step.check(answers) {
+		if fe == nil {
+			continue
+		}
+		name := fe.Field
+		if step.c.lookupSecret(name) < 0 {
+			name = step.c.secrets[0].Name
+		}
+		text := "This is not accepted."
+		if fe.Err != nil && fe.Err.Error() != "" {
+			text = upperFirst(fe.Err.Error())
+		}
+		if old := problems[name]; old != "" {
+			text = old + " " + text
+		}
+		problems[name] = text
+	}
+	return problems
+}
+
+// lookupSecret returns the index of c's secret field name, or -1.
+func (c *compiled) lookupSecret(name string) int {
+	for i := range c.secrets {
+		if c.secrets[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// failedCheck records on link a post that the step's Check refused, in
+// the store, where each failure claims a key of its own, once, so that
+// replicas and browsers count together. It reports whether this was one
+// more than [FlowOptions].MaxReasks: the page refuses the link then.
+func (p *secretPage) failedCheck(ctx context.Context, link *secretLink) (bool, error) {
+	store, expires := p.flow.secrets.Store, p.flow.linkStoreExpiry()
+	for n := 1; n <= p.flow.maxReasks; n++ {
+		sum := sha256.Sum256([]byte(BindTo("mcpform/secret-check", link.key(), strconv.Itoa(n))))
+		switch err := store.PutSecret(ctx, base64.RawURLEncoding.EncodeToString(sum[:]), "", expires); {
+		case err == nil:
+			return false, nil
+		case !errors.Is(err, ErrSecretUsed):
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // upperFirst returns s with its first letter upper-cased, as a sentence

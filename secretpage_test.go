@@ -1238,3 +1238,91 @@ func BenchmarkSecretFlowFirstRound(b *testing.B) {
 		}
 	}
 }
+
+// pinStep asks a PIN alone, on the secret page, with a Check that knows
+// the right one.
+var pinStep = Step{Key: "pin", Message: "Confirm with your PIN", Fields: []AutoFormField{
+	{Name: "password", Label: "PIN", Type: TypePassword, Required: true, Min: Bound(4)}},
+	Check: func(a Answers) []*FieldError {
+		if a["password"] != "4711" {
+			return []*FieldError{{Field: "password", Err: errors.New("the PIN is wrong")}}
+		}
+		return nil
+	}}
+
+// TestSecretStepCheck: a Check on a step of secrets alone sees the
+// secret, on the page: a wrong PIN is asked again there, naming the
+// problem, and the right one finishes the flow; a PIN wrong once more
+// than MaxReasks refuses the link, and the flow ends invalid.
+func TestSecretStepCheck(t *testing.T) {
+	start := func(t *testing.T, maxReasks int) (*secretFixture, *FlowRound, string) {
+		_, codec, clock := newFlowFixture(t)
+		fx := &secretFixture{codec: codec, clock: clock, store: NewMemorySecretStore()}
+		var handler http.Handler
+		fx.page = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+		t.Cleanup(fx.page.Close)
+		flow, err := NewFlow(codec, []Step{transferSteps[0], pinStep}, &FlowOptions{Principal: tokenUser, MaxReasks: maxReasks,
+			Secrets: &SecretOptions{PageURL: fx.page.URL + "/secret", Store: fx.store}})
+		require.NoError(t, err)
+		fx.flow = flow
+		handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+		require.NoError(t, err)
+		r, err := flow.Next(context.Background(), secretCall("", nil))
+		require.NoError(t, err)
+		r, err = flow.Next(context.Background(), secretCall(r.Result.RequestState,
+			map[string]any{"transfer": map[string]any{"payee": "SAV-2", "amount": 9}}))
+		require.NoError(t, err)
+		require.Equal(t, FlowAsk, r.Status)
+		p, ok := r.Result.InputRequests["pin.secret"].(*mcp.ElicitParams)
+		require.True(t, ok, "no URL-mode request in %v", r.Result.InputRequests)
+		return fx, r, p.URL
+	}
+	t.Run("wrong, then right", func(t *testing.T) {
+		fx, r, link := start(t, 0)
+		b := newBrowser(t)
+		status, _ := b.get(t, link)
+		require.Equal(t, http.StatusOK, status)
+		status, body := b.post(t, link, url.Values{"password": {"1234"}}, nil)
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+		assert.Contains(t, body, "The PIN is wrong")
+		status, _ = b.post(t, link, url.Values{"password": {"4711"}}, nil)
+		require.Equal(t, http.StatusOK, status)
+		done, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{"pin.secret": "accept"}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDone, done.Status, "problems %v", done.Problems)
+		assert.Equal(t, Answers{"payee": "SAV-2", "amount": 9.0, "password": "4711"}, done.Answers)
+	})
+	t.Run("wrong once more than MaxReasks", func(t *testing.T) {
+		fx, r, link := start(t, 1)
+		b := newBrowser(t)
+		b.get(t, link)
+		status, _ := b.post(t, link, url.Values{"password": {"1234"}}, nil)
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+		status, _ = b.post(t, link, url.Values{"password": {"1235"}}, nil)
+		assert.Equal(t, http.StatusConflict, status, "the link is refused")
+		status, _ = b.post(t, link, url.Values{"password": {"4711"}}, nil)
+		assert.Equal(t, http.StatusConflict, status, "and takes nothing more")
+		end, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, map[string]any{"pin.secret": "accept"}))
+		require.NoError(t, err)
+		assert.Equal(t, FlowInvalid, end.Status)
+		require.NotEmpty(t, end.Problems)
+		assert.ErrorIs(t, end.Problems[0], ErrSecretRefused)
+	})
+}
+
+// TestSecretCheckBesideFields: NewFlow refuses a Check on a step whose
+// secret fields sit beside others, which nothing sees together, naming
+// the step, the field and the fix.
+func TestSecretCheckBesideFields(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	step := passwordStep
+	step.Check = func(Answers) []*FieldError { return nil }
+	_, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser,
+		Secrets: &SecretOptions{PageURL: "https://a.example/secret", Store: NewMemorySecretStore()}})
+	require.Error(t, err)
+	for _, want := range []string{`step "password"`, `field "password"`, "a step of their own"} {
+		assert.Contains(t, err.Error(), want)
+	}
+	var fe *FieldError
+	assert.ErrorAs(t, err, &fe)
+}

@@ -19,6 +19,30 @@ type flowState struct {
 	Proven  Answers `json:"a,omitempty"` // merged accepted answers of the proven steps
 	Pins    pinList `json:"p,omitempty"` // proven step key -> digest of the step it was proven against
 	Lang    string  `json:"l,omitempty"` // the language of the first round; "" is English
+	// Via records the path each proven step's answers came by, a byte of
+	// viaByte per entry of Pins, in order. A state minted before it was
+	// recorded has none: see flowState.via.
+	Via string `json:"v,omitempty"`
+}
+
+// viaByte is how Via records path p: its number as a digit.
+func viaByte(p Path) byte { return '0' + byte(p) }
+
+// via returns the path the answers of the proven step came by, as Via
+// records it. A state that records none for step, as one minted before
+// the state recorded it, gives PathModel: its answers may have come by
+// any path, and the model's is the one a handler trusts least.
+func (st *flowState) via(step string) Path {
+	if len(st.Via) == len(st.Pins) {
+		for i, p := range st.Pins {
+			if p.Step == step {
+				if b := st.Via[i]; b > '0' && b <= viaByte(PathLink) {
+					return Path(b - '0')
+				}
+			}
+		}
+	}
+	return PathModel
 }
 
 // mintState mints f's state: sealed, unless f has ReadableState.

@@ -91,7 +91,10 @@ func (v *viewer) meta() mcp.Meta {
 }
 
 // html is the viewer page (see [prefab.Viewer]).
-func (v *viewer) html() (string, error) { return prefab.Viewer(v.title, v.base) }
+func (v *viewer) html() (string, error) {
+	viewerMade.Store(true)
+	return prefab.Viewer(v.title, v.base)
+}
 
 // ViewerHTML returns the HTML of the MCP Apps viewer that renders a
 // [DisplayForm] result with the renderer of @maxhealth.tech/prefab 0.3.13,

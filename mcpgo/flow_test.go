@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -255,6 +257,33 @@ func TestNextPrincipalFace(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// TestNextEmptyPrincipal: a call whose ContextPrincipal reads "" is
+// refused on its first round, before anyone is asked, unless the flow
+// says every caller is the same person.
+func TestNextEmptyPrincipal(t *testing.T) {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	steps := []mcpform.Step{{Key: "k", Fields: []mcpform.AutoFormField{{Name: "a"}}}}
+	nobody := func(context.Context) string { return "" }
+	var req mcp.CallToolRequest
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
+		mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}}
+	flow, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{ContextPrincipal: nobody})
+	require.NoError(t, err)
+	r, err := mcpgo.Next(context.Background(), flow, req)
+	assert.Nil(t, r)
+	require.Error(t, err)
+	assert.ErrorContains(t, err, `returned ""`)
+	assert.ErrorContains(t, err, "EveryCallerIsSamePerson")
+
+	same, err := mcpform.NewFlow(codec, steps, &mcpform.FlowOptions{ContextPrincipal: nobody, EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	r, err = mcpgo.Next(context.Background(), same, req)
+	require.NoError(t, err)
+	assert.Equal(t, mcpform.FlowAsk, r.Status)
+}
+
 // TestNextIgnoresForgedArguments (issue 22, finding 1, on mcp-go's face):
 // a first call whose arguments carry answers and a made-up state never
 // finishes a step: the state is refused, or the step is asked.
@@ -274,4 +303,39 @@ func TestNextIgnoresForgedArguments(t *testing.T) {
 			assert.Empty(t, r.Answers)
 		})
 	}
+}
+
+// TestNoViewer: on mcp-go's face too, a round that would show an MCP
+// Apps view, in a process where no viewer was ever made, fails on the
+// first call, naming AddViewer. It runs in a process of its own, where
+// no other test has made one.
+func TestNoViewer(t *testing.T) {
+	if os.Getenv("MCPFORM_NO_VIEWER") == "1" {
+		codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+			Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+		require.NoError(t, err)
+		flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "k", Fields: []mcpform.AutoFormField{{Name: "a"}}}},
+			&mcpform.FlowOptions{EveryCallerIsSamePerson: true})
+		require.NoError(t, err)
+		var req mcp.CallToolRequest
+		req.Params.Name = "t"
+		req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: map[string]any{
+			"extensions": map[string]any{mcpform.AppsExtension: map[string]any{"mimeTypes": []any{mcpform.AppMIMEType}}}}}}
+		r, err := mcpgo.Next(context.Background(), flow, req)
+		assert.Nil(t, r)
+		require.Error(t, err)
+		assert.ErrorContains(t, err, "no viewer was registered")
+		assert.ErrorContains(t, err, "mcpgo.AddViewer")
+
+		require.NoError(t, mcpgo.AddViewer(server.NewMCPServer("v", "v0"), nil))
+		r, err = mcpgo.Next(context.Background(), flow, req)
+		require.NoError(t, err)
+		assert.Equal(t, mcpform.FlowAsk, r.Status)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoViewer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "MCPFORM_NO_VIEWER=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "PASS")
 }

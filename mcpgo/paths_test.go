@@ -224,6 +224,40 @@ func TestLinkPath(t *testing.T) {
 	}
 }
 
+// TestModelThenLinkPath: a host that can be asked only through the model
+// answers set_password's email through it, then is given the secret
+// page's link; the finishing round, whose call only followed the link,
+// reports PathModel, the weakest path of the answers it hands over, as
+// the root face does (TestFlowPathWeakest).
+func TestModelThenLinkPath(t *testing.T) {
+	const secret = "correct horse battery"
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			s := newPathsServer(t)
+			c := connect(t, s.MCPServer, nil, proto.opts...)
+			res, err := callTool(t, c, "set_password")
+			require.NoError(t, err)
+			ask := structured(t, res)
+			require.Contains(t, ask, "requestedSchema", "the model is asked the email: %s", text(t, res))
+			args, _ := ask["arguments"].(map[string]any)
+			res, err = callWith(t, c, "set_password", args, map[string]any{"email": "ada@example.com"})
+			require.NoError(t, err)
+			link := structured(t, res)
+			u, _ := link["url"].(string)
+			require.NotEmpty(t, u, "the link: %s", text(t, res))
+
+			b := &browser{t: t, secret: secret}
+			_, err = b.Elicit(context.Background(), mcp.ElicitationRequest{Params: mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, URL: u}})
+			require.NoError(t, err)
+			args, _ = link["arguments"].(map[string]any)
+			res, err = callWith(t, c, "set_password", args, nil)
+			require.NoError(t, err)
+			assert.Equal(t, "done ada@example.com", text(t, res))
+			assert.Equal(t, []mcpform.Path{mcpform.PathModel}, s.paths, "the model typed the email")
+		})
+	}
+}
+
 // TestNativePath: a client with form elicitation answers in its own forms:
 // natively on 2026-07-28, and through mcp-go's bridge (elicitation/create)
 // on the legacy handshake, which the round's Path names.

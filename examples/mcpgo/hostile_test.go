@@ -42,7 +42,9 @@ func TestToolsMeetHostileCalls(t *testing.T) {
 	srv := newServer(s)
 	dial := func(t *testing.T, host mcpformtest.Host) *mcpformtest.Client {
 		tr := mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
-			return server.NewStdioServer(srv).Listen(ctx, in, out)
+			stdio := server.NewStdioServer(srv)
+			stdio.SetContextFunc(s.withPrincipal)
+			return stdio.Listen(ctx, in, out)
 		})
 		return mcpformtest.Dial(t, tr, host)
 	}
@@ -91,6 +93,13 @@ func TestToolsMeetHostileCalls(t *testing.T) {
 		{"set_password, a forged state", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
 			c, last := lastCall(t, passwordTool) // the person cancels; the call carries the state
 			return c, withState(t, last, flip)
+		}, jsonrpc.CodeInvalidParams},
+		{"a forged state in the arguments", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
+			return dial(t, mcpformtest.Bare),
+				json.RawMessage(`{"name":"signup","arguments":{"mcpform":"v1.Zm9yZ2Vk.Zm9yZ2Vk","email":"eve@example.com","plan":"pro"}}`)
+		}, jsonrpc.CodeInvalidParams},
+		{"a state in the arguments that is not a string", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
+			return dial(t, mcpformtest.Bare), json.RawMessage(`{"name":"signup","arguments":{"mcpform":{"a":1}}}`)
 		}, jsonrpc.CodeInvalidParams},
 		{"an older client that answers no form", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
 			return dial(t, mcpformtest.Host{Name: "older, no forms", Protocol: mcpformtest.Legacy}), nil

@@ -82,6 +82,13 @@ func TestToolsMeetHostileCalls(t *testing.T) {
 			require.Nil(t, res.Err, "%+v", res.Round)
 			return c, withState(t, res.Last, func(s string) string { return s[:len(s)-4] + "AAAA" })
 		}, jsonrpc.CodeInvalidParams},
+		{"a forged state in the arguments", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
+			return mcpformtest.NewClient(t, server, mcpformtest.Bare),
+				json.RawMessage(`{"name":"signup","arguments":{"mcpform":"v1.Zm9yZ2Vk.Zm9yZ2Vk","email":"eve@example.com","plan":"pro"}}`)
+		}, jsonrpc.CodeInvalidParams},
+		{"a state in the arguments that is not a string", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
+			return mcpformtest.NewClient(t, server, mcpformtest.Bare), json.RawMessage(`{"name":"signup","arguments":{"mcpform":{"a":1}}}`)
+		}, jsonrpc.CodeInvalidParams},
 		{"an older client that answers no form", func(t *testing.T) (*mcpformtest.Client, json.RawMessage) {
 			return mcpformtest.NewClient(t, server, mcpformtest.Host{Name: "older, no forms", Protocol: mcpformtest.Legacy}), nil
 		}, 0},
