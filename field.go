@@ -635,7 +635,9 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 }
 
 // checkFloat is checkReason for the number n of a number or integer
-// field. Comparing float64s is comparing their shortest decimals, the
+// field. A number out of bounds is refused as such before a fraction is:
+// 50.0000000000000001 is above a maximum of 50 before it is not whole,
+// and that is what its author needs to hear. Comparing float64s is comparing their shortest decimals, the
 // numbers the schema and a JSON encoder write: rounding to a float64
 // keeps order. So n is judged against Min and Max by float64 comparison,
 // except where it equals a bound kept as written (see Min), where the
@@ -651,9 +653,6 @@ func (f *AutoFormField) checkFloat(n float64) *catalog.Reason {
 	if math.IsNaN(n) || math.IsInf(n, 0) {
 		return refused(catalog.NotNumber)
 	}
-	if f.kind() == kindInteger && n != math.Trunc(n) {
-		return refused(catalog.NotInteger)
-	}
 	if f.Min != nil && n <= *f.Min {
 		if r := f.outside(n, false); r != nil {
 			return r
@@ -663,6 +662,9 @@ func (f *AutoFormField) checkFloat(n float64) *catalog.Reason {
 		if r := f.outside(n, true); r != nil {
 			return r
 		}
+	}
+	if f.kind() == kindInteger && n != math.Trunc(n) {
+		return refused(catalog.NotInteger)
 	}
 	return nil
 }
@@ -701,9 +703,6 @@ func (f *AutoFormField) checkNumber(v any) *catalog.Reason {
 	if !ok {
 		return refused(catalog.NotNumber)
 	}
-	if f.kind() == kindInteger && !d.IsInt() {
-		return refused(catalog.NotInteger)
-	}
 	if f.Min != nil {
 		if b, t := boundDec(f.Min, &f.minExact); d.Cmp(b) < 0 {
 			return &catalog.Reason{Msg: catalog.LessThanMin, Args: []string{"min", t}}
@@ -713,6 +712,9 @@ func (f *AutoFormField) checkNumber(v any) *catalog.Reason {
 		if b, t := boundDec(f.Max, &f.maxExact); d.Cmp(b) > 0 {
 			return &catalog.Reason{Msg: catalog.GreaterThanMax, Args: []string{"max", t}}
 		}
+	}
+	if f.kind() == kindInteger && !d.IsInt() {
+		return refused(catalog.NotInteger)
 	}
 	if f.kind() == kindNumber {
 		if _, ok := d.Float64(); !ok {
