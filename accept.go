@@ -85,6 +85,29 @@ func (a Answers) Decode(v any) error {
 	return nil
 }
 
+// UnmarshalJSON decodes a JSON object of answers, or null for nil, as
+// encoding/json decodes one into a map[string]any, except for numbers: a
+// number is the float64 that is exactly it, or else stays a json.Number
+// as written. So an integer no float64 holds, which an accepted answer
+// keeps as a json.Number, comes back as it was: 9007199254740993 proven
+// in a flow's first step is still itself in its last.
+func (a *Answers) UnmarshalJSON(b []byte) error {
+	v, err := readArguments(b) // pooled, with numbers as written
+	if err != nil {
+		return err
+	}
+	switch m := v.(type) {
+	case nil:
+		*a = nil
+	case map[string]any:
+		answerNumbers(m)
+		*a = m
+	default:
+		return &json.UnmarshalTypeError{Value: jsonKind(v), Type: answersType}
+	}
+	return nil
+}
+
 // decodeJSON stores x in v through its JSON, as encoding/json would.
 func decodeJSON(x, v any) error {
 	b, err := json.Marshal(x)
