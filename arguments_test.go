@@ -443,9 +443,9 @@ func TestReadArgumentsPooled(t *testing.T) {
 
 // TestAnswerNumbersExact: a number sent through the arguments becomes the
 // float64 a native answer holds only when that float64 is the number
-// written; any other stays a json.Number, which every field refuses, so
-// that rounding never brings a value into a field's bounds or makes it
-// whole. On the model path, such an answer is asked again.
+// written; any other stays a json.Number, which the field judges on its
+// digits, so that rounding never brings a value into a field's bounds or
+// makes it whole. On the model path, such an answer is asked again.
 func TestAnswerNumbersExact(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
