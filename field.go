@@ -917,9 +917,12 @@ func reasonIn(l catalog.Lang, err error, s string) string {
 }
 
 // toFloat converts a number, as decoded by encoding/json or built in Go
-// (a named type such as "type seats int" included), to a float64, and
-// reports whether v was a number at all. The result may be NaN or infinite,
-// which no JSON number is: callers refuse those.
+// (a named type such as "type seats int" included, and a json.Number), to
+// the float64 nearest to it, and reports whether v was a number at all.
+// It rounds, so it serves only a number already judged, or a question of
+// type: the checker judges numbers with checkFloat and checkNumber. The
+// result may be NaN or infinite, which no JSON number is: callers refuse
+// those.
 func toFloat(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64: // what encoding/json decodes: the hot path

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -139,4 +140,38 @@ func BenchmarkCmp(b *testing.B) {
 			b.Fatal("wrong order")
 		}
 	}
+}
+
+// FuzzCmp holds Parse, Cmp and IsInt to math/big on any two texts big.Rat
+// also reads as decimals, with exponents small enough for it to expand.
+func FuzzCmp(f *testing.F) {
+	for _, s := range [][2]string{{"50", "50.0000000000000001"}, {"9007199254740993", "9.007199254740992e15"},
+		{"-0", "0.0"}, {".5", "5e-1"}, {"1e3", "1000.000"}, {"-1.25", "-125e-2"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		da, okA := Parse(a)
+		db, okB := Parse(b)
+		if !okA || !okB || len(a) > 64 || len(b) > 64 || strings.ContainsAny(a+b, "eE") && (bigExp(a) || bigExp(b)) {
+			return
+		}
+		ra, okRA := new(big.Rat).SetString(a)
+		rb, okRB := new(big.Rat).SetString(b)
+		if !okRA || !okRB {
+			t.Fatalf("Parse read %q and %q, big.Rat did not", a, b)
+		}
+		if got, want := da.Cmp(db), ra.Cmp(rb); got != want {
+			t.Errorf("Cmp(%q, %q) = %d, want %d", a, b, got, want)
+		}
+		if got, want := da.IsInt(), ra.IsInt(); got != want {
+			t.Errorf("%q.IsInt() = %v, want %v", a, got, want)
+		}
+	})
+}
+
+// bigExp reports whether s has an exponent of more than three digits.
+func bigExp(s string) bool {
+	i := strings.IndexAny(s, "eE")
+	e := strings.TrimLeft(s[i+1:], "+-")
+	return len(strings.TrimLeft(e, "0")) > 3
 }
