@@ -122,7 +122,7 @@ func fitType(f *AutoFormField, t reflect.Type) error {
 			b     *float64
 			e     *exactBound
 			limit string
-		}{{false, f.Min, &f.minExact, lo}, {true, f.Max, &f.maxExact, hi}} {
+		}{{false, f.Min, f.minExact(), lo}, {true, f.Max, f.maxExact(), hi}} {
 			if side.b == nil {
 				if err := f.setBound(side.max, side.limit); err != nil {
 					return fieldErr(f.Name, ErrBounds, "%v", err) // unreachable: the limits are numbers

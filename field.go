@@ -123,9 +123,29 @@ type AutoFormField struct {
 	// what was kept. The TypeScript package has no such key and ignores it.
 	AllowBidi bool `json:"allowBidi,omitempty"`
 
-	// minExact and maxExact are Min and Max as written, when no float64
-	// holds them (see Min).
-	minExact, maxExact exactBound
+	// exact holds Min and Max as written, when no float64 holds them
+	// (see Min); nil for none, the usual case. It is shared by copies of
+	// the field and never changed: setBound replaces it.
+	exact *exactBounds
+}
+
+// exactBounds are a field's bounds as written.
+type exactBounds struct{ min, max exactBound }
+
+// minExact returns the exact Min, or nil.
+func (f *AutoFormField) minExact() *exactBound {
+	if f.exact == nil {
+		return nil
+	}
+	return &f.exact.min
+}
+
+// maxExact returns the exact Max, or nil.
+func (f *AutoFormField) maxExact() *exactBound {
+	if f.exact == nil {
+		return nil
+	}
+	return &f.exact.max
 }
 
 // An exactBound is a bound as written, which no float64 holds, beside
@@ -140,7 +160,7 @@ type exactBound struct {
 // exact returns e's text, when b, the Min or Max it was set beside, still
 // holds its float64; else "".
 func (e *exactBound) exact(b *float64) string {
-	if e.text == "" || b == nil || *b != e.near {
+	if e == nil || e.text == "" || b == nil || *b != e.near {
 		return ""
 	}
 	return e.text
@@ -158,10 +178,18 @@ func (f *AutoFormField) setBound(max bool, text string) error {
 	if d, ok := decimal.Parse(text); ok && d.Cmp(decimal.FromFloat(n)) != 0 {
 		exact = exactBound{text: canonjson.Number(text), near: n}
 	}
+	var e exactBounds
+	if f.exact != nil {
+		e = *f.exact
+	}
 	if max {
-		f.Max, f.maxExact = Bound(n), exact
+		f.Max, e.max = Bound(n), exact
 	} else {
-		f.Min, f.minExact = Bound(n), exact
+		f.Min, e.min = Bound(n), exact
+	}
+	f.exact = nil
+	if e != (exactBounds{}) {
+		f.exact = &e
 	}
 	return nil
 }
@@ -405,8 +433,8 @@ func (f *AutoFormField) check() error {
 		}
 	}
 	if f.Min != nil && f.Max != nil && *f.Min >= *f.Max {
-		lo, loText := boundDec(f.Min, &f.minExact)
-		hi, hiText := boundDec(f.Max, &f.maxExact)
+		lo, loText := boundDec(f.Min, f.minExact())
+		hi, hiText := boundDec(f.Max, f.maxExact())
 		if lo.Cmp(hi) > 0 {
 			return fieldErr(f.Name, ErrBounds, "min %s is greater than max %s", loText, hiText)
 		}
@@ -672,9 +700,9 @@ func (f *AutoFormField) checkFloat(n float64) *catalog.Reason {
 // outside returns the reason n, at or beyond the bound Max (when max) or
 // Min, is refused; nil when it equals the bound as written.
 func (f *AutoFormField) outside(n float64, max bool) *catalog.Reason {
-	b, e, msg, name := f.Min, &f.minExact, catalog.LessThanMin, "min"
+	b, e, msg, name := f.Min, f.minExact(), catalog.LessThanMin, "min"
 	if max {
-		b, e, msg, name = f.Max, &f.maxExact, catalog.GreaterThanMax, "max"
+		b, e, msg, name = f.Max, f.maxExact(), catalog.GreaterThanMax, "max"
 	}
 	t := e.exact(b)
 	switch {
@@ -704,12 +732,12 @@ func (f *AutoFormField) checkNumber(v any) *catalog.Reason {
 		return refused(catalog.NotNumber)
 	}
 	if f.Min != nil {
-		if b, t := boundDec(f.Min, &f.minExact); d.Cmp(b) < 0 {
+		if b, t := boundDec(f.Min, f.minExact()); d.Cmp(b) < 0 {
 			return &catalog.Reason{Msg: catalog.LessThanMin, Args: []string{"min", t}}
 		}
 	}
 	if f.Max != nil {
-		if b, t := boundDec(f.Max, &f.maxExact); d.Cmp(b) > 0 {
+		if b, t := boundDec(f.Max, f.maxExact()); d.Cmp(b) > 0 {
 			return &catalog.Reason{Msg: catalog.GreaterThanMax, Args: []string{"max", t}}
 		}
 	}
