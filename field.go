@@ -665,9 +665,12 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 // checkFloat is checkReason for the number n of a number or integer
 // field. A number out of bounds is refused as such before a fraction is:
 // 50.0000000000000001 is above a maximum of 50 before it is not whole,
-// and that is what its author needs to hear. Comparing float64s is comparing their shortest decimals, the
-// numbers the schema and a JSON encoder write: rounding to a float64
-// keeps order. So n is judged against Min and Max by float64 comparison,
+// and that is what its author needs to hear (checkNumber keeps the same
+// order).
+//
+// Comparing float64s is comparing their shortest decimals, the numbers
+// the schema and a JSON encoder write: rounding to a float64 keeps
+// order. So n is judged against Min and Max by float64 comparison,
 // except where it equals a bound kept as written (see Min), where the
 // exact comparison decides: a float64 below the one nearest to an exact
 // bound is below the bound too.
