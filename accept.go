@@ -31,6 +31,15 @@ var (
 // Values have their JSON types: string, float64 (or another Go number, when
 // the caller built the content in-process), bool, and []any of strings for a
 // multiple-choice field. A nil Answers holds nothing.
+//
+// A number is judged as it was written, then converted: a number field's
+// answer is the float64 nearest to it. An integer field's answer that no
+// float64 holds exactly, such as 9007199254740993, stays a json.Number,
+// written as JavaScript writes numbers, so that it is never rounded;
+// [Answers.Decode] and a [Form] store it exactly in an int64 or uint64.
+// Such a number arrives only as written: through the arguments (the view
+// and model paths), or in content holding json.Number values. go-sdk
+// decodes a native answer into float64, which has rounded it already.
 type Answers map[string]any
 
 // Decode stores the answers in the value pointed to by v, as a [Form]
@@ -72,6 +81,29 @@ func (a Answers) Decode(v any) error {
 		if err := store(fv, name, x); err != nil {
 			return inGoField(err, sf.Name)
 		}
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a JSON object of answers, or null for nil, as
+// encoding/json decodes one into a map[string]any, except for numbers: a
+// number is the float64 that is exactly it, or else stays a json.Number
+// as written. So an integer no float64 holds, which an accepted answer
+// keeps as a json.Number, comes back as it was: 9007199254740993 proven
+// in a flow's first step is still itself in its last.
+func (a *Answers) UnmarshalJSON(b []byte) error {
+	v, err := readArguments(b) // pooled, with numbers as written
+	if err != nil {
+		return err
+	}
+	switch m := v.(type) {
+	case nil:
+		*a = nil
+	case map[string]any:
+		answerNumbers(m)
+		*a = m
+	default:
+		return &json.UnmarshalTypeError{Value: jsonKind(v), Type: answersType}
 	}
 	return nil
 }
@@ -175,7 +207,7 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 	}
 	var problems []*FieldError
 	sent, refused := 0, 0
-	missing := false
+	missing, numbers := false, false
 	for i := range fields {
 		f := &fields[i]
 		v, ok := content[f.Name]
@@ -184,6 +216,9 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 			reason := f.checkReason(v)
 			if reason == nil {
 				kept[i] = true
+				if _, n := v.(json.Number); n {
+					numbers = true // judged as written; converted below
+				}
 				continue
 			}
 			refused++
@@ -212,6 +247,15 @@ func checkCompiled(content map[string]any, fields []AutoFormField, lookup func(s
 		for i := range fields {
 			if kept[i] {
 				accepted[fields[i].Name] = content[fields[i].Name]
+			}
+		}
+	}
+	if numbers {
+		// Judged as written, converted only now that they passed. The
+		// accepted map is content only when it is owned.
+		for i := range fields {
+			if n, ok := accepted[fields[i].Name].(json.Number); ok && kept[i] {
+				accepted[fields[i].Name] = fields[i].acceptedNumber(n)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -854,4 +855,72 @@ func TestProblemNotes(t *testing.T) {
 			assert.Equal(t, tt.want, map[string]any(meta))
 		})
 	}
+}
+
+// TestAnswersKeepExactIntegers: an accepted integer no float64 holds
+// survives the JSON of Answers, as in a flow's state between steps: a
+// two-step flow ends with the 9007199254740993 its first step accepted,
+// not ...992 (issue 32, finding 12).
+func TestAnswersKeepExactIntegers(t *testing.T) {
+	var a Answers
+	require.NoError(t, json.Unmarshal([]byte(`{"n":9007199254740993,"f":0.1,"s":"x","l":["a"],"i":5}`), &a))
+	assert.Equal(t, Answers{"n": json.Number("9007199254740993"), "f": 0.1, "s": "x", "l": []any{"a"}, "i": 5.0}, a)
+	require.NoError(t, json.Unmarshal([]byte(`null`), &a))
+	assert.Nil(t, a)
+
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{
+		{Key: "account", Fields: []AutoFormField{{Name: "account", Type: TypeInteger, Required: true}}},
+		{Key: "note", Fields: []AutoFormField{{Name: "note", Required: true}}},
+	}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	next := func(r *FlowRound, answer string) *FlowRound {
+		req := directCall(t, bareMeta(), "alice", "t", nil)
+		if r != nil {
+			req.Params.Arguments = json.RawMessage(`{"mcpform":"` + carried(t, r) + `",` + answer + `}`)
+		}
+		r, err := flow.Next(context.Background(), req)
+		require.NoError(t, err)
+		return r
+	}
+	r := next(nil, "")
+	r = next(r, `"account":9007199254740993`)
+	require.Equal(t, FlowAsk, r.Status, "%v", r.Problems)
+	r = next(r, `"note":"x"`)
+	require.Equal(t, FlowDone, r.Status, "%v", r.Problems)
+	assert.Equal(t, json.Number("9007199254740993"), r.Answers["account"])
+	var v struct {
+		Account int64 `json:"account"`
+	}
+	require.NoError(t, r.Answers.Decode(&v))
+	assert.Equal(t, int64(9007199254740993), v.Account)
+}
+
+// BenchmarkAnswersUnmarshal decodes the proven answers a flow's state
+// carries, as Answers (numbers as written) and, for comparison, as the
+// map[string]any encoding/json decoded them into before.
+func BenchmarkAnswersUnmarshal(b *testing.B) {
+	raw := []byte(`{"a":{"email":"ada@example.com","plan":"team","seats":5,"team_name":"crew","tags":["a","b"],"news":true}}`)
+	b.Run("Answers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var st struct {
+				A Answers `json:"a"`
+			}
+			if err := json.Unmarshal(raw, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var st struct {
+				A map[string]any `json:"a"`
+			}
+			if err := json.Unmarshal(raw, &st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

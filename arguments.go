@@ -160,11 +160,12 @@ const maxPooledArguments = 4 << 10
 
 // answerNumbers turns each number among the answers m, and in their
 // lists, into the float64 that go-sdk decodes a native answer's number
-// into, so that a handler gets the same [Answers] on every path. A number
-// no float64 holds exactly (1e400, 50.0000000000000001,
-// 9007199254740993) stays a json.Number, which every field refuses by
-// name: it is a problem with that field, not a failed call, and it is
-// never rounded into a field's bounds or into a whole number.
+// into, when that float64 is exactly the number written, so that a
+// handler gets the same [Answers] on every path. A number no float64
+// holds exactly (1e400, 50.0000000000000001, 9007199254740993) stays a
+// json.Number, which a field judges on its digits, as written: it is
+// never rounded into a field's bounds or into a whole number. Only an
+// accepted one is converted then (see acceptedNumber).
 func answerNumbers(m map[string]any) {
 	for k, v := range m {
 		switch v := v.(type) {
@@ -259,27 +260,18 @@ func (c *compiled) renameArguments(raw map[string]any) {
 	}
 }
 
-// browserNumber returns v as a float64 when it is a finite JSON number or a
-// string in the form of an HTML valid floating-point number, and v as it is
-// otherwise, for the checker to refuse.
+// browserNumber returns v made a number, when it is a string in the form
+// of an HTML valid floating-point number, as answerNumber makes a JSON
+// number: the float64 that is exactly that number, or else the number as
+// written, a json.Number, for the checker to judge on its digits. Any
+// other v is returned as it is, for the checker to refuse or judge.
+// Nothing is rounded before it is judged: 50.0000000000000001 stays
+// above a maximum of 50.
 func browserNumber(v any) any {
-	var s string
-	switch n := v.(type) {
-	case json.Number:
-		s = string(n)
-	case string:
-		if !isHTMLNumber(n) {
-			return v
-		}
-		s = n
-	default:
-		return v
+	if s, ok := v.(string); ok && isHTMLNumber(s) {
+		return answerNumber(json.Number(s))
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return v // out of range: not a number any JSON Schema accepts
-	}
-	return f
+	return v
 }
 
 // isHTMLNumber reports whether s is an HTML valid floating-point number:

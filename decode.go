@@ -6,8 +6,10 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/decimal"
 	"github.com/mcpform/mcpform/internal/format"
 )
 
@@ -20,10 +22,6 @@ var (
 	timeType    = reflect.TypeFor[time.Time]()
 	answersType = reflect.TypeFor[Answers]()
 )
-
-// maxExactInt is the largest integer a JSON number (a float64) holds
-// exactly, 2^53-1.
-const maxExactInt = 1<<53 - 1
 
 // A decoder fills a struct from accepted answers. It was built against the
 // fields, so every accepted value fits the Go field it goes to.
@@ -119,14 +117,23 @@ func fitType(f *AutoFormField, t reflect.Type) error {
 		if !ok {
 			return bad(map[kind]string{kindNumber: "number", kindInteger: "integer"}[k])
 		}
-		for _, b := range []struct {
-			p     **float64
-			limit float64
-		}{{&f.Min, lo}, {&f.Max, hi}} {
-			if *b.p == nil {
-				*b.p = Bound(b.limit)
-			} else if **b.p < lo || **b.p > hi {
-				return fieldErr(f.Name, ErrBounds, "bound %v does not fit %s", **b.p, t)
+		for _, side := range [...]struct {
+			max   bool
+			b     *float64
+			e     *exactBound
+			limit string
+		}{{false, f.Min, f.minExact(), lo}, {true, f.Max, f.maxExact(), hi}} {
+			if side.b == nil {
+				if err := f.setBound(side.max, side.limit); err != nil {
+					return fieldErr(f.Name, ErrBounds, "%v", err) // unreachable: the limits are numbers
+				}
+				continue
+			}
+			b, text := boundDec(side.b, side.e)
+			loD, _ := decimal.Parse(lo)
+			hiD, _ := decimal.Parse(hi)
+			if b.Cmp(loD) < 0 || b.Cmp(hiD) > 0 {
+				return fieldErr(f.Name, ErrBounds, "bound %s does not fit %s", text, t)
 			}
 		}
 	default:
@@ -142,34 +149,27 @@ func fitType(f *AutoFormField, t reflect.Type) error {
 }
 
 // numberRange is the range of values t holds, for an integer field or a
-// number field, and false when t holds none of them.
-func numberRange(t reflect.Type, integer bool) (lo, hi float64, ok bool) {
+// number field, written in decimal, and false when t holds none of them.
+// A 64-bit integer's range is its own, exactly: an answer is judged and
+// stored on its digits, so 9007199254740993 fits an int64.
+func numberRange(t reflect.Type, integer bool) (lo, hi string, ok bool) {
 	switch t.Kind() {
 	case reflect.Float64:
-		return -math.MaxFloat64, math.MaxFloat64, true
+		return "-1.7976931348623157e308", "1.7976931348623157e308", true
 	case reflect.Float32:
-		return -math.MaxFloat32, math.MaxFloat32, true
+		return "-3.4028234663852886e38", "3.4028234663852886e38", true
 	}
 	if !integer {
-		return 0, 0, false
+		return "", "", false
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		bits := t.Bits()
-		hi = math.Min(float64(int64(1)<<(bits-1)-1), maxExactInt)
-		return -hi - boolFloat(bits < 64), hi, true
+		return strconv.FormatInt(-1<<(bits-1), 10), strconv.FormatInt(1<<(bits-1)-1, 10), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		bits := t.Bits()
-		return 0, math.Min(float64(uint64(1)<<bits-1), maxExactInt), true
+		return "0", strconv.FormatUint(1<<t.Bits()-1, 10), true
 	}
-	return 0, 0, false
-}
-
-func boolFloat(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
+	return "", "", false
 }
 
 // into stores accepted answers a in *v. Every value was accepted by its
@@ -233,18 +233,17 @@ func store(fv reflect.Value, name string, x any) error {
 		}
 		fv.SetString(s)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, ok := toFloat(x)
-		// Within ±2^63 first: converting a float beyond it is undefined.
-		if !ok || n != math.Trunc(n) || n < -(1<<63) || n >= 1<<63 || fv.OverflowInt(int64(n)) {
+		n, ok := intOf(x)
+		if !ok || fv.OverflowInt(n) {
 			return bad()
 		}
-		fv.SetInt(int64(n))
+		fv.SetInt(n)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n, ok := toFloat(x)
-		if !ok || n != math.Trunc(n) || n < 0 || n >= 1<<64 || fv.OverflowUint(uint64(n)) {
+		n, ok := uintOf(x)
+		if !ok || fv.OverflowUint(n) {
 			return bad()
 		}
-		fv.SetUint(uint64(n))
+		fv.SetUint(n)
 	case reflect.Float32, reflect.Float64:
 		n, ok := toFloat(x)
 		if !ok || math.IsNaN(n) || math.IsInf(n, 0) || fv.OverflowFloat(n) {
@@ -260,6 +259,56 @@ func store(fv reflect.Value, name string, x any) error {
 		return bad()
 	}
 	return nil
+}
+
+// intOf returns the number x, as an accepted answer or a Go caller holds
+// it, as an int64, exactly, and whether it is a whole number an int64
+// holds: a float64 as it is, a json.Number on its digits (9007199254740993
+// is not 9007199254740992), a Go integer as it is.
+func intOf(x any) (int64, bool) {
+	if n, ok := x.(float64); ok {
+		// Within ±2^63 first: converting a float beyond it is undefined.
+		if n != math.Trunc(n) || n < -(1<<63) || n >= 1<<63 {
+			return 0, false
+		}
+		return int64(n), true
+	}
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u := rv.Uint()
+		return int64(u), u < 1<<63
+	}
+	d, ok := decimalOf(x)
+	if !ok {
+		return 0, false
+	}
+	return d.Int64()
+}
+
+// uintOf is intOf for a uint64.
+func uintOf(x any) (uint64, bool) {
+	if n, ok := x.(float64); ok {
+		if n != math.Trunc(n) || n < 0 || n >= 1<<64 {
+			return 0, false
+		}
+		return uint64(n), true
+	}
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i := rv.Int()
+		return uint64(i), i >= 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint(), true
+	}
+	d, ok := decimalOf(x)
+	if !ok {
+		return 0, false
+	}
+	return d.Uint64()
 }
 
 // storeStrings stores the list x, a []any of strings or a []string, in

@@ -534,6 +534,14 @@
 //     agreement tests hold each of these to this list.
 //   - String lengths count Unicode code points, as JSON Schema does, not
 //     UTF-16 units: an emoji is one character, not two.
+//   - Numbers are judged as written, on their digits, where JavaScript
+//     reads a double: 50.0000000000000001 is above a maximum of 50 and
+//     1.9999999999999999 is not whole, and an integer field takes
+//     9007199254740993 as itself (an int64 of a [Form] holds it). Only an
+//     accepted number is converted; a number field refuses a number
+//     beyond the largest float64, such as 1e400, which its answer could
+//     not hold. A native answer reaches mcpform as go-sdk decoded it, a
+//     float64, already rounded.
 //   - Broken definitions, such as a default outside the bounds or duplicate
 //     options, are refused rather than turned into schemas clients reject.
 //   - One humanizer names unlabeled fields on every path, and it knows

@@ -85,6 +85,7 @@ func TestLibraryImports(t *testing.T) {
 		}},
 		{"internal/token", stdlibOnly},
 		{"internal/canonjson", stdlibOnly},
+		{"internal/decimal", stdlibOnly},
 		{"internal/testenv", stdlibOnly},
 		{"internal/arena", stdlibOnly},
 	}

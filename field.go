@@ -11,7 +11,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/decimal"
 	"github.com/mcpform/mcpform/internal/format"
 )
 
@@ -90,6 +92,18 @@ type AutoFormField struct {
 	// range field, on the number of choices of a multiple-choice field, and
 	// on the length in characters (Unicode code points) of a text field.
 	// They are ignored for checkbox, boolean and single-choice fields.
+	//
+	// A bound is the number its shortest decimal spelling names, the one
+	// the schema writes (strconv.FormatFloat with precision -1): Bound(0.1)
+	// is 0.1. An answer is compared with it exactly, as written, never
+	// through a float64 that rounds the answer. Beyond 2^53 a float64 does
+	// not hold every integer, so Bound(9007199254740993) is the bound
+	// 9007199254740992. A bound [FormFor] reads from an mcpform tag, and
+	// the limit of a 64-bit Go integer a [Form] decodes into, are kept as
+	// written besides: Min or Max then holds the float64 nearest to it,
+	// which the schema shows, while the check and its messages use the
+	// exact bound, as long as Min or Max still holds that float64. JSON
+	// keeps only the float64.
 	Min *float64 `json:"min,omitempty"`
 	Max *float64 `json:"max,omitempty"`
 	// Default pre-fills the input. It is carried into the schema only when
@@ -108,6 +122,86 @@ type AutoFormField struct {
 	// than the one it is stored in, so what a person reads back is not
 	// what was kept. The TypeScript package has no such key and ignores it.
 	AllowBidi bool `json:"allowBidi,omitempty"`
+
+	// exact holds Min and Max as written, when no float64 holds them
+	// (see Min); nil for none, the usual case. It is shared by copies of
+	// the field and never changed: setBound replaces it.
+	exact *exactBounds
+}
+
+// exactBounds are a field's bounds as written.
+type exactBounds struct{ min, max exactBound }
+
+// minExact returns the exact Min, or nil.
+func (f *AutoFormField) minExact() *exactBound {
+	if f.exact == nil {
+		return nil
+	}
+	return &f.exact.min
+}
+
+// maxExact returns the exact Max, or nil.
+func (f *AutoFormField) maxExact() *exactBound {
+	if f.exact == nil {
+		return nil
+	}
+	return &f.exact.max
+}
+
+// An exactBound is a bound as written, which no float64 holds, beside
+// near, the float64 nearest to it, which Min or Max held when it was set.
+// It counts only while Min or Max still holds near: a caller who sets
+// another bound sets a float64 bound.
+type exactBound struct {
+	text string // "" for none
+	near float64
+}
+
+// exact returns e's text, when b, the Min or Max it was set beside, still
+// holds its float64; else "".
+func (e *exactBound) exact(b *float64) string {
+	if e == nil || e.text == "" || b == nil || *b != e.near {
+		return ""
+	}
+	return e.text
+}
+
+// setBound sets Min (or Max, when max) to the number text, which must
+// parse as a float64, keeping text as written when no float64 holds it.
+// It is how [FormFor] reads a tag's bound.
+func (f *AutoFormField) setBound(max bool, text string) error {
+	n, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", text)
+	}
+	var exact exactBound
+	if d, ok := decimal.Parse(text); ok && d.Cmp(decimal.FromFloat(n)) != 0 {
+		exact = exactBound{text: canonjson.Number(text), near: n}
+	}
+	var e exactBounds
+	if f.exact != nil {
+		e = *f.exact
+	}
+	if max {
+		f.Max, e.max = Bound(n), exact
+	} else {
+		f.Min, e.min = Bound(n), exact
+	}
+	f.exact = nil
+	if e != (exactBounds{}) {
+		f.exact = &e
+	}
+	return nil
+}
+
+// boundDec returns the bound b, f.Min or f.Max with its exactBound e, as
+// a decimal, and the words a message writes it in: as written.
+func boundDec(b *float64, e *exactBound) (decimal.Dec, string) {
+	if t := e.exact(b); t != "" {
+		d, _ := decimal.Parse(t)
+		return d, t
+	}
+	return decimal.FromFloat(*b), formatBound(*b)
 }
 
 // Secret reports whether the field holds a secret, such as a password,
@@ -338,8 +432,12 @@ func (f *AutoFormField) check() error {
 			return fieldErr(f.Name, ErrBounds, "bound is not a finite number")
 		}
 	}
-	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
-		return fieldErr(f.Name, ErrBounds, "min %v is greater than max %v", *f.Min, *f.Max)
+	if f.Min != nil && f.Max != nil && *f.Min >= *f.Max {
+		lo, loText := boundDec(f.Min, f.minExact())
+		hi, hiText := boundDec(f.Max, f.maxExact())
+		if lo.Cmp(hi) > 0 {
+			return fieldErr(f.Name, ErrBounds, "min %s is greater than max %s", loText, hiText)
+		}
 	}
 	k := f.kind()
 	if k == kindString || k == kindMulti {
@@ -349,7 +447,7 @@ func (f *AutoFormField) check() error {
 		}
 		for _, b := range [...]*float64{f.Min, f.Max} {
 			if b != nil && (*b < 0 || *b != math.Trunc(*b) || *b > maxLengthBound) {
-				return fieldErr(f.Name, ErrBounds, "%s bound %v is not a whole number from 0 to %d", what, *b, maxLengthBound)
+				return fieldErr(f.Name, ErrBounds, "%s bound %s is not a whole number from 0 to %d", what, formatBound(*b), maxLengthBound)
 			}
 		}
 	}
@@ -381,7 +479,7 @@ func (f *AutoFormField) defaultValue() (any, bool) {
 	}
 	switch f.kind() {
 	case kindNumber, kindInteger:
-		_, ok := toFloat(f.Default)
+		_, ok := toFloat(f.Default) // NaN too: the check refuses it by name
 		return f.Default, ok
 	case kindBoolean:
 		b, ok := f.Default.(bool)
@@ -489,19 +587,10 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 			return refused(catalog.NotBoolean)
 		}
 	case kindNumber, kindInteger:
-		n, ok := toFloat(v)
-		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
-			return refused(catalog.NotNumber)
+		if n, ok := v.(float64); ok {
+			return f.checkFloat(n) // what encoding/json decodes: the hot path
 		}
-		if f.kind() == kindInteger && n != math.Trunc(n) {
-			return refused(catalog.NotInteger)
-		}
-		if f.Min != nil && n < *f.Min {
-			return refusedBound(catalog.LessThanMin, "min", *f.Min)
-		}
-		if f.Max != nil && n > *f.Max {
-			return refusedBound(catalog.GreaterThanMax, "max", *f.Max)
-		}
+		return f.checkNumber(v)
 	case kindEnum:
 		s, ok := v.(string)
 		if !ok {
@@ -571,6 +660,143 @@ func (f *AutoFormField) checkReason(v any) *catalog.Reason {
 		}
 	}
 	return nil
+}
+
+// checkFloat is checkReason for the number n of a number or integer
+// field. A number out of bounds is refused as such before a fraction is:
+// 50.0000000000000001 is above a maximum of 50 before it is not whole,
+// and that is what its author needs to hear (checkNumber keeps the same
+// order).
+//
+// Comparing float64s is comparing their shortest decimals, the numbers
+// the schema and a JSON encoder write: rounding to a float64 keeps
+// order. So n is judged against Min and Max by float64 comparison,
+// except where it equals a bound kept as written (see Min), where the
+// exact comparison decides: a float64 below the one nearest to an exact
+// bound is below the bound too.
+//
+// A float64 answer is judged as it is: on the native path, go-sdk has
+// already decoded the client's number into the float64 nearest to it, and
+// this path cannot know what was written, so 50.0000000000000001 arrives
+// as 50, and 9007199254740993 as 9007199254740992. Only an answer that
+// arrives as a json.Number is judged as written (checkNumber).
+func (f *AutoFormField) checkFloat(n float64) *catalog.Reason {
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return refused(catalog.NotNumber)
+	}
+	if f.Min != nil && n <= *f.Min {
+		if r := f.outside(n, false); r != nil {
+			return r
+		}
+	}
+	if f.Max != nil && n >= *f.Max {
+		if r := f.outside(n, true); r != nil {
+			return r
+		}
+	}
+	if f.kind() == kindInteger && n != math.Trunc(n) {
+		return refused(catalog.NotInteger)
+	}
+	return nil
+}
+
+// outside returns the reason n, at or beyond the bound Max (when max) or
+// Min, is refused; nil when it equals the bound as written.
+func (f *AutoFormField) outside(n float64, max bool) *catalog.Reason {
+	b, e, msg, name := f.Min, f.minExact(), catalog.LessThanMin, "min"
+	if max {
+		b, e, msg, name = f.Max, f.maxExact(), catalog.GreaterThanMax, "max"
+	}
+	t := e.exact(b)
+	switch {
+	case n != *b:
+	case t == "":
+		return nil // equal
+	default:
+		d, _ := decimal.Parse(t)
+		if c := decimal.FromFloat(n).Cmp(d); c == 0 || (c < 0) == max {
+			return nil
+		}
+	}
+	if t == "" {
+		t = formatBound(*b)
+	}
+	return &catalog.Reason{Msg: msg, Args: []string{name, t}}
+}
+
+// checkNumber is checkReason for v, any value but a float64, in a
+// number or integer field: a json.Number is judged as written, on its
+// digits, and so is every Go integer. A number field refuses a number
+// beyond the largest float64, which its answer could not hold; an integer
+// field takes any whole number.
+func (f *AutoFormField) checkNumber(v any) *catalog.Reason {
+	d, ok := decimalOf(v)
+	if !ok {
+		return refused(catalog.NotNumber)
+	}
+	if f.Min != nil {
+		if b, t := boundDec(f.Min, f.minExact()); d.Cmp(b) < 0 {
+			return &catalog.Reason{Msg: catalog.LessThanMin, Args: []string{"min", t}}
+		}
+	}
+	if f.Max != nil {
+		if b, t := boundDec(f.Max, f.maxExact()); d.Cmp(b) > 0 {
+			return &catalog.Reason{Msg: catalog.GreaterThanMax, Args: []string{"max", t}}
+		}
+	}
+	if f.kind() == kindInteger && !d.IsInt() {
+		return refused(catalog.NotInteger)
+	}
+	if f.kind() == kindNumber {
+		if _, ok := d.Float64(); !ok {
+			return refused(catalog.OutOfRange)
+		}
+	}
+	return nil
+}
+
+// decimalOf returns the number v as written, when v is a number: a
+// json.Number in decimal, a finite float, or a Go integer, named types
+// included.
+func decimalOf(v any) (decimal.Dec, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		return decimal.Parse(string(n))
+	case float64:
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return decimal.Dec{}, false
+		}
+		return decimal.FromFloat(n), true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return decimalOf(rv.Float())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return decimal.Parse(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return decimal.Parse(strconv.FormatUint(rv.Uint(), 10))
+	}
+	return decimal.Dec{}, false
+}
+
+// acceptedNumber returns the accepted json.Number n of a number or
+// integer field as an answer holds it: for a number field, the float64
+// nearest to it, as go-sdk decodes a native answer (checkNumber refused
+// one beyond the largest float64); for an integer field, the float64
+// that is exactly n when there is one, else n itself, as JavaScript
+// would write it (9007199254740993, 1e+400), so that no integer is
+// rounded.
+func (f *AutoFormField) acceptedNumber(n json.Number) any {
+	if f.kind() == kindInteger {
+		if x, ok := answerNumber(n).(float64); ok {
+			return x
+		}
+		return json.Number(canonjson.Number(string(n)))
+	}
+	d, _ := decimal.Parse(string(n))
+	x, _ := d.Float64()
+	return x
 }
 
 // checkText returns why s is refused as a text answer of any format, or
@@ -690,7 +916,8 @@ func (f *AutoFormField) hasOption(s string) bool {
 	return false
 }
 
-// formatBound writes the bound b for a person's message.
+// formatBound writes the bound b for a person's message, as JSON does: a
+// whole number below 1e21 in digits.
 func formatBound(b float64) string {
 	if b == math.Trunc(b) && math.Abs(b) < 1e21 {
 		// A whole number is written whole, as a person writes it (and as
@@ -721,17 +948,21 @@ func reasonIn(l catalog.Lang, err error, s string) string {
 }
 
 // toFloat converts a number, as decoded by encoding/json or built in Go
-// (a named type such as "type seats int" included), to a float64, and
-// reports whether v was a number at all. The result may be NaN or infinite,
-// which no JSON number is: callers refuse those.
+// (a named type such as "type seats int" included, and a json.Number), to
+// the float64 nearest to it, and reports whether v was a number at all.
+// It rounds, so it serves only a number already judged, or a question of
+// type: the checker judges numbers with checkFloat and checkNumber. The
+// result may be NaN or infinite, which no JSON number is: callers refuse
+// those.
 func toFloat(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64: // what encoding/json decodes: the hot path
 		return n, true
 	case json.Number:
-		// Only a number a float64 holds exactly: rounding must not bring
-		// a value into bounds or make it whole (see answerNumber).
-		f, ok := answerNumber(n).(float64)
+		// The float64 nearest to it, infinite beyond the largest: only
+		// a conversion after the number was judged as written.
+		d, ok := decimal.Parse(string(n))
+		f, _ := d.Float64()
 		return f, ok
 	}
 	rv := reflect.ValueOf(v)

@@ -267,3 +267,40 @@ func TestBoundsWrittenWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckValueExactIntegers: a Go integer is judged as it is, and a
+// float64 against a bound kept as written by exact comparison where it
+// equals the float64 nearest the bound; main judged both through a
+// float64 (issue 32, finding 12).
+func TestCheckValueExactIntegers(t *testing.T) {
+	beyond := AutoFormField{Name: "n", Type: TypeInteger, Max: Bound(9007199254740992)}
+	var exact AutoFormField // max 9223372036854775807, kept as written
+	require.NoError(t, exact.setBound(true, "9223372036854775807"))
+	exact.Name, exact.Type = "n", TypeInteger
+	require.Equal(t, 9223372036854775808.0, *exact.Max, "Max holds the float64 nearest")
+	for _, tt := range []struct {
+		name  string
+		field AutoFormField
+		v     any
+		want  string // "" means kept
+	}{
+		{"int64 above a float bound", beyond, int64(9007199254740993), "greater than the maximum 9007199254740992"},
+		{"int64 at a float bound", beyond, int64(9007199254740992), ""},
+		{"uint64 far above", beyond, uint64(math.MaxUint64), "greater than the maximum 9007199254740992"},
+		{"json.Number above", beyond, json.Number("9007199254740992.5"), "greater than the maximum 9007199254740992"},
+		{"float64 equal to the nearest, above the exact bound", exact, 9223372036854775808.0, "greater than the maximum 9223372036854775807"},
+		{"float64 just below", exact, 9223372036854774784.0, ""},
+		{"int64 at the exact bound", exact, int64(math.MaxInt64), ""},
+		{"json.Number at the exact bound", exact, json.Number("9223372036854775807"), ""},
+		{"json.Number above the exact bound", exact, json.Number("9223372036854775808"), "greater than the maximum 9223372036854775807"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.field.checkValue(tt.v))
+		})
+	}
+	// A caller who sets another Max sets a float64 bound: the exact one
+	// no longer counts.
+	moved := exact
+	moved.Max = Bound(10)
+	assert.Equal(t, "greater than the maximum 10", moved.checkValue(11.0))
+}

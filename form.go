@@ -128,8 +128,9 @@ type FormOptions struct {
 // The compiled fields are fields, copied, with one addition: a number or
 // integer field without Min or Max decoded into a Go type of limited range
 // (int8, uint, float32 and so on) gets the type's limits as bounds, and
-// one whose bounds exceed them is refused. For 64-bit integers the limits
-// are ±(2^53-1), the integers a JSON number holds exactly.
+// one whose bounds exceed them is refused. A 64-bit integer's limits are
+// its own, kept exactly (see [AutoFormField].Min): an answer is judged
+// and decoded on its digits, so 9007199254740993 fits an int64.
 func NewForm[T any](fields []AutoFormField, opts *FormOptions) (*Form[T], error) {
 	fields = cloneFields(fields)
 	if err := checkFields(fields); err != nil {

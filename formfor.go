@@ -263,15 +263,7 @@ func (f *AutoFormField) setTag(key, value string, t reflect.Type) error {
 		}
 		f.Type = FieldType(unescape(value))
 	case "min", "max":
-		n, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not a number", value)
-		}
-		if key == "min" {
-			f.Min = Bound(n)
-		} else {
-			f.Max = Bound(n)
-		}
+		return f.setBound(key == "max", value) // kept as written, beyond 2^53 too
 	case "options":
 		parts, _ := splitUnescaped(value, '|')
 		f.Options = f.Options[:0:0]

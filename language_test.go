@@ -275,6 +275,7 @@ func TestReasonsInEveryLanguage(t *testing.T) {
 		{catalog.NotInteger, num, 1.5, "", "not an integer"},
 		{catalog.LessThanMin, num, 0.0, "1", "less than the minimum 1"},
 		{catalog.GreaterThanMax, num, 10.0, "9", "greater than the maximum 9"},
+		{catalog.OutOfRange, AutoFormField{Name: "x", Type: TypeNumber}, json.Number("1e400"), "", "too large for a number this field holds"},
 		{catalog.NotString, text, 1.0, "", "not a string"},
 		{catalog.NotOption, AutoFormField{Name: "e", Options: []Option{{Value: "a"}}}, "z", "", "not one of the options"},
 		{catalog.NotList, multi, "a", "", "not a list"},

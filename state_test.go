@@ -527,15 +527,20 @@ func TestNumberOutOfRange(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			for _, n := range []string{"1e400", "9007199254740993", "-1e400"} {
+			for _, n := range []string{"1e400", "-1e400"} {
 				r := read(`{"mcpform":"","seats":` + n + `}`)
 				require.Equal(t, ReplyInvalid, r.Status, n)
 				require.Len(t, r.Problems, 1, n)
 				assert.Equal(t, "seats", r.Problems[0].Field, n)
 			}
-			r := read(`{"mcpform":"","seats":9007199254740991}`)
-			require.Equal(t, ReplyAccepted, r.Status)
-			assert.Equal(t, int64(9007199254740991), r.Value.Seats)
+			// Issue 32, finding 12: an int64 is exact beyond 2^53, to its
+			// own limits, where 9007199254740993 was refused.
+			for n, want := range map[string]int64{"9007199254740991": 9007199254740991, "9007199254740993": 9007199254740993,
+				"9223372036854775807": math.MaxInt64, "-9223372036854775808": math.MinInt64} {
+				r := read(`{"mcpform":"","seats":` + n + `}`)
+				require.Equal(t, ReplyAccepted, r.Status, n)
+				assert.Equal(t, want, r.Value.Seats, n)
+			}
 		})
 	}
 }

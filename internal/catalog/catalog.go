@@ -38,6 +38,7 @@ const (
 	NotInteger
 	LessThanMin
 	GreaterThanMax
+	OutOfRange
 	NotString
 	NotOption
 	NotList

@@ -16,6 +16,7 @@ var catalogDE = [NumMsgs]string{
 	NotInteger:      "keine ganze Zahl",
 	LessThanMin:     "kleiner als das Minimum von {min}",
 	GreaterThanMax:  "größer als das Maximum von {max}",
+	OutOfRange:      "zu groß für eine Zahl, die dieses Feld fasst",
 	NotString:       "kein Text",
 	NotOption:       "keine der Optionen",
 	NotList:         "keine Liste",

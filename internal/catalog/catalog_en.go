@@ -19,6 +19,7 @@ var catalogEN = [NumMsgs]string{
 	NotInteger:      "not an integer",
 	LessThanMin:     "less than the minimum {min}",
 	GreaterThanMax:  "greater than the maximum {max}",
+	OutOfRange:      "too large for a number this field holds", // beyond a float64, as 1e400
 	NotString:       "not a string",
 	NotOption:       "not one of the options",
 	NotList:         "not a list",

@@ -16,6 +16,7 @@ var catalogES = [NumMsgs]string{
 	NotInteger:      "no es un número entero",
 	LessThanMin:     "es menor que el mínimo de {min}",
 	GreaterThanMax:  "es mayor que el máximo de {max}",
+	OutOfRange:      "demasiado grande para un número de este campo",
 	NotString:       "no es un texto",
 	NotOption:       "no es una de las opciones",
 	NotList:         "no es una lista",

@@ -17,6 +17,7 @@ var catalogFR = [NumMsgs]string{
 	NotInteger:      "ce n'est pas un nombre entier",
 	LessThanMin:     "inférieur au minimum de {min}",
 	GreaterThanMax:  "supérieur au maximum de {max}",
+	OutOfRange:      "trop grand pour un nombre de ce champ",
 	NotString:       "ce n'est pas du texte",
 	NotOption:       "ce n'est pas l'une des options proposées",
 	NotList:         "ce n'est pas une liste",

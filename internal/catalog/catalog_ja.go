@@ -17,6 +17,7 @@ var catalogJA = [NumMsgs]string{
 	NotInteger:      "整数ではありません",
 	LessThanMin:     "最小値の {min} より小さい値です",
 	GreaterThanMax:  "最大値の {max} より大きい値です",
+	OutOfRange:      "この欄で扱える数値としては大きすぎます",
 	NotString:       "文字列ではありません",
 	NotOption:       "選択肢にない値です",
 	NotList:         "リストではありません",
