@@ -124,7 +124,10 @@ type FlowOptions struct {
 	// again: call Once for every status but FlowAsk. A run lasts no
 	// longer than Outcomes keep its outcome (24 hours for an Outcomes
 	// other than [MemoryOutcomes] and [SQLStore], which say). Nil means
-	// Once fails, and the secrets are deleted as the round finishes.
+	// Once keeps outcomes in this process's memory, for 24 hours, in one
+	// store every such flow shares: once within the process, but not
+	// across replicas or a restart, for which set a shared store such as
+	// a [SQLStore]; and the secrets are deleted as the round finishes.
 	Outcomes Outcomes
 	// AskModel lets a client that can be asked neither in a form nor in an
 	// MCP Apps view be asked through the model: see "Asking through the

@@ -169,8 +169,10 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // and its Once never calls do: it waits for that round's outcome. On a
 // [SQLStore], the outcome is sealed with keys derived from the flow's
 // codec, bound to the run, so that the table holds no answer in the
-// clear. Once fails on a round of status FlowAsk, whose Result is the
-// answer, and on a flow without Outcomes.
+// clear. A flow without Outcomes keeps its outcomes in this process's
+// memory, for 24 hours: Once is once within the process, as on a
+// [MemoryOutcomes], never across replicas or restarts. Once fails on a
+// round of status FlowAsk, whose Result is the answer.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	d := &sdkDo{do: do}
 	var run func(context.Context) (*rawOutcome, error)
@@ -236,8 +238,8 @@ func (o *rawOutcome) record() ([]byte, error) {
 // once returns.
 func (r *FlowRound) once(ctx context.Context, do func(context.Context) (*rawOutcome, error)) ([]byte, error) {
 	switch {
-	case r == nil || r.flow == nil || r.flow.outcomes == nil:
-		return nil, errors.New("mcpform: FlowRound.Once needs FlowOptions.Outcomes")
+	case r == nil || r.flow == nil:
+		return nil, errors.New("mcpform: FlowRound.Once on a round Next did not return")
 	case r.Status == FlowAsk:
 		return nil, errors.New("mcpform: FlowRound.Once on a round that asks; return its Result")
 	case do == nil:
@@ -269,7 +271,7 @@ func (r *FlowRound) once(ctx context.Context, do func(context.Context) (*rawOutc
 			return seal.Seal(nil, blob, []byte(r.ID))
 		}}, nil
 	}
-	first, err := outcomesJSON(r.flow.outcomes).onceJSON(ctx, r.ID, run)
+	first, err := outcomesJSON(r.flow.onceStore()).onceJSON(ctx, r.ID, run)
 	if err == nil && seal != nil {
 		first, err = openOutcome(seal, first, r.ID)
 	}
@@ -300,6 +302,21 @@ func (r *FlowRound) take(ctx context.Context) error {
 		return fmt.Errorf("mcpform: the link of step %q was closed (%s) before the flow took its secret: %w", r.taken[i].Step, why, ErrSecretRefused)
 	}
 	return nil
+}
+
+// processOutcomes keeps the outcomes of the flows without Outcomes, for
+// FlowRound.Once: one store for the process, so that a flow built per
+// call dedupes its runs as one built at start-up does. Run IDs are
+// random, so flows never share a key.
+var processOutcomes = sync.OnceValue(func() *MemoryOutcomes { return NewMemoryOutcomes(0) })
+
+// onceStore returns where Once keeps f's outcomes: f's Outcomes, or the
+// process's.
+func (f *Flow) onceStore() Outcomes {
+	if f.outcomes != nil {
+		return f.outcomes
+	}
+	return processOutcomes()
 }
 
 // openOutcome opens an outcome of run sealed by seal.

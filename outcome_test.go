@@ -90,12 +90,7 @@ func TestFlowRoundOnce(t *testing.T) {
 			require.NoError(t, err)
 			_, err = ask.Once(ctx, create(ask))
 			assert.ErrorContains(t, err, "return its Result")
-			plain, _, _ := newFlowFixture(t)
-			done, err := plain.Next(context.Background(), call("signup", begin(t, plain), map[string]any{"account": map[string]any{"email": "a@example.com", "plan": "pro"}}))
-			require.NoError(t, err)
-			_, err = done.Once(ctx, create(done))
-			assert.ErrorContains(t, err, "needs FlowOptions.Outcomes")
-			_, err = (*FlowRound)(nil).Once(ctx, create(done))
+			_, err = (*FlowRound)(nil).Once(ctx, create(ask))
 			assert.Error(t, err)
 			r, err := replicas[0].Next(context.Background(), call("signup", begin(t, replicas[0]), map[string]any{"account": "cancel"}))
 			require.NoError(t, err)
@@ -951,4 +946,43 @@ func TestOnceRecordingFails(t *testing.T) {
 			assert.EqualValues(t, 1, calls.Load(), "side effects run")
 		})
 	})
+}
+
+// TestFlowRoundOnceWithoutOutcomes (issue 32, finding 13): a flow without
+// Outcomes used to fail Once after the person had answered everything. It
+// keeps its outcomes in the process's memory: do runs once for a run,
+// however often its last round is replayed, on this flow and on another
+// flow of the same steps built per call, and runs again for another run.
+func TestFlowRoundOnceWithoutOutcomes(t *testing.T) {
+	ctx := context.Background()
+	flow, codec, _ := newFlowFixture(t)
+	perCall := func() *Flow {
+		f, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser})
+		require.NoError(t, err)
+		return f
+	}
+	var created atomic.Int32
+	finish := func(t *testing.T, f *Flow, state, email string) string {
+		r, err := f.Next(ctx, call("signup", state, map[string]any{"account": map[string]any{"email": email, "plan": "pro"}}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDone, r.Status)
+		res, err := r.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) {
+			created.Add(1)
+			return outcome("created " + email), nil
+		})
+		require.NoError(t, err)
+		return textOf(res)
+	}
+	start := func(f *Flow) string {
+		r, err := f.Next(ctx, call("signup", "", nil))
+		require.NoError(t, err)
+		return r.Result.RequestState
+	}
+	state := start(flow)
+	assert.Equal(t, "created ada@example.com", finish(t, flow, state, "ada@example.com"))
+	assert.Equal(t, "created ada@example.com", finish(t, flow, state, "eve@example.com"), "a replay gets the first outcome")
+	assert.Equal(t, "created ada@example.com", finish(t, perCall(), state, "eve@example.com"), "so does a flow built per call")
+	assert.EqualValues(t, 1, created.Load())
+	assert.Equal(t, "created bob@example.com", finish(t, perCall(), start(perCall()), "bob@example.com"), "another run runs do")
+	assert.EqualValues(t, 2, created.Load())
 }

@@ -29,7 +29,8 @@ import (
 // returned that cannot be stored (a NaN in its StructuredContent cannot
 // be marshalled) fails Once with [mcpform.ErrOutcomeUnknown], and every
 // retry too, none calling do again. Once fails on a round of status
-// FlowAsk, whose Result is the answer, and on a flow without Outcomes.
+// FlowAsk, whose Result is the answer. A flow without Outcomes keeps its
+// outcomes in this process's memory, as on go-sdk's face.
 func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	var flow *mcpform.Flow
 	var core *mcpform.FlowRound

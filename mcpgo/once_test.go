@@ -110,8 +110,8 @@ func TestFlowOnce(t *testing.T) {
 	}
 }
 
-// TestOnceMisuse: Once on a round that asks, and on a flow without
-// Outcomes, refuses rather than calls do.
+// TestOnceMisuse: Once on a round that asks, and on no round, refuses
+// rather than calls do.
 func TestOnceMisuse(t *testing.T) {
 	var req mcp.CallToolRequest
 	req.Params.Name = "signup"
@@ -125,7 +125,7 @@ func TestOnceMisuse(t *testing.T) {
 		return mcp.NewToolResultText("x"), nil
 	}
 	_, err = asks.Once(ctx, do)
-	assert.ErrorContains(t, err, "Outcomes")
+	assert.ErrorContains(t, err, "return its Result")
 	_, err = (*mcpgo.FlowRound)(nil).Once(ctx, do)
 	assert.Error(t, err)
 	assert.False(t, called)
