@@ -483,6 +483,9 @@ func (f *AutoFormField) checkValueIn(l catalog.Lang, v any) string {
 // said in any language by lookup, and never quotes the value, which is
 // untrusted.
 func (f *AutoFormField) checkReason(v any) *catalog.Reason {
+	if u, ok := v.(unclearValue); ok { // sent in JSON that says two things
+		return u.reason()
+	}
 	switch f.kind() {
 	case kindBoolean:
 		if _, ok := v.(bool); !ok {

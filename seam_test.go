@@ -34,6 +34,7 @@ func (c *fakeCall) Legacy() bool                        { return c.legacy }
 func (c *fakeCall) AcceptLanguage() string              { return c.accept }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
+func (c *fakeCall) ArgumentsError(err error) error      { return err }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
 	a, ok := c.answers[key]
 	return a, ok

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/seam"
 )
 
@@ -138,6 +140,9 @@ func (c *call) Answer(key string) (seam.Answer, bool) {
 func (c *call) Modes() (form, url bool)              { return modes(c.ctx, c.meta) }
 func (c *call) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (c *call) StateError(err error) error           { return server.NewHandlerError(stateError{err}) }
+func (c *call) ArgumentsError(err error) error {
+	return server.NewHandlerError(argumentsError{err})
+}
 
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses
@@ -147,11 +152,55 @@ type answers mcp.InputResponses
 type asDecoded mcp.InputResponses
 
 func (a asDecoded) Answer(key string) (seam.Answer, bool) {
+	if w, ok, kept := written(mcp.InputResponses(a), key); kept {
+		return w, ok
+	}
 	r := server.ElicitationResponse(mcp.InputResponses(a), key)
 	if r == nil {
 		return seam.Answer{}, false
 	}
 	return seam.Answer{Action: string(r.Action), Content: r.Content}, true
+}
+
+// written reads the elicitation answer under key as the client wrote it,
+// when mcp-go kept its bytes (kept), as it does for every response it
+// decoded from JSON until a handler resolves it: its action, and its
+// content as those bytes, which the core reads itself (see seam.Answer),
+// rather than as encoding/json decodes them, numbers into float64,
+// invalid UTF-8 into U+FFFD and a key given twice into its last value.
+// A response that does not decode as an elicitation result is no answer,
+// as for server.ElicitationResponse; one whose action or whose
+// content's key says two things has no action the core takes, and is
+// asked again.
+func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) {
+	r, found := a[key]
+	if !found {
+		return seam.Answer{}, false, true
+	}
+	if r.Elicitation != nil || r.Sampling != nil || r.Roots != nil {
+		return seam.Answer{}, false, false // built in Go, or resolved
+	}
+	raw, err := r.MarshalJSON() // the bytes as written, not copied
+	if err != nil || len(raw) == 0 {
+		return seam.Answer{}, false, false
+	}
+	var env struct {
+		Action  string          `json:"action"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &env) != nil {
+		return seam.Answer{}, false, true
+	}
+	ans.Action = env.Action
+	for _, e := range canonjson.Members(raw) {
+		if e.InKey || !strings.EqualFold(e.Key, "content") {
+			ans.Action = "" // which action, or which content, is unclear
+		}
+	}
+	if len(env.Content) > 0 && string(env.Content) != "null" {
+		ans.Content = env.Content
+	}
+	return ans, true, true
 }
 
 // builtInGo reports whether the content under key holds Go values JSON
@@ -166,6 +215,9 @@ func (a asDecoded) builtInGo(key string) bool {
 // is no answer. Content built in Go (by mcp-go's bridge, in process) is
 // carried as JSON would carry it, so that it is judged as the wire's.
 func (a answers) Answer(key string) (seam.Answer, bool) {
+	if w, ok, kept := written(mcp.InputResponses(a), key); kept {
+		return w, ok
+	}
 	r := server.ElicitationResponse(mcp.InputResponses(a), key)
 	if r == nil {
 		return seam.Answer{}, false
