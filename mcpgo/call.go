@@ -193,7 +193,9 @@ func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) 
 	}
 	ans.Action = env.Action
 	for _, e := range canonjson.Members(raw) {
-		if e.InKey || !strings.EqualFold(e.Key, "content") {
+		// Only the members encoding/json reads matter; a defect inside
+		// the content is the core's to find, field by field.
+		if strings.EqualFold(e.Key, "action") || strings.EqualFold(e.Key, "content") && e.InKey {
 			ans.Action = "" // which action, or which content, is unclear
 		}
 	}
