@@ -520,7 +520,8 @@
 //     U+202A to U+202E and U+2066 to U+2069, which make text read in
 //     another order than it is kept, and no invisible mark (zero-width
 //     space, word joiner, the direction marks LRM, RLM and ALM, U+FEFF),
-//     unless the field sets [AutoFormField].AllowBidi. Without it, a
+//     unless the field sets [AutoFormField].AllowBidi. It holds no U+FFFD,
+//     which a decoder writes in place of bytes it could not read. Without it, a
 //     zero-width joiner or non-joiner must stand between two characters
 //     that are neither space, control nor format character: where Persian,
 //     Indic scripts and emoji sequences put them. A quoted local part of an email holds
