@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -41,7 +42,8 @@ func (e *MemberError) Unwrap() error { return e.Err }
 // allocating only for escaped keys and large objects. On raw that is not
 // valid JSON it stops early, never failing: a decoder reports that.
 func Check(raw []byte) error {
-	c := checker{b: raw}
+	c := getChecker(raw)
+	defer c.put()
 	c.value(0)
 	return c.err
 }
@@ -52,7 +54,8 @@ func Check(raw []byte) error {
 // none. A defect of raw that is not an object is returned as one
 // MemberError with the key "".
 func Members(raw []byte) []*MemberError {
-	c := checker{b: raw}
+	c := getChecker(raw)
+	defer c.put()
 	c.space()
 	if c.i >= len(c.b) || c.b[c.i] != '{' {
 		c.value(0)
@@ -82,6 +85,25 @@ type checker struct {
 	i    int
 	err  error
 	keys [][]byte // the keys of the objects being walked, innermost last
+}
+
+// checkers are pooled, so that a walk's stack of keys is reused: a walk
+// of arguments of the usual size allocates nothing.
+var checkers = sync.Pool{New: func() any { return &checker{keys: make([][]byte, 0, 32)} }}
+
+func getChecker(raw []byte) *checker {
+	c := checkers.Get().(*checker)
+	c.b, c.i, c.err = raw, 0, nil
+	return c
+}
+
+func (c *checker) put() {
+	if cap(c.keys) > 1024 {
+		return // a huge object's stack is not kept
+	}
+	clear(c.keys[:cap(c.keys)]) // no input is kept alive by the pool
+	c.b, c.keys, c.err = nil, c.keys[:0], nil
+	checkers.Put(c)
 }
 
 func (c *checker) note(err error) {
@@ -237,7 +259,12 @@ func (c *checker) str() (s []byte, escaped bool) {
 	b := c.b
 	start := c.i + 1
 	for i := start; i < len(b); {
-		switch ch := b[i]; {
+		ch := b[i]
+		if ch < utf8.RuneSelf && ch != '"' && ch != '\\' {
+			i++ // the common case: plain ASCII
+			continue
+		}
+		switch {
 		case ch == '"':
 			c.i = i + 1
 			return b[start:i], escaped
@@ -259,8 +286,6 @@ func (c *checker) str() (s []byte, escaped bool) {
 				continue
 			}
 			i += 2
-		case ch < utf8.RuneSelf:
-			i++
 		default:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
