@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -184,25 +185,50 @@ func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) 
 	if err != nil || len(raw) == 0 {
 		return seam.Answer{}, false, false
 	}
-	var env struct {
-		Action  string          `json:"action"`
-		Content json.RawMessage `json:"content"`
+	// Only the members encoding/json reads into an elicitation result
+	// matter, matched as it matches them; a defect inside the content is
+	// the core's to find, field by field. The bytes are JSON: mcp-go kept
+	// them from a decoded request.
+	var action, content []byte
+	twice := false
+	isObject := canonjson.EachMember(raw, func(k, v []byte) {
+		switch {
+		case memberIs(k, "action"):
+			twice = twice || action != nil
+			action = v
+		case memberIs(k, "content"):
+			twice = twice || content != nil
+			content = v
+		}
+	})
+	if !isObject {
+		// null decodes as an empty result; anything else as none.
+		return seam.Answer{}, string(bytes.TrimSpace(raw)) == "null", true
 	}
-	if json.Unmarshal(raw, &env) != nil {
-		return seam.Answer{}, false, true
-	}
-	ans.Action = env.Action
-	for _, e := range canonjson.Members(raw) {
-		// Only the members encoding/json reads matter; a defect inside
-		// the content is the core's to find, field by field.
-		if strings.EqualFold(e.Key, "action") || strings.EqualFold(e.Key, "content") && e.InKey {
-			ans.Action = "" // which action, or which content, is unclear
+	if action != nil && string(action) != "null" {
+		if json.Unmarshal(action, &ans.Action) != nil {
+			return seam.Answer{}, false, true // as mcp-go's decoding fails
 		}
 	}
-	if len(env.Content) > 0 && string(env.Content) != "null" {
-		ans.Content = env.Content
+	if twice {
+		ans.Action = "" // which action, or which content, is unclear
+	}
+	if content != nil && string(content) != "null" {
+		ans.Content = json.RawMessage(content)
 	}
 	return ans, true, true
+}
+
+// memberIs reports whether the key k, as written with its quotes, is the
+// field name as encoding/json matches a key to a field: unescaped, and
+// without regard to case.
+func memberIs(k []byte, name string) bool {
+	if bytes.IndexByte(k, '\\') >= 0 {
+		var s string
+		_ = json.Unmarshal(k, &s) // k is JSON: mcp-go decoded it
+		return strings.EqualFold(s, name)
+	}
+	return len(k) == len(name)+2 && strings.EqualFold(string(k[1:len(k)-1]), name)
 }
 
 // builtInGo reports whether the content under key holds Go values JSON

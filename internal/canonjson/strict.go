@@ -72,6 +72,43 @@ func Members(raw []byte) []*MemberError {
 	return bad
 }
 
+// EachMember calls fn with the key, as written with its quotes, and the
+// value's bytes of each member of raw, one JSON object, in order, and
+// reports whether raw is an object. It finds no defect: it is for raw that
+// a decoder accepted, to read a few members without decoding the rest.
+func EachMember(raw []byte, fn func(key, value []byte)) bool {
+	c := getChecker(raw)
+	defer c.put()
+	c.space()
+	if c.i >= len(c.b) || c.b[c.i] != '{' {
+		return false
+	}
+	c.i++
+	for {
+		c.space()
+		if c.i >= len(c.b) || c.b[c.i] != '"' {
+			return c.i < len(c.b) && c.b[c.i] == '}'
+		}
+		start := c.i
+		c.str()
+		key := c.b[start:c.i]
+		c.space()
+		if c.i >= len(c.b) || c.b[c.i] != ':' {
+			return false
+		}
+		c.i++
+		c.space()
+		start = c.i
+		c.value(1)
+		fn(key, c.b[start:c.i])
+		c.space()
+		if c.i >= len(c.b) || c.b[c.i] != ',' {
+			return c.i < len(c.b) && c.b[c.i] == '}'
+		}
+		c.i++
+	}
+}
+
 // maxDepth stops the walk where encoding/json stops decoding.
 const maxDepth = 10000
 

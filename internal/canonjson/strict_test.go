@@ -212,3 +212,18 @@ func BenchmarkMembers(b *testing.B) {
 		}
 	}
 }
+
+// TestEachMember: each member's key as written and value's bytes, in
+// order, whitespace around them left out.
+func TestEachMember(t *testing.T) {
+	var got []string
+	ok := EachMember([]byte(` { "action" : "accept", "\u0063ontent":{"a":[1,{"b":"}"}]} ,"n":-1.5e3,"x":null}`), func(k, v []byte) {
+		got = append(got, string(k)+"="+string(v))
+	})
+	assert.True(t, ok)
+	assert.Equal(t, []string{`"action"="accept"`, `"\u0063ontent"={"a":[1,{"b":"}"}]}`, `"n"=-1.5e3`, `"x"=null`}, got)
+	assert.True(t, EachMember([]byte(`{}`), func(k, v []byte) { t.Fatal("no member") }))
+	for _, raw := range []string{`[]`, `"x"`, ``, `null`} {
+		assert.False(t, EachMember([]byte(raw), func(k, v []byte) {}), raw)
+	}
+}
