@@ -205,10 +205,16 @@ func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) 
 		// null decodes as an empty result; anything else as none.
 		return seam.Answer{}, string(bytes.TrimSpace(raw)) == "null", true
 	}
-	if action != nil && string(action) != "null" {
-		if json.Unmarshal(action, &ans.Action) != nil {
+	switch string(action) {
+	case "", "null":
+	case `"accept"`, `"decline"`, `"cancel"`: // the spec's, with no copy
+		ans.Action = knownActions[action[1]]
+	default:
+		var s string
+		if json.Unmarshal(action, &s) != nil {
 			return seam.Answer{}, false, true // as mcp-go's decoding fails
 		}
+		ans.Action = s
 	}
 	if twice {
 		ans.Action = "" // which action, or which content, is unclear
@@ -218,6 +224,9 @@ func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) 
 	}
 	return ans, true, true
 }
+
+// knownActions are the spec's actions, by their first letter.
+var knownActions = map[byte]string{'a': "accept", 'd': "decline", 'c': "cancel"}
 
 // memberIs reports whether the key k, as written with its quotes, is the
 // field name as encoding/json matches a key to a field: unescaped, and
