@@ -132,9 +132,13 @@
 // flow's state, never again from the client. The state is sealed, so that
 // the client, proxies and logs cannot read them
 // ([FlowOptions].ReadableState leaves it readable, for debugging); it is
-// bound to the principal, the tool and the call's arguments; and every
-// round checks the proven answers again against the steps as they are
-// now, so a deploy between rounds cannot let a refused value through.
+// bound to the principal, the tool and the call's arguments, exactly as
+// sent; and every round checks the proven answers again against the steps
+// as they are now, so a deploy between rounds cannot let a refused value
+// through. Arguments that readers read differently, with a key given twice
+// in an object, invalid UTF-8 or a lone surrogate escape, are never bound:
+// the call fails with -32602 (an answer sent in the arguments so is asked
+// again instead, naming its field).
 //
 // A state can be replayed until it expires, so gate what a run triggers
 // with [FlowRound.Once], on the [Outcomes] of [FlowOptions]: the first
