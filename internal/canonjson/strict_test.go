@@ -129,10 +129,12 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		err := Check(raw) // never panics, on anything
-		_ = Members(raw)
+		bad := Members(raw)
+		EachMember(raw, func(k, v []byte) {})
 		if !json.Valid(raw) {
 			return
 		}
+		require.Equal(t, err != nil, bad != nil, "Check %v, Members %v", err, bad)
 		dup, fffd := reference(t, raw)
 		written := bytes.Contains(raw, []byte("\xef\xbf\xbd")) || bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`))
 		switch {
