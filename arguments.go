@@ -148,6 +148,10 @@ func readArguments(raw []byte) (any, error) {
 // naming its field.
 type unclearValue struct{ err *canonjson.MemberError }
 
+// MarshalJSON fails with u's defect: what said two things is never
+// written anywhere, in a state, a digest or a result, as one of them.
+func (u unclearValue) MarshalJSON() ([]byte, error) { return nil, u.err }
+
 // reason is why an answer holding u is asked again.
 func (u unclearValue) reason() *catalog.Reason {
 	if errors.Is(u.err, canonjson.ErrDuplicateKey) {

@@ -563,3 +563,17 @@ func TestUnclearAnswerAskedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestUnclearValueNeverWritten: a member that said two things cannot be
+// marshalled, so no state, digest or result can carry one of its readings.
+func TestUnclearValueNeverWritten(t *testing.T) {
+	v, err := readArguments([]byte(`{"a":1,"a":2,"b":"\ud800"}`))
+	require.NoError(t, err)
+	m := v.(map[string]any)
+	require.IsType(t, unclearValue{}, m["a"])
+	require.IsType(t, unclearValue{}, m["b"])
+	_, err = json.Marshal(map[string]any{"a": m["a"]})
+	assert.ErrorIs(t, err, canonjson.ErrDuplicateKey)
+	_, err = json.Marshal(map[string]any{"b": m["b"]})
+	assert.ErrorIs(t, err, canonjson.ErrLoneSurrogate)
+}
