@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,9 +91,16 @@ func (a Answers) Decode(v any) error {
 // number is the float64 that is exactly it, or else stays a json.Number
 // as written. So an integer no float64 holds, which an accepted answer
 // keeps as a json.Number, comes back as it was: 9007199254740993 proven
-// in a flow's first step is still itself in its last.
+// in a flow's first step is still itself in its last. JSON that says two
+// things, a key given twice, invalid UTF-8 or a lone surrogate escape, is
+// an error: no answer has two readings.
 func (a *Answers) UnmarshalJSON(b []byte) error {
-	v, err := readArguments(b) // pooled, with numbers as written
+	// Numbers as written, and JSON that says two things refused whole:
+	// Answers hold no value that has two readings.
+	v, err := decodeValue(b)
+	if err == nil {
+		err = canonjson.Check(b)
+	}
 	if err != nil {
 		return err
 	}

@@ -924,3 +924,15 @@ func BenchmarkAnswersUnmarshal(b *testing.B) {
 		}
 	})
 }
+
+// TestAnswersUnmarshalRefusesTwoReadings: Answers decode no JSON that says
+// two things, which a first-wins reader would read otherwise.
+func TestAnswersUnmarshalRefusesTwoReadings(t *testing.T) {
+	for _, in := range []string{`{"a":1,"a":2}`, `{"a":"\ud800"}`, "{\"a\":\"\xff\"}", `{"a":{"b":1,"b":1}}`} {
+		var a Answers
+		assert.Error(t, json.Unmarshal([]byte(in), &a), "%s", in)
+	}
+	var a Answers
+	require.NoError(t, json.Unmarshal([]byte(`{"a":9007199254740993,"b":"\ud83d\ude00"}`), &a))
+	assert.Equal(t, Answers{"a": json.Number("9007199254740993"), "b": "😀"}, a)
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/format"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -117,7 +118,51 @@ var errTrailing = errors.New("mcpform: arguments hold more than one JSON value")
 // json.Number, so that nothing of the call is read through float64. A
 // number too large for any Go type is therefore no error here: a field
 // names it as a problem, and the binding digest covers it as written.
+//
+// JSON that says two things, a key given twice, invalid UTF-8 or a lone
+// surrogate escape (see canonjson.Check), is found in the same call, on
+// the bytes, before anything is read from it: in an object, each member
+// that holds one is decoded as an unclearValue, for the caller to refuse
+// (the tool's own arguments) or ask again (an answer); any other value
+// that holds one is an error.
 func readArguments(raw []byte) (any, error) {
+	v, err := decodeValue(raw)
+	if err != nil {
+		return nil, err
+	}
+	if bad := canonjson.Members(raw); bad != nil {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, bad[0].Err
+		}
+		for _, e := range bad {
+			m[e.Key] = unclearValue{e}
+		}
+	}
+	return v, nil
+}
+
+// An unclearValue stands, in decoded arguments or an answer's content,
+// for a member whose key or value says two things (see readArguments). It
+// is never bound, and never kept as an answer: checkReason refuses it,
+// naming its field.
+type unclearValue struct{ err *canonjson.MemberError }
+
+// MarshalJSON fails with u's defect: what said two things is never
+// written anywhere, in a state, a digest or a result, as one of them.
+func (u unclearValue) MarshalJSON() ([]byte, error) { return nil, u.err }
+
+// reason is why an answer holding u is asked again.
+func (u unclearValue) reason() *catalog.Reason {
+	if errors.Is(u.err, canonjson.ErrDuplicateKey) {
+		return refused(catalog.GivenTwice)
+	}
+	return refused(catalog.NotUnicode)
+}
+
+// decodeValue decodes raw, one JSON value, with its numbers as written,
+// through a pooled decoder.
+func decodeValue(raw []byte) (any, error) {
 	d, _ := argDecoders.Get().(*argDecoder)
 	if d == nil {
 		d = &argDecoder{}
@@ -141,6 +186,22 @@ func readArguments(raw []byte) (any, error) {
 		argDecoders.Put(d)
 	}
 	return v, nil
+}
+
+// readContent reads an answer's content that a face handed as written,
+// through readArguments, the one decoder, so that a native answer is read
+// as the arguments are: numbers as written (see answerNumbers), and a
+// field whose value says two things asked again. Content that is not an
+// object is returned as something that is not one either.
+func readContent(raw json.RawMessage) any {
+	v, err := readArguments(raw)
+	if err != nil {
+		return raw
+	}
+	if m, ok := v.(map[string]any); ok {
+		answerNumbers(m)
+	}
+	return v
 }
 
 // An argDecoder is a json.Decoder over a reader whose bytes change with

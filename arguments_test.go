@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -143,7 +144,9 @@ func TestCheckFormArguments(t *testing.T) {
 			with("full_name", "own"), []problem{{"fullName", ErrUnknownField}}},
 		{"unknown keys dropped", `{` + email + `,"__proto__":{"x":1},"constructor":"x","":1}`, base,
 			[]problem{{"", ErrUnknownField}, {"__proto__", ErrUnknownField}, {"constructor", ErrUnknownField}}},
-		{"duplicate key: the last wins", `{` + email + `,"age":"5","age":"50"}`, with("age", 50.0), nil},
+		// Issue 32, item 7: a first-wins reader reads 5, encoding/json 50:
+		// the answer is unclear, and asked again, never the last kept.
+		{"duplicate key: asked again", `{` + email + `,"age":"5","age":"50"}`, base, []problem{{"age", ErrInvalidValue}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -426,6 +429,9 @@ func TestReadArgumentsPooled(t *testing.T) {
 		if len(strings.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
 			return nil, errTrailing
 		}
+		for _, e := range canonjson.Members([]byte(raw)) { // {"a":"\ud800"}
+			v.(map[string]any)[e.Key] = unclearValue{e}
+		}
 		return v, nil
 	}
 	for i := range 2000 {
@@ -629,4 +635,82 @@ func onlyReason(t *testing.T, problems []*FieldError, field string) string {
 	assert.Equal(t, field, problems[0].Field)
 	require.ErrorIs(t, problems[0], ErrInvalidValue)
 	return problemReason(catalog.English, nil, problems[0].Err)
+}
+
+// TestUnclearAnswerAskedAgain (issue 32, item 7): an answer sent in the
+// arguments, as a view's submit or the model sends it, whose value holds
+// invalid UTF-8 or a lone surrogate escape, or whose key is given twice,
+// is asked again, naming its field, as other unclear characters are:
+// never kept with U+FFFD in place of its bytes, nor with the last of two
+// values. The call itself is not refused: the answer is the person's
+// problem to fix, not the call's.
+func TestUnclearAnswerAskedAgain(t *testing.T) {
+	const unreadable, twice = "characters that could not be read", "given more than once"
+	cases := []struct {
+		name, answers, field, reason string
+	}{
+		{"invalid UTF-8", "\"email\":\"Ada\xf0\x9f\x98Lovelace@example.com\",\"plan\":\"pro\"", "email", unreadable},
+		{"raw 0xFF", "\"email\":\"ada\xff@example.com\",\"plan\":\"pro\"", "email", unreadable},
+		{"lone surrogate", `"email":"ada@example.com","plan":"pro\ud800"`, "plan", unreadable},
+		{"lone low surrogate", `"email":"\udc00ada@example.com","plan":"pro"`, "email", unreadable},
+		{"key twice", `"email":"ada@example.com","plan":"team","plan":"pro"`, "plan", twice},
+	}
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	for _, path := range []struct {
+		name string
+		flow *Flow
+		meta mcp.Meta
+	}{{"apps", flow, appsMeta()}, {"model", model, bareMeta()}} {
+		for _, tt := range cases {
+			t.Run("Flow.Next/"+path.name+"/"+tt.name, func(t *testing.T) {
+				r, err := path.flow.Next(context.Background(), rawArgs(path.meta, "", `{}`, nil))
+				require.NoError(t, err)
+				r, err = path.flow.Next(context.Background(), submitted(rawArgs(path.meta, "", `{"mcpform":"`+carried(t, r)+`",`+tt.answers+`}`, nil)))
+				require.NoError(t, err)
+				require.Equal(t, FlowAsk, r.Status)
+				require.Len(t, r.Problems, 1, "%v", r.Problems)
+				assert.Equal(t, tt.field, r.Problems[0].Field)
+				assert.ErrorIs(t, r.Problems[0], ErrInvalidValue)
+				assert.Contains(t, r.Problems[0].Error(), tt.reason)
+				assert.NotContains(t, r.Answers, tt.field)
+			})
+		}
+	}
+	form, err := NewForm[Answers](accountStep.Fields, nil)
+	require.NoError(t, err)
+	for _, tt := range cases {
+		t.Run("CheckFormArguments/"+tt.name, func(t *testing.T) {
+			a, problems := CheckFormArguments(json.RawMessage(`{`+tt.answers+`}`), accountStep.Fields)
+			assert.Nil(t, a, "a required field was refused")
+			require.Len(t, problems, 1)
+			assert.Equal(t, tt.field, problems[0].Field)
+			assert.Contains(t, problems[0].Error(), tt.reason)
+		})
+		t.Run("Form.ReadArguments/"+tt.name, func(t *testing.T) {
+			r := form.ReadArguments(json.RawMessage(`{` + tt.answers + `}`))
+			require.Equal(t, ReplyInvalid, r.Status)
+			require.Len(t, r.Problems, 1)
+			assert.Equal(t, tt.field, r.Problems[0].Field)
+			assert.Contains(t, r.Problems[0].Error(), tt.reason)
+			for _, v := range r.Answers {
+				assert.NotContains(t, v, "\ufffd")
+			}
+		})
+	}
+}
+
+// TestUnclearValueNeverWritten: a member that said two things cannot be
+// marshalled, so no state, digest or result can carry one of its readings.
+func TestUnclearValueNeverWritten(t *testing.T) {
+	v, err := readArguments([]byte(`{"a":1,"a":2,"b":"\ud800"}`))
+	require.NoError(t, err)
+	m := v.(map[string]any)
+	require.IsType(t, unclearValue{}, m["a"])
+	require.IsType(t, unclearValue{}, m["b"])
+	_, err = json.Marshal(map[string]any{"a": m["a"]})
+	assert.ErrorIs(t, err, canonjson.ErrDuplicateKey)
+	_, err = json.Marshal(map[string]any{"b": m["b"]})
+	assert.ErrorIs(t, err, canonjson.ErrLoneSurrogate)
 }

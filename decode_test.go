@@ -147,7 +147,12 @@ func TestFormForExactIntegers(t *testing.T) {
 
 	read := map[string]func(field, number string) Reply[accounts]{
 		"ReadArguments": func(field, number string) Reply[accounts] {
-			return form.ReadArguments(json.RawMessage(`{"small":1,"ratio":1,"account":1,"serial":1,"ledger":1,"` + field + `":` + number + `}`))
+			// Each key once: a key given twice is asked again (issue 32, item 7).
+			args := map[string]json.RawMessage{"small": []byte("1"), "ratio": []byte("1"), "account": []byte("1"), "serial": []byte("1"), "ledger": []byte("1")}
+			args[field] = json.RawMessage(number)
+			b, err := json.Marshal(args)
+			require.NoError(t, err)
+			return form.ReadArguments(b)
 		},
 		"Read with json.Number content": func(field, number string) Reply[accounts] {
 			content := map[string]any{"small": 1.0, "ratio": 1.0, "account": 1.0, "serial": 1.0, "ledger": 1.0, field: json.Number(number)}

@@ -132,9 +132,13 @@
 // flow's state, never again from the client. The state is sealed, so that
 // the client, proxies and logs cannot read them
 // ([FlowOptions].ReadableState leaves it readable, for debugging); it is
-// bound to the principal, the tool and the call's arguments; and every
-// round checks the proven answers again against the steps as they are
-// now, so a deploy between rounds cannot let a refused value through.
+// bound to the principal, the tool and the call's arguments, exactly as
+// sent; and every round checks the proven answers again against the steps
+// as they are now, so a deploy between rounds cannot let a refused value
+// through. Arguments that readers read differently, with a key given twice
+// in an object, invalid UTF-8 or a lone surrogate escape, are never bound:
+// the call fails with -32602 (an answer sent in the arguments so is asked
+// again instead, naming its field).
 //
 // A state can be replayed until it expires, so gate what a run triggers
 // with [FlowRound.Once], on the [Outcomes] of [FlowOptions]: the first
@@ -522,7 +526,8 @@
 //     U+202A to U+202E and U+2066 to U+2069, which make text read in
 //     another order than it is kept, and no invisible mark (zero-width
 //     space, word joiner, the direction marks LRM, RLM and ALM, U+FEFF),
-//     unless the field sets [AutoFormField].AllowBidi. Without it, a
+//     unless the field sets [AutoFormField].AllowBidi. It holds no U+FFFD,
+//     which a decoder writes in place of bytes it could not read. Without it, a
 //     zero-width joiner or non-joiner must stand between two characters
 //     that are neither space, control nor format character: where Persian,
 //     Indic scripts and emoji sequences put them. A quoted local part of an email holds

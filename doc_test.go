@@ -78,9 +78,10 @@ func TestLibraryImports(t *testing.T) {
 			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog" ||
 				path == "github.com/mcpform/mcpform/internal/format"
 		}},
-		{"mcpgo", func(path string) bool { // the root, the seam and the views' wire names
+		{"mcpgo", func(path string) bool { // the root, the seam, the views' wire names and the strict JSON check
 			return core(path) || path == "github.com/mcpform/mcpform" ||
 				path == "github.com/mcpform/mcpform/internal/prefab" ||
+				path == "github.com/mcpform/mcpform/internal/canonjson" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
 		}},
 		{"internal/token", stdlibOnly},

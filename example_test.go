@@ -1885,6 +1885,7 @@ func (seamCall) ViaView() bool                           { return false }
 func (seamCall) AcceptLanguage() string                  { return "" }
 func (seamCall) CapabilityError(form, url bool) error    { return errors.New("cannot answer") }
 func (seamCall) StateError(err error) error              { return err }
+func (seamCall) ArgumentsError(err error) error          { return err }
 
 func ExampleForm_Seam() {
 	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{Name: "room", Required: true}},

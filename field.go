@@ -581,6 +581,9 @@ func (f *AutoFormField) checkValueIn(l catalog.Lang, v any) string {
 // said in any language by lookup, and never quotes the value, which is
 // untrusted.
 func (f *AutoFormField) checkReason(v any) *catalog.Reason {
+	if u, ok := v.(unclearValue); ok { // sent in JSON that says two things
+		return u.reason()
+	}
 	switch f.kind() {
 	case kindBoolean:
 		if _, ok := v.(bool); !ok {
@@ -815,6 +818,12 @@ func (f *AutoFormField) acceptedNumber(n json.Number) any {
 //     space, word joiner and invisible operators (U+200B, U+2060 to
 //     U+2064), the direction marks LRM, RLM and ALM (U+200E, U+200F,
 //     U+061C), U+180E and the BOM U+FEFF.
+//   - Bytes that are not UTF-8 (in a string built in Go) and U+FFFD, the
+//     replacement character, which stands where a decoder met text it
+//     could not read: go-sdk's encoding/json puts it in place of invalid
+//     UTF-8 and lone surrogate escapes in a native answer, whose bytes no
+//     hook can reach. Read as written, those are found before (see
+//     readArguments), and named alike.
 //   - A zero-width joiner or non-joiner (U+200D, U+200C) that joins
 //     nothing, unless AllowBidi: each must stand between two characters
 //     that are neither white space, nor a control, nor a format
@@ -855,6 +864,8 @@ func (f *AutoFormField) checkRune(s string, i int, r rune, size int) *catalog.Re
 		}
 	case r < 0xa0:
 		return refused(catalog.Control) // C1
+	case r == utf8.RuneError: // bytes that are not UTF-8, or U+FFFD
+		return refused(catalog.NotUnicode)
 	case f.AllowBidi:
 	case 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
 		return refused(catalog.Bidi)

@@ -368,6 +368,9 @@ func (c *compiled) judge(a seam.Answers) (ReplyStatus, Answers, []*FieldError) {
 	default:
 		return ReplyInvalid, nil, []*FieldError{{Err: errUnknownAction}}
 	}
+	if raw, ok := r.Content.(json.RawMessage); ok { // as written: see seam.Answer
+		r.Content = readContent(raw)
+	}
 	content, ok := r.Content.(map[string]any)
 	if !ok && r.Content != nil {
 		return ReplyInvalid, nil, []*FieldError{{Err: errNotObject}}

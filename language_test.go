@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -293,6 +294,8 @@ func TestReasonsInEveryLanguage(t *testing.T) {
 		{catalog.Bidi, text, "a\u202eb", "", "a bidirectional control character"},
 		{catalog.Invisible, text, "a\u200bb", "", "an invisible zero-width or direction mark"},
 		{catalog.Joiner, text, "\u200dab", "", "a zero-width joiner that joins nothing"},
+		{catalog.NotUnicode, text, unclearValue{&canonjson.MemberError{Key: "t", Err: canonjson.ErrInvalidUTF8}}, "", "characters that could not be read"},
+		{catalog.GivenTwice, text, unclearValue{&canonjson.MemberError{Key: "t", InKey: true, Err: canonjson.ErrDuplicateKey}}, "", "given more than once"},
 	}
 	var covered []catalog.Msg
 	for _, c := range cases {
@@ -313,7 +316,7 @@ func TestReasonsInEveryLanguage(t *testing.T) {
 		}
 	}
 	var all []catalog.Msg
-	for k := catalog.NotBoolean; k <= catalog.Joiner; k++ {
+	for k := catalog.NotBoolean; k <= catalog.GivenTwice; k++ {
 		all = append(all, k)
 	}
 	assert.ElementsMatch(t, all, covered, "every reason has a case")

@@ -431,7 +431,7 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 		r.channel = PathLegacy // see nativePath
 	}
 	if r.args, err = f.readArguments(call); err != nil {
-		return fmt.Errorf("mcpform: binding the call's arguments: %w", err)
+		return call.ArgumentsError(fmt.Errorf("mcpform: binding the call's arguments: %w", err))
 	}
 	// The channel the call came by decides what its state must have been
 	// minted for: the input responses, the view's companion, or the model.
@@ -718,8 +718,10 @@ var nullDigest = canonjson.Digest([]byte("null"))
 // Absent, null and {} arguments cost nothing. The digest covers the rest
 // exactly, numbers as written (see canonjson.Marshal); a number among the
 // answers that no float64 holds stays a json.Number for its field to
-// name. Only arguments that are not JSON at all are an error, and those
-// with an object whose keys differ only in case (see canonjson.Marshal).
+// name. Only arguments that are not JSON at all are an error, those with
+// an object whose keys differ only in case (see canonjson.Marshal), and
+// those that say two things (see readArguments) anywhere but in an
+// answer, which is asked again.
 func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "{}" || string(t) == "null" { // JSON's white space only
 		return callArgs{digest: nullDigest}, nil
@@ -737,13 +739,20 @@ func callArguments(raw json.RawMessage, own map[string]bool) (callArgs, error) {
 }
 
 // splitArguments is callArguments for arguments already decoded by
-// readArguments, which it changes: m keeps the answers.
+// readArguments, which it changes: m keeps the answers. A member that says
+// two things (an unclearValue) is an error, unless it is an answer, which
+// is then asked again.
 func splitArguments(m map[string]any, own map[string]bool) (callArgs, error) {
 	// m keeps the answers; the tool's own arguments, usually none, move to
 	// rest.
 	var a callArgs
 	var rest map[string]any
 	for k, v := range m {
+		if u, ok := v.(unclearValue); ok && (!own[k] || k == StateArgument || k == prefab.ActionArgument || k == prefab.ToolArgument) {
+			// Not an answer to ask again: part of what the state is
+			// bound to, or of how it is carried.
+			return callArgs{}, u.err
+		}
 		switch {
 		case !own[k]:
 			if rest == nil {

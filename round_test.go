@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -465,8 +466,9 @@ func TestFlowArgumentsHostile(t *testing.T) {
 // flow asked in an Apps view (apps) or through the model, "STATE" in them
 // standing for the state the first round gave. It checks that a round
 // never panics, that the arguments decode as encoding/json decodes them,
-// numbers as written, and are bound to the same digest, and that nothing outside the schema
-// is ever proven.
+// numbers as written, and are bound to the same digest, that JSON that
+// says two things is bound never, and that nothing outside the schema is
+// ever proven.
 func FuzzFlowArguments(f *testing.F) {
 	for _, s := range []string{
 		`{"mcpform":"STATE","email":"ada@example.com","plan":"team"}`,
@@ -505,8 +507,26 @@ func FuzzFlowArguments(f *testing.F) {
 		// digest of what is left.
 		got, err := callArguments(raw, fl.own)
 		// Valid JSON is refused only for keys that differ only in case,
-		// which a digest taken without key order could not tell apart.
+		// which a digest taken without key order could not tell apart,
+		// and for a key given twice, invalid UTF-8 or a lone surrogate
+		// escape anywhere but in an answer, which readers read
+		// differently (issue 32, item 7).
 		if errors.Is(err, canonjson.ErrFoldedKeys) && json.Valid(raw) {
+			return
+		}
+		if defect := canonjson.Check(raw); defect != nil && json.Valid(raw) {
+			if err == nil {
+				// Only an answer may say two things: it is asked again.
+				for _, e := range canonjson.Members(raw) {
+					if !fl.own[e.Key] || e.Key == StateArgument || e.Key == prefab.ActionArgument || e.Key == prefab.ToolArgument {
+						t.Fatalf("%q bound although %q says two things: %v", raw, e.Key, e)
+					}
+				}
+			} else if !errors.Is(err, canonjson.ErrDuplicateKey) && !errors.Is(err, canonjson.ErrInvalidUTF8) && !errors.Is(err, canonjson.ErrLoneSurrogate) {
+				t.Fatalf("%q refused for %v, not for what it says twice (%v)", raw, err, defect)
+			}
+		}
+		if err != nil && json.Valid(raw) && canonjson.Check(raw) != nil {
 			return
 		}
 		if len(bytes.TrimSpace(raw)) > 0 && (err == nil) != json.Valid(raw) {

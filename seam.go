@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpform/mcpform/internal/legacy"
 	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,6 +47,12 @@ func (c *sdkCall) Arguments() (json.RawMessage, error) { return c.params().Argum
 func (c *sdkCall) State() string                       { return c.params().RequestState }
 func (c *sdkCall) ViaView() bool                       { return viaCompanion((*mcp.CallToolRequest)(c)) }
 func (c *sdkCall) StateError(err error) error          { return RejectState(err) }
+
+// ArgumentsError is -32602 with err's text, unwrapped, as go-sdk's
+// mcp.AddTool passes only a *jsonrpc.Error through as a JSON-RPC error.
+func (c *sdkCall) ArgumentsError(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+}
 func (c *sdkCall) CapabilityError(form, url bool) error {
 	return capabilityNeed(form, url)
 }

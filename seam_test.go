@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,6 +35,7 @@ func (c *fakeCall) Legacy() bool                        { return c.legacy }
 func (c *fakeCall) AcceptLanguage() string              { return c.accept }
 func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
 func (c *fakeCall) StateError(error) error              { return errFakeState }
+func (c *fakeCall) ArgumentsError(err error) error      { return err }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
 	a, ok := c.answers[key]
 	return a, ok
@@ -234,6 +236,33 @@ func TestSeamLanguage(t *testing.T) {
 			assert.Equal(t, tt.want, p.Language)
 			if tt.want != "" {
 				assert.Equal(t, tt.want, r.Language.String())
+			}
+		})
+	}
+}
+
+// TestNativeAnswerUnreadable (issue 32, item 7): go-sdk decodes a native
+// answer with encoding/json before any hook a library can reach, so its
+// invalid UTF-8 and lone surrogate escapes arrive as U+FFFD; a text
+// answer holding U+FFFD is asked again, naming its field, as on the paths
+// read as written, never kept with U+FFFD in place of the bytes.
+func TestNativeAnswerUnreadable(t *testing.T) {
+	form, err := NewForm[Answers]([]AutoFormField{{Name: "name", Required: true}, {Name: "bio", Type: TypeTextarea, AllowBidi: true}}, &FormOptions{Key: "who"})
+	require.NoError(t, err)
+	for _, content := range []string{
+		"{\"name\":\"Ada\xf0\x9f\x98Lovelace\"}", "{\"name\":\"\xff\"}", `{"name":"Ada\ud800"}`, `{"name":"\udc00"}`,
+		`{"name":"Ada","bio":"\udbff"}`, `{"name":"Ada \ufffd"}`,
+	} {
+		t.Run(content, func(t *testing.T) {
+			var responses mcp.InputResponseMap // as go-sdk's transport decodes them
+			require.NoError(t, json.Unmarshal([]byte(`{"who":{"action":"accept","content":`+content+`}}`), &responses))
+			r := form.Read(responses)
+			require.Equal(t, ReplyInvalid, r.Status)
+			require.Len(t, r.Problems, 1)
+			assert.ErrorIs(t, r.Problems[0], ErrInvalidValue)
+			assert.Contains(t, r.Problems[0].Error(), "characters that could not be read")
+			for _, v := range r.Answers {
+				assert.NotContains(t, v, "\ufffd")
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/hex"
@@ -14,7 +15,9 @@ import (
 	"time"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/token"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -458,7 +461,8 @@ func TestBindingExactNumbers(t *testing.T) {
 // TestBindingFoldedKeys: encoding/json decodes two keys that differ only
 // in case into one struct field, the later winning, and the digest cannot
 // see their order; so arguments holding such keys, at any depth, are
-// refused on every path, and a swap can never finish a call.
+// refused on every path, and a swap can never finish a call. The refusal
+// is -32602, as for all arguments that cannot be bound (issue 32).
 func TestBindingFoldedKeys(t *testing.T) {
 	for _, args := range []string{
 		`{"REPO":"victim","repo":"scratch"}`,
@@ -472,7 +476,7 @@ func TestBindingFoldedKeys(t *testing.T) {
 			assert.ErrorIs(t, err, canonjson.ErrFoldedKeys)
 			flow, _, _ := newFlowFixture(t)
 			_, err = flow.Next(context.Background(), rawArgs(nil, "", args, nil))
-			assert.ErrorIs(t, err, canonjson.ErrFoldedKeys)
+			assertInvalidParams(t, err, canonjson.ErrFoldedKeys)
 		})
 	}
 	for _, args := range []string{`{"repo":"a","Repo2":"b"}`, `{"a":{"x":1},"b":{"X":1}}`, `{"é":1,"e":2}`} {
@@ -569,4 +573,126 @@ func BenchmarkCallArgumentsNoNumbers(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// assertInvalidParams asserts that err is the -32602 go-sdk sends for
+// arguments that cannot be bound, saying cause.
+func assertInvalidParams(t *testing.T, err, cause error) {
+	t.Helper()
+	var rpc *jsonrpc.Error
+	require.ErrorAs(t, err, &rpc)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
+	assert.Contains(t, rpc.Message, cause.Error())
+}
+
+// TestBindingTwoThings (issue 32, item 7): arguments that a first-wins
+// reader reads differently from encoding/json, or whose text is not
+// Unicode, are never bound: a call with them is refused with -32602
+// before any state is minted, and a state bound to what one reader reads
+// never verifies on them, on the native path and on both paths that
+// carry the state in the arguments.
+func TestBindingTwoThings(t *testing.T) {
+	flow, codec, _ := newFlowFixture(t)
+	model, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, AskModel: true})
+	require.NoError(t, err)
+	answer := map[string]any{"email": "ada@example.com", "plan": "pro"}
+	for _, tt := range []struct {
+		bound string
+		sent  []string
+		cause error
+	}{
+		{`{"amount":10}`, []string{`{"amount":1000000,"amount":10}`, `{"amount":10,"amount":10}`, `{"amount":10,"\u0061mount":10}`}, canonjson.ErrDuplicateKey},
+		{`{"amount":10,"to":{"iban":"A"}}`, []string{`{"amount":10,"to":{"iban":"B","iban":"A"}}`}, canonjson.ErrDuplicateKey},
+		{`{"s":"\ufffd"}`, []string{`{"s":"\ud800"}`, `{"s":"\udbff"}`, `{"s":"\udc00"}`}, canonjson.ErrLoneSurrogate},
+		{`{"s":"\ufffd"}`, []string{"{\"s\":\"\xff\"}", "{\"s\":\"\xed\xa0\x80\"}"}, canonjson.ErrInvalidUTF8},
+	} {
+		for _, path := range []struct {
+			name string
+			flow *Flow
+			meta mcp.Meta
+		}{{"native", flow, nil}, {"apps", flow, appsMeta()}, {"model", model, bareMeta()}} {
+			t.Run(path.name+"/"+tt.bound, func(t *testing.T) {
+				r, err := path.flow.Next(context.Background(), rawArgs(path.meta, "", tt.bound, nil))
+				require.NoError(t, err)
+				state := carried(t, r)
+				for _, sent := range tt.sent {
+					_, err := path.flow.Next(context.Background(), rawArgs(path.meta, "", sent, nil))
+					assertInvalidParams(t, err, tt.cause)
+					if path.meta == nil {
+						_, err = path.flow.Next(context.Background(), rawArgs(nil, state, sent, map[string]any{"account": answer}))
+					} else {
+						b, _ := json.Marshal(answer)
+						_, err = path.flow.Next(context.Background(), submitted(rawArgs(path.meta, "", `{"mcpform":"`+state+`",`+sent[1:len(sent)-1]+`,`+string(b[1:]), nil)))
+					}
+					assertInvalidParams(t, err, tt.cause)
+				}
+			})
+		}
+	}
+	// The state's own argument, given twice, is not one state either.
+	r, err := model.Next(context.Background(), rawArgs(bareMeta(), "", `{}`, nil))
+	require.NoError(t, err)
+	state := carried(t, r)
+	_, err = model.Next(context.Background(), rawArgs(bareMeta(), "", `{"mcpform":"x","mcpform":"`+state+`","email":"ada@example.com","plan":"pro"}`, nil))
+	assertInvalidParams(t, err, canonjson.ErrDuplicateKey)
+}
+
+// FuzzBindingDefects: arguments with a key given twice, invalid UTF-8 or
+// a lone surrogate escape anywhere but in an answer are never bound: they
+// have no digest, a first call with them is refused, and a state minted
+// for the arguments encoding/json reads in them never verifies on them.
+func FuzzBindingDefects(f *testing.F) {
+	for _, s := range []string{
+		`{"amount":1000000,"amount":10}`, `{"amount":10,"note":"\ud800"}`, "{\"amount\":10,\"note\":\"\xff\"}",
+		`{"a":{"b":1,"b":2}}`, `["\udc00"]`, `"\ud800"`, "{\"email\":\"\xff\",\"amount\":10}", `{"mcpform":"x","mcpform":"y"}`,
+		`{"\u0061":1,"a":2}`, `{"k\udbff":1}`, `{"amount":10}`, `{"list":[{"x":"\ud83d\ude00"},{"x":"\ude00"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	flow, _, _ := newFlowFixture(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) || canonjson.Check(raw) == nil {
+			return
+		}
+		d, err := canonjson.ArgumentsDigest(raw)
+		require.Error(t, err, "%q", raw)
+		require.Empty(t, d)
+		if _, err := callArguments(raw, nil); err == nil {
+			t.Fatalf("%q bound", raw)
+		}
+		bound := false // a member that is not an answer says two things
+		bad := canonjson.Members(raw)
+		for _, e := range bad {
+			bound = bound || !flow.own[e.Key] || e.Key == StateArgument || e.Key == prefab.ActionArgument || e.Key == prefab.ToolArgument
+		}
+		if !bound {
+			return // only answers say two things: they are asked again
+		}
+		if _, err := flow.Next(context.Background(), rawArgs(nil, "", string(raw), nil)); err == nil {
+			t.Fatalf("a first call with %q was bound", raw)
+		}
+		// What encoding/json reads, written again, is one thing.
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&v))
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		for k := range m {
+			if flow.own[k] {
+				delete(m, k)
+			}
+		}
+		read, err := json.Marshal(m)
+		require.NoError(t, err)
+		r, err := flow.Next(context.Background(), rawArgs(nil, "", string(read), nil))
+		if err != nil {
+			return // refused for another reason, such as keys folded
+		}
+		if _, err := flow.Next(context.Background(), rawArgs(nil, carried(t, r), string(raw), nil)); err == nil {
+			t.Fatalf("a state bound to %s verified on %q", read, raw)
+		}
+	})
 }

@@ -1,14 +1,17 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
 	"net/http"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/seam"
 )
 
@@ -138,6 +141,9 @@ func (c *call) Answer(key string) (seam.Answer, bool) {
 func (c *call) Modes() (form, url bool)              { return modes(c.ctx, c.meta) }
 func (c *call) CapabilityError(form, url bool) error { return newCapabilityError(form, url) }
 func (c *call) StateError(err error) error           { return server.NewHandlerError(stateError{err}) }
+func (c *call) ArgumentsError(err error) error {
+	return server.NewHandlerError(argumentsError{err})
+}
 
 // answers are mcp-go's input responses read as the core's answers.
 type answers mcp.InputResponses
@@ -147,11 +153,91 @@ type answers mcp.InputResponses
 type asDecoded mcp.InputResponses
 
 func (a asDecoded) Answer(key string) (seam.Answer, bool) {
+	if w, ok, kept := written(mcp.InputResponses(a), key); kept {
+		return w, ok
+	}
 	r := server.ElicitationResponse(mcp.InputResponses(a), key)
 	if r == nil {
 		return seam.Answer{}, false
 	}
 	return seam.Answer{Action: string(r.Action), Content: r.Content}, true
+}
+
+// written reads the elicitation answer under key as the client wrote it,
+// when mcp-go kept its bytes (kept), as it does for every response it
+// decoded from JSON until a handler resolves it: its action, and its
+// content as those bytes, which the core reads itself (see seam.Answer),
+// rather than as encoding/json decodes them, numbers into float64,
+// invalid UTF-8 into U+FFFD and a key given twice into its last value.
+// A response that does not decode as an elicitation result is no answer,
+// as for server.ElicitationResponse; one whose action or whose
+// content's key says two things has no action the core takes, and is
+// asked again.
+func written(a mcp.InputResponses, key string) (ans seam.Answer, ok, kept bool) {
+	r, found := a[key]
+	if !found {
+		return seam.Answer{}, false, true
+	}
+	if r.Elicitation != nil || r.Sampling != nil || r.Roots != nil {
+		return seam.Answer{}, false, false // built in Go, or resolved
+	}
+	raw, err := r.MarshalJSON() // the bytes as written, not copied
+	if err != nil || len(raw) == 0 {
+		return seam.Answer{}, false, false
+	}
+	// Only the members encoding/json reads into an elicitation result
+	// matter, matched as it matches them; a defect inside the content is
+	// the core's to find, field by field. The bytes are JSON: mcp-go kept
+	// them from a decoded request.
+	var action, content []byte
+	twice := false
+	isObject := canonjson.EachMember(raw, func(k, v []byte) {
+		switch {
+		case memberIs(k, "action"):
+			twice = twice || action != nil
+			action = v
+		case memberIs(k, "content"):
+			twice = twice || content != nil
+			content = v
+		}
+	})
+	if !isObject {
+		// null decodes as an empty result; anything else as none.
+		return seam.Answer{}, string(bytes.TrimSpace(raw)) == "null", true
+	}
+	switch string(action) {
+	case "", "null":
+	case `"accept"`, `"decline"`, `"cancel"`: // the spec's, with no copy
+		ans.Action = knownActions[action[1]]
+	default:
+		var s string
+		if json.Unmarshal(action, &s) != nil {
+			return seam.Answer{}, false, true // as mcp-go's decoding fails
+		}
+		ans.Action = s
+	}
+	if twice {
+		ans.Action = "" // which action, or which content, is unclear
+	}
+	if content != nil && string(content) != "null" {
+		ans.Content = json.RawMessage(content)
+	}
+	return ans, true, true
+}
+
+// knownActions are the spec's actions, by their first letter.
+var knownActions = map[byte]string{'a': "accept", 'd': "decline", 'c': "cancel"}
+
+// memberIs reports whether the key k, as written with its quotes, is the
+// field name as encoding/json matches a key to a field: unescaped, and
+// without regard to case.
+func memberIs(k []byte, name string) bool {
+	if bytes.IndexByte(k, '\\') >= 0 {
+		var s string
+		_ = json.Unmarshal(k, &s) // k is JSON: mcp-go decoded it
+		return strings.EqualFold(s, name)
+	}
+	return len(k) == len(name)+2 && strings.EqualFold(string(k[1:len(k)-1]), name)
 }
 
 // builtInGo reports whether the content under key holds Go values JSON
@@ -166,6 +252,9 @@ func (a asDecoded) builtInGo(key string) bool {
 // is no answer. Content built in Go (by mcp-go's bridge, in process) is
 // carried as JSON would carry it, so that it is judged as the wire's.
 func (a answers) Answer(key string) (seam.Answer, bool) {
+	if w, ok, kept := written(mcp.InputResponses(a), key); kept {
+		return w, ok
+	}
 	r := server.ElicitationResponse(mcp.InputResponses(a), key)
 	if r == nil {
 		return seam.Answer{}, false

@@ -20,6 +20,7 @@ var (
 	_ server.JSONRPCErrorProvider = capabilityError{}
 	_ server.JSONRPCErrorProvider = companionError{}
 	_ server.JSONRPCErrorProvider = waitError{}
+	_ server.JSONRPCErrorProvider = argumentsError{}
 )
 
 // rpcError returns the JSON-RPC error with code, message and data (none
@@ -79,4 +80,18 @@ func newCapabilityError(form, url bool) error {
 		need = `"url":{}`
 	}
 	return server.NewHandlerError(capabilityError{`{"requiredCapabilities":{"elicitation":{` + need + `}}}`})
+}
+
+// argumentsError is the error for arguments that cannot be bound, such as
+// arguments that say two things (a key given twice, invalid UTF-8, a lone
+// surrogate escape): -32602, as go-sdk's face sends it. Unwrap gives both
+// mcp.ErrInvalidParams and the mcpform error.
+type argumentsError struct{ err error }
+
+func (e argumentsError) Error() string { return "invalid params: " + e.err.Error() }
+
+func (e argumentsError) Unwrap() []error { return []error{mcp.ErrInvalidParams, e.err} }
+
+func (e argumentsError) JSONRPCError() mcp.JSONRPCError {
+	return rpcError(mcp.INVALID_PARAMS, e.err.Error(), nil)
 }

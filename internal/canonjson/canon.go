@@ -26,8 +26,9 @@ var ErrTrailing = errors.New("mcpform: arguments hold more than one JSON value")
 // ArgumentsDigest returns the digest of a tool call's arguments raw: of
 // their canonical JSON (see Marshal), read as one JSON value with numbers
 // kept as written. Absent, null and {} arguments share one digest. It
-// fails for arguments that are not one JSON value, and with
-// ErrFoldedKeys.
+// fails for arguments that are not one JSON value, with ErrFoldedKeys,
+// and with the defects [Check] finds: arguments that say two things are
+// never bound.
 func ArgumentsDigest(raw []byte) (string, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 { // JSON's white space only
 		return nullDigest, nil
@@ -40,6 +41,9 @@ func ArgumentsDigest(raw []byte) (string, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return "", ErrTrailing
+	}
+	if err := Check(raw); err != nil {
+		return "", err
 	}
 	if m, ok := v.(map[string]any); ok && len(m) == 0 {
 		return nullDigest, nil

@@ -56,6 +56,8 @@ const (
 	Bidi
 	Invisible
 	Joiner
+	NotUnicode
+	GivenTwice
 
 	// What a form, a link and a model are told.
 	DefaultInput

@@ -34,6 +34,8 @@ var catalogDE = [NumMsgs]string{
 	Bidi:            "enthält ein bidirektionales Steuerzeichen",
 	Invisible:       "enthält ein unsichtbares Zeichen ohne Breite oder eine Richtungsmarkierung",
 	Joiner:          "enthält einen Verbinder ohne Breite, der nichts verbindet",
+	NotUnicode:      "enthält Zeichen, die nicht gelesen werden konnten",
+	GivenTwice:      "wurde mehr als einmal angegeben",
 
 	DefaultInput:     "Bitte geben Sie die folgenden Informationen an",
 	PageAsks:         "Die Seite, die dieser Link öffnet, fragt nach: {fields}. Was Sie dort eingeben, geht direkt an den Server und nie über diese App.",

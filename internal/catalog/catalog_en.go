@@ -37,6 +37,12 @@ var catalogEN = [NumMsgs]string{
 	Bidi:            "a bidirectional control character",
 	Invisible:       "an invisible zero-width or direction mark",
 	Joiner:          "a zero-width joiner that joins nothing",
+	// Bytes that are not UTF-8, or a lone surrogate escape: what the
+	// client sent cannot be read as text, so it is asked again rather
+	// than kept with U+FFFD in its place.
+	NotUnicode: "characters that could not be read",
+	// A key given twice in one object, which readers read differently.
+	GivenTwice: "given more than once",
 
 	DefaultInput: "Please provide the following information",
 	// The URL-mode request's message; {fields} are the secret fields'

@@ -34,6 +34,8 @@ var catalogES = [NumMsgs]string{
 	Bidi:            "contiene un carácter de control bidireccional",
 	Invisible:       "contiene una marca invisible de anchura cero o de dirección",
 	Joiner:          "contiene un carácter de unión de anchura cero que no une nada",
+	NotUnicode:      "contiene caracteres que no se pudieron leer",
+	GivenTwice:      "se indicó más de una vez",
 
 	DefaultInput:     "Completa la siguiente información",
 	PageAsks:         "La página que abre este enlace te pide: {fields}. Lo que escribas allí va directamente al servidor, nunca a través de esta aplicación.",

@@ -35,6 +35,8 @@ var catalogFR = [NumMsgs]string{
 	Bidi:            "contient un caractère de contrôle bidirectionnel",
 	Invisible:       "contient un caractère invisible sans chasse ou une marque de direction",
 	Joiner:          "contient un liant sans chasse qui ne relie rien",
+	NotUnicode:      "contient des caractères illisibles",
+	GivenTwice:      "a été donné plus d'une fois",
 
 	DefaultInput:     "Veuillez fournir les informations suivantes",
 	PageAsks:         "La page que ce lien ouvre vous demande\u00a0: {fields}. Ce que vous y saisissez va directement au serveur, sans jamais passer par cette application.",

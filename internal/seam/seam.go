@@ -22,7 +22,12 @@ import (
 // content as decoded JSON, which the core judges; nil content is an empty
 // object.
 type Answer struct {
-	Action  string
+	Action string
+	// Content is the answer's content as the SDK decoded it, or, when
+	// the face has the bytes the client wrote, those bytes as a
+	// json.RawMessage, which the core reads itself: numbers as written,
+	// and a value that says two things (a key given twice, invalid
+	// UTF-8, a lone surrogate escape) asked again, never read as U+FFFD.
 	Content any
 }
 
@@ -63,6 +68,10 @@ type Call interface {
 	// StateError is the face's error for a state that does not verify;
 	// err is one of mcpform's request-state errors.
 	StateError(err error) error
+	// ArgumentsError is the face's invalid-params (-32602) error for
+	// arguments that cannot be bound, such as arguments that say two
+	// things; err says why.
+	ArgumentsError(err error) error
 }
 
 // A Request is one input request, for a face to put into its SDK's
