@@ -97,6 +97,16 @@ type LegacyOptions struct {
 //     this package's functions, such as [InputResponse]: in go-sdk's first
 //     round it arrives in a stand-in that they unwrap.
 //
+// It asks a round's requests one at a time, in the order of their keys,
+// which for a [Flow] is the flow's order, a step's form before its link:
+// go-sdk's first round too, whose requests go-sdk sends all at once, when
+// a Flow built the round. A decline or cancel of one request answers the
+// round: the requests after it are not asked and reach the handler
+// unanswered, and the handler reads the answers as a 2026-07-28 client
+// would send them. For a Flow, a cancel of a step's form cancels the flow,
+// and so does a cancel of its link, which the person is shown only once
+// the form is answered, as the last thing the step asks.
+//
 // It edits no params a handler holds. A handler's own
 // req.Session.Elicit, and go-sdk's first round of an input request the
 // handler built itself, pass as they would without the middleware, with
@@ -165,12 +175,18 @@ var (
 )
 
 // unservedRound returns errNoLegacyRounds when r asks for input on a call
-// that go-sdk's bridge cannot carry (see unserved); otherwise nil.
+// that go-sdk's bridge cannot carry (see unserved); otherwise nil. On a
+// call that AddLegacyRounds serves, it has the round's requests asked one
+// at a time, in the flow's order, go-sdk's first round included.
 func unservedRound(req *mcp.CallToolRequest, r *FlowRound) error {
-	if r == nil || r.Result == nil || len(r.Result.InputRequests) == 0 || !unserved(req) {
+	switch {
+	case r == nil || r.Result == nil || len(r.Result.InputRequests) == 0:
 		return nil
+	case unserved(req):
+		return errNoLegacyRounds
 	}
-	return errNoLegacyRounds
+	legacy.InOrder(req, r.Result.InputRequests)
+	return nil
 }
 
 // unserved reports whether req is a call that go-sdk's bridge has called
