@@ -3,6 +3,8 @@ package mcpform
 import (
 	"cmp"
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,6 +109,14 @@ type LegacyOptions struct {
 // and so does a cancel of its link, which the person is shown only once
 // the form is answered, as the last thing the step asks.
 //
+// A URL-mode request for a [Flow]'s secret page reaches a 2025-11-25
+// client with an elicitationId, the same for every round of that page.
+// Once the person consents, the middleware asks it no more and waits for
+// the page, running the handler again as a 2026-07-28 client retries; when
+// the page has the secret, the call goes on at once where the page is
+// served by the same process (elsewhere at its next try, within a second),
+// and the client gets notifications/elicitation/complete for that ID.
+//
 // It edits no params a handler holds. A handler's own
 // req.Session.Elicit, and go-sdk's first round of an input request the
 // handler built itself, pass as they would without the middleware, with
@@ -144,6 +154,23 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 // legacyPoll is how long a legacy call waits between re-runs of the
 // handler while a page it was consented to is still open.
 var legacyPoll = time.Second
+
+// pageSent tells the legacy calls of this process that wait for the
+// secret page of token, at the flow's PageURL, that it has its secret:
+// they go on at once, and the client hears that the URL elicitation is
+// complete (notifications/elicitation/complete), rather than at their next
+// poll. The link is built as [round.pageRequest] builds it, for the same
+// elicitationId.
+func (f *Flow) pageSent(token string) {
+	if !legacy.Waiting() {
+		return
+	}
+	sep := "?"
+	if strings.Contains(f.secrets.PageURL, "?") {
+		sep = "&"
+	}
+	legacy.PageSent(legacy.ElicitationID(secretpage.PageKey(f.secrets.PageURL + sep + "t=" + url.QueryEscape(token))))
+}
 
 // faceWaits bounds the legacy calls that a face other than go-sdk's
 // (the mcpgo package) holds waiting for their person, with the defaults

@@ -226,6 +226,7 @@ func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.Ca
 	defer Serving(req.Session)()
 	calls.Store(req.Params, c)
 	defer calls.Delete(req.Params)
+	defer c.pages.release()
 	bridging := context.WithValue(ctx, bridgingKey{}, true)
 	for {
 		res, err := next(ctx, "tools/call", req)
@@ -317,7 +318,7 @@ func (b *bridge) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		if since, waiting := c.pages.since(q.ElicitationID); waiting {
 			// Consented already: the person is on the page, and the
 			// handler's next run looks for what it sent.
-			return b.waitPage(ctx, since)
+			return b.waitPage(ctx, since, c.pages.sent)
 		}
 		res, err := b.send(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: q}, c)
 		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {

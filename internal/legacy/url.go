@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,7 @@ type pages struct {
 	mu        sync.Mutex
 	consented map[string]time.Time // elicitationId → first consent
 	completed map[string]bool
+	sent      chan struct{} // a page of the call has its secret: see PageSent
 }
 
 func (p *pages) consent(id string) {
@@ -42,9 +44,80 @@ func (p *pages) consent(id string) {
 	defer p.mu.Unlock()
 	if p.consented == nil {
 		p.consented = map[string]time.Time{}
+		p.sent = make(chan struct{}, 1)
 	}
 	if _, ok := p.consented[id]; !ok {
 		p.consented[id] = time.Now()
+		waiters.add(id, p.sent)
+	}
+}
+
+// release forgets the call's pages, once it ends.
+func (p *pages) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for id := range p.consented {
+		waiters.remove(id, p.sent)
+	}
+}
+
+// The page that takes a secret is served in the same process as the calls
+// that wait for it, most often: [PageSent] wakes them, so that the
+// handler's next run finds the secret, and the client hears that the
+// elicitation is complete, at once rather than after Options.Poll. Served
+// elsewhere (another replica), the page wakes nothing, and the calls find
+// its secret at their next poll.
+
+// waiters holds the calls waiting for a page, by its elicitationId.
+var waiters = waitList{m: map[string]map[chan struct{}]bool{}}
+
+type waitList struct {
+	n  atomic.Int64 // entries, for PageSent to read without a lock
+	mu sync.Mutex
+	m  map[string]map[chan struct{}]bool
+}
+
+func (w *waitList) add(id string, c chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.m[id] == nil {
+		w.m[id] = map[chan struct{}]bool{}
+	}
+	if !w.m[id][c] {
+		w.m[id][c] = true
+		w.n.Add(1)
+	}
+}
+
+func (w *waitList) remove(id string, c chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.m[id][c] {
+		delete(w.m[id], c)
+		w.n.Add(-1)
+		if len(w.m[id]) == 0 {
+			delete(w.m, id)
+		}
+	}
+}
+
+// Waiting reports whether any call of this process waits for a page, for
+// a caller to skip working out a page's elicitationId when none does.
+func Waiting() bool { return waiters.n.Load() > 0 }
+
+// PageSent wakes the calls of this process that wait for the page whose
+// URL-mode requests have elicitationId id: its secret has been sent.
+func PageSent(id string) {
+	if !Waiting() {
+		return
+	}
+	waiters.mu.Lock()
+	defer waiters.mu.Unlock()
+	for c := range waiters.m[id] {
+		select {
+		case c <- struct{}{}:
+		default: // woken already
+		}
 	}
 }
 
@@ -94,9 +167,10 @@ func (b *bridge) withID(p *mcp.ElicitParams) *mcp.ElicitParams {
 }
 
 // waitPage answers a URL-mode request whose page the person already
-// consented to without asking again: it waits Options.Poll, so that the
-// handler's next run can find the page sent, and gives up after Timeout.
-func (b *bridge) waitPage(ctx context.Context, since time.Time) (*mcp.ElicitResult, error) {
+// consented to without asking again: it waits Options.Poll, or until
+// PageSent wakes it, so that the handler's next run can find the page
+// sent, and gives up after Timeout.
+func (b *bridge) waitPage(ctx context.Context, since time.Time, sent <-chan struct{}) (*mcp.ElicitResult, error) {
 	if time.Since(since) > b.timeout {
 		return nil, Errorf(context.DeadlineExceeded, "mcpform: the page was not sent within %v", b.timeout)
 	}
@@ -106,6 +180,7 @@ func (b *bridge) waitPage(ctx context.Context, since time.Time) (*mcp.ElicitResu
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-t.C:
+	case <-sent:
 	}
 	return &mcp.ElicitResult{Action: "accept"}, nil
 }
