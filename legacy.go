@@ -112,10 +112,13 @@ type LegacyOptions struct {
 // A URL-mode request for a [Flow]'s secret page reaches a 2025-11-25
 // client with an elicitationId, the same for every round of that page.
 // Once the person consents, the middleware asks it no more and waits for
-// the page, running the handler again as a 2026-07-28 client retries; when
-// the page has the secret, the call goes on at once where the page is
-// served by the same process (elsewhere at its next try, within a second),
-// and the client gets notifications/elicitation/complete for that ID.
+// the page, running the handler again as a 2026-07-28 client retries. When
+// the page has the secret, the client gets
+// notifications/elicitation/complete for that ID, and the call goes on:
+// at once where the page is served by the same process, even while the
+// client has not answered the request yet (the MCP Inspector answers it
+// when it hears the notice), and elsewhere at its next try, within a
+// second.
 //
 // It edits no params a handler holds. A handler's own
 // req.Session.Elicit, and go-sdk's first round of an input request the

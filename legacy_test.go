@@ -923,61 +923,88 @@ func TestLegacyRoundInOrder(t *testing.T) {
 // secret page has the secret, the server tells the client with
 // notifications/elicitation/complete, naming the URL elicitation it sent,
 // and the call finishes: at once, not at the bridge's next poll, which
-// here is an hour away.
+// here is an hour away. A client may consent to the link and wait for the
+// notice, or, as the MCP Inspector does, answer the request only once the
+// person says they are done or it hears the notice: then the person need
+// not say it.
 func TestLegacyCompleteNotice(t *testing.T) {
 	defer func(d time.Duration) { legacyPoll = d }(legacyPoll)
 	legacyPoll = time.Hour
-	fx := newSecretFixture(t, nil)
-	server := legacyPasswordServer(fx)
-	var (
-		mu        sync.Mutex
-		ids       []string // elicitationIds of the URL-mode requests
-		completed []string
-		postAt    time.Time // the person sends the page
-		heardAt   time.Time // the client hears it has the secret
-		posted    sync.WaitGroup
-	)
-	client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
-			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			if req.Params.Mode != "url" {
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}, nil
-			}
-			mu.Lock()
-			ids = append(ids, req.Params.ElicitationID)
-			mu.Unlock()
-			posted.Add(1)
-			go func() { // the person opens the page once they consented
-				defer posted.Done()
-				time.Sleep(100 * time.Millisecond)
-				mu.Lock()
-				postAt = time.Now()
-				mu.Unlock()
-				assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
-			}()
-			return &mcp.ElicitResult{Action: "accept"}, nil
-		},
-		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	for _, tt := range []struct {
+		name string
+		// untilNotice: the client answers the link once it hears the
+		// notice, and cancels it if it hears none within five seconds.
+		untilNotice bool
+	}{
+		{"consents, then the page is sent", false},
+		{"answers once it hears the page was sent", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newSecretFixture(t, nil)
+			server := legacyPasswordServer(fx)
+			var (
+				mu        sync.Mutex
+				ids       []string // elicitationIds of the URL-mode requests
+				completed []string
+				postAt    time.Time // the person sends the page
+				heardAt   time.Time // the client hears it has the secret
+				heard     = make(chan struct{}, 1)
+				posted    sync.WaitGroup
+			)
+			client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
+				MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+					Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					if req.Params.Mode != "url" {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}, nil
+					}
+					mu.Lock()
+					ids = append(ids, req.Params.ElicitationID)
+					mu.Unlock()
+					posted.Add(1)
+					go func() { // the person opens the page
+						defer posted.Done()
+						time.Sleep(100 * time.Millisecond)
+						mu.Lock()
+						postAt = time.Now()
+						mu.Unlock()
+						assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
+					}()
+					if tt.untilNotice {
+						select {
+						case <-heard:
+						case <-time.After(5 * time.Second):
+							return &mcp.ElicitResult{Action: "cancel"}, nil
+						}
+					}
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				},
+				ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					completed = append(completed, req.Params.ElicitationID)
+					heardAt = time.Now()
+					select {
+					case heard <- struct{}{}:
+					default:
+					}
+				},
+			})
+			cs := connectClient(t, server, client, "2025-11-25")
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "set_password"})
+			require.NoError(t, err, "the call waits for the next poll")
+			posted.Wait()
+			require.Len(t, res.Content, 1)
+			assert.Equal(t, `done {"email":"ada@example.com","password":"correct horse battery"}`, res.Content[0].(*mcp.TextContent).Text)
+			require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(completed) == 1 }, 5*time.Second, 10*time.Millisecond)
 			mu.Lock()
 			defer mu.Unlock()
-			completed = append(completed, req.Params.ElicitationID)
-			heardAt = time.Now()
-		},
-	})
-	cs := connectClient(t, server, client, "2025-11-25")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "set_password"})
-	require.NoError(t, err, "the call waits for the next poll")
-	posted.Wait()
-	require.Len(t, res.Content, 1)
-	assert.Equal(t, `done {"email":"ada@example.com","password":"correct horse battery"}`, res.Content[0].(*mcp.TextContent).Text)
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(completed) == 1 }, 5*time.Second, 10*time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	require.Len(t, ids, 1, "the page is asked once, then waited for")
-	assert.Equal(t, ids, completed, "the notice names the URL elicitation")
-	assert.True(t, heardAt.After(postAt), "heard at %v, before the page was sent at %v", heardAt, postAt)
+			require.Len(t, ids, 1, "the page is asked once, then waited for")
+			assert.Equal(t, ids, completed, "the notice names the URL elicitation, once")
+			assert.True(t, heardAt.After(postAt), "heard at %v, before the page was sent at %v", heardAt, postAt)
+		})
+	}
 }

@@ -320,7 +320,9 @@ func (b *bridge) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 			// handler's next run looks for what it sent.
 			return b.waitPage(ctx, since, c.pages.sent)
 		}
+		answered := c.pages.ask(ss, q.ElicitationID)
 		res, err := b.send(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: q}, c)
+		answered()
 		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {
 			c.pages.consent(q.ElicitationID)
 		}
