@@ -217,8 +217,9 @@ func IsLegacy(ss *mcp.ServerSession) bool {
 // elicitation, the bridge's and ours, goes through the server's sending
 // middleware, though, with a context derived from the call's: so rounds
 // marks the context, and [bridge.elicit], on the sending side, bounds and
-// downgrades the elicitations it bridges (see own.go). It counts the call
-// as served (see served.go).
+// downgrades the elicitations it bridges (see own.go), and asks go-sdk's
+// round itself, one request at a time, when the caller recorded it with
+// [InOrder] (see order.go). It counts the call as served (see served.go).
 func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	c := &call{client: b.client(ctx, req)}
 	defer b.release(req.Session, c)
