@@ -3,6 +3,8 @@ package mcpform
 import (
 	"cmp"
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,6 +99,27 @@ type LegacyOptions struct {
 //     this package's functions, such as [InputResponse]: in go-sdk's first
 //     round it arrives in a stand-in that they unwrap.
 //
+// It asks a round's requests one at a time, in the order of their keys,
+// which for a [Flow] is the flow's order, a step's form before its link:
+// go-sdk's first round too, whose requests go-sdk sends all at once, when
+// a Flow built the round. A decline or cancel of one request answers the
+// round: the requests after it are not asked and reach the handler
+// unanswered, and the handler reads the answers as a 2026-07-28 client
+// would send them. For a Flow, a cancel of a step's form cancels the flow,
+// and so does a cancel of its link, which the person is shown only once
+// the form is answered, as the last thing the step asks.
+//
+// A URL-mode request for a [Flow]'s secret page reaches a 2025-11-25
+// client with an elicitationId, the same for every round of that page.
+// Once the person consents, the middleware asks it no more and waits for
+// the page, running the handler again as a 2026-07-28 client retries. When
+// the page has the secret, the client gets
+// notifications/elicitation/complete for that ID, and the call goes on:
+// at once where the page is served by the same process, even while the
+// client has not answered the request yet (the MCP Inspector answers it
+// when it hears the notice), and elsewhere at its next try, within a
+// second.
+//
 // It edits no params a handler holds. A handler's own
 // req.Session.Elicit, and go-sdk's first round of an input request the
 // handler built itself, pass as they would without the middleware, with
@@ -135,6 +158,23 @@ func legacyRounds(opts *LegacyOptions) mcp.Middleware {
 // handler while a page it was consented to is still open.
 var legacyPoll = time.Second
 
+// pageSent tells the legacy calls of this process that wait for the
+// secret page of token, at the flow's PageURL, that it has its secret:
+// they go on at once, and the client hears that the URL elicitation is
+// complete (notifications/elicitation/complete), rather than at their next
+// poll. The link is built as [round.pageRequest] builds it, for the same
+// elicitationId.
+func (f *Flow) pageSent(token string) {
+	if !legacy.Waiting() {
+		return
+	}
+	sep := "?"
+	if strings.Contains(f.secrets.PageURL, "?") {
+		sep = "&"
+	}
+	legacy.PageSent(legacy.ElicitationID(secretpage.PageKey(f.secrets.PageURL + sep + "t=" + url.QueryEscape(token))))
+}
+
 // faceWaits bounds the legacy calls that a face other than go-sdk's
 // (the mcpgo package) holds waiting for their person, with the defaults
 // of [LegacyOptions], as go-sdk's face bounds those of AddLegacyRounds:
@@ -165,12 +205,18 @@ var (
 )
 
 // unservedRound returns errNoLegacyRounds when r asks for input on a call
-// that go-sdk's bridge cannot carry (see unserved); otherwise nil.
+// that go-sdk's bridge cannot carry (see unserved); otherwise nil. On a
+// call that AddLegacyRounds serves, it has the round's requests asked one
+// at a time, in the flow's order, go-sdk's first round included.
 func unservedRound(req *mcp.CallToolRequest, r *FlowRound) error {
-	if r == nil || r.Result == nil || len(r.Result.InputRequests) == 0 || !unserved(req) {
+	switch {
+	case r == nil || r.Result == nil || len(r.Result.InputRequests) == 0:
 		return nil
+	case unserved(req):
+		return errNoLegacyRounds
 	}
-	return errNoLegacyRounds
+	legacy.InOrder(req, r.Result.InputRequests)
+	return nil
 }
 
 // unserved reports whether req is a call that go-sdk's bridge has called

@@ -802,3 +802,209 @@ func TestFaceWaits(t *testing.T) {
 		d()
 	}
 }
+
+// legacyPasswordServer returns a server whose set_password tool runs fx's
+// flow, served by AddLegacyRounds, and says how it ended and with what.
+func legacyPasswordServer(fx *secretFixture) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "set_password", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req.Extra = &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "alice"}}
+			r, err := fx.flow.Next(ctx, req)
+			switch {
+			case err != nil:
+				return nil, err
+			case r.Status == FlowAsk:
+				return r.Result, nil
+			}
+			b, _ := json.Marshal(r.Answers)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Status.String() + " " + string(b)}}}, nil
+		})
+	AddLegacyRounds(server, &LegacyOptions{Timeout: 10 * time.Second})
+	return server
+}
+
+// TestLegacyRoundInOrder (issue 35, item 1): on 2025-11-25, AddLegacyRounds
+// asks the first round too one request at a time, in the flow's order,
+// the form before its link, where go-sdk's bridge sent both at once. A
+// client that answers concurrent requests in the opposite order, link
+// first, never gets the chance; one that dismisses a link that comes
+// before its form, to give the email first, is never shown one: the call
+// does not end there.
+func TestLegacyRoundInOrder(t *testing.T) {
+	defer func(d time.Duration) { legacyPoll = d }(legacyPoll)
+	legacyPoll = 20 * time.Millisecond
+	const done = `done {"email":"ada@example.com","password":"correct horse battery"}`
+	for _, tt := range []struct {
+		name string
+		// linkFirst is what the client does with a link that comes while
+		// the email is unanswered: answer it first (opposite order), or
+		// cancel it to answer the email first.
+		linkFirst string
+		// email is what the client does with the form: "" accepts.
+		email     string
+		wantOrder []string
+		wantText  string
+	}{
+		{"answers concurrent requests in the opposite order", "accept", "", []string{"form", "url"}, done},
+		{"cancels the link to answer the email first", "cancel", "", []string{"form", "url"}, done},
+		// A cancel of the form cancels the flow: its link is not asked.
+		{"cancels the email", "accept", "cancel", []string{"form"}, "cancelled {}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newSecretFixture(t, nil)
+			server := legacyPasswordServer(fx)
+			var (
+				mu       sync.Mutex
+				order    []string // the modes, as the client saw them
+				open     int      // requests shown and not yet answered
+				most     int
+				answered bool // the email
+				urlCame  = make(chan struct{}, 1)
+				posted   sync.WaitGroup
+			)
+			client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
+				MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+					Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
+					order = append(order, req.Params.Mode)
+					open++
+					most = max(most, open)
+					emailDone := answered
+					mu.Unlock()
+					defer func() { mu.Lock(); open--; mu.Unlock() }()
+					if req.Params.Mode != "url" {
+						// The person looks at what else is shown; a link
+						// shown beside the form is answered first.
+						select {
+						case <-urlCame:
+						case <-time.After(300 * time.Millisecond):
+						}
+						mu.Lock()
+						answered = true
+						mu.Unlock()
+						if tt.email != "" {
+							return &mcp.ElicitResult{Action: tt.email}, nil
+						}
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}, nil
+					}
+					if !emailDone {
+						defer func() { urlCame <- struct{}{} }()
+						if tt.linkFirst == "cancel" {
+							return &mcp.ElicitResult{Action: "cancel"}, nil
+						}
+					}
+					posted.Add(1)
+					go func() {
+						defer posted.Done()
+						time.Sleep(5 * legacyPoll)
+						assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
+					}()
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				},
+			})
+			cs := connectClient(t, server, client, "2025-11-25")
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "set_password"})
+			require.NoError(t, err)
+			posted.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			assert.Equal(t, tt.wantOrder, order, "the requests, in the order the client saw them")
+			assert.Equal(t, 1, most, "requests shown at once")
+			require.Len(t, res.Content, 1)
+			assert.Equal(t, tt.wantText, res.Content[0].(*mcp.TextContent).Text)
+		})
+	}
+}
+
+// TestLegacyCompleteNotice (issue 35, item 4): on 2025-11-25, once the
+// secret page has the secret, the server tells the client with
+// notifications/elicitation/complete, naming the URL elicitation it sent,
+// and the call finishes: at once, not at the bridge's next poll, which
+// here is an hour away. A client may consent to the link and wait for the
+// notice, or, as the MCP Inspector does, answer the request only once the
+// person says they are done or it hears the notice: then the person need
+// not say it.
+func TestLegacyCompleteNotice(t *testing.T) {
+	defer func(d time.Duration) { legacyPoll = d }(legacyPoll)
+	legacyPoll = time.Hour
+	for _, tt := range []struct {
+		name string
+		// untilNotice: the client answers the link once it hears the
+		// notice, and cancels it if it hears none within five seconds.
+		untilNotice bool
+	}{
+		{"consents, then the page is sent", false},
+		{"answers once it hears the page was sent", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newSecretFixture(t, nil)
+			server := legacyPasswordServer(fx)
+			var (
+				mu        sync.Mutex
+				ids       []string // elicitationIds of the URL-mode requests
+				completed []string
+				postAt    time.Time // the person sends the page
+				heardAt   time.Time // the client hears it has the secret
+				heard     = make(chan struct{}, 1)
+				posted    sync.WaitGroup
+			)
+			client := mcp.NewClient(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ClientOptions{
+				MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+				Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+					Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					if req.Params.Mode != "url" {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"email": "ada@example.com"}}, nil
+					}
+					mu.Lock()
+					ids = append(ids, req.Params.ElicitationID)
+					mu.Unlock()
+					posted.Add(1)
+					go func() { // the person opens the page
+						defer posted.Done()
+						time.Sleep(100 * time.Millisecond)
+						mu.Lock()
+						postAt = time.Now()
+						mu.Unlock()
+						assert.Equal(t, http.StatusOK, send(t, req.Params.URL, "correct horse battery"))
+					}()
+					if tt.untilNotice {
+						select {
+						case <-heard:
+						case <-time.After(5 * time.Second):
+							return &mcp.ElicitResult{Action: "cancel"}, nil
+						}
+					}
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				},
+				ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					completed = append(completed, req.Params.ElicitationID)
+					heardAt = time.Now()
+					select {
+					case heard <- struct{}{}:
+					default:
+					}
+				},
+			})
+			cs := connectClient(t, server, client, "2025-11-25")
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "set_password"})
+			require.NoError(t, err, "the call waits for the next poll")
+			posted.Wait()
+			require.Len(t, res.Content, 1)
+			assert.Equal(t, `done {"email":"ada@example.com","password":"correct horse battery"}`, res.Content[0].(*mcp.TextContent).Text)
+			require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(completed) == 1 }, 5*time.Second, 10*time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, ids, 1, "the page is asked once, then waited for")
+			assert.Equal(t, ids, completed, "the notice names the URL elicitation, once")
+			assert.True(t, heardAt.After(postAt), "heard at %v, before the page was sent at %v", heardAt, postAt)
+		})
+	}
+}

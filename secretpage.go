@@ -313,6 +313,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
 	default:
+		p.flow.pageSent(token) // for a legacy call's completion notice
 		c.Stage = secretpage.StageSent
 		p.setCookie(w, r, link, c)
 		p.show(w, r, http.StatusOK, pageView{text: &pageStrings.Done})

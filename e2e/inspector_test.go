@@ -136,11 +136,14 @@ func (o mcpdoOutput) text() string {
 
 // A reply is what the person does with one request: accept a form with
 // fields, decline or cancel it, or, for a link, open the page and send the
-// password (page) before saying it is done, or say so without (too early).
+// password (page) before saying it is done, or say so without (too early),
+// perhaps sending the password a moment after (later), while the client
+// waits.
 type reply struct {
 	fields map[string]any
 	action string // "decline" or "cancel"; "" accepts
 	page   bool
+	later  bool
 }
 
 // inspectorAsk is one request as the person saw it in mcpdo.
@@ -202,6 +205,17 @@ func (m *mcpdo) callTool(t *testing.T, conn, tool string, script map[string][]re
 				code, page := postPage(t, p.URL, secret)
 				require.Equal(t, 200, code, "the page:\n%s", page)
 			}
+			if r.later {
+				link := p.URL
+				sent := make(chan struct{})
+				defer func() { <-sent }()
+				go func() {
+					defer close(sent)
+					time.Sleep(time.Second) // while mcpdo waits for the call
+					code, page := postPage(t, link, secret)
+					assert.Equal(t, 200, code, "the page:\n%s", page)
+				}()
+			}
 			args = append(args, "--done")
 		default:
 			// A person leaves the prefilled answers as they are.
@@ -236,7 +250,6 @@ func TestInspector(t *testing.T) {
 		tool       string
 		script     map[string][]reply
 		wantForms  []string
-		anyOrder   bool // the requests may come in any order
 		wantStatus string
 		wantText   string
 		check      func(t *testing.T, asked []inspectorAsk)
@@ -286,10 +299,11 @@ func TestInspector(t *testing.T) {
 			{
 				tool: passwordTool,
 				// The person sends the password on the page before saying
-				// so. Either order: 2025-11-25 asks the link first today
-				// (issue 35, item 1).
+				// so: on 2025-11-25 the Inspector hears the page is done
+				// (notifications/elicitation/complete), and the click
+				// finds the call finished.
 				script:    map[string][]reply{"email": {{fields: map[string]any{"email": "ada@example.com"}}}, "link": {{page: true}}},
-				wantForms: []string{"email", "link"}, anyOrder: true, wantStatus: "updated", wantText: "Password set for ada@example.com.",
+				wantForms: []string{"email", "link"}, wantStatus: "updated", wantText: "Password set for ada@example.com.",
 			},
 		}, want: map[string]account{"ada@example.com": {Email: "ada@example.com", Plan: "free"}}},
 		{name: "set_password done too early", calls: []call{
@@ -308,9 +322,26 @@ func TestInspector(t *testing.T) {
 			},
 		},
 			want: map[string]account{"ada@example.com": {Email: "ada@example.com", Plan: "free"}},
-			// On 2025-11-25 the link comes with the email, and the call
-			// hangs once the email is answered (issue 35, item 1).
+			// On 2025-11-25, saying done is consent to the link: the
+			// server waits for the page rather than asks again (below).
 			versions: []string{modern},
+		},
+		{name: "set_password done too early, then the page", calls: []call{
+			{tool: toolName, script: map[string][]reply{"account": {{fields: adaFree}}}, wantForms: []string{"account"}, wantStatus: "created",
+				wantText: "Signup complete: created ada@example.com on the Free plan."},
+			{
+				tool: passwordTool,
+				// The person says they are done before opening the page,
+				// then sends the password there while the Inspector
+				// waits: a 2025-11-25 client's accept is its consent to
+				// the link, and the server waits for the page, then
+				// finishes the call.
+				script:    map[string][]reply{"email": {{fields: map[string]any{"email": "ada@example.com"}}}, "link": {{later: true}}},
+				wantForms: []string{"email", "link"}, wantStatus: "updated", wantText: "Password set for ada@example.com.",
+			},
+		},
+			want:     map[string]account{"ada@example.com": {Email: "ada@example.com", Plan: "free"}},
+			versions: []string{legacy},
 		},
 	} {
 		versions := tt.versions
@@ -339,11 +370,7 @@ func TestInspector(t *testing.T) {
 						for _, a := range asked {
 							forms = append(forms, a.form)
 						}
-						if c.anyOrder {
-							assert.ElementsMatch(t, c.wantForms, forms, "the requests mcpdo showed")
-						} else {
-							assert.Equal(t, c.wantForms, forms, "the requests mcpdo showed, in order")
-						}
+						assert.Equal(t, c.wantForms, forms, "the requests mcpdo showed, in order")
 						assert.Equal(t, c.wantText, res.text())
 						assert.Equal(t, c.wantStatus, res.StructuredContent.Status)
 						if c.check != nil && len(asked) == len(c.wantForms) {

@@ -116,8 +116,9 @@ type call struct {
 	pages  pages        // its URL-mode requests
 
 	mu       sync.Mutex
-	admitted bool  // counted in the bounds
-	refused  error // or refused by them
+	admitted bool   // counted in the bounds
+	refused  error  // or refused by them
+	order    *order // the first round's, to ask in order (see order.go)
 }
 
 func (b *bridge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -130,7 +131,13 @@ func (b *bridge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "elicitation/create":
 			c, ok := ctx.Value(callKey{}).(*call)
 			p, ok2 := req.GetParams().(*mcp.ElicitParams)
-			if ok && ok2 && (IsOwn(p) || ctx.Value(bridgingKey{}) != nil) {
+			bridging := ctx.Value(bridgingKey{}) != nil
+			if ok && ok2 && !bridging {
+				if o, i := c.ordered(p); o != nil {
+					return b.inOrder(ctx, next, req, o, i, c)
+				}
+			}
+			if ok && ok2 && (IsOwn(p) || bridging) {
 				return b.elicit(ctx, next, req, p, c)
 			}
 		}
@@ -210,13 +217,17 @@ func IsLegacy(ss *mcp.ServerSession) bool {
 // elicitation, the bridge's and ours, goes through the server's sending
 // middleware, though, with a context derived from the call's: so rounds
 // marks the context, and [bridge.elicit], on the sending side, bounds and
-// downgrades the elicitations it bridges (see own.go). It counts the call
-// as served (see served.go).
+// downgrades the elicitations it bridges (see own.go), and asks go-sdk's
+// round itself, one request at a time, when the caller recorded it with
+// [InOrder] (see order.go). It counts the call as served (see served.go).
 func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	c := &call{client: b.client(ctx, req)}
 	defer b.release(req.Session, c)
 	ctx = context.WithValue(ctx, callKey{}, c)
 	defer Serving(req.Session)()
+	calls.Store(req.Params, c)
+	defer calls.Delete(req.Params)
+	defer c.pages.release()
 	bridging := context.WithValue(ctx, bridgingKey{}, true)
 	for {
 		res, err := next(ctx, "tools/call", req)
@@ -236,7 +247,7 @@ func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.Ca
 		for k := range r.InputRequests {
 			keys = append(keys, k)
 		}
-		slices.Sort(keys) // ask in a stable order
+		slices.Sort(keys) // ask in the flow's order (see order.go)
 		answers := make(mcp.InputResponseMap, len(keys))
 		open := map[string]bool{}
 		for _, key := range keys {
@@ -253,6 +264,9 @@ func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.Ca
 				return nil, wrap(err, "mcpform: asking for input %q", key)
 			}
 			answers[key] = Answer(a)
+			if a.Action != "accept" {
+				break // the rest go unasked (see order.go)
+			}
 		}
 		if err := c.pages.complete(ctx, req.Session, open); err != nil {
 			return nil, Errorf(err, "mcpform: telling the client a page is done")
@@ -305,9 +319,11 @@ func (b *bridge) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		if since, waiting := c.pages.since(q.ElicitationID); waiting {
 			// Consented already: the person is on the page, and the
 			// handler's next run looks for what it sent.
-			return b.waitPage(ctx, since)
+			return b.waitPage(ctx, since, c.pages.sent)
 		}
+		answered := c.pages.ask(ss, q.ElicitationID)
 		res, err := b.send(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: q}, c)
+		answered()
 		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {
 			c.pages.consent(q.ElicitationID)
 		}
@@ -328,6 +344,30 @@ func (b *bridge) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		return StandIn(a), nil
 	}
 	return res, err
+}
+
+// inOrder answers go-sdk's goroutine for request i of o, a round of call
+// c: the first of the round's goroutines to arrive asks every request in
+// turn, through elicit, while the others wait, and each takes back the
+// answer to its own.
+func (b *bridge) inOrder(ctx context.Context, next mcp.MethodHandler, req mcp.Request, o *order, i int, c *call) (mcp.Result, error) {
+	o.once.Do(func() {
+		o.results, o.errs = make([]mcp.Result, len(o.params)), make([]error, len(o.params))
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		stop := false
+		for j, p := range o.params {
+			switch {
+			case stop:
+				o.results[j] = unasked()
+			case j == i:
+				o.results[j], o.errs[j] = b.elicit(ctx, next, req, p, c)
+			default:
+				o.results[j], o.errs[j] = b.elicit(ctx, next, &mcp.ServerRequest[mcp.Params]{Session: ss, Params: p}, p, c)
+			}
+			stop = stop || o.errs[j] != nil || !accepted(o.results[j])
+		}
+	})
+	return o.results[i], o.errs[i]
 }
 
 // send sends one elicitation/create under the call's deadline for it.
