@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -113,6 +115,25 @@ func TestSecretPageAxe(t *testing.T) {
 			for _, r := range results {
 				assert.NotEmpty(t, r.Title, "%s has a title", r.Name)
 			}
+		})
+	}
+}
+
+// TestViewerOutcomeAxe judges the outcome a viewer shows for a final
+// result that is no view (issue 35, item 2), done and not completed, in
+// a language of the host's.
+func TestViewerOutcomeAxe(t *testing.T) {
+	needNode(t)
+	text := func(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: s}} }
+	done, _ := serveViewer(t, &mcp.CallToolResult{Content: text("Signup complete: created ada@example.com on the Pro plan.")}, false)
+	notDone, _ := serveViewer(t, &mcp.CallToolResult{Content: text("Signup not completed: you declined. Nothing was created."),
+		StructuredContent: map[string]any{"status": "declined"}}, false)
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) {
+			runAxe(t, scheme, []axeTarget{
+				{Name: "viewer-outcome-done", URL: done.URL + "/", Frame: "#view", WaitFor: "." + prefab.OutcomePanelClass},
+				{Name: "viewer-outcome-not-done", URL: notDone.URL + "/?locale=de-DE", Frame: "#view", WaitFor: "." + prefab.OutcomePanelClass},
+			})
 		})
 	}
 }

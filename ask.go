@@ -258,7 +258,7 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	// build a sentence around them ("Enter your New password").
 	msg := s.c.lang.Format(catalog.PageAsks, "fields", strings.Join(titles, s.c.lang.Text(catalog.ListSep)))
 	var secretProblems []*FieldError
-	for _, p := range problems {
+	for _, p := range r.pageWords(problems) {
 		if errors.Is(p.Err, ErrSecretWaiting) {
 			secretProblems = append(secretProblems, p)
 		}
@@ -270,6 +270,34 @@ func (r *round) pageRequest(s *flowStep, problems []*FieldError) (*mcp.ElicitPar
 	}
 	return legacy.Own(&mcp.ElicitParams{Mode: "url", Message: msg, URL: r.flow.secrets.PageURL + sep + "t=" + url.QueryEscape(token),
 		Meta: notes}), nil
+}
+
+// pageTried reports whether the call could have followed a try at a
+// secret page, so that a page not sent yet is said to be still waiting:
+// a view's submit, whose button says the page was sent; a native answer
+// where the client was asked the page in URL mode, which it accepted;
+// and a call of the link's, which answers no field. A call that answered
+// a step's fields otherwise, the model's or a native form's without URL
+// mode, came before anyone had to open the link, which its result gives
+// the person first.
+func (r *round) pageTried() bool {
+	switch r.channel {
+	case PathView:
+		return true
+	case PathNative, PathLegacy:
+		return r.can.url
+	}
+	return !r.fieldsRead
+}
+
+// pageWords returns the problems the words of a round that asks a page
+// name: problems, less the page's waiting when no try at the page came
+// before this call (see pageTried), whose result says to open the link.
+func (r *round) pageWords(problems []*FieldError) []*FieldError {
+	if r.pageTried() || !slices.ContainsFunc(problems, func(p *FieldError) bool { return errors.Is(p.Err, ErrSecretWaiting) }) {
+		return problems
+	}
+	return slices.DeleteFunc(slices.Clone(problems), func(p *FieldError) bool { return errors.Is(p.Err, ErrSecretWaiting) })
 }
 
 // linkResult returns the ordinary result that gives the person the link

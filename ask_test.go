@@ -10,7 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -465,4 +467,98 @@ func TestLinkValuesCheckedByTheFlow(t *testing.T) {
 	require.Len(t, end.Problems, 1)
 	assert.ErrorIs(t, end.Problems[0], ErrSecretRefused)
 	assert.False(t, fx.held(t, onLax), "nothing is kept")
+}
+
+// TestPageWaitingAfterATry checks item 4 of issue 35: the words of a round
+// that gives a secret page's link say to open it first, and that the page
+// is still waiting only after a try at it. On the model path, and natively
+// on a client without URL mode, the call that answers the step's form
+// comes before anyone had to open the link, so its result, the first that
+// gives the link alone, says nothing of waiting; the next call, which
+// answers nothing, is the try. A view's continue button says the page was
+// sent, so a view says so after it, and never on its first show. In
+// English and in Spanish.
+func TestPageWaitingAfterATry(t *testing.T) {
+	const email = "ada@example.com"
+	for _, lang := range []catalog.Lang{catalog.English, catalog.Spanish} {
+		waiting := []string{lang.Text(catalog.SecretWaiting), strings.Split(lang.Text(catalog.ViewPageWaiting), "{")[0]}
+		withLang := func(m mcp.Meta) mcp.Meta {
+			m[seam.MetaAcceptLanguage] = lang.Code()
+			return m
+		}
+		for _, tt := range []struct {
+			name  string
+			first func() *mcp.CallToolRequest
+			// answer answers the form, state alone the try at the page.
+			answer, try func(state string) *mcp.CallToolRequest
+			afterAnswer bool // whether the answer's round says the page waits
+		}{
+			{"model", func() *mcp.CallToolRequest { return directCall(t, withLang(bareMeta()), "alice", "set_password", nil) },
+				func(st string) *mcp.CallToolRequest {
+					return directCall(t, bareMeta(), "alice", "set_password", map[string]any{StateArgument: st, "email": email})
+				},
+				func(st string) *mcp.CallToolRequest {
+					return directCall(t, bareMeta(), "alice", "set_password", map[string]any{StateArgument: st})
+				}, false},
+			{"native form without URL mode", func() *mcp.CallToolRequest {
+				req := call("set_password", "", nil)
+				req.Params.Meta = withLang(formCaps())
+				return req
+			},
+				func(st string) *mcp.CallToolRequest {
+					return call("set_password", st, map[string]any{"password": map[string]any{"email": email}})
+				},
+				func(st string) *mcp.CallToolRequest {
+					return directCall(t, formCaps(), "alice", "set_password", map[string]any{StateArgument: st})
+				}, false},
+			{"view", func() *mcp.CallToolRequest { return directCall(t, withLang(appsMeta()), "alice", "set_password", nil) },
+				func(st string) *mcp.CallToolRequest {
+					return argsCall(t, appsMeta(), "alice", "set_password", map[string]any{StateArgument: st, "email": email})
+				},
+				func(st string) *mcp.CallToolRequest {
+					return argsCall(t, appsMeta(), "alice", "set_password", map[string]any{StateArgument: st})
+				}, true},
+		} {
+			t.Run(lang.Code()+"/"+tt.name, func(t *testing.T) {
+				_, codec, _ := newFlowFixture(t)
+				const page = "http://127.0.0.1:9/secret"
+				flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser, AskModel: true,
+					Secrets: &SecretOptions{PageURL: page, Store: NewMemorySecretStore()}})
+				require.NoError(t, err)
+				said := func(r *FlowRound) string {
+					t.Helper()
+					require.Equal(t, FlowAsk, r.Status, "problems: %v", r.Problems)
+					var b strings.Builder
+					for _, c := range r.Result.Content {
+						b.WriteString(c.(*mcp.TextContent).Text)
+					}
+					if r.Result.StructuredContent != nil {
+						b.WriteString(wireJSON(t, r.Result.StructuredContent))
+					}
+					return b.String()
+				}
+				saysWaiting := func(text string) bool {
+					return strings.Contains(text, waiting[0]) || strings.Contains(text, waiting[1])
+				}
+				first, err := flow.Next(context.Background(), tt.first())
+				require.NoError(t, err)
+				assert.False(t, saysWaiting(said(first)), "the first round says the page waits:\n%s", said(first))
+
+				answered, err := flow.Next(context.Background(), tt.answer(carried(t, first)))
+				require.NoError(t, err)
+				text := said(answered)
+				assert.Contains(t, text, page+"?t=", "the link is given")
+				assert.Equal(t, tt.afterAnswer, saysWaiting(text), "after the form's answer:\n%s", text)
+				if c, ok := answered.Result.StructuredContent.(*askContract); ok {
+					assert.Empty(t, c.Problems, "no problem is noted that the words do not name")
+				}
+
+				tried, err := flow.Next(context.Background(), tt.try(carried(t, answered)))
+				require.NoError(t, err)
+				text = said(tried)
+				assert.Contains(t, text, page+"?t=", "the link is given again")
+				assert.True(t, saysWaiting(text), "after a try, the page is still waiting:\n%s", text)
+			})
+		}
+	}
 }

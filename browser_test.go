@@ -1,13 +1,17 @@
 package mcpform
 
 import (
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"encoding/json"
 	"flag"
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,6 +68,11 @@ type browserRun struct {
 	Invalid []string `json:"invalid"`
 	Errors  []string `json:"errors"`
 	Served  []string `json:"-"`
+	// Outcome is the outcome panel of a run that only looks at it.
+	Outcome struct {
+		Heading, Text, Role, Lang string
+		Focused                   bool
+	} `json:"outcome"`
 }
 
 // runBrowser serves result to the host page on 127.0.0.1, has Chromium fill
@@ -80,23 +89,72 @@ func runBrowser(t *testing.T, result any, steps []browserStep, screenshot string
 // its origin is opaque, and it loads them with crossorigin.
 func runBrowserViewer(t *testing.T, result any, steps []browserStep, screenshot string, cdn bool) browserRun {
 	t.Helper()
+	return runBrowserJob(t, result, browserJob{steps: steps, screenshot: screenshot, cdn: cdn})
+}
+
+// browserJob is what runBrowserJob has Chromium do: fill steps and
+// submit, or, with outcome, only read the outcome panel; cdn as
+// runBrowserViewer's, and the host's hostContext.locale when locale is set.
+type browserJob struct {
+	steps        []browserStep
+	screenshot   string
+	cdn, outcome bool
+	locale       string
+}
+
+// runBrowserJob runs job on result in the test host and the viewer.
+func runBrowserJob(t *testing.T, result any, job browserJob) browserRun {
+	t.Helper()
+	steps, screenshot, cdn := job.steps, job.screenshot, job.cdn
 	needNode(t)
 	chromium := needChromium(t)
+	srv, served := serveViewer(t, result, cdn)
+	var err error
+	if screenshot != "" {
+		require.NoError(t, os.MkdirAll(filepath.Dir(screenshot), 0o755))
+		screenshot, err = filepath.Abs(screenshot)
+		require.NoError(t, err)
+	}
+	host := srv.URL + "/"
+	if job.locale != "" {
+		host += "?locale=" + url.QueryEscape(job.locale)
+	}
+	in, err := json.Marshal(map[string]any{
+		"url": host, "chromium": chromium, "screenshot": screenshot,
+		"timeoutMs": 45000, "steps": steps, "outcome": job.outcome,
+	})
+	require.NoError(t, err)
+	start := time.Now()
+	out := runNode(t, "browser.mjs", in)
+	t.Logf("browser run took %v", time.Since(start).Round(time.Millisecond))
+	var run browserRun
+	require.NoError(t, json.Unmarshal(out, &run), "browser.mjs said: %s", out)
+	run.Served = served()
+	return run
+}
+
+// serveViewer serves the test host (testdata/browser/host.html) on
+// 127.0.0.1, which shows result in the default viewer, or in one that
+// loads prefab's files from the server, as from a CDN, when cdn is set.
+// The server closes when t ends; served returns the paths it answered so
+// far, in order.
+func serveViewer(t *testing.T, result any, cdn bool) (srv *httptest.Server, served func() []string) {
+	t.Helper()
 	resultJSON, err := json.Marshal(result)
 	require.NoError(t, err)
 
 	var (
-		mu     sync.Mutex
-		served []string
+		mu    sync.Mutex
+		paths []string
 	)
 	mux := http.NewServeMux()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		served = append(served, r.URL.Path)
+		paths = append(paths, r.URL.Path)
 		mu.Unlock()
 		mux.ServeHTTP(w, r)
 	})) // listens on 127.0.0.1
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	opts := &ViewerOptions{}
 	if cdn {
 		opts.BaseURL = srv.URL + "/prefab/"
@@ -127,26 +185,11 @@ func runBrowserViewer(t *testing.T, result any, steps []browserStep, screenshot 
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		http.ServeContent(w, r, r.PathValue("file"), time.Time{}, strings.NewReader(content))
 	})
-
-	if screenshot != "" {
-		require.NoError(t, os.MkdirAll(filepath.Dir(screenshot), 0o755))
-		screenshot, err = filepath.Abs(screenshot)
-		require.NoError(t, err)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(paths)
 	}
-	job, err := json.Marshal(map[string]any{
-		"url": srv.URL + "/", "chromium": chromium, "screenshot": screenshot,
-		"timeoutMs": 45000, "steps": steps,
-	})
-	require.NoError(t, err)
-	start := time.Now()
-	out := runNode(t, "browser.mjs", job)
-	t.Logf("browser run took %v", time.Since(start).Round(time.Millisecond))
-	var run browserRun
-	require.NoError(t, json.Unmarshal(out, &run), "browser.mjs said: %s", out)
-	mu.Lock()
-	run.Served = slices.Clone(served)
-	mu.Unlock()
-	return run
 }
 
 // TestDisplayFormBrowser renders a DisplayForm result with prefab's own
@@ -382,4 +425,53 @@ func TestDisplayFormBrowserTypeScript(t *testing.T) {
 	require.Len(t, run.Calls, 1)
 	assert.JSONEq(t, `{"email":"ada@example.com","news":"on"}`, string(run.Calls[0].Arguments),
 		"TypeScript's checkbox now sends what the box shows; revisit difference 2")
+}
+
+// TestViewerOutcomeBrowser checks item 2 of issue 35 in Chromium: a host
+// that answered the tool's questions itself gives the view only the tool's
+// final result, which is no view, and the viewer shows its outcome, never
+// a blank panel: a heading and the text, in the result's language, else
+// the host's, else English. An error, and a result whose status says it
+// was declined or cancelled, read as not completed. The panel is a status
+// with the focus, and the model, which has the result already as the
+// tool's, is not told it again.
+func TestViewerOutcomeBrowser(t *testing.T) {
+	text := func(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: s}} }
+	es := mcp.Meta{seam.MetaContentLanguage: "es"}
+	lang := func(l catalog.Lang) *viewText { return viewTexts[l] }
+	for _, tt := range []struct {
+		name, locale     string
+		result           *mcp.CallToolResult
+		heading, showing string
+		lang             string
+	}{
+		{"done", "", &mcp.CallToolResult{Content: text("Signup complete: created ada@example.com on the Pro plan."),
+			StructuredContent: map[string]any{"status": "created"}},
+			lang(catalog.English).Done, "Signup complete: created ada@example.com on the Pro plan.", "en"},
+		{"error", "", &mcp.CallToolResult{Content: text("The account store is down."), IsError: true},
+			lang(catalog.English).NotDone, "The account store is down.", "en"},
+		{"declined", "", &mcp.CallToolResult{Content: text("Signup not completed: you declined."),
+			StructuredContent: map[string]any{"status": "declined"}},
+			lang(catalog.English).NotDone, "Signup not completed: you declined.", "en"},
+		{"cancelled, in the result's language", "fr-FR", &mcp.CallToolResult{Content: text("Registro no completado: se canceló."),
+			StructuredContent: map[string]any{"status": "cancelled"}, Meta: es},
+			lang(catalog.Spanish).NotDone, "Registro no completado: se canceló.", "es"},
+		{"in the host's language", "fr-FR", &mcp.CallToolResult{Content: text("Inscription terminée.")},
+			lang(catalog.French).Done, "Inscription terminée.", "fr"},
+		{"no text at all", "", &mcp.CallToolResult{Content: []mcp.Content{}},
+			lang(catalog.English).Done, "", "en"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := runBrowserJob(t, tt.result, browserJob{outcome: true, locale: tt.locale,
+				screenshot: filepath.Join("testdata", "artifacts", "outcome-"+strings.ReplaceAll(tt.name, " ", "-")+".png")})
+			assert.Empty(t, run.Errors, "the view logged errors")
+			assert.Equal(t, tt.heading, run.Outcome.Heading)
+			assert.Equal(t, tt.showing, run.Outcome.Text)
+			assert.Equal(t, tt.lang, run.Outcome.Lang, "the page's lang")
+			assert.Equal(t, "status", run.Outcome.Role)
+			assert.True(t, run.Outcome.Focused, "the panel has the focus")
+			assert.NotContains(t, run.Methods, "ui/update-model-context", "the model has the tool's result already")
+			assert.Empty(t, run.Calls)
+		})
+	}
 }

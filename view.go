@@ -109,6 +109,7 @@ func (r *round) linkView(s *flowStep, problems []*FieldError, token string) (*mc
 func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *mcp.ElicitParams, token string) (*mcp.CallToolResult, error) {
 	c, t := s.c, viewTexts[s.c.lang]
 	vf := c.viewFields()
+	problems = r.pageWords(problems)
 	said, atField := c.problemTexts(problems, t)
 	pos := r.position(s)
 	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, Submit: pos.submit, Last: pos.last,

@@ -33,7 +33,8 @@ func TestFlowView(t *testing.T) {
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
 	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + prefab.OutcomePanelClass, "children": []any{
-		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".isError", "children": []any{
+		map[string]any{"type": "If", "condition": "{{ mcpformResult.isError || mcpformResult.structuredContent.status == 'declined' || " +
+			"mcpformResult.structuredContent.status == 'cancelled' }}", "children": []any{
 			map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
 		map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
 		map[string]any{"type": "Text", "cssClass": prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
@@ -41,7 +42,8 @@ func TestFlowView(t *testing.T) {
 			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
 	assert.Equal(t, map[string]any{"type": "If", "condition": prefab.OutcomeKey, "children": []any{panel}}, root[0],
-		"the outcome: a heading, the text for the person, and the text for the model, hidden")
+		"the outcome: a heading, \"Not completed\" for an error or a result declined or cancelled (issue 35), "+
+			"the text for the person, and the text for the model, hidden")
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
 	assert.Equal(t, prefab.OutcomeKey, submit["resultKey"])

@@ -90,10 +90,15 @@ func (v *viewer) meta() mcp.Meta {
 	return mcp.Meta{"ui": map[string]any{"csp": csp}}
 }
 
-// html is the viewer page (see [prefab.Viewer]).
+// html is the viewer page (see [prefab.Viewer]), which shows a final
+// result that is no view in every language the views speak.
 func (v *viewer) html() (string, error) {
 	viewerMade.Store(true)
-	return prefab.Viewer(v.title, v.base)
+	langs := make([]*prefab.Text, len(viewTexts))
+	for i, t := range viewTexts {
+		langs[i] = t.Text
+	}
+	return prefab.Viewer(v.title, v.base, langs...)
 }
 
 // ViewerHTML returns the HTML of the MCP Apps viewer that renders a
@@ -107,7 +112,13 @@ func (v *viewer) html() (string, error) {
 // the embedded files. Either way the page carries the viewer's own small
 // stylesheet and script: colours that meet WCAG contrast, the host's light
 // or dark scheme with no frame, no theme toggle, and labels tied to their
-// fields, a repair of the renderer.
+// fields, a repair of the renderer. It also shows a tool's final result
+// that is no view, which the renderer leaves blank, as a flow view shows
+// its outcome: a heading, "Not completed" for an error or a result whose
+// structuredContent status is "declined" or "cancelled", and the result's
+// text, in the result's contentLanguage, else the host's locale, else
+// English. A host that answers a flow's questions itself, in its own
+// dialog, gives the view only that result.
 //
 // ViewerHTML returns an error when opts.URI is not a ui:// URI or
 // opts.BaseURL is not an absolute http or https URL without query or

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/catalog"
 	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,14 +41,58 @@ func TestViewerSelfContained(t *testing.T) {
 		assert.Contains(t, page, "<script>"+prefab.JS+"</script>")
 		assert.Contains(t, page, `<div id="root"></div>`)
 		// Nothing inlined ends its element early: two of each, prefab's
-		// and the viewer's own.
+		// and the viewer's own, and the outcome views' data.
 		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</style"))
-		assert.Equal(t, 2, strings.Count(strings.ToLower(page), "</script"))
+		assert.Equal(t, 3, strings.Count(strings.ToLower(page), "</script"))
 		assert.Less(t, strings.Index(page, prefab.CSS), strings.Index(page, prefab.ViewerCSS), "the viewer's CSS must follow prefab's to win over it")
 	}
 	page, err := ViewerHTML(&ViewerOptions{Title: `Tom & "Jerry"`})
 	require.NoError(t, err)
 	assert.Contains(t, page, `<title>Tom &amp; &#34;Jerry&#34;</title>`)
+}
+
+// TestViewerOutcomes checks the page's part of item 2 of issue 35: the
+// viewer carries, for each language the views speak, the view of a final
+// result that is no view, which its script renders. Each is the flow
+// views' outcome panel alone, in that language's words, marked with the
+// language as a view's root is, with an empty state.
+func TestViewerOutcomes(t *testing.T) {
+	page, err := ViewerHTML(nil)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`<script type="application/json" id="` + prefab.OutcomesID + `">([^<]*)</script>`).FindStringSubmatch(page)
+	require.NotNil(t, m, "the page carries no outcome views")
+	assert.Less(t, strings.Index(page, m[0]), strings.Index(page, prefab.ViewerJS), "the viewer's script finds them")
+	var outcomes map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(m[1]), &outcomes))
+	require.Len(t, outcomes, int(catalog.NumLangs))
+	for _, vt := range viewTexts {
+		code := vt.l.Code()
+		t.Run(code, func(t *testing.T) {
+			require.Contains(t, outcomes, code)
+			want, err := prefab.Outcome(vt.Text)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(outcomes[code]))
+			var w struct {
+				Prefab struct{ Version string } `json:"$prefab"`
+				View   struct {
+					CSSClass string `json:"cssClass"`
+				}
+				State map[string]any
+			}
+			require.NoError(t, json.Unmarshal(outcomes[code], &w))
+			assert.Equal(t, prefab.Version, w.Prefab.Version)
+			assert.Empty(t, w.State, "the script puts the result in")
+			if vt.l == catalog.English {
+				assert.Equal(t, "pf-app-root", w.View.CSSClass)
+			} else {
+				assert.Equal(t, "pf-app-root "+prefab.LangClass+code, w.View.CSSClass)
+			}
+			view := string(outcomes[code])
+			assert.Contains(t, view, `"content":`+strconv.Quote(vt.Done))
+			assert.Contains(t, view, `"content":`+strconv.Quote(vt.NotDone))
+			assert.Contains(t, view, prefab.OutcomePanelClass)
+		})
+	}
 }
 
 // TestViewerBaseURL checks that a viewer given a CDN base loads the pinned

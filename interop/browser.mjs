@@ -26,7 +26,11 @@
 //                submit; when there is one, the form is not submitted],
 //    "errors": [console errors and uncaught exceptions]}
 //
-// on stdout. Any failure exits non-zero with the reason on stderr.
+// on stdout. With "outcome": true in the job it neither fills nor submits:
+// it waits for the view's outcome panel, takes the screenshot, and writes
+// {"calls", "methods", "errors", "outcome": {"heading", "text", "role",
+// "focused", "lang": the page's lang}} instead. Any failure exits non-zero
+// with the reason on stderr.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,64 +76,77 @@ try {
   await page.goto(job.url);
   await page.waitForFunction(() => window.mcpHost?.ready === true);
   const view = page.frameLocator('#view');
-  await view.locator('form.pf-form').waitFor();
+  if (job.outcome) {
+    await view.locator('.mcpform-outcome-panel').waitFor();
+    const outcome = await view.locator('body').evaluate(() => {
+      const panel = document.querySelector('.mcpform-outcome-panel');
+      return { heading: panel.querySelector('h1, h2, h3')?.textContent.trim() ?? '',
+        text: panel.querySelector('.mcpform-outcome')?.textContent.trim() ?? '', role: panel.getAttribute('role') ?? '',
+        focused: document.activeElement === panel, lang: document.documentElement.lang };
+    });
+    if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
+    const host = await page.evaluate(() => window.mcpHost);
+    process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, errors, outcome }));
+  } else {
+    await view.locator('form.pf-form').waitFor();
 
-  for (const step of job.steps) {
-    const control = view.locator(`[name=${cssString(step.name)}]`);
-    switch (step.do) {
-      case 'fill': await control.fill(step.value); break;
-      case 'check': await control.check(); break;
-      case 'uncheck': await control.uncheck(); break;
-      case 'select': await control.selectOption(step.values); break;
-      case 'press': await control.press(step.value); break;
-      default: throw new Error(`unknown step ${JSON.stringify(step)}`);
+    for (const step of job.steps) {
+      const control = view.locator(`[name=${cssString(step.name)}]`);
+      switch (step.do) {
+        case 'fill': await control.fill(step.value); break;
+        case 'check': await control.check(); break;
+        case 'uncheck': await control.uncheck(); break;
+        case 'select': await control.selectOption(step.values); break;
+        case 'press': await control.press(step.value); break;
+        default: throw new Error(`unknown step ${JSON.stringify(step)}`);
+      }
     }
-  }
-  // What the form shows, read back from the DOM before submitting.
-  const shown = {};
-  const types = {};
-  for (const step of job.steps) {
-    if (step.do !== 'fill') continue;
-    const control = view.locator(`[name=${cssString(step.name)}]`);
-    shown[step.name] = await control.inputValue();
-    types[step.name] = await control.evaluate((e) => e.type);
-  }
-  // Each label of the form, and the name of the one control a person (or a
-  // screen reader) reaches by it.
-  const labels = {};
-  for (const raw of await view.locator('form.pf-form label').allTextContents()) {
-    const text = raw.trim();
-    const found = view.getByLabel(text, { exact: true });
-    const n = await found.count();
-    labels[text] = n === 1 ? await found.evaluate((e) => e.name) : `${n} controls`;
-  }
-  // What frames the view: the theme toggle, the body's margin, the scheme.
-  const looks = {
-    toggle: await view.locator('.pf-theme-toggle').isVisible(),
-    ...await view.locator('body').evaluate((b) => ({
-      bodyMargin: getComputedStyle(b).margin,
-      colorScheme: getComputedStyle(document.documentElement).colorScheme,
-    })),
-  };
-  if (job.screenshot) {
-    // Filling scrolls the controls into view, inside the frame too; shoot
-    // the form from its top.
-    await view.locator('body').evaluate(() => window.scrollTo(0, 0));
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: job.screenshot, fullPage: true });
-  }
+    // What the form shows, read back from the DOM before submitting.
+    const shown = {};
+    const types = {};
+    for (const step of job.steps) {
+      if (step.do !== 'fill') continue;
+      const control = view.locator(`[name=${cssString(step.name)}]`);
+      shown[step.name] = await control.inputValue();
+      types[step.name] = await control.evaluate((e) => e.type);
+    }
+    // Each label of the form, and the name of the one control a person (or a
+    // screen reader) reaches by it.
+    const labels = {};
+    for (const raw of await view.locator('form.pf-form label').allTextContents()) {
+      const text = raw.trim();
+      const found = view.getByLabel(text, { exact: true });
+      const n = await found.count();
+      labels[text] = n === 1 ? await found.evaluate((e) => e.name) : `${n} controls`;
+    }
+    // What frames the view: the theme toggle, the body's margin, the scheme.
+    const looks = {
+      toggle: await view.locator('.pf-theme-toggle').isVisible(),
+      ...await view.locator('body').evaluate((b) => ({
+        bodyMargin: getComputedStyle(b).margin,
+        colorScheme: getComputedStyle(document.documentElement).colorScheme,
+      })),
+    };
+    if (job.screenshot) {
+      // Filling scrolls the controls into view, inside the frame too; shoot
+      // the form from its top.
+      await view.locator('body').evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: job.screenshot, fullPage: true });
+    }
 
-  // The browser's own constraint validation blocks a submit without a
-  // word; report it rather than wait for a call that will never come.
-  const invalid = await view.locator('form.pf-form').evaluate((form) => [...form.elements]
-    .filter((e) => e.willValidate && !e.checkValidity())
-    .map((e) => `${e.name}: ${e.validationMessage}`));
-  if (invalid.length === 0) {
-    await view.locator('button[type=submit]').click();
-    await page.waitForFunction(() => window.mcpHost.calls.length > 0);
+    // The browser's own constraint validation blocks a submit without a
+    // word; report it rather than wait for a call that will never come.
+    const invalid = await view.locator('form.pf-form').evaluate((form) => [...form.elements]
+      .filter((e) => e.willValidate && !e.checkValidity())
+      .map((e) => `${e.name}: ${e.validationMessage}`));
+    if (invalid.length === 0) {
+      await view.locator('button[type=submit]').click();
+      await page.waitForFunction(() => window.mcpHost.calls.length > 0);
+    }
+    const host = await page.evaluate(() => window.mcpHost);
+    process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, types, labels, looks, invalid, errors }));
   }
-  const host = await page.evaluate(() => window.mcpHost);
-  process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, shown, types, labels, looks, invalid, errors }));
 } finally {
   clearTimeout(watchdog);
   await context?.close();

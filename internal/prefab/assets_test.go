@@ -99,7 +99,7 @@ func TestViewerFiles(t *testing.T) {
 	for _, class := range []string{SummaryClass, OutcomePanelClass, OutcomeClass, OutcomeModelClass, CopiedClass, OpenLinkClass, CopyLinkClass} {
 		assert.Regexp(t, `\.`+regexp.QuoteMeta(class)+`[',]`, ViewerJS, "viewer.js does not find .%s", class)
 	}
-	for _, name := range []string{BoundClass, LangClass, ToolArgument, ActionArgument, RenderAction, CompanionTool} {
+	for _, name := range []string{BoundClass, LangClass, ToolArgument, ActionArgument, RenderAction, CompanionTool, OutcomeKey, OutcomesID} {
 		assert.Contains(t, ViewerJS, "'"+name+"'", "viewer.js does not use %s", name)
 	}
 	assert.Contains(t, ViewerCSS, "."+OutcomePanelClass+":focus")

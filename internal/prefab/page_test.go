@@ -1,10 +1,12 @@
 package prefab
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -109,4 +111,26 @@ func TestViewerContrast(t *testing.T) {
 			assert.GreaterOrEqual(t, hovered, 4.5, fmt.Sprintf("hovered primary button: %.2f:1", hovered))
 		})
 	}
+}
+
+// TestViewerOutcomesInline: the outcome views stand inline in their data
+// element whatever their words hold, keyed by language code, English's
+// under "en": no word ends the element or opens a comment early.
+func TestViewerOutcomesInline(t *testing.T) {
+	en := &Text{Done: "Done </script><script>alert(1)</script>", NotDone: "Not <!-- done"}
+	fr := &Text{Lang: "fr", Done: "Terminé", NotDone: "Non terminé"}
+	page, err := Viewer("Form", "", en, fr)
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(strings.ToLower(page), "</script"), "only the page's own scripts end")
+	assert.NotContains(t, page, "<!--")
+	m := regexp.MustCompile(`<script type="application/json" id="` + OutcomesID + `">([^<]*)</script>`).FindStringSubmatch(page)
+	require.NotNil(t, m)
+	var got map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(m[1]), &got))
+	for code, text := range map[string]*Text{"en": en, "fr": fr} {
+		want, err := Outcome(text)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(got[code]), code)
+	}
+	assert.Len(t, got, 2)
 }

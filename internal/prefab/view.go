@@ -68,25 +68,57 @@ func View(s *Step, t *Text) ([]byte, error) {
 }
 
 // root is the root of every flow view: the outcome's panel once there is
-// an outcome, content until then. The panel has a heading, the text of the
-// result's first block for the person, and its second block, if any,
-// hidden, for the model alone.
+// an outcome, content until then.
 func root(content *Node, t *Text) *Node {
-	panel := &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + OutcomePanelClass, Children: []*Node{
-		{Type: "If", Condition: OutcomeKey + ".isError", Children: []*Node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
+	return &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{
+		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t)}},
+		{Type: "Else", Children: []*Node{content}},
+	}}
+}
+
+// rootClass is the class of a view's root in t's language.
+func rootClass(t *Text) string {
+	if t.Lang == "" {
+		return "pf-app-root"
+	}
+	return "pf-app-root " + LangClass + t.Lang
+}
+
+// notDone is the condition of a result that did not complete: one its
+// structuredContent's status says was declined or cancelled, and else
+// one that is an error.
+const notDone = "{{ " + OutcomeKey + ".isError || " + OutcomeKey + ".structuredContent.status == 'declined' || " +
+	OutcomeKey + ".structuredContent.status == 'cancelled' }}"
+
+// panel is the outcome's panel: a heading, "not completed" for a result
+// that did not complete (notDone), the text of the result's first block
+// for the person, and its second block, if any, hidden, for the model
+// alone.
+func panel(t *Text) *Node {
+	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + OutcomePanelClass, Children: []*Node{
+		{Type: "If", Condition: notDone, Children: []*Node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
 		{Type: "Else", Children: []*Node{{Type: "Heading", Content: t.Done, Level: 1}}},
 		{Type: "Text", CSSClass: OutcomeClass, Content: "{{ " + OutcomeKey + ".content.0.text }}"},
 		{Type: "If", Condition: OutcomeKey + ".content.1.text", Children: []*Node{
 			{Type: "Text", CSSClass: "hidden " + OutcomeModelClass, Content: "{{ " + OutcomeKey + ".content.1.text }}"}}},
 	}}
-	class := "pf-app-root"
-	if t.Lang != "" {
-		class += " " + LangClass + t.Lang
-	}
-	return &Node{Type: "Div", CSSClass: class, Children: []*Node{
-		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel}},
-		{Type: "Else", Children: []*Node{content}},
-	}}
+}
+
+// outcomeWire is the view of a tool's final result that is no view.
+type outcomeWire struct {
+	Prefab wireVersion    `json:"$prefab"`
+	View   *Node          `json:"view"`
+	State  map[string]any `json:"state"`
+}
+
+// Outcome returns the JSON of the view, in t's words, that shows a tool's
+// final result when the result is no view: a host that answered the
+// tool's questions itself, in its own dialog, gives the viewer only that
+// result. It is a flow view's outcome panel alone, its state empty: the
+// viewer's script puts the result under OutcomeKey before it renders it.
+func Outcome(t *Text) ([]byte, error) {
+	return json.Marshal(&outcomeWire{Prefab: wireVersion{Version},
+		View: &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{panel(t)}}, State: map[string]any{}})
 }
 
 // submitTo makes the form in n, and its Decline button, call tool through

@@ -37,6 +37,15 @@
 //   the new view as the host shows a tool result, by posting
 //   ui/notifications/tool-result to the renderer, which takes it from any
 //   sender.
+// - Outcomes: a host that answers a tool's questions itself, in its own
+//   dialog over the view (the MCP Inspector's Apps tab), gives the view
+//   only the tool's final result, which is no view, and for which the
+//   renderer shows nothing. The viewer shows it as a flow view shows its
+//   outcome: the page's outcome view (mcpform-outcomes) in the result's
+//   contentLanguage, else the host's locale, else English, with the
+//   result's text blocks, isError and status under the outcome key
+//   (mcpformResult), posted to the renderer as a tool result. The model
+//   has that result already, as the tool's: it is not told it again.
 (function () {
   'use strict';
   var root = document.getElementById('root');
@@ -99,7 +108,7 @@
   function tell() {
     var outcome = root.querySelector('.mcpform-outcome');
     var text = outcome === null ? '' : outcome.textContent.trim();
-    if (text === '' || text === told) return;
+    if (text === '' || text === told || hostOutcome) return;
     told = text;
     var model = root.querySelector('.mcpform-outcome-model');
     if (model !== null && model.textContent.trim() !== '') text += '\n\n' + model.textContent.trim();
@@ -134,13 +143,53 @@
       window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: d.result }, '*');
     };
   }
+  var outcomes = {}, hostOutcome = false;
+  try { outcomes = JSON.parse(document.getElementById('mcpform-outcomes').textContent) || {}; } catch (err) { outcomes = {}; }
+  // isView reports whether a tool result carries a view where the
+  // renderer looks for one: its structuredContent, or a text block's JSON.
+  function isView(r) {
+    var sc = r.structuredContent;
+    if (sc !== null && typeof sc === 'object' && '$prefab' in sc) return true;
+    var blocks = Array.isArray(r.content) ? r.content : [];
+    for (var i = 0; i < blocks.length; i++) {
+      if (!blocks[i] || blocks[i].type !== 'text' || typeof blocks[i].text !== 'string') continue;
+      try {
+        var v = JSON.parse(blocks[i].text);
+        if (v !== null && typeof v === 'object' && '$prefab' in v) return true;
+      } catch (err) { /* text, not JSON */ }
+    }
+    return false;
+  }
+  // outcome shows the host's tool result r, when it is a final result and
+  // no view, in the outcome view of the person's language.
+  function outcome(r) {
+    if (r === null || typeof r !== 'object' || isView(r) || r.resultType === 'input_required' || r.inputRequests) return;
+    var meta = r._meta || {}, code = primary(meta['io.modelcontextprotocol/contentLanguage']);
+    if (!outcomes[code]) code = primary(locale);
+    if (!outcomes[code]) code = 'en';
+    if (!outcomes[code]) return;
+    var texts = [], blocks = Array.isArray(r.content) ? r.content : [];
+    for (var i = 0; i < blocks.length; i++) {
+      if (blocks[i] && blocks[i].type === 'text' && typeof blocks[i].text === 'string') texts.push({ type: 'text', text: blocks[i].text });
+    }
+    var sc = r.structuredContent !== null && typeof r.structuredContent === 'object' ? r.structuredContent : {};
+    var view = JSON.parse(JSON.stringify(outcomes[code]));
+    view.state = view.state || {};
+    view.state['mcpformResult'] = { isError: r.isError === true,
+      structuredContent: { status: typeof sc.status === 'string' ? sc.status : '' }, content: texts };
+    hostOutcome = true;
+    window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: view } }, '*');
+  }
   root.addEventListener('input', function () { typed = true; });
   window.addEventListener('message', function (e) {
     var d = e.data;
     if (e.source !== window.parent || d === null || typeof d !== 'object') return;
-    if (d.method === 'ui/notifications/tool-result' && shown === null && d.params) {
-      shown = d.params;
-      render();
+    if (d.method === 'ui/notifications/tool-result' && d.params) {
+      if (shown === null) {
+        shown = d.params;
+        render();
+      }
+      outcome(d.params);
       return;
     }
     if (!('method' in d) && d.result && d.result.hostContext && typeof d.result.hostContext.locale === 'string') {
