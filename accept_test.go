@@ -262,7 +262,7 @@ func valuePool(fields []AutoFormField, rng *rand.Rand) []any {
 		"2026-07-28T09:30:00+-0:00", "2026-07-28T09:-0:00Z",
 		// Control and bidi characters, in text and in a quoted local part.
 		"a\tb", "a\nb", "a\r\nb", "a\x1bb", "\u202eabc", "a\u2066b\u2069", "a\u200eb", "a\x7fb",
-		"a\u0085b", "a\u009bb", "a\u2028b", "a\u2029", "\u200bx", "x\ufeff", "a\u2060b", "\u061cx",
+		"a\u0085b", "Ada\ufffdLovelace", "a\u009bb", "a\u2028b", "a\u2029", "\u200bx", "x\ufeff", "a\u2060b", "\u061cx",
 		"x\u200d", "\u200cx", "a \u200db", "a\u200d\u200db", "\U0001F468\u200d\U0001F469", "\u0645\u06cc\u200c\u062e",
 		"\"a\r\nBcc: x@evil.test\"@example.com", "\"a\x00b\"@example.com", "\"a\tb\"@example.com", "\"é\"@example.com",
 		"\"\u202e\"@example.com", "\"a b!#~\"@example.com", `""@example.com`,
@@ -645,6 +645,9 @@ var stricterChoices = []stricterChoice{
 			}
 		}
 		return false
+	}},
+	{"replacement character", "It holds no U+FFFD", func(f *AutoFormField, s string) bool {
+		return strings.ContainsRune(s, '\ufffd')
 	}},
 	{"quoted local part", "qtextSMTP", func(f *AutoFormField, s string) bool {
 		// The local part ends at the last '@': a quoted one may hold more.

@@ -112,6 +112,7 @@ func ask(key, message string, schema json.RawMessage, st state) (*mcp.CallToolRe
 		return nil, err
 	}
 	return &mcp.CallToolResult{
+		Content:       []mcp.Content{}, // as mcpform writes it: "content": [], not null
 		InputRequests: mcp.InputRequestMap{key: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema}},
 		RequestState:  string(b),
 	}, nil
