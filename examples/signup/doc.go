@@ -68,6 +68,19 @@
 // holds one account per email, and mcpform's SQLStore one outcome per run
 // of the flow, so a replayed round gets the first result again.
 //
+// Each replica opens at most -db-conns connections to PostgreSQL (10 by
+// default). A statement beyond them waits for one to come free, as
+// database/sql queues it: under a spike, signups slow down rather than
+// fail, and a signup whose account was created is never told it failed
+// for want of a connection. Unbounded, 200 clients on one replica opened
+// more connections than PostgreSQL's max_connections (100 by default),
+// and finishes failed with "too many clients already". Size it across the
+// replicas: -db-conns times the replicas, plus what other clients and
+// administrators use, below max_connections. Ten replicas at 10 fit the
+// default; beyond that, lower -db-conns, raise max_connections, or put a
+// pooler (PgBouncer) in front. A SQLite file needs no bound: its writers
+// wait for each other in SQLite's busy timeout.
+//
 // Over HTTP, the server bounds what a client can hold: request bodies of
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
 // idle connections, and at most -max-sessions sessions of older clients,
@@ -103,7 +116,7 @@
 //     55 MB: GOMEMLIMIT=112MiB.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
-//     replicas on several.
+//     replicas on several, with -db-conns sized as above.
 //   - Nothing for the HTTP handler: 2026-07-28 clients get go-sdk's
 //     stateless handler with JSONResponse, one JSON body per call rather
 //     than an event stream, since a call's result is all it sends, and
