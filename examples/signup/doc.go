@@ -84,7 +84,10 @@
 // Over HTTP, the server bounds what a client can hold: request bodies of
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
 // idle connections, and at most -max-sessions sessions of older clients,
-// each closed after -session-timeout without a request. Per remote address
+// each closed after -session-timeout without a request. At the cap, a new
+// session closes the one idle longest, with no request open: sessions a
+// flood from many addresses abandons cannot lock new clients out until
+// they time out. Per remote address
 // (per /64 for IPv6), at most -max-sessions-per-client of those sessions,
 // and -max-calls-per-client of their calls waiting for a person, so that
 // one client cannot fill the server's bounds and starve the others.

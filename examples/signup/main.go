@@ -22,7 +22,7 @@ var (
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: the process's memory)")
 	dbConns       = flag.Int("db-conns", accounts.DefaultConns, "open at most `N` connections to a postgres:// -db; more statements wait for one (keep N × replicas below max_connections)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
-	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	maxSessions   = flag.Int("max-sessions", 1000, "keep at most this many HTTP sessions of older clients: a new one closes the one idle longest, or is refused when none is idle")
 	clientSess    = flag.Int("max-sessions-per-client", 16, "refuse new HTTP sessions of older clients beyond this many per remote address")
 	clientCalls   = flag.Int("max-calls-per-client", 32, "refuse an older client's calls beyond this many waiting for input per remote address")
 	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
