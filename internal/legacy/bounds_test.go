@@ -320,6 +320,47 @@ func TestLegacyClientBounds(t *testing.T) {
 	}, 5*time.Second, 20*time.Millisecond, "A is asked again once one of its calls ends")
 }
 
+// TestLegacyFloodMakesRoom: calls from many clients that fill MaxCalls,
+// each within its own client's bound, and that nobody answers, no longer
+// refuse a new client until they time out. Once they have waited
+// makeRoomAfter, a new client's call ends the oldest, which is told why,
+// and is asked. Before, the new client was refused for the whole Timeout.
+func TestLegacyFloodMakesRoom(t *testing.T) {
+	const total = 3
+	server := askServer(t, Options{Timeout: time.Hour, MaxCallsPerSession: 1, MaxCalls: total,
+		Client: clientFromContext, makeRoomAfter: 50 * time.Millisecond})
+	in := func(name string) context.Context { return context.WithValue(context.Background(), clientKey{}, name) }
+	var flood []*rawClient
+	for i := range total {
+		c := newRawClientIn(t, in(fmt.Sprint("192.0.2.", i)), server, true)
+		c.call(t, "f", 1)
+		require.Eventually(t, func() bool { asked, _ := c.counts(); return asked == 1 }, 5*time.Second, time.Millisecond)
+		flood = append(flood, c)
+		time.Sleep(5 * time.Millisecond) // an order of age
+	}
+
+	const full = "-32603 mcpform: the server has 3 calls waiting for input, the most it serves at once; try again later"
+	young := newRawClientIn(t, in("198.51.100.1"), server, true)
+	young.call(t, "y", 1)
+	require.Eventually(t, func() bool { _, replies := young.counts(); return replies == 2 }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, map[string]int{full: 1}, young.errors(), "a burst younger than makeRoomAfter is refused")
+
+	time.Sleep(60 * time.Millisecond)
+	start := time.Now()
+	fresh := newRawClientIn(t, in("198.51.100.2"), server, true)
+	fresh.call(t, "n", 1)
+	require.Eventually(t, func() bool { asked, _ := fresh.counts(); return asked == 1 }, 5*time.Second, time.Millisecond,
+		"the new client is asked")
+	t.Logf("the new client was asked %v after it called", time.Since(start))
+	assert.Empty(t, fresh.errors())
+
+	require.Eventually(t, func() bool { return flood[0].reply("f0") != nil }, 5*time.Second, time.Millisecond)
+	requireLegacyError(t, flood[0].reply("f0").Error, "ended to make room")
+	for _, c := range flood[1:] {
+		assert.Nil(t, c.reply("f0"), "younger calls keep waiting")
+	}
+}
+
 func TestLegacyClientDefaults(t *testing.T) {
 	for _, tt := range []struct {
 		name string
