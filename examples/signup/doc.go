@@ -85,7 +85,7 @@
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
 // idle connections, and at most -max-sessions sessions of older clients,
 // each closed after -session-timeout without a request. At the cap, a new
-// session closes the one idle longest, with no request open: sessions a
+// session closes the one idle longest, with no call in flight: sessions a
 // flood from many addresses abandons cannot lock new clients out until
 // they time out. Per remote address
 // (per /64 for IPv6), at most -max-sessions-per-client of those sessions,

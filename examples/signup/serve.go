@@ -46,10 +46,10 @@ type httpLimits struct {
 	SessionTimeout time.Duration
 	// MaxSessions caps the open sessions, so abandoned initializes cost
 	// bounded memory. At the cap, an initialize closes the session that
-	// has been idle longest, with no request open, to make room: sessions
-	// abandoned in a flood from many addresses would otherwise refuse
-	// every new client until the timeout reclaimed them. Only when every
-	// session has a request open does an initialize get 503.
+	// has been idle longest, with no tool call in flight, to make room:
+	// sessions abandoned in a flood from many addresses would otherwise
+	// refuse every new client until the timeout reclaimed them. Only when
+	// every session has a call in flight does an initialize get 503.
 	MaxSessions int
 	// MaxSessionsPerClient caps them per client (see clientOf), refused
 	// the same way, so that one client cannot fill MaxSessions; zero
@@ -104,6 +104,7 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	perClient := newClientSessions(server, limits.MaxSessionsPerClient)
 	idle := newIdleSessions(server, limits.MaxSessions)
+	server.AddReceivingMiddleware(idle.middleware)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readBody(w, r, timeout) {
 			return
@@ -114,11 +115,10 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 			return
 		}
 		if id != "" || r.Method != http.MethodPost {
-			if id != "" && r.Method == http.MethodPost {
-				idle.begin(id)
-				defer idle.end(id)
-			}
 			stateful.ServeHTTP(w, r)
+			if r.Method == http.MethodPost {
+				idle.touch(id) // a request ended: the session is in use
+			}
 			return
 		}
 		// An initialize, which opens a session.
@@ -192,10 +192,12 @@ func tooLarge(w http.ResponseWriter) {
 	http.Error(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
 }
 
-// idleSessions keeps, per session, its POSTs open and when its last one
-// ended, to find the session idle longest. A GET, the event stream a
-// client may keep open to hear from the server, is not counted: a client
-// that only listens is idle. With no cap on sessions it keeps nothing.
+// idleSessions keeps, per session, its tool calls in flight and when its
+// last request ended, to find the session idle longest. A call waiting for
+// its person keeps its session, whether or not the client still has the
+// POST open: closing the session would wait for the call (go-sdk's Close
+// waits for the requests in flight), and the legacy rounds' own bounds
+// make room among such calls. With no cap on sessions it keeps nothing.
 type idleSessions struct {
 	server *mcp.Server
 	max    int // the cap on sessions; 0, none
@@ -205,8 +207,8 @@ type idleSessions struct {
 }
 
 type activity struct {
-	open int       // POSTs being served
-	last time.Time // when the last one ended
+	open int       // tool calls in flight
+	last time.Time // when its last request ended, or it opened
 }
 
 func newIdleSessions(server *mcp.Server, max int) *idleSessions {
@@ -228,7 +230,21 @@ func (s *idleSessions) opened(id string) {
 	s.sessions[id] = &activity{last: time.Now()}
 }
 
-// begin counts a POST of session id as open, if the session is counted.
+// middleware counts each tool call of a counted session while in flight.
+func (s *idleSessions) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if method != "tools/call" || !ok || s.max <= 0 {
+			return next(ctx, method, req)
+		}
+		id := ss.ID()
+		s.begin(id)
+		defer s.end(id)
+		return next(ctx, method, req)
+	}
+}
+
+// begin counts a call of session id as in flight, if the session is counted.
 func (s *idleSessions) begin(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -237,7 +253,16 @@ func (s *idleSessions) begin(id string) {
 	}
 }
 
-// end counts a POST of session id as ended now.
+// touch records that session id was used now, if it is counted.
+func (s *idleSessions) touch(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.sessions[id]; a != nil {
+		a.last = time.Now()
+	}
+}
+
+// end counts a call of session id as ended now.
 func (s *idleSessions) end(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -260,10 +285,10 @@ func (s *idleSessions) prune() {
 	}
 }
 
-// closeOldest closes the session that has no POST open and whose last
-// ended longest ago, or reports false when every session has a POST open. A session
-// idle is cheap to lose: nothing of it waits for a person, and its client
-// opens a new one when the old one is gone (404).
+// closeOldest closes the session that has no call in flight and whose
+// last ended longest ago, or reports false when every session has one. A
+// session idle is cheap to lose: nothing of it waits for a person, and
+// its client opens a new one when the old one is gone (404).
 func (s *idleSessions) closeOldest() bool {
 	s.mu.Lock()
 	var oldest *mcp.ServerSession
@@ -284,7 +309,7 @@ func (s *idleSessions) closeOldest() bool {
 	if oldest == nil {
 		return false
 	}
-	oldest.Close() // nothing open: it returns at once
+	oldest.Close() // no call in flight: it returns at once
 	return true
 }
 
