@@ -383,3 +383,44 @@ func TestLegacyClientDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundsMakeRoom: with the global bound full, a call ends the oldest
+// call of another session that no person consented to, once it has
+// waited minAge; a consented call, a call counted by Enter and a call of
+// the same session are kept, and a call ended is uncounted once.
+func TestBoundsMakeRoom(t *testing.T) {
+	b := NewBounds(2, 0, 3)
+	b.minAge = time.Millisecond
+	enter := func(ss string) (*Wait, context.Context, error) {
+		ctx, end := context.WithCancelCause(context.Background())
+		t.Cleanup(func() { end(nil) })
+		w, err := b.EnterWait(ss, "", end)
+		return w, ctx, err
+	}
+	w1, ctx1, err := enter("s1")
+	require.NoError(t, err)
+	w2, ctx2, err := enter("s2")
+	require.NoError(t, err)
+	require.NoError(t, b.Enter("s0", "")) // never ended
+	b.Consented(w2)
+	time.Sleep(5 * time.Millisecond)
+
+	w3, ctx3, err := enter("s3")
+	require.NoError(t, err, "s1's call makes room")
+	assert.ErrorIs(t, context.Cause(ctx1), ErrMadeRoom, "s1's call is ended")
+	b.LeaveWait(w1) // as its call ends: counted once
+	assert.Equal(t, 3, b.calls)
+
+	_, _, err = enter("s3")
+	require.Error(t, err, "s3's own call is not ended for it, s2 consented, and s0's is Enter's")
+	assert.Contains(t, err.Error(), "the server has 3 calls waiting")
+
+	time.Sleep(5 * time.Millisecond)
+	_, _, err = enter("s4")
+	require.NoError(t, err, "s3's call, the oldest unconsented of another session, makes room")
+	assert.ErrorIs(t, context.Cause(ctx3), ErrMadeRoom, "s3's call is ended")
+	assert.NoError(t, ctx2.Err(), "the consented call is kept")
+	b.LeaveWait(w3)
+	b.LeaveWait(w2)
+	assert.Equal(t, 2, b.calls, "s0's and s4's")
+}
