@@ -234,7 +234,8 @@ func (s *idleSessions) opened(id string) {
 func (s *idleSessions) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ss, ok := req.GetSession().(*mcp.ServerSession)
-		if method != "tools/call" || !ok || s.max <= 0 {
+		// A 2026-07-28 call has no initialize, and no session to count.
+		if method != "tools/call" || !ok || s.max <= 0 || ss.InitializeParams() == nil {
 			return next(ctx, method, req)
 		}
 		id := ss.ID()
