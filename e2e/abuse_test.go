@@ -367,7 +367,7 @@ func TestAbandonedCallsFreeSessions(t *testing.T) {
 	// The global caps, filled from one address: TestOneClientCannotStarve
 	// checks the caps per address.
 	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n),
-		"-max-sessions-per-client", fmt.Sprint(n), "-max-calls-per-client", fmt.Sprint(n))
+		"-max-sessions-per-client", fmt.Sprint(n), "-max-calls-per-client", fmt.Sprint(n), "-max-calls", fmt.Sprint(n))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 

@@ -51,3 +51,47 @@ func TestFloodFromManyAddresses(t *testing.T) {
 	assert.Less(t, served, 5*time.Second)
 	t.Logf("after %d sessions from %d addresses, a new client was served in %v", addresses*perAddress, addresses, served.Round(time.Millisecond))
 }
+
+// TestFloodOfWaitingCalls fills the server's waiting calls from many
+// addresses, each within its own caps, with calls abandoned once the
+// server asked the person, and opens sessions up to -max-sessions. Once
+// those calls have waited 10 s, a new client from an address of its own
+// gets a session, and its call ends the oldest of them and is asked,
+// within seconds. Before, it was refused until the calls' timeout, the
+// session timeout: 5 minutes by default.
+func TestFloodOfWaitingCalls(t *testing.T) {
+	const (
+		addresses  = 6
+		perAddress = 4 // -max-sessions-per-client
+		sessions   = 20
+		calls      = sessions / 2 // -max-calls' default
+	)
+	r := startReplica(t, keyA, "-session-timeout", "5m", "-max-sessions", fmt.Sprint(sessions),
+		"-max-sessions-per-client", fmt.Sprint(perAddress))
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	var wg sync.WaitGroup
+	for a := range addresses {
+		client := fromAddress(t, fmt.Sprint("127.0.2.", 10+a))
+		wg.Go(func() {
+			for i := range perAddress {
+				sid := openSession(t, client, r.url)
+				got := callAndWalkAway(t, client, r.url, sid, 100+a*perAddress+i)
+				mu.Lock()
+				outcomes[got]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	flooded := time.Now()
+	require.Equal(t, calls, outcomes["asked"], "calls left waiting: %v", outcomes)
+
+	fresh := fromAddress(t, "127.0.2.99")
+	sid := openSession(t, fresh, r.url)
+	time.Sleep(time.Until(flooded.Add(10*time.Second + 500*time.Millisecond))) // MakeRoomAfter
+	start := time.Now()
+	assert.Equal(t, "asked", callAndWalkAway(t, fresh, r.url, sid, 1), "the new client is asked")
+	assert.Less(t, time.Since(start), 5*time.Second)
+	t.Logf("the new client was asked %v after the flood's calls had waited 10 s", time.Since(start).Round(time.Millisecond))
+}

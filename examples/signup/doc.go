@@ -90,7 +90,12 @@
 // they time out. Per remote address
 // (per /64 for IPv6), at most -max-sessions-per-client of those sessions,
 // and -max-calls-per-client of their calls waiting for a person, so that
-// one client cannot fill the server's bounds and starve the others.
+// one client cannot fill the server's bounds and starve the others. In
+// all, at most -max-calls calls wait (half -max-sessions by default, so
+// that some session is always free to replace); when they are full, a new
+// call ends the one that has waited longest, at least 10 seconds, for an
+// answer nobody gave, so that a flood from many addresses locks no new
+// client out until its calls time out.
 //
 // Under load, an operator sets:
 //
