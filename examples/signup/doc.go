@@ -76,9 +76,10 @@
 // more connections than PostgreSQL's max_connections (100 by default),
 // and finishes failed with "too many clients already". Size it across the
 // replicas: -db-conns times the replicas, plus what other clients and
-// administrators use, below max_connections. Ten replicas at 10 fit the
-// default; beyond that, lower -db-conns, raise max_connections, or put a
-// pooler (PgBouncer) in front. A SQLite file needs no bound: its writers
+// administrators use, below max_connections, less its 3 connections
+// reserved for superusers. Nine replicas at 10 fit the default of 100;
+// beyond that, lower -db-conns, raise max_connections, or put a pooler
+// (PgBouncer) in front. A SQLite file needs no bound: its writers
 // wait for each other in SQLite's busy timeout.
 //
 // Over HTTP, the server bounds what a client can hold: request bodies of
@@ -87,8 +88,8 @@
 // each closed after -session-timeout without a request. At the cap, a new
 // session closes the one idle longest, with no call in flight: sessions a
 // flood from many addresses abandons cannot lock new clients out until
-// they time out. Per remote address
-// (per /64 for IPv6), at most -max-sessions-per-client of those sessions,
+// they time out. Per remote address (per /64 for IPv6), at most
+// -max-sessions-per-client of those sessions,
 // and -max-calls-per-client of their calls waiting for a person, so that
 // one client cannot fill the server's bounds and starve the others. In
 // all, at most -max-calls calls wait (half -max-sessions by default, so

@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL
 // DefaultConns is the connections a Store keeps open to PostgreSQL at
 // most, unless Open is told otherwise: enough for the statements of a
 // busy replica, which each take a millisecond or so, and few enough that
-// ten replicas stay below PostgreSQL's default max_connections of 100.
+// nine replicas stay below PostgreSQL's default max_connections of 100,
+// less the 3 it reserves for superusers.
 const DefaultConns = 10
 
 // Open opens a postgres:// URL or a SQLite file that replicas may share,
