@@ -102,6 +102,15 @@ import (
 //     more. An index of a table named schema.table is named
 //     schema.table_expiry, which SQLite spells that way and PostgreSQL
 //     puts in the table's schema itself.
+//
+// Bound db's pool (db.SetMaxOpenConns) below the server's connection
+// limit, PostgreSQL's max_connections: an unbounded pool opens a
+// connection per concurrent call, and past the limit statements fail.
+// With the pool exhausted, calls queue: each statement waits, as
+// database/sql does, for a connection to come free. A do that has
+// returned has its outcome written within 10 seconds, whatever its
+// caller's context, so while the queue drains faster than that, nothing
+// fails after do.
 type SQLStore struct {
 	db          *sql.DB
 	outcomes    *sqlTable
