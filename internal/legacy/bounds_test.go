@@ -328,7 +328,9 @@ func TestLegacyClientBounds(t *testing.T) {
 func TestLegacyFloodMakesRoom(t *testing.T) {
 	const total = 3
 	server := askServer(t, Options{Timeout: time.Hour, MaxCallsPerSession: 1, MaxCalls: total,
-		Client: clientFromContext, makeRoomAfter: 50 * time.Millisecond})
+		// makeRoomAfter is long beside the flood's setup, so that the young
+		// call comes before it under -race on a busy machine too.
+		Client: clientFromContext, makeRoomAfter: 2 * time.Second})
 	in := func(name string) context.Context { return context.WithValue(context.Background(), clientKey{}, name) }
 	var flood []*rawClient
 	for i := range total {
@@ -345,7 +347,7 @@ func TestLegacyFloodMakesRoom(t *testing.T) {
 	require.Eventually(t, func() bool { _, replies := young.counts(); return replies == 2 }, 5*time.Second, time.Millisecond)
 	assert.Equal(t, map[string]int{full: 1}, young.errors(), "a burst younger than makeRoomAfter is refused")
 
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(2*time.Second + 100*time.Millisecond)
 	start := time.Now()
 	fresh := newRawClientIn(t, in("198.51.100.2"), server, true)
 	fresh.call(t, "n", 1)
