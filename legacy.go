@@ -48,7 +48,15 @@ type LegacyOptions struct {
 	// Zero means 32, or a quarter of MaxCalls if that is less.
 	MaxCallsPerClient int
 	// MaxCalls bounds them across all sessions, refused the same way.
-	// Zero means 1000.
+	// Zero means 1000. When it is full, a new call does not wait for
+	// calls that nobody answers to time out: it ends the one that has
+	// waited longest, at least 10 seconds, for an answer no person has
+	// consented to (a form not answered, a link not accepted), of another
+	// session, with a JSON-RPC error, code -32603, that says so, and takes
+	// its place. A flood from many clients, each within MaxCallsPerClient,
+	// so locks no new client out. A call whose person accepted a link is
+	// never ended. Behind a cap on sessions, keep MaxCalls below it, so
+	// that some session is always free of waiting calls.
 	MaxCalls int
 	// Client names the client a tool call comes from, for
 	// MaxCallsPerClient; it is called once, as the call starts. Calls it

@@ -70,8 +70,12 @@ type Outcomes interface {
 // over by another call that has not stored one either. The run is kept
 // claimed until its record expires, so that no retry runs the side
 // effect again; the tool should say that the action may have happened,
-// and how to check.
-var ErrOutcomeUnknown = errors.New("mcpform: the outcome of this run could not be stored; its side effect may have happened, and will not run again")
+// and how to check. Where the store could record neither the outcome nor
+// that it is unknown, the error that wraps ErrOutcomeUnknown says instead
+// what a retry does (see [SQLStore.Once]); and a store whose database is
+// lost loses the record, so that a retry then runs do again, with the
+// same [IdempotencyKey].
+var ErrOutcomeUnknown = errors.New("mcpform: the outcome of this run could not be stored; its side effect may have happened, and will not run again while the store keeps the run's record")
 
 // outcomeSealLabel is the HKDF label of the keys that seal outcomes at
 // rest, apart from the request state's and the secrets'.
@@ -154,7 +158,9 @@ var errRunLost = errors.New("mcpform: this run's finishing round failed after ta
 // runs do again, with the same [IdempotencyKey]. When do succeeds but its
 // outcome cannot be stored (it cannot be encoded, as a NaN in
 // StructuredContent cannot, or sealed, or written), Once and every retry
-// fail with [ErrOutcomeUnknown] and none runs do again: do's result is
+// fail with [ErrOutcomeUnknown] and none runs do again, while the store
+// holds the run's record (see [SQLStore.Once] for a store that cannot
+// write even that, or loses its database): do's result is
 // handed to the store as do made it, and encoding it is part of
 // recording it. do's context ends when its claim is lost to another
 // caller.

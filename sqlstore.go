@@ -32,7 +32,7 @@ import (
 //	CREATE TABLE mcpform_outcomes (
 //		run_key    TEXT PRIMARY KEY, -- the run ID
 //		claim      TEXT NOT NULL,    -- the holder's fencing token
-//		lease_ms   BIGINT NOT NULL,  -- until when, Unix milliseconds
+//		lease_ms   BIGINT NOT NULL,  -- until when, Unix ms on the database's clock
 //		result     TEXT,             -- the outcome; NULL until decided
 //		created_ms BIGINT NOT NULL   -- the row goes Keep after this
 //	)
@@ -52,8 +52,12 @@ import (
 // a duplicate reads the row until the outcome is there. Expired rows are
 // deleted in batches of at most a thousand, through the indexes, at most
 // once a minute unless the last batch was full: no statement scans a
-// table. Times are the replicas' clocks, so they should agree to well
-// within [SQLStoreOptions].Lease.
+// table. Leases are written and compared on the database's clock alone
+// (julianday('now') on SQLite, clock_timestamp() on PostgreSQL), so a
+// replica whose clock is ahead of the others' by more than the lease
+// still sees a live claim as live. Expiry (Keep) and a secret's expiry
+// are on the replicas' clocks, which need only agree to well within
+// them.
 //
 // Through [FlowRound.Once] the outcome is sealed with the flow's codec
 // before it reaches the store (see [Outcomes]): the result column holds
@@ -79,7 +83,16 @@ import (
 //   - Several handles on one SQLite file: open it with
 //     _pragma=busy_timeout(10000) so that a writer waits out another's
 //     lock rather than failing with SQLITE_BUSY, and
-//     _pragma=journal_mode(WAL) so that readers work beside the writer.
+//     _pragma=journal_mode(WAL) so that readers work beside the writer
+//     (modernc.org/sqlite's DSN; mattn/go-sqlite3 spells them
+//     _busy_timeout=10000&_journal_mode=WAL). The program opens the
+//     connections, so SQLStore cannot set them; without them, ordinary
+//     contention can fail a write with "database is locked", and the
+//     outcome of a finished run is then held unknown (see
+//     [SQLStore.Once]).
+//   - The database's clock: SQLStore spells it as the driver's type
+//     name suggests (SQLite if it contains "sqlite"), and the other way
+//     when the database refuses to prepare that.
 //   - An in-memory SQLite database is one per connection, and a shared
 //     cache fails concurrent writers with SQLITE_LOCKED: [NewSQLStore]
 //     refuses one unless db.SetMaxOpenConns(1) was called. For one
@@ -89,6 +102,15 @@ import (
 //     more. An index of a table named schema.table is named
 //     schema.table_expiry, which SQLite spells that way and PostgreSQL
 //     puts in the table's schema itself.
+//
+// Bound db's pool (db.SetMaxOpenConns) below the server's connection
+// limit, PostgreSQL's max_connections: an unbounded pool opens a
+// connection per concurrent call, and past the limit statements fail.
+// With the pool exhausted, calls queue: each statement waits, as
+// database/sql does, for a connection to come free. A do that has
+// returned has its outcome written within 10 seconds, whatever its
+// caller's context, so while the queue drains faster than that, nothing
+// fails after do.
 type SQLStore struct {
 	db          *sql.DB
 	outcomes    *sqlTable
@@ -160,8 +182,15 @@ func NewSQLStore(db *sql.DB, opts *SQLStoreOptions) (*SQLStore, error) {
 	if err := sqliteOneConn(db); err != nil {
 		return nil, err
 	}
-	s.outcomes = newSQLTable(outcomeTable, outcomeColumns, outcomeIndexes, outcomeStatements)
-	s.secrets = newSQLTable(secTable, secretColumns, secretIndexes, secretStatements)
+	// The database's clock is spelled as the driver's name suggests, and
+	// the other way if the database refuses that.
+	nows := []string{postgresNow, sqliteNow}
+	if isSQLite(db) {
+		nows[0], nows[1] = nows[1], nows[0]
+	}
+	s.outcomes = newSQLTable(outcomeTable, outcomeColumns, outcomeIndexes,
+		outcomeStatements(outcomeTable, nows[0]), outcomeStatements(outcomeTable, nows[1]))
+	s.secrets = newSQLTable(secTable, secretColumns, secretIndexes, secretStatements(secTable))
 	return s, nil
 }
 
@@ -170,8 +199,7 @@ func NewSQLStore(db *sql.DB, opts *SQLStoreOptions) (*SQLStore, error) {
 // database, and a run's outcome would vanish between its claim and its
 // record.
 func sqliteOneConn(db *sql.DB) error {
-	if !strings.Contains(strings.ToLower(reflect.TypeOf(db.Driver()).String()), "sqlite") ||
-		db.Stats().MaxOpenConnections == 1 {
+	if !isSQLite(db) || db.Stats().MaxOpenConnections == 1 {
 		return nil
 	}
 	rows, err := db.Query("PRAGMA database_list")
@@ -188,6 +216,11 @@ func sqliteOneConn(db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// isSQLite reports whether db's driver names itself SQLite.
+func isSQLite(db *sql.DB) bool {
+	return strings.Contains(strings.ToLower(reflect.TypeOf(db.Driver()).String()), "sqlite")
 }
 
 // sqlIdentifier reports whether name is [schema.]table, each part letters,
@@ -229,7 +262,7 @@ func (s *SQLStore) Create(ctx context.Context) error {
 type sqlTable struct {
 	name   string
 	create [][]string // steps, each a statement and its alternatives
-	text   []string   // the statements, by index
+	texts  [][]string // the statements, by index, in each dialect to try
 
 	mu       sync.Mutex
 	stmts    atomic.Pointer[[]*sql.Stmt] // prepared, by index
@@ -239,9 +272,10 @@ type sqlTable struct {
 
 // newSQLTable returns the table name with columns cols, indexes made by
 // index (given the index's bare name, the table's, and the table part
-// alone) and the statements made by stmts from the table's name.
-func newSQLTable(name, cols string, indexes []string, stmts func(string) []string) *sqlTable {
-	t := &sqlTable{name: name, text: stmts(name)}
+// alone) and the statements texts, by index: the first set of them that
+// the database prepares, one set per dialect.
+func newSQLTable(name, cols string, indexes []string, texts ...[]string) *sqlTable {
+	t := &sqlTable{name: name, texts: texts}
 	t.create = [][]string{{"CREATE TABLE IF NOT EXISTS " + name + " (" + cols + ")"}}
 	schema, bare, dotted := strings.Cut(name, ".")
 	if !dotted {
@@ -273,19 +307,32 @@ func (s *SQLStore) stmt(ctx context.Context, t *sqlTable, i int) (*sql.Stmt, err
 			return nil, fmt.Errorf("mcpform: creating table %s: %w", t.name, err)
 		}
 	}
-	stmts := make([]*sql.Stmt, len(t.text))
-	for j, q := range t.text {
+	var first error
+	for _, text := range t.texts {
+		stmts, err := s.prepare(ctx, text)
+		if err == nil {
+			t.stmts.Store(&stmts)
+			return stmts[i], nil
+		}
+		first = cmp.Or(first, err)
+	}
+	return nil, fmt.Errorf("mcpform: preparing a statement on %s: %w", t.name, first)
+}
+
+// prepare prepares every statement of text, or none.
+func (s *SQLStore) prepare(ctx context.Context, text []string) ([]*sql.Stmt, error) {
+	stmts := make([]*sql.Stmt, len(text))
+	for j, q := range text {
 		st, err := s.db.PrepareContext(ctx, q)
 		if err != nil {
 			for _, p := range stmts[:j] {
 				p.Close()
 			}
-			return nil, fmt.Errorf("mcpform: preparing a statement on %s: %w", t.name, err)
+			return nil, err
 		}
 		stmts[j] = st
 	}
-	t.stmts.Store(&stmts)
-	return stmts[i], nil
+	return stmts, nil
 }
 
 // exec runs the first of alts that succeeds, going through them twice:
@@ -355,14 +402,26 @@ const (
 	outSweep
 )
 
-func outcomeStatements(t string) []string {
+// The database's clock, in Unix milliseconds, as SQLite and PostgreSQL
+// spell it. Leases are written and compared on it alone, so that replicas
+// whose clocks disagree still agree on whether a claim is live.
+const (
+	sqliteNow   = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+	postgresNow = "CAST(date_part('epoch', clock_timestamp()) * 1000 AS BIGINT)"
+)
+
+// outcomeStatements returns the outcome table t's statements, with now
+// the database's clock in Unix milliseconds (sqliteNow or postgresNow).
+// Every lease is now plus a duration the store passes; a read returns
+// what is left of the lease, on the same clock.
+func outcomeStatements(t, now string) []string {
 	return []string{
-		outClaim:   "INSERT INTO " + t + " (run_key, claim, lease_ms, created_ms) VALUES ($1, $2, $3, $4) ON CONFLICT (run_key) DO NOTHING",
-		outRead:    "SELECT result, claim, lease_ms FROM " + t + " WHERE run_key = $1",
-		outTake:    "UPDATE " + t + " SET claim = $1, lease_ms = $2 WHERE run_key = $3 AND claim = $4 AND result IS NULL AND lease_ms <= $5",
-		outRenew:   "UPDATE " + t + " SET lease_ms = $1 WHERE run_key = $2 AND claim = $3 AND result IS NULL",
+		outClaim:   "INSERT INTO " + t + " (run_key, claim, lease_ms, created_ms) VALUES ($1, $2, " + now + " + $3, $4) ON CONFLICT (run_key) DO NOTHING",
+		outRead:    "SELECT result, claim, lease_ms - " + now + " FROM " + t + " WHERE run_key = $1",
+		outTake:    "UPDATE " + t + " SET claim = $1, lease_ms = " + now + " + $2 WHERE run_key = $3 AND claim = $4 AND result IS NULL AND lease_ms <= " + now,
+		outRenew:   "UPDATE " + t + " SET lease_ms = " + now + " + $1 WHERE run_key = $2 AND claim = $3 AND result IS NULL",
 		outRecord:  "UPDATE " + t + " SET result = $1 WHERE run_key = $2 AND claim = $3",
-		outMark:    "UPDATE " + t + " SET claim = $1, lease_ms = $2 WHERE run_key = $3 AND claim = $4 AND result IS NULL",
+		outMark:    "UPDATE " + t + " SET claim = $1, lease_ms = " + now + " + $2 WHERE run_key = $3 AND claim = $4 AND result IS NULL",
 		outRelease: "DELETE FROM " + t + " WHERE run_key = $1 AND claim = $2 AND result IS NULL",
 		outSweep: "DELETE FROM " + t + " WHERE run_key IN (SELECT run_key FROM " + t +
 			" WHERE created_ms < $1 ORDER BY created_ms LIMIT $2)",
@@ -408,8 +467,16 @@ var errClaimLost = errors.New("mcpform: this run's claim was taken over; its out
 //     write fails after a few tries, the run is marked unrecorded
 //     instead: that call and every later one, until the row expires
 //     (Keep), fail with [ErrOutcomeUnknown], and none calls do again.
-//     Only when the mark fails too is the claim left to lapse, as after
-//     a crash.
+//   - When the mark fails too, the call fails with [ErrOutcomeUnknown],
+//     and the holder keeps the claim held in the background, renewing
+//     its lease and trying again to store the outcome, then the mark,
+//     until one is stored: duplicates wait meanwhile, and get the
+//     outcome once it is stored. Only if the holder's process stops, or
+//     cannot renew the lease before it lapses, first, is the claim left
+//     to lapse, as after a crash, and the error says so.
+//   - The database is the record: if it is lost (restored from a backup
+//     older than the claim, or replaced), a retry finds no row and runs
+//     do again, with the same [IdempotencyKey] through a flow.
 //   - When the holder stops renewing for a whole lease, because its
 //     process crashed or lost the database, a duplicate takes the claim
 //     over and calls its own do: a side effect cut short by a crash may
@@ -476,10 +543,9 @@ func (s *SQLStore) await(ctx context.Context, key, token string, mayClaim bool) 
 // key, or whether the claim is now token's; neither while another holds
 // it, and gone when there is no row to read.
 func (s *SQLStore) claim(ctx context.Context, key, token string, insert, mayClaim bool) (first []byte, held, gone bool, err error) {
-	now := s.now()
-	lease := now.Add(s.lease)
+	lease := s.lease.Milliseconds()
 	if insert {
-		n, err := s.execOutcome(ctx, outClaim, key, token, lease.UnixMilli(), now.UnixMilli())
+		n, err := s.execOutcome(ctx, outClaim, key, token, lease, s.now().UnixMilli())
 		if err != nil || n == 1 {
 			return nil, n == 1, false, err
 		}
@@ -490,8 +556,8 @@ func (s *SQLStore) claim(ctx context.Context, key, token string, insert, mayClai
 	}
 	var result sql.NullString
 	var holder string
-	var until int64
-	err = read.QueryRowContext(ctx, key).Scan(&result, &holder, &until)
+	var left int64 // of the holder's lease, in milliseconds
+	err = read.QueryRowContext(ctx, key).Scan(&result, &holder, &left)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, true, nil
@@ -501,14 +567,14 @@ func (s *SQLStore) claim(ctx context.Context, key, token string, insert, mayClai
 		return []byte(result.String), false, false, nil
 	case holder == claimUnrecorded:
 		return nil, false, false, ErrOutcomeUnknown
-	case until > now.UnixMilli():
+	case left > 0:
 		return nil, false, false, nil
 	case !mayClaim:
 		return nil, false, false, ErrOutcomeUnknown
 	}
 	// The holder's lease has lapsed: take the claim over, unless the
 	// holder has just renewed it or another waiter has taken it.
-	n, err := s.execOutcome(ctx, outTake, token, lease.UnixMilli(), key, holder, now.UnixMilli())
+	n, err := s.execOutcome(ctx, outTake, token, lease, key, holder)
 	return nil, n == 1, false, err
 }
 
@@ -532,8 +598,8 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, do func(contex
 			r.stop()
 			s.execOutcome(rctx, outRelease, key, token)
 		case !decided: // the encoder panicked: do's effect may have happened
-			r.stop()
-			s.unrecorded(rctx, key, token, nil)
+			_, err := s.unrecorded(rctx, key, token, nil, nil)
+			s.keepHeld(r, err)
 		}
 	}()
 	raw, err := do(dctx)
@@ -550,8 +616,80 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, do func(contex
 	defer r.stop() // renewing while the outcome is stored, tries and all
 	first, err := s.record(rctx, key, token, raw)
 	decided = true
+	s.keepHeld(r, err)
 	return first, err
 }
+
+// keepHeld stops r and, when err says that neither the outcome nor the
+// mark could be stored, goes on holding r's claim and trying to store
+// them, in the background.
+func (s *SQLStore) keepHeld(r *renewal, err error) {
+	r.stop()
+	var held *heldError
+	if errors.As(err, &held) {
+		go s.hold(r.key, r.token, held.blob, r.until)
+	}
+}
+
+// hold keeps token's claim on key held after neither its outcome, blob,
+// nor the mark of it unrecorded could be stored: it renews the lease and
+// tries to store blob (when there is one) and then the mark, backing off
+// from recordBackoff to a third of the lease, so that while this process
+// reaches the database no lapse of the lease frees a run whose side
+// effect may have happened. It stops once either is stored, once the
+// claim is no longer token's, once it could not renew the lease, which
+// ends at until on s's clock, before it lapsed, or after Keep.
+func (s *SQLStore) hold(key, token string, blob []byte, until time.Time) {
+	wait, end := recordBackoff, time.Now().Add(s.keep)
+	for time.Now().Before(end) {
+		time.Sleep(wait)
+		wait = min(2*wait, s.lease/3)
+		if s.holdOnce(key, token, blob, &until) {
+			return
+		}
+	}
+}
+
+// holdOnce is one round of hold; it reports whether holding is over.
+func (s *SQLStore) holdOnce(key, token string, blob []byte, until *time.Time) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
+	defer cancel()
+	now := s.now()
+	n, err := s.execOutcome(ctx, outRenew, s.lease.Milliseconds(), key, token)
+	switch {
+	case err == nil && n == 0: // stored after all, taken over, or gone
+		return true
+	case err == nil:
+		*until = now.Add(s.lease)
+	case !now.Before(*until): // lapsed: a retry may take the run over
+		return true
+	}
+	if blob != nil {
+		if _, err := s.execOutcome(ctx, outRecord, string(blob), key, token); err == nil {
+			return true
+		}
+	}
+	_, err = s.execOutcome(ctx, outMark, claimUnrecorded, s.keep.Milliseconds(), key, token)
+	return err == nil
+}
+
+// A heldError is [ErrOutcomeUnknown] when neither the outcome nor the
+// mark of its run unrecorded could be stored, so that only the holder's
+// claim, held by [SQLStore.hold], keeps the run from running again.
+type heldError struct {
+	cause error
+	blob  []byte // the outcome, or nil when it could not be encoded
+}
+
+func (e *heldError) Error() string {
+	return "mcpform: the outcome of this run could not be stored, nor the run marked unrecorded; its side effect may have happened. " +
+		"This replica keeps the run claimed and keeps trying to store its outcome; should it stop, or lose the database for a whole lease, " +
+		"before it does, a retry runs do again, with the same IdempotencyKey (" + e.cause.Error() + ")"
+}
+
+func (e *heldError) Is(target error) bool { return target == ErrOutcomeUnknown }
+
+func (e *heldError) Unwrap() error { return e.cause }
 
 // record encodes do's result and stores it as key's outcome while token
 // holds the claim, trying again on errors; when it cannot, it marks the
@@ -559,7 +697,7 @@ func (s *SQLStore) decide(ctx context.Context, key, token string, do func(contex
 func (s *SQLStore) record(ctx context.Context, key, token string, raw *rawOutcome) ([]byte, error) {
 	blob, err := raw.encode()
 	if err != nil {
-		return s.unrecorded(ctx, key, token, err)
+		return s.unrecorded(ctx, key, token, nil, err)
 	}
 	n, err := s.retry(ctx, outRecord, string(blob), key, token)
 	if err == nil && n == 1 {
@@ -569,19 +707,27 @@ func (s *SQLStore) record(ctx context.Context, key, token string, raw *rawOutcom
 		first, _, err := s.await(ctx, key, token, false)
 		return first, err
 	}
-	return s.unrecorded(ctx, key, token, err)
+	return s.unrecorded(ctx, key, token, blob, err)
 }
 
-// unrecorded marks key, which token holds, unrecorded, because its outcome
-// could not be recorded for cause, and reports ErrOutcomeUnknown; or
-// returns the outcome of the one who took the claim over.
-func (s *SQLStore) unrecorded(ctx context.Context, key, token string, cause error) ([]byte, error) {
-	n, err := s.retry(ctx, outMark, claimUnrecorded, s.now().Add(s.keep).UnixMilli(), key, token)
-	if err == nil && n == 0 {
+// unrecorded marks key, which token holds, unrecorded, because its
+// outcome, blob (nil if it could not be encoded), could not be recorded
+// for cause, and reports ErrOutcomeUnknown; or returns the outcome of the
+// one who took the claim over. When the mark cannot be stored either, the
+// error is a *heldError, and the caller holds the claim on.
+func (s *SQLStore) unrecorded(ctx context.Context, key, token string, blob []byte, cause error) ([]byte, error) {
+	n, err := s.retry(ctx, outMark, claimUnrecorded, s.keep.Milliseconds(), key, token)
+	switch {
+	case err == nil && n == 0:
 		first, _, err := s.await(ctx, key, token, false)
 		return first, err
+	case err != nil:
+		return nil, &heldError{cause: errors.Join(cause, err), blob: blob}
 	}
-	return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, errors.Join(cause, err))
+	if cause == nil {
+		return nil, ErrOutcomeUnknown
+	}
+	return nil, fmt.Errorf("%w (%w)", ErrOutcomeUnknown, cause)
 }
 
 // retry runs the outcome statement i up to recordTries times, backing
@@ -643,7 +789,7 @@ func (r *renewal) renew() {
 	next := now.Add(s.lease)
 	ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
 	defer cancel()
-	n, err := s.execOutcome(ctx, outRenew, next.UnixMilli(), r.key, r.token)
+	n, err := s.execOutcome(ctx, outRenew, s.lease.Milliseconds(), r.key, r.token)
 	switch {
 	case err == nil && n == 0, err != nil && !now.Before(r.until):
 		r.lost(errClaimLost)
@@ -677,8 +823,8 @@ func (s *SQLStore) lookupJSON(ctx context.Context, key string) ([]byte, bool, er
 	}
 	var result sql.NullString
 	var holder string
-	var until int64
-	err = read.QueryRowContext(ctx, key).Scan(&result, &holder, &until)
+	var left int64
+	err = read.QueryRowContext(ctx, key).Scan(&result, &holder, &left)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil

@@ -45,6 +45,14 @@ func testDBs(t *testing.T) []testDB {
 	}
 }
 
+// now returns how the statements spell the database's clock.
+func (d testDB) now() string {
+	if d.name == "sqlite" {
+		return sqliteNow
+	}
+	return postgresNow
+}
+
 // eachDB runs f on each database, as a subtest.
 func eachDB(t *testing.T, f func(t *testing.T, db testDB)) {
 	for _, db := range testDBs(t) {
@@ -186,18 +194,23 @@ func (l *stmtLog) add(query string) {
 }
 
 // failing makes the handle fail every run of a statement that contains
-// part, until the test ends.
-func (l *stmtLog) failing(t *testing.T, part string) {
+// one of parts, until the test ends or healed is called.
+func (l *stmtLog) failing(t *testing.T, parts ...string) {
 	l.mu.Lock()
 	l.fail = func(query string) error {
-		if strings.Contains(query, part) {
-			return errors.New("injected failure")
+		for _, part := range parts {
+			if strings.Contains(query, part) {
+				return errors.New("injected failure")
+			}
 		}
 		return nil
 	}
 	l.mu.Unlock()
-	t.Cleanup(func() { l.mu.Lock(); l.fail = nil; l.mu.Unlock() })
+	t.Cleanup(l.healed)
 }
+
+// healed ends failing.
+func (l *stmtLog) healed() { l.mu.Lock(); l.fail = nil; l.mu.Unlock() }
 
 // take returns the statements logged since the last take.
 func (l *stmtLog) take() []string {
@@ -364,7 +377,7 @@ func TestSQLStoreSweepBounded(t *testing.T) {
 			require.NoError(t, err)
 		}
 		for _, q := range []struct{ stmt, index string }{
-			{outcomeStatements(tables.OutcomeTable)[outSweep], tables.OutcomeTable + "_expiry"},
+			{outcomeStatements(tables.OutcomeTable, d.now())[outSweep], tables.OutcomeTable + "_expiry"},
 			{secretStatements(tables.SecretTable)[secForget], tables.SecretTable + "_expiry"},
 			{secretStatements(tables.SecretTable)[secClear], tables.SecretTable + "_held"},
 		} {
@@ -533,11 +546,11 @@ func TestSQLStoreOnce(t *testing.T) {
 		})
 
 		t.Run("a holder whose claim was taken over gets the first outcome", func(t *testing.T) {
-			clock := &flowClock{t: time.Now()}
-			a.now, b.now = clock.now, clock.now
-			defer func() { a.now, b.now = time.Now, time.Now }()
 			got, err := a.Once(ctx, "run-6", func(dctx context.Context) (*mcp.CallToolResult, error) {
-				clock.t = clock.t.Add(a.lease + time.Second) // the holder stalls past its lease
+				// The holder stalls past its lease, on the database's clock.
+				_, err := a.db.Exec("UPDATE "+tables.OutcomeTable+" SET lease_ms = lease_ms - $1 WHERE run_key = 'run-6'",
+					(a.lease + time.Second).Milliseconds())
+				require.NoError(t, err)
 				taken, err := b.Once(ctx, "run-6", func(context.Context) (*mcp.CallToolResult, error) { return outcome("taker"), nil })
 				assert.NoError(t, err)
 				assert.Equal(t, "taker", textOf(taken))
@@ -592,11 +605,11 @@ func TestSQLStoreStatements(t *testing.T) {
 		for _, q := range log.prepared {
 			prepared[q]++
 		}
-		for _, q := range outcomeStatements(tables.OutcomeTable) {
+		for _, q := range outcomeStatements(tables.OutcomeTable, d.now()) {
 			assert.LessOrEqual(t, prepared[q], 1, "prepared again: %s", q)
 		}
 		for _, i := range []int{outClaim, outRead, outRecord, outSweep} {
-			assert.Equal(t, 1, prepared[outcomeStatements(tables.OutcomeTable)[i]], "prepared once: %s", outcomeStatements(tables.OutcomeTable)[i])
+			assert.Equal(t, 1, prepared[outcomeStatements(tables.OutcomeTable, d.now())[i]], "prepared once: %s", outcomeStatements(tables.OutcomeTable, d.now())[i])
 		}
 	})
 }
@@ -779,6 +792,126 @@ func TestSQLStoreFailedWrite(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, found)
 		assert.Nil(t, first)
+	})
+}
+
+// TestSQLStoreSkewedClocks runs a do that outlasts its lease while a
+// duplicate waits on another replica whose clock is ahead of the
+// holder's by far more than the lease, and the other way round: leases
+// are on the database's clock, so the duplicate never takes a live claim
+// over, and the side effect runs once.
+func TestSQLStoreSkewedClocks(t *testing.T) {
+	const lease, skew = time.Second, 30 * time.Second
+	for _, tt := range []struct {
+		name               string
+		holderAt, waiterAt time.Duration // from the true time
+	}{
+		{"the duplicate's clock ahead", 0, skew},
+		{"the holder's clock ahead", skew, 0},
+		{"the duplicate's clock behind", 0, -skew},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			eachDB(t, func(t *testing.T, d testDB) {
+				ctx := context.Background()
+				tables := leased(d.tables(t), lease)
+				a, _ := d.store(t, tables)
+				b, logB := d.store(t, tables)
+				a.now = func() time.Time { return time.Now().Add(tt.holderAt) }
+				b.now = func() time.Time { return time.Now().Add(tt.waiterAt) }
+				var calls atomic.Int32
+				entered := make(chan struct{})
+				results := make([]string, 2)
+				var wg sync.WaitGroup
+				wg.Go(func() {
+					got, err := a.Once(ctx, "skewed", func(dctx context.Context) (*mcp.CallToolResult, error) {
+						calls.Add(1)
+						close(entered)
+						// Run past two leases, and until the duplicate has
+						// read the claim a few times since.
+						start, polled := time.Now(), logB.count("SELECT outcomes")
+						for time.Since(start) < 2*lease || logB.count("SELECT outcomes") < polled+3 {
+							if dctx.Err() != nil {
+								return nil, context.Cause(dctx)
+							}
+							time.Sleep(10 * time.Millisecond)
+						}
+						return outcome("holder"), nil
+					})
+					assert.NoError(t, err)
+					results[0] = textOf(got)
+				})
+				<-entered
+				wg.Go(func() {
+					got, err := b.Once(ctx, "skewed", counted(&calls, "duplicate"))
+					assert.NoError(t, err)
+					results[1] = textOf(got)
+				})
+				wg.Wait()
+				assert.Equal(t, []string{"holder", "holder"}, results)
+				assert.EqualValues(t, 1, calls.Load(), "side effects run")
+			})
+		})
+	}
+}
+
+// TestSQLStoreUnrecordedHeld fails both the write of a run's outcome and
+// the mark of it unrecorded: the holder reports ErrOutcomeUnknown, saying
+// what holds, and keeps the claim held, so that a retry on another
+// replica long after the lease waits rather than run do again, and gets
+// the outcome once the holder can store it. When the holder cannot reach
+// the database at all, a retry after the lease runs do again, as the
+// error said.
+func TestSQLStoreUnrecordedHeld(t *testing.T) {
+	const lease = time.Second
+	eachDB(t, func(t *testing.T, d testDB) {
+		ctx := context.Background()
+		tables := leased(d.tables(t), lease)
+		a, logA := d.store(t, tables)
+		b, _ := d.store(t, tables)
+
+		t.Run("held while the database answers", func(t *testing.T) {
+			logA.failing(t, "SET result", "SET claim")
+			var calls atomic.Int32
+			_, err := a.Once(ctx, "held", counted(&calls, "created"))
+			assert.ErrorIs(t, err, ErrOutcomeUnknown)
+			assert.ErrorContains(t, err, "same IdempotencyKey", "says what a retry does should the holder stop")
+			assert.NotContains(t, err.Error(), "will not run again")
+			time.Sleep(2 * lease) // long past the lease
+			done := make(chan struct{})
+			var got *mcp.CallToolResult
+			var retryErr error
+			go func() {
+				defer close(done)
+				got, retryErr = b.Once(ctx, "held", counted(&calls, "retry"))
+			}()
+			select {
+			case <-done:
+				t.Fatalf("the retry did not wait for the holder: %v, %v", textOf(got), retryErr)
+			case <-time.After(2 * lease):
+			}
+			assert.EqualValues(t, 1, calls.Load(), "the retry waits, and runs nothing")
+			logA.healed() // the holder can store the outcome now
+			select {
+			case <-done:
+			case <-time.After(10 * lease):
+				t.Fatal("the holder never stored the outcome")
+			}
+			require.NoError(t, retryErr)
+			assert.Equal(t, "created", textOf(got), "the holder's outcome")
+			assert.EqualValues(t, 1, calls.Load(), "side effects run")
+		})
+
+		t.Run("taken over when the holder loses the database", func(t *testing.T) {
+			logA.failing(t, "UPDATE")
+			var calls atomic.Int32
+			_, err := a.Once(ctx, "lost", counted(&calls, "created"))
+			assert.ErrorIs(t, err, ErrOutcomeUnknown)
+			assert.ErrorContains(t, err, "should it stop, or lose the database for a whole lease, before it does, a retry runs do again, with the same IdempotencyKey")
+			got, err := b.Once(ctx, "lost", counted(&calls, "retry"))
+			require.NoError(t, err)
+			assert.Equal(t, "retry", textOf(got))
+			assert.EqualValues(t, 2, calls.Load(), "as the error said")
+		})
 	})
 }
 

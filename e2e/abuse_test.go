@@ -116,8 +116,12 @@ func TestAbandonedSessions(t *testing.T) {
 	assert.Equal(t, n, closed, "sessions closed by the idle timeout")
 }
 
-// TestSessionCap checks that the server refuses sessions beyond
-// -max-sessions with 503, and takes new ones as old ones close.
+// TestSessionCap checks that the server keeps at most -max-sessions
+// sessions: at the cap, a new initialize closes the session idle longest
+// rather than being refused, so that sessions a flood abandoned lock no
+// new client out until they time out (issue 33); a client that ends its
+// session makes room as before. TestAbandonedCallsFreeSessions checks the
+// 503 when every session has a call in flight.
 func TestSessionCap(t *testing.T) {
 	const n = 100
 	r := startReplica(t, keyA, "-session-timeout", "10m", "-max-sessions", fmt.Sprint(n),
@@ -125,27 +129,33 @@ func TestSessionCap(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 	ids := openSessions(t, client, r.url, n)
+	// Every session but the first is used since: the first is idle longest.
+	for _, id := range ids[1:] {
+		code, _ := post(t, client, r.url, id, ping)
+		require.Equal(t, http.StatusOK, code)
+	}
 
-	req, err := http.NewRequest(http.MethodPost, r.url, strings.NewReader(initialize))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := client.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "session %d is over the cap", n+1)
-	assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+	code, sid := post(t, client, r.url, "", initialize)
+	require.Equal(t, http.StatusOK, code, "session %d at the cap of idle sessions", n+1)
+	code, _ = post(t, client, r.url, sid, ping)
+	assert.Equal(t, http.StatusOK, code, "the new session")
+	code, _ = post(t, client, r.url, ids[0], ping)
+	assert.Equal(t, http.StatusNotFound, code, "the session idle longest is closed")
+	for _, id := range ids[1:] {
+		code, _ = post(t, client, r.url, id, ping)
+		require.Equal(t, http.StatusOK, code, "the other sessions stay open")
+	}
 
 	// A client that ends its session makes room.
 	del, err := http.NewRequest(http.MethodDelete, r.url, nil)
 	require.NoError(t, err)
-	del.Header.Set("Mcp-Session-Id", ids[0])
+	del.Header.Set("Mcp-Session-Id", ids[1])
 	del.Header.Set("Mcp-Protocol-Version", legacy)
-	resp, err = client.Do(del)
+	resp, err := client.Do(del)
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Less(t, resp.StatusCode, 300, "DELETE of the session")
-	code, _ := post(t, client, r.url, "", initialize)
+	code, _ = post(t, client, r.url, "", initialize)
 	assert.Equal(t, http.StatusOK, code, "the cap frees up as sessions close")
 }
 
@@ -357,7 +367,7 @@ func TestAbandonedCallsFreeSessions(t *testing.T) {
 	// The global caps, filled from one address: TestOneClientCannotStarve
 	// checks the caps per address.
 	r := startReplica(t, keyA, "-session-timeout", timeout.String(), "-max-sessions", fmt.Sprint(n),
-		"-max-sessions-per-client", fmt.Sprint(n), "-max-calls-per-client", fmt.Sprint(n))
+		"-max-sessions-per-client", fmt.Sprint(n), "-max-calls-per-client", fmt.Sprint(n), "-max-calls", fmt.Sprint(n))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
 

@@ -30,7 +30,9 @@
 // who reaches it is one person; behind auth, the transport's context
 // function puts the token's user in the context instead. Accounts and
 // each run's first outcome live in SQLite in memory, or in -db: a SQLite
-// file or a postgres:// URL that replicas share.
+// file or a postgres:// URL that replicas share, through at most
+// -db-conns connections each (10 by default; see examples/signup's doc on
+// sizing it).
 package main
 
 import (
@@ -43,6 +45,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
 )
 
@@ -51,13 +54,14 @@ var (
 	httpAddr      = flag.String("http", "", "serve streamable HTTP on `ADDR` (host:port; a bare port means 127.0.0.1)")
 	principalFlag = flag.String("principal", localPrincipal, "principal request state is bound to when there is no auth")
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: SQLite in memory)")
+	dbConns       = flag.Int("db-conns", accounts.DefaultConns, "open at most `N` connections to a postgres:// -db; more statements wait for one (keep N × replicas below max_connections)")
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
 )
 
 func main() {
 	flag.Parse()
-	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" {
+	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" || *dbConns <= 0 {
 		flag.Usage()
 		os.Exit(2)
 	}

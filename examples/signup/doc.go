@@ -68,13 +68,35 @@
 // holds one account per email, and mcpform's SQLStore one outcome per run
 // of the flow, so a replayed round gets the first result again.
 //
+// Each replica opens at most -db-conns connections to PostgreSQL (10 by
+// default). A statement beyond them waits for one to come free, as
+// database/sql queues it: under a spike, signups slow down rather than
+// fail, and a signup whose account was created is never told it failed
+// for want of a connection. Unbounded, 200 clients on one replica opened
+// more connections than PostgreSQL's max_connections (100 by default),
+// and finishes failed with "too many clients already". Size it across the
+// replicas: -db-conns times the replicas, plus what other clients and
+// administrators use, below max_connections, less its 3 connections
+// reserved for superusers. Nine replicas at 10 fit the default of 100;
+// beyond that, lower -db-conns, raise max_connections, or put a pooler
+// (PgBouncer) in front. A SQLite file needs no bound: its writers
+// wait for each other in SQLite's busy timeout.
+//
 // Over HTTP, the server bounds what a client can hold: request bodies of
 // 64 KiB, timeouts on reading a request (-body-timeout for its body) and on
 // idle connections, and at most -max-sessions sessions of older clients,
-// each closed after -session-timeout without a request. Per remote address
-// (per /64 for IPv6), at most -max-sessions-per-client of those sessions,
+// each closed after -session-timeout without a request. At the cap, a new
+// session closes the one idle longest, with no call in flight: sessions a
+// flood from many addresses abandons cannot lock new clients out until
+// they time out. Per remote address (per /64 for IPv6), at most
+// -max-sessions-per-client of those sessions,
 // and -max-calls-per-client of their calls waiting for a person, so that
-// one client cannot fill the server's bounds and starve the others.
+// one client cannot fill the server's bounds and starve the others. In
+// all, at most -max-calls calls wait (half -max-sessions by default, so
+// that some session is always free to replace); when they are full, a new
+// call ends the one that has waited longest, at least 10 seconds, for an
+// answer nobody gave, so that a flood from many addresses locks no new
+// client out until its calls time out.
 //
 // Under load, an operator sets:
 //
@@ -103,7 +125,7 @@
 //     55 MB: GOMEMLIMIT=112MiB.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
-//     replicas on several.
+//     replicas on several, with -db-conns sized as above.
 //   - Nothing for the HTTP handler: 2026-07-28 clients get go-sdk's
 //     stateless handler with JSONResponse, one JSON body per call rather
 //     than an event stream, since a call's result is all it sends, and

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"golang.org/x/term"
 )
@@ -19,10 +20,12 @@ var (
 	httpAddr      = flag.String("http", "", "serve streamable HTTP on `ADDR` (host:port; a bare port means 127.0.0.1)")
 	principalFlag = flag.String("principal", localPrincipal, "principal request state is bound to when there is no auth")
 	dbFlag        = flag.String("db", "", "store accounts in `DSN`: a SQLite file or a postgres:// URL (default: the process's memory)")
+	dbConns       = flag.Int("db-conns", accounts.DefaultConns, "open at most `N` connections to a postgres:// -db; more statements wait for one (keep N × replicas below max_connections)")
 	idleFlag      = flag.Duration("session-timeout", 5*time.Minute, "close an older client's HTTP session after this long without a request")
-	maxSessions   = flag.Int("max-sessions", 1000, "refuse new HTTP sessions of older clients beyond this many")
+	maxSessions   = flag.Int("max-sessions", 1000, "keep at most this many HTTP sessions of older clients: a new one closes the one idle longest, or is refused when none is idle")
 	clientSess    = flag.Int("max-sessions-per-client", 16, "refuse new HTTP sessions of older clients beyond this many per remote address")
 	clientCalls   = flag.Int("max-calls-per-client", 32, "refuse an older client's calls beyond this many waiting for input per remote address")
+	maxCalls      = flag.Int("max-calls", 0, "hold at most this many of older clients' calls waiting for input; a new one ends the oldest nobody answered for 10s (default: half -max-sessions)")
 	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
@@ -42,7 +45,7 @@ func main() {
 	flag.Usage = usage // flag.Parse prints it on stderr and exits 2 on a bad flag
 	flag.Parse()
 	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" ||
-		*idleFlag <= 0 || *maxSessions <= 0 || *clientSess <= 0 || *clientCalls <= 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
+		*idleFlag <= 0 || *dbConns <= 0 || *maxSessions <= 0 || *clientSess <= 0 || *clientCalls <= 0 || *maxCalls < 0 || *bodyTimeout <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}

@@ -44,9 +44,12 @@ type httpLimits struct {
 	// without a request. An elicitation the client is answering keeps its
 	// POST open, so a person filling in a form is never idle.
 	SessionTimeout time.Duration
-	// MaxSessions caps the open sessions: beyond it, an initialize gets
-	// 503, so abandoned initializes cost bounded memory until the timeout
-	// reclaims them.
+	// MaxSessions caps the open sessions, so abandoned initializes cost
+	// bounded memory. At the cap, an initialize closes the session that
+	// has been idle longest, with no tool call in flight, to make room:
+	// sessions abandoned in a flood from many addresses would otherwise
+	// refuse every new client until the timeout reclaimed them. Only when
+	// every session has a call in flight does an initialize get 503.
 	MaxSessions int
 	// MaxSessionsPerClient caps them per client (see clientOf), refused
 	// the same way, so that one client cannot fill MaxSessions; zero
@@ -100,23 +103,30 @@ func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody})
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	perClient := newClientSessions(server, limits.MaxSessionsPerClient)
+	idle := newIdleSessions(server, limits.MaxSessions)
+	server.AddReceivingMiddleware(idle.middleware)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !readBody(w, r, timeout) {
 			return
 		}
-		if r.Header.Get(sessionIDHeader) == "" && r.Header.Get(protocolVersionHeader) >= statelessProtocol {
+		id := r.Header.Get(sessionIDHeader)
+		if id == "" && r.Header.Get(protocolVersionHeader) >= statelessProtocol {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		if r.Header.Get(sessionIDHeader) != "" || r.Method != http.MethodPost {
+		if id != "" || r.Method != http.MethodPost {
 			stateful.ServeHTTP(w, r)
+			if r.Method == http.MethodPost {
+				idle.touch(id) // a request ended: the session is in use
+			}
 			return
 		}
 		// An initialize, which opens a session.
-		if limits.MaxSessions > 0 && countSessions(server) >= limits.MaxSessions {
+		if limits.MaxSessions > 0 && countSessions(server) >= limits.MaxSessions && !idle.closeOldest() {
 			busy(w, "too many sessions; try again later")
 			return
 		}
+		defer func() { idle.opened(w.Header().Get(sessionIDHeader)) }()
 		client := clientOf(r)
 		if limits.MaxSessionsPerClient > 0 {
 			if !perClient.reserve(client) {
@@ -180,6 +190,128 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) boo
 func tooLarge(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
 	http.Error(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+}
+
+// idleSessions keeps, per session, its tool calls in flight and when its
+// last request ended, to find the session idle longest. A call waiting for
+// its person keeps its session, whether or not the client still has the
+// POST open: closing the session would wait for the call (go-sdk's Close
+// waits for the requests in flight), and the legacy rounds' own bounds
+// make room among such calls. With no cap on sessions it keeps nothing.
+type idleSessions struct {
+	server *mcp.Server
+	max    int // the cap on sessions; 0, none
+
+	mu       sync.Mutex
+	sessions map[string]*activity // by session ID, at most 2×max
+}
+
+type activity struct {
+	open int       // tool calls in flight
+	last time.Time // when its last request ended, or it opened
+}
+
+func newIdleSessions(server *mcp.Server, max int) *idleSessions {
+	return &idleSessions{server: server, max: max, sessions: map[string]*activity{}}
+}
+
+// opened starts the count of session id, which an initialize has just
+// opened ("": none). Closed sessions are forgotten when they are as many
+// as the open ones could be.
+func (s *idleSessions) opened(id string) {
+	if id == "" || s.max <= 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.sessions) >= 2*s.max {
+		s.prune()
+	}
+	s.sessions[id] = &activity{last: time.Now()}
+}
+
+// middleware counts each tool call of a counted session while in flight.
+func (s *idleSessions) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		// A 2026-07-28 call has no initialize, and no session to count.
+		if method != "tools/call" || !ok || s.max <= 0 || ss.InitializeParams() == nil {
+			return next(ctx, method, req)
+		}
+		id := ss.ID()
+		s.begin(id)
+		defer s.end(id)
+		return next(ctx, method, req)
+	}
+}
+
+// begin counts a call of session id as in flight, if the session is counted.
+func (s *idleSessions) begin(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.sessions[id]; a != nil {
+		a.open++
+	}
+}
+
+// touch records that session id was used now, if it is counted.
+func (s *idleSessions) touch(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.sessions[id]; a != nil {
+		a.last = time.Now()
+	}
+}
+
+// end counts a call of session id as ended now.
+func (s *idleSessions) end(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.sessions[id]; a != nil {
+		a.open = max(a.open-1, 0)
+		a.last = time.Now()
+	}
+}
+
+// prune forgets the sessions that have closed.
+func (s *idleSessions) prune() {
+	alive := map[string]bool{}
+	for ss := range s.server.Sessions() {
+		alive[ss.ID()] = true
+	}
+	for id := range s.sessions {
+		if !alive[id] {
+			delete(s.sessions, id)
+		}
+	}
+}
+
+// closeOldest closes the session that has no call in flight and whose
+// last ended longest ago, or reports false when every session has one. A
+// session idle is cheap to lose: nothing of it waits for a person, and
+// its client opens a new one when the old one is gone (404).
+func (s *idleSessions) closeOldest() bool {
+	s.mu.Lock()
+	var oldest *mcp.ServerSession
+	var oldestAt time.Time
+	for ss := range s.server.Sessions() {
+		a := s.sessions[ss.ID()]
+		if a == nil {
+			continue // its initialize is being served
+		}
+		if a.open == 0 && (oldest == nil || a.last.Before(oldestAt)) {
+			oldest, oldestAt = ss, a.last
+		}
+	}
+	if oldest != nil {
+		delete(s.sessions, oldest.ID())
+	}
+	s.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	oldest.Close() // no call in flight: it returns at once
+	return true
 }
 
 // countSessions returns the number of server's open sessions.

@@ -68,9 +68,12 @@ func newServer(s *signup) *mcp.Server {
 	// Clients older than 2026-07-28 answer every round too: go-sdk alone
 	// would ask them only the first, and wait on them without end. A
 	// closing session waits for its calls: no wait outlasts its timeout.
-	// Without auth, a client is its remote address (clients.go).
+	// Without auth, a client is its remote address (clients.go). By
+	// default half the sessions at most hold waiting calls, so that a new
+	// client finds an idle session to replace (serve.go), and then a call
+	// to end (LegacyOptions.MaxCalls).
 	mcpform.AddLegacyRounds(server, &mcpform.LegacyOptions{Timeout: *idleFlag,
-		MaxCallsPerClient: *clientCalls, Client: legacyClient})
+		MaxCallsPerClient: *clientCalls, MaxCalls: cmp.Or(*maxCalls, max(*maxSessions/2, 1)), Client: legacyClient})
 	return server
 }
 

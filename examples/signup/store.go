@@ -10,10 +10,11 @@ import (
 // SQL for replicas, or, without -db, memAccounts (memstore.go).
 type store = accounts.Store
 
-// openStore opens the store of dsn (see accounts.Open), or for "" a store
-// in the process's memory, the fastest for one process.
+// openStore opens the store of dsn (see accounts.Open), with -db-conns
+// connections at most to PostgreSQL, or for "" a store in the process's
+// memory, the fastest for one process.
 func openStore(ctx context.Context, dsn string) (*store, error) {
-	return accounts.Open(ctx, dsn, memory{newMemAccounts()})
+	return accounts.Open(ctx, dsn, *dbConns, memory{newMemAccounts()})
 }
 
 // memory is memAccounts as the store's accounts.Memory.

@@ -320,6 +320,49 @@ func TestLegacyClientBounds(t *testing.T) {
 	}, 5*time.Second, 20*time.Millisecond, "A is asked again once one of its calls ends")
 }
 
+// TestLegacyFloodMakesRoom: calls from many clients that fill MaxCalls,
+// each within its own client's bound, and that nobody answers, no longer
+// refuse a new client until they time out. Once they have waited
+// makeRoomAfter, a new client's call ends the oldest, which is told why,
+// and is asked. Before, the new client was refused for the whole Timeout.
+func TestLegacyFloodMakesRoom(t *testing.T) {
+	const total = 3
+	server := askServer(t, Options{Timeout: time.Hour, MaxCallsPerSession: 1, MaxCalls: total,
+		// makeRoomAfter is long beside the flood's setup, so that the young
+		// call comes before it under -race on a busy machine too.
+		Client: clientFromContext, makeRoomAfter: 2 * time.Second})
+	in := func(name string) context.Context { return context.WithValue(context.Background(), clientKey{}, name) }
+	var flood []*rawClient
+	for i := range total {
+		c := newRawClientIn(t, in(fmt.Sprint("192.0.2.", i)), server, true)
+		c.call(t, "f", 1)
+		require.Eventually(t, func() bool { asked, _ := c.counts(); return asked == 1 }, 5*time.Second, time.Millisecond)
+		flood = append(flood, c)
+		time.Sleep(5 * time.Millisecond) // an order of age
+	}
+
+	const full = "-32603 mcpform: the server has 3 calls waiting for input, the most it serves at once; try again later"
+	young := newRawClientIn(t, in("198.51.100.1"), server, true)
+	young.call(t, "y", 1)
+	require.Eventually(t, func() bool { _, replies := young.counts(); return replies == 2 }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, map[string]int{full: 1}, young.errors(), "a burst younger than makeRoomAfter is refused")
+
+	time.Sleep(2*time.Second + 100*time.Millisecond)
+	start := time.Now()
+	fresh := newRawClientIn(t, in("198.51.100.2"), server, true)
+	fresh.call(t, "n", 1)
+	require.Eventually(t, func() bool { asked, _ := fresh.counts(); return asked == 1 }, 5*time.Second, time.Millisecond,
+		"the new client is asked")
+	t.Logf("the new client was asked %v after it called", time.Since(start))
+	assert.Empty(t, fresh.errors())
+
+	require.Eventually(t, func() bool { return flood[0].reply("f0") != nil }, 5*time.Second, time.Millisecond)
+	requireLegacyError(t, flood[0].reply("f0").Error, "ended to make room")
+	for _, c := range flood[1:] {
+		assert.Nil(t, c.reply("f0"), "younger calls keep waiting")
+	}
+}
+
 func TestLegacyClientDefaults(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -341,4 +384,45 @@ func TestLegacyClientDefaults(t *testing.T) {
 			assert.Equal(t, tt.want, NewBounds(0, tt.perClient, tt.total).perClient)
 		})
 	}
+}
+
+// TestBoundsMakeRoom: with the global bound full, a call ends the oldest
+// call of another session that no person consented to, once it has
+// waited minAge; a consented call, a call counted by Enter and a call of
+// the same session are kept, and a call ended is uncounted once.
+func TestBoundsMakeRoom(t *testing.T) {
+	b := NewBounds(2, 0, 3)
+	b.minAge = time.Millisecond
+	enter := func(ss string) (*Wait, context.Context, error) {
+		ctx, end := context.WithCancelCause(context.Background())
+		t.Cleanup(func() { end(nil) })
+		w, err := b.EnterWait(ss, "", end)
+		return w, ctx, err
+	}
+	w1, ctx1, err := enter("s1")
+	require.NoError(t, err)
+	w2, ctx2, err := enter("s2")
+	require.NoError(t, err)
+	require.NoError(t, b.Enter("s0", "")) // never ended
+	b.Consented(w2)
+	time.Sleep(5 * time.Millisecond)
+
+	w3, ctx3, err := enter("s3")
+	require.NoError(t, err, "s1's call makes room")
+	assert.ErrorIs(t, context.Cause(ctx1), ErrMadeRoom, "s1's call is ended")
+	b.LeaveWait(w1) // as its call ends: counted once
+	assert.Equal(t, 3, b.calls)
+
+	_, _, err = enter("s3")
+	require.Error(t, err, "s3's own call is not ended for it, s2 consented, and s0's is Enter's")
+	assert.Contains(t, err.Error(), "the server has 3 calls waiting")
+
+	time.Sleep(5 * time.Millisecond)
+	_, _, err = enter("s4")
+	require.NoError(t, err, "s3's call, the oldest unconsented of another session, makes room")
+	assert.ErrorIs(t, context.Cause(ctx3), ErrMadeRoom, "s3's call is ended")
+	assert.NoError(t, ctx2.Err(), "the consented call is kept")
+	b.LeaveWait(w3)
+	b.LeaveWait(w2)
+	assert.Equal(t, 2, b.calls, "s0's and s4's")
 }

@@ -78,6 +78,8 @@ type Options struct {
 	// Poll is how long a call waits between runs of the handler while a
 	// page the person consented to is still open. Zero means a second.
 	Poll time.Duration
+
+	makeRoomAfter time.Duration // MakeRoomAfter unless positive; for tests
 }
 
 // Middleware returns the middleware of the bridge, one value for both
@@ -89,6 +91,9 @@ func Middleware(o Options) mcp.Middleware {
 		b.client = defaultClient
 	}
 	b.bounds = NewBounds(o.MaxCallsPerSession, o.MaxCallsPerClient, o.MaxCalls)
+	if o.makeRoomAfter > 0 {
+		b.bounds.minAge = o.makeRoomAfter
+	}
 	return b.middleware
 }
 
@@ -115,8 +120,11 @@ type call struct {
 	asked  atomic.Int32 // elicitation/create requests sent
 	pages  pages        // its URL-mode requests
 
+	end context.CancelCauseFunc // ends the call, to make room (see Bounds)
+
 	mu       sync.Mutex
 	admitted bool   // counted in the bounds
+	wait     *Wait  // as counted
 	refused  error  // or refused by them
 	order    *order // the first round's, to ask in order (see order.go)
 }
@@ -153,7 +161,7 @@ func (b *bridge) admit(ss *mcp.ServerSession, c *call) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.admitted && c.refused == nil {
-		c.refused = b.bounds.Enter(ss, c.client)
+		c.wait, c.refused = b.bounds.EnterWait(ss, c.client, c.end)
 		c.admitted = c.refused == nil
 	}
 	return c.refused
@@ -164,8 +172,8 @@ func (b *bridge) release(ss *mcp.ServerSession, c *call) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.admitted {
-		b.bounds.Leave(ss, c.client)
-		c.admitted = false
+		b.bounds.LeaveWait(c.wait)
+		c.admitted, c.wait = false, nil
 	}
 }
 
@@ -221,7 +229,9 @@ func IsLegacy(ss *mcp.ServerSession) bool {
 // round itself, one request at a time, when the caller recorded it with
 // [InOrder] (see order.go). It counts the call as served (see served.go).
 func (b *bridge) rounds(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
-	c := &call{client: b.client(ctx, req)}
+	ctx, end := context.WithCancelCause(ctx)
+	defer end(nil)
+	c := &call{client: b.client(ctx, req), end: end}
 	defer b.release(req.Session, c)
 	ctx = context.WithValue(ctx, callKey{}, c)
 	defer Serving(req.Session)()
@@ -326,6 +336,9 @@ func (b *bridge) elicit(ctx context.Context, next mcp.MethodHandler, req mcp.Req
 		answered()
 		if a, ok := res.(*mcp.ElicitResult); ok && err == nil && a.Action == "accept" {
 			c.pages.consent(q.ElicitationID)
+			c.mu.Lock()
+			b.bounds.Consented(c.wait)
+			c.mu.Unlock()
 		}
 		return res, err
 	}
@@ -382,6 +395,9 @@ func (b *bridge) send(ctx context.Context, next mcp.MethodHandler, req mcp.Reque
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	res, err := next(sctx, "elicitation/create", req)
+	if err != nil && errors.Is(context.Cause(ctx), ErrMadeRoom) {
+		return nil, ErrMadeRoom
+	}
 	if err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
 		return nil, Errorf(context.DeadlineExceeded, "mcpform: the client did not answer within %v", b.timeout)
 	}

@@ -48,27 +48,35 @@ const schema = `CREATE TABLE IF NOT EXISTS accounts (email TEXT PRIMARY KEY, ide
 	plan TEXT NOT NULL, team_name TEXT NOT NULL, seats INTEGER NOT NULL, principal TEXT NOT NULL, created_at TIMESTAMP NOT NULL);
 CREATE TABLE IF NOT EXISTS passwords (email TEXT PRIMARY KEY, salt TEXT NOT NULL, hash TEXT NOT NULL, iterations INTEGER NOT NULL, updated_at TIMESTAMP NOT NULL)`
 
+// DefaultConns is the connections a Store keeps open to PostgreSQL at
+// most, unless Open is told otherwise: enough for the statements of a
+// busy replica, which each take a millisecond or so, and few enough that
+// nine replicas stay below PostgreSQL's default max_connections of 100,
+// less the 3 it reserves for superusers.
+const DefaultConns = 10
+
 // Open opens a postgres:// URL or a SQLite file that replicas may share,
 // with the runs in it (see mcpform.SQLStore). For "" the runs are in the
 // process's memory, and the accounts in mem or, for a nil mem, in SQLite
 // in memory, on one connection.
-func Open(ctx context.Context, dsn string, mem Memory) (*Store, error) {
+//
+// A PostgreSQL pool holds at most conns connections (zero or less means
+// DefaultConns), all of them kept open while idle. Beyond them, a
+// statement waits for a connection to come free, as database/sql queues
+// it, rather than opening one the server would refuse with "too many
+// clients already": a signup past the bound is slower, never failed.
+// Size it so that conns times the replicas stays below the server's
+// max_connections, less what other clients of the server use.
+func Open(ctx context.Context, dsn string, conns int, mem Memory) (*Store, error) {
 	// An outcome is kept while a state that may replay its run is valid.
 	inMemory := memoryRuns{mcpform.NewMemoryOutcomes(deploy.StateTTL + mcpform.RequestStateLeeway), mcpform.NewMemorySecretStore()}
 	if dsn == "" && mem != nil {
 		return &Store{Mem: mem, Runs: inMemory}, nil
 	}
-	driver, name, conns := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)", 0
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		driver, name = "pgx", dsn
-	} else if dsn == "" {
-		name, conns = ":memory:", 1
-	}
-	db, err := sql.Open(driver, name)
+	db, err := open(dsn, conns)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(conns) // 0: no limit
 	for _, stmt := range strings.Split(schema, ";") {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return nil, errors.Join(err, db.Close())
@@ -82,6 +90,39 @@ func Open(ctx context.Context, dsn string, mem Memory) (*Store, error) {
 		return nil, errors.Join(err, db.Close())
 	}
 	return &Store{DB: db, Runs: runs}, runs.Create(ctx)
+}
+
+// open opens dsn's database, and bounds its pool: conns connections to
+// PostgreSQL (DefaultConns for zero or less), one to SQLite in memory,
+// and none to a SQLite file, whose writers wait for each other in
+// SQLite's busy timeout, not for a connection.
+func open(dsn string, conns int) (*sql.DB, error) {
+	driver, name := "sqlite", "file:"+dsn+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
+	switch {
+	case isPostgres(dsn):
+		driver, name = "pgx", dsn
+		if conns <= 0 {
+			conns = DefaultConns
+		}
+	case dsn == "":
+		name, conns = ":memory:", 1
+	default:
+		conns = 0 // no limit
+	}
+	db, err := sql.Open(driver, name)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(conns)
+	// database/sql keeps 2 idle by default, and would close and reopen
+	// the rest between bursts, a connection's setup each time.
+	db.SetMaxIdleConns(max(conns, 2))
+	return db, nil
+}
+
+// isPostgres reports whether dsn is a PostgreSQL URL.
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
 // Close closes the database, if there is one.
