@@ -431,8 +431,8 @@ func fromAddress(t *testing.T, ip string) *http.Client {
 
 // TestOneClientCannotStarve: one older client, from one address, opens as
 // many sessions as it can and abandons as many calls as it can on each,
-// 250 × 4 of which filled the 1,000 waiting calls the server holds, and
-// -max-sessions the rest. The caps per address stop it first: a client
+// enough to fill every waiting call the server holds (-max-calls, half of
+// -max-sessions) and -max-sessions too. The caps per address stop it first: a client
 // that opened its session before is still asked, and one that comes after
 // still gets a session and is asked. Before, both were refused for the
 // whole session timeout.
