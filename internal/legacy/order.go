@@ -49,8 +49,8 @@ type order struct {
 // built for the tool call req, are asked in the order of their keys, and
 // one at a time, go-sdk's first round included: requests must be the
 // input requests of the result the handler returns, each asked once there.
-// It does nothing on a call
-// the middleware does not serve, or for fewer than two elicitations.
+// It does nothing on a call the middleware does not serve, or for fewer
+// than two elicitations.
 func InOrder(req *mcp.CallToolRequest, requests mcp.InputRequestMap) {
 	if req == nil || req.Params == nil || len(requests) < 2 {
 		return
