@@ -147,7 +147,7 @@ type RequestStateOptions struct {
 	// proxies and logs that see a token read nothing of it but its length.
 	// The sealing keys are derived from Keys with HKDF-SHA256, apart from
 	// the MAC keys, so rotation works as for signed tokens: Keys[0] seals
-	// and every key, VerifyKeys too, opens. The bind string is authenticated with the token
+	// and every key opens. The bind string is authenticated with the token
 	// rather than tagged in it; expiry, RequestStateLeeway and the maximum
 	// lifetime hold as for signed tokens. A sealing codec verifies only
 	// sealed tokens, and a signing one only signed tokens. Sealed tokens are
@@ -186,7 +186,7 @@ type RequestStateOptions struct {
 // are not usable: their methods return an error.
 type RequestStateCodec struct {
 	tok  *token.Codec
-	keys [][]byte // Keys then VerifyKeys, from which the flow's others derive; keys[0] alone mints and seals
+	keys [][]byte // Keys then VerifyKeys; keys[0] alone mints and seals, and the flow's keys derive from them
 	ttl  int64    // seconds
 	bind bool
 	seal bool // Mint and Verify seal
@@ -195,8 +195,8 @@ type RequestStateCodec struct {
 
 // NewRequestStateCodec returns a codec configured by opts. It fails with a
 // [KeySizeError] for a key, in Keys or VerifyKeys, shorter than
-// [MinRequestStateKeySize] bytes, and with other errors for no Keys (verify-only
-// keys alone mint nothing) or a negative TTL.
+// [MinRequestStateKeySize] bytes, and with other errors for no Keys
+// (verify-only keys alone mint nothing) or a negative TTL.
 func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) {
 	if len(opts.Keys) == 0 {
 		return nil, errNoKeys
