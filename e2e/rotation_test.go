@@ -32,19 +32,20 @@ var rotationSteps = []struct{ name, key, verify string }{
 }
 
 // TestKeyRotationAcrossReplicas (issue 33, item 2) rotates the request-state
-// key of three replicas of the example, sharing one SQLite file, in the
-// three rolling steps its doc gives (MCPFORM_STATE_VERIFY_KEY), one replica
-// restarted at a time, while signups go on on the native and view paths
-// and set_password on the link path. Every phase, between two restarts,
-// begins a run of each path and takes every run in flight one round
-// further, each round on another replica than the last: a state, a link,
-// a page's secret or an outcome is made on one replica and opened on
-// another, one or both of which have just taken a step. Every run
-// finishes, once; its last call, replayed on each replica in that phase
-// (and, for a view, the next), gets its outcome. With the new key first
-// in one step, or with verify-only keys ignored, a replica with the old
-// key alone opens nothing a promoted one made: -32602, or "a stored
-// outcome opens under none of the codec's keys".
+// key of three replicas of each example, sharing one database (SQLite and
+// PostgreSQL), in the three rolling steps its doc gives
+// (MCPFORM_STATE_VERIFY_KEY), one replica restarted at a time, while
+// signups go on on the native and view paths and set_password on the link
+// path. Every phase, between two restarts, begins a run of each path and
+// takes every run in flight one round further, each round on another
+// replica than the last: a state, a link, a page's secret or an outcome
+// is made on one replica and opened on another, one or both of which have
+// just taken a step. Every run finishes, once; its last call, replayed on
+// each replica in that phase (and, for a view, the next), gets its
+// outcome. With the new key first in one step, or with verify-only keys
+// ignored, a replica with the old key alone opens nothing a promoted one
+// made: -32602, or "a stored outcome opens under none of the codec's
+// keys".
 //
 // The test takes each step as soon as the last replica took the one
 // before, where the doc waits twice the TTL before step 3, for all that
@@ -52,8 +53,19 @@ var rotationSteps = []struct{ name, key, verify string }{
 // older than one phase, and the phase before step 3 has every replica
 // on step 2.
 func TestKeyRotationAcrossReplicas(t *testing.T) {
-	bin := signupBin(t)
-	db := filepath.Join(t.TempDir(), "signup.db")
+	for _, ex := range examples(t) {
+		t.Run(ex.name+"/sqlite", func(t *testing.T) {
+			rotateReplicas(t, ex.bin, "sqlite", filepath.Join(t.TempDir(), "shared.db"))
+		})
+		t.Run(ex.name+"/postgres", func(t *testing.T) {
+			rotateReplicas(t, ex.bin, "pgx", freshPostgres(t))
+		})
+	}
+}
+
+// rotateReplicas is TestKeyRotationAcrossReplicas for the example built as
+// bin, on the database at dsn, through driver.
+func rotateReplicas(t *testing.T, bin, driver, db string) {
 	// The secret page's public URL is a proxy in front of the replicas, as
 	// a load balancer is, which sends each visit to the replica the test
 	// picks.
@@ -258,7 +270,7 @@ func TestKeyRotationAcrossReplicas(t *testing.T) {
 		require.Equal(t, len(rotationSteps)-1, s.step, "every replica took every step")
 	}
 
-	got := accounts(t, "sqlite", db)
+	got := accounts(t, driver, db)
 	assert.Len(t, got, len(emails), "one account per run, and no other")
 	for email, kind := range emails {
 		a, ok := got[email]
@@ -268,7 +280,7 @@ func TestKeyRotationAcrossReplicas(t *testing.T) {
 		if kind == "team" {
 			assert.Equal(t, account{Email: email, Plan: "team", TeamName: "Analytical Engines", Seats: 12}, a)
 		} else {
-			checkPasswordHash(t, "sqlite", db, email, secret)
+			checkPasswordHash(t, driver, db, email, secret)
 		}
 	}
 }
