@@ -89,8 +89,7 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 	start := func(i, step int) {
 		s := rotationSteps[step]
 		t.Setenv(verifyKeyEnv, s.verify)
-		sl := &slot{replica: startReplicaOf(t, bin, s.key, args...), step: step, clients: &clientScope{T: t}}
-		slots[i] = sl
+		slots[i] = &slot{replica: startReplicaOf(t, bin, s.key, args...), step: step, clients: &clientScope{T: t}}
 	}
 	for i := range slots {
 		start(i, 0)
@@ -127,7 +126,7 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 	type run struct {
 		name   string
 		done   int // rounds taken
-		rounds []func(p int, s *slot, where string)
+		rounds []func(s *slot, where string)
 	}
 	var runs []*run
 	const phases = 10 // phase 0, and one after each of 9 restarts
@@ -146,20 +145,20 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 			emails[email] = "team"
 			var state string
 			answers := mcp.InputResponseMap{"team": accepted(team)}
-			out = append(out, &run{name: "native " + email, rounds: []func(int, *slot, string){
-				func(_ int, s *slot, where string) {
+			out = append(out, &run{name: "native " + email, rounds: []func(*slot, string){
+				func(s *slot, where string) {
 					res, err := call(t, nativeOf(s), "", nil)
 					require.NoError(t, err, where)
 					require.Equal(t, "account", asks(t, res), where)
 					state = res.RequestState
 				},
-				func(_ int, s *slot, where string) {
+				func(s *slot, where string) {
 					res, err := call(t, nativeOf(s), state, mcp.InputResponseMap{"account": accepted(map[string]any{"email": email, "plan": "team"})})
 					require.NoError(t, err, where)
 					require.Equal(t, "team", asks(t, res), where)
 					state = res.RequestState
 				},
-				func(_ int, s *slot, where string) {
+				func(s *slot, where string) {
 					res, err := call(t, nativeOf(s), state, answers)
 					require.NoError(t, err, where)
 					require.Equal(t, "created", status(t, res), "%s: %s", where, text(res))
@@ -176,8 +175,8 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 			emails[email] = "team"
 			var last []byte
 			var final string
-			out = append(out, &run{name: "view " + email, rounds: []func(int, *slot, string){
-				func(_ int, s *slot, where string) {
+			out = append(out, &run{name: "view " + email, rounds: []func(*slot, string){
+				func(s *slot, where string) {
 					res := viewOf(s).Call(ctx, toolName, nil, mcpformtest.Accept(map[string]any{"email": email, "plan": "team"}))
 					require.Nil(t, res.Err, where)
 					require.Len(t, res.Rounds, 2, where)
@@ -185,13 +184,13 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 					require.Equal(t, []string{"team_name", "seats"}, res.Rounds[1].Names(), where)
 					last = res.Last // the account view's submit, with its state
 				},
-				func(_ int, s *slot, where string) {
+				func(s *slot, where string) {
 					res := viewOf(s).Replay(ctx, last, mcpformtest.Accept(team))
 					require.Nil(t, res.Err, where)
 					require.Equal(t, "created", res.Status, "%s: %s", where, res.Text)
 					final, last = res.Text, res.Last
 				},
-				func(_ int, _ *slot, where string) {
+				func(_ *slot, where string) {
 					for i, s := range slots {
 						res := viewOf(s).Replay(ctx, last)
 						require.Nil(t, res.Err, "%s, replayed on replica %d", where, i)
@@ -205,13 +204,13 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 			email := fmt.Sprintf("link%d@example.com", p)
 			var state, link string
 			answers := mcp.InputResponseMap{passwordForm: accepted(map[string]any{"email": email}), passwordPage: &mcp.ElicitResult{Action: "accept"}}
-			out = append(out, &run{name: "link " + email, rounds: []func(int, *slot, string){
-				func(_ int, s *slot, where string) {
+			out = append(out, &run{name: "link " + email, rounds: []func(*slot, string){
+				func(s *slot, where string) {
 					res, err := setPassword(linksOf(s), "", nil)
 					require.NoError(t, err, where)
 					link, state = pageLink(t, res, proxy.URL), res.RequestState
 				},
-				func(_ int, s *slot, where string) {
+				func(s *slot, where string) {
 					page := slots[(slices.Index(slots, s)+1)%len(slots)]
 					u, err := url.Parse(page.url)
 					require.NoError(t, err)
@@ -255,7 +254,7 @@ func rotateReplicas(t *testing.T, bin, driver, db string) {
 			s := on(j + p)
 			where := fmt.Sprintf("%s, round %d in phase %d on replica %d, replicas on%s", r.name,
 				r.done+1, p, (j+p)%len(slots), steps())
-			r.rounds[0](p, s, where)
+			r.rounds[0](s, where)
 			r.done++
 			if r.rounds = r.rounds[1:]; len(r.rounds) > 0 {
 				left = append(left, r)
