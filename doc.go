@@ -400,9 +400,16 @@
 // [RejectState]: code -32602, "Invalid or expired requestState".
 //
 //   - Keys are at least [MinRequestStateKeySize] random bytes.
-//   - Rotation: the first key mints and seals, and every key verifies and
-//     opens. Deploy the new key first and the old after it, everywhere,
-//     then drop the old once its tokens have expired.
+//   - Rotation: the first of [RequestStateOptions].Keys mints and seals
+//     (states, stored outcomes, secrets, page links), and every key, with
+//     those of VerifyKeys, verifies and opens. Replicas share their
+//     store, so a key may seal only once every replica opens under it:
+//     rotate in three rolling deploys, each finished before the next
+//     begins. First add the new key to VerifyKeys everywhere; then make it
+//     Keys[0] and the old one verify-only; then, twice the TTL after the
+//     last replica took that step, drop the old key. Putting the new key
+//     first in one deploy loses the runs that cross a replica that has
+//     only the old one.
 //   - Replicas that share the keys finish each other's flows; without
 //     shared keys, the next round gets -32602.
 //   - Signed tokens are in the format of the TypeScript SDK's

@@ -382,19 +382,34 @@ func ExampleNewRequestStateCodec() {
 	// 2
 }
 
-// Rotating keys: mint with the new key first in the list, keep verifying
-// tokens of the old one until they have expired, then drop it.
+// Rotating keys across replicas, in three rolling deploys: the new key
+// verifies everywhere before anything mints with it, and the old one
+// verifies until what it minted has expired.
 func ExampleNewRequestStateCodec_rotation() {
 	oldKey := exampleKey
 	newKey := []byte("the next key, also 32 bytes long")
-	before, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{oldKey}, Now: exampleClock})
-	during, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{newKey, oldKey}, Now: exampleClock})
-	after, _ := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{newKey}, Now: exampleClock})
+	codec := func(keys, verifyOnly []byte) *mcpform.RequestStateCodec {
+		opts := mcpform.RequestStateOptions{Keys: [][]byte{keys}, Now: exampleClock}
+		if verifyOnly != nil {
+			opts.VerifyKeys = [][]byte{verifyOnly}
+		}
+		c, err := mcpform.NewRequestStateCodec(opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return c
+	}
+	step1 := codec(oldKey, newKey) // everywhere, before step 2 begins
+	step2 := codec(newKey, oldKey) // everywhere, before step 3 begins
+	step3 := codec(newKey, nil)    // twice the TTL after step 2 ended
 
-	token, _ := before.Mint("minted before the rotation", "")
-	fmt.Println(during.Verify(token, "", nil))
-	fmt.Println(errors.Is(after.Verify(token, "", nil), mcpform.ErrMAC))
+	promoted, _ := step2.Mint("minted by a replica on step 2", "")
+	fmt.Println(step1.Verify(promoted, "", nil)) // a replica not yet promoted
+	old, _ := step1.Mint("minted by a replica on step 1", "")
+	fmt.Println(step2.Verify(old, "", nil))
+	fmt.Println(errors.Is(step3.Verify(old, "", nil), mcpform.ErrMAC))
 	// Output:
+	// <nil>
 	// <nil>
 	// true
 }

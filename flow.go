@@ -197,10 +197,11 @@ type FlowOptions struct {
 // MAC fails. Sealing does not stop a replay of the state, unchanged,
 // until it expires: the run ID and a store do (see Idempotency below).
 //
-// To rotate, give the codec a new first key and keep the old ones after
-// it: the first key seals, and every key opens. Drop an old key once its
-// states have expired, after the codec's TTL. Replicas that share the
-// keys open each other's states. For debugging,
+// The codec's first key seals, and every key, [RequestStateOptions].VerifyKeys
+// too, opens. Rotate across replicas as VerifyKeys says: the new key
+// verify-only everywhere, then first, then alone once the old one's
+// states and links have expired. Replicas that share the keys open each
+// other's states. For debugging,
 // [FlowOptions].ReadableState signs the state without sealing it, so that
 // it can be read.
 //

@@ -61,17 +61,22 @@ var (
 	errBadPayloadTo = errors.New("mcpform: Verify needs a nil payload or a non-nil pointer")
 )
 
-// A KeySizeError reports a key in [RequestStateOptions.Keys] shorter than
-// [MinRequestStateKeySize] bytes. It carries the key's position and length,
-// never its bytes.
+// A KeySizeError reports a key in [RequestStateOptions.Keys] or
+// [RequestStateOptions.VerifyKeys] shorter than [MinRequestStateKeySize]
+// bytes. It carries the key's list, position and length, never its bytes.
 type KeySizeError struct {
-	Index int // position in Keys
-	Size  int // length in bytes
+	Index      int  // position in Keys, or in VerifyKeys when VerifyOnly
+	Size       int  // length in bytes
+	VerifyOnly bool // the key is in VerifyKeys; false means Keys
 }
 
-// Error describes the short key by position and length.
+// Error describes the short key by list, position and length.
 func (e KeySizeError) Error() string {
-	return "mcpform: request-state key " + strconv.Itoa(e.Index) + " has " + strconv.Itoa(e.Size) +
+	kind := "key "
+	if e.VerifyOnly {
+		kind = "verify-only key "
+	}
+	return "mcpform: request-state " + kind + strconv.Itoa(e.Index) + " has " + strconv.Itoa(e.Size) +
 		" bytes; want at least " + strconv.Itoa(MinRequestStateKeySize)
 }
 
@@ -96,10 +101,31 @@ func (e *payloadError) Unwrap() []error {
 // RequestStateOptions configures [NewRequestStateCodec].
 type RequestStateOptions struct {
 	// Keys holds the HMAC keys, each at least MinRequestStateKeySize bytes
-	// of secret randomness. Keys[0] mints; every key verifies, so rotate by
-	// putting a new key first and dropping the old one once its tokens have
-	// expired. Keys must not be empty. The codec copies the keys.
+	// of secret randomness. Keys[0] mints and seals: the request state,
+	// and a Flow's stored outcomes, secrets and page links. Every key,
+	// here and in VerifyKeys, verifies and opens. Keys must not be empty.
+	// The codec copies the keys. To rotate keys across replicas, see
+	// VerifyKeys.
 	Keys [][]byte
+	// VerifyKeys holds keys that only verify and open, never mint or
+	// seal, each at least MinRequestStateKeySize bytes. They are for
+	// rotating keys while replicas differ: what one replica mints, every
+	// other must open, so a new key verifies everywhere before any replica
+	// mints with it. Rotate in three steps, each deployed to every replica
+	// before the next begins:
+	//
+	//  1. Keys old, VerifyKeys new: every replica opens what the new key
+	//     will seal, and still mints under the old.
+	//  2. Keys new, VerifyKeys old: replicas mint under the new key; a
+	//     replica not yet promoted opens what a promoted one minted, and
+	//     the other way round.
+	//  3. Keys new alone, once everything minted under the old key has
+	//     expired: twice the TTL (a page link lives up to two TTLs), plus
+	//     RequestStateLeeway, after the last replica took step 2.
+	//
+	// A key in both lists is as in Keys. Nil or empty means no
+	// verify-only keys. The codec copies the keys.
+	VerifyKeys [][]byte
 	// TTL is how long a minted token stays valid, in whole seconds (any
 	// fraction is dropped): a token is valid through the second of mint time
 	// plus TTL, and RequestStateLeeway after. Verify refuses a token whose
@@ -160,7 +186,7 @@ type RequestStateOptions struct {
 // are not usable: their methods return an error.
 type RequestStateCodec struct {
 	tok  *token.Codec
-	keys [][]byte // the codec's keys, from which the flow's others derive
+	keys [][]byte // Keys then VerifyKeys; keys[0] alone mints and seals, and the flow's keys derive from them
 	ttl  int64    // seconds
 	bind bool
 	seal bool // Mint and Verify seal
@@ -168,18 +194,27 @@ type RequestStateCodec struct {
 }
 
 // NewRequestStateCodec returns a codec configured by opts. It fails with a
-// [KeySizeError] for a key shorter than [MinRequestStateKeySize] bytes, and
-// with other errors for no keys or a negative TTL.
+// [KeySizeError] for a key, in Keys or VerifyKeys, shorter than
+// [MinRequestStateKeySize] bytes, and with other errors for no Keys
+// (verify-only keys alone mint nothing) or a negative TTL.
 func NewRequestStateCodec(opts RequestStateOptions) (*RequestStateCodec, error) {
 	if len(opts.Keys) == 0 {
 		return nil, errNoKeys
 	}
-	keys := make([][]byte, len(opts.Keys))
+	// keys[0] mints and seals everything the codec and a flow on it make,
+	// and every key opens; so VerifyKeys follow Keys, and never come first.
+	keys := make([][]byte, 0, len(opts.Keys)+len(opts.VerifyKeys))
 	for i, k := range opts.Keys {
 		if len(k) < MinRequestStateKeySize {
 			return nil, KeySizeError{Index: i, Size: len(k)}
 		}
-		keys[i] = bytes.Clone(k)
+		keys = append(keys, bytes.Clone(k))
+	}
+	for i, k := range opts.VerifyKeys {
+		if len(k) < MinRequestStateKeySize {
+			return nil, KeySizeError{Index: i, Size: len(k), VerifyOnly: true}
+		}
+		keys = append(keys, bytes.Clone(k))
 	}
 	ttl := opts.TTL
 	switch {

@@ -191,9 +191,9 @@ const secretSealLabel = "mcpform secret store v1"
 // SealSecrets returns a [SecretStore] that keeps its values in store sealed
 // with AES-256-GCM, so that a database holding them, its logs and its
 // backups hold ciphertext only. The keys are derived from codec's: the
-// first seals and every key opens, so rotating the codec's keys rotates
-// these too, and replicas that share the codec's keys open each other's
-// values. Each value is bound to its store key, so a sealed value copied
+// first seals and every key, VerifyKeys too, opens, so rotating the
+// codec's keys rotates these too (see [RequestStateOptions].VerifyKeys),
+// and replicas that share the codec's keys open each other's values. Each value is bound to its store key, so a sealed value copied
 // under another key does not open.
 //
 // Get reports a value that opens under no key as an error rather than as

@@ -26,9 +26,11 @@
 //
 // Request state is sealed with keys derived from the hex keys in
 // MCPFORM_STATE_KEY (comma-separated; the first seals), or from a random
-// one. It is bound to -principal: the example has no auth, so everyone
-// who reaches it is one person; behind auth, the transport's context
-// function puts the token's user in the context instead. Accounts and
+// one; MCPFORM_STATE_VERIFY_KEY holds keys that only open, for rotating
+// keys as examples/signup's doc says. It is bound to -principal: the
+// example has no auth, so everyone who reaches it is one person; behind
+// auth, the transport's context function puts the token's user in the
+// context instead. Accounts and
 // each run's first outcome live in SQLite in memory, or in -db: a SQLite
 // file or a postgres:// URL that replicas share, through at most
 // -db-conns connections each (10 by default; see examples/signup's doc on
@@ -85,7 +87,7 @@ func run() error {
 	if serving {
 		warn = os.Stderr
 	}
-	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), warn, "mcpform mcpgo")
+	codec, err := deploy.NewCodec(os.Getenv, warn, "mcpform mcpgo")
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func TestDemo(t *testing.T) {
 	st, err := openStore(context.Background(), "")
 	require.NoError(t, err)
 	defer st.Close()
-	codec, err := deploy.NewCodec("", io.Discard, "mcpform mcpgo")
+	codec, err := deploy.NewCodec(func(string) string { return "" }, io.Discard, "mcpform mcpgo")
 	require.NoError(t, err)
 	s, err := newSignup(codec, st, "", "")
 	require.NoError(t, err)

@@ -44,7 +44,7 @@ type demoOptions struct {
 func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, opts demoOptions, tool string) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
-	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), io.Discard, "mcpform signup")
+	codec, err := deploy.NewCodec(os.Getenv, io.Discard, "mcpform signup")
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,12 @@ func TestDemoReadsSecretsWithoutEcho(t *testing.T) {
 // fixed key and serving the secret page on a loopback port, and the store.
 func newTestSignup(t *testing.T) (*signup, *store) {
 	t.Helper()
-	codec, err := deploy.NewCodec(strings.Repeat("a1", 32), io.Discard, "mcpform signup")
+	codec, err := deploy.NewCodec(func(env string) string {
+		if env == deploy.KeyEnv {
+			return strings.Repeat("a1", 32)
+		}
+		return ""
+	}, io.Discard, "mcpform signup")
 	require.NoError(t, err)
 	return newTestSignupWith(t, codec)
 }

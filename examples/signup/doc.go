@@ -55,8 +55,26 @@
 //
 // The tools' request state is sealed with keys derived from those in
 // MCPFORM_STATE_KEY: hex, at least 32 bytes each, comma-separated; the
-// first key seals and all of them open. Replicas that share the keys finish each other's signups.
-// Without it, the server makes a random key and says so on stderr.
+// first key seals and all of them open. MCPFORM_STATE_VERIFY_KEY, in the
+// same form, holds keys that only open. Replicas that share the keys
+// finish each other's signups. Without MCPFORM_STATE_KEY, the server
+// makes a random key and says so on stderr.
+//
+// Rotate a key in three rolling restarts, each done on every replica
+// before the next begins, so that every replica opens what any other
+// seals (states, outcomes, the page's links and what it was sent) and no
+// signup in flight is lost:
+//
+//  1. MCPFORM_STATE_KEY=old MCPFORM_STATE_VERIFY_KEY=new: the new key
+//     opens everywhere; nothing is sealed with it yet.
+//  2. MCPFORM_STATE_KEY=new MCPFORM_STATE_VERIFY_KEY=old: replicas seal
+//     with the new key, and the old one still opens.
+//  3. MCPFORM_STATE_KEY=new alone, 20 minutes (twice the state's 10) after
+//     the last replica took step 2, when everything sealed with the old key
+//     has expired.
+//
+// Putting the new key first in one restart (MCPFORM_STATE_KEY=new,old)
+// loses the signups that cross a replica still holding only the old key.
 //
 // By default everything is kept in the process's memory, gone when it
 // ends: the accounts, the outcomes and the secret page's values

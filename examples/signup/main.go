@@ -37,7 +37,8 @@ func usage() {
 	out := flag.CommandLine.Output()
 	fmt.Fprintf(out, "Usage: %s [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-demo set_password] [-v]\n\n", os.Args[0])
 	fmt.Fprintf(out, "With no flags, runs the signup demo in the terminal.\n")
-	fmt.Fprintf(out, "Request state is sealed with keys from the hex keys in %s (comma-separated; the first seals).\n\n", deploy.KeyEnv)
+	fmt.Fprintf(out, "Request state is sealed with keys from the hex keys in %s (comma-separated; the first seals),\n", deploy.KeyEnv)
+	fmt.Fprintf(out, "and %s holds keys that only open, for rotating keys (see the package doc).\n\n", deploy.VerifyKeyEnv)
 	flag.PrintDefaults()
 }
 
@@ -72,7 +73,7 @@ func run() error {
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	codec, err := deploy.NewCodec(os.Getenv(deploy.KeyEnv), os.Stderr, "mcpform signup")
+	codec, err := deploy.NewCodec(os.Getenv, os.Stderr, "mcpform signup")
 	if err != nil {
 		return err
 	}
