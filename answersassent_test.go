@@ -1,0 +1,296 @@
+package mcpform_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpform/mcpform"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A seatBooking is the answer of the servers below: an integer with a
+// minimum, an int64 beyond 2^53 and a text.
+type seatBooking struct {
+	Seats   int    `json:"seats" mcpform:"min=2,max=50"`
+	Account int64  `json:"account,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// bookingServer serves "book", which reads the form's native answer and
+// says how it was judged: "accepted" with the value, or "invalid" with
+// each problem's field.
+func bookingServer(t testing.TB) *mcp.Server {
+	form, err := mcpform.FormFor[seatBooking](&mcpform.FormOptions{Key: "booking", Message: "Book"})
+	require.NoError(t, err)
+	server := mcp.NewServer(&mcp.Implementation{Name: "booking", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "book", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			reply := form.ReadCall(req)
+			var text string
+			switch reply.Status {
+			case mcpform.ReplyNone:
+				return form.Ask(req, "")
+			case mcpform.ReplyAccepted:
+				text = fmt.Sprintf("accepted seats=%d account=%d note=%q", reply.Value.Seats, reply.Value.Account, reply.Value.Note)
+			case mcpform.ReplyInvalid:
+				text = "invalid"
+				for _, p := range reply.Problems {
+					text += " " + p.Field
+				}
+			default:
+				text = "other"
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+	return server
+}
+
+// latestMeta is the _meta of a 2026-07-28 request from a client that
+// answers forms.
+const latestMeta = `"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+	`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"v0"}`
+
+// bookCall is a retried tools/call, as bytes no Go client would
+// normalize, answering the booking with content; meta is more of its
+// _meta members.
+func bookCall(id int, content, meta string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"book","arguments":{},`+
+		`"inputResponses":{"booking":{"action":"accept","content":%s}},"_meta":{%s%s}}}`, id, content, latestMeta, meta)
+}
+
+// A rawServer takes a JSON-RPC message's bytes and returns the text of
+// the tool result it answers with.
+type rawServer func(t *testing.T, msg string) string
+
+// overHTTP serves server through go-sdk's streamable HTTP handler,
+// wrapped when wrap is set.
+func overHTTP(t *testing.T, server *mcp.Server, wrap bool) rawServer {
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	if wrap {
+		h = mcpform.AnswersAsSentHandler(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return func(t *testing.T, msg string) string {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(msg))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "book")
+		resp, err := srv.Client().Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+		return resultText(t, body)
+	}
+}
+
+// overStdio serves server over go-sdk's newline-delimited transport on
+// pipes, wrapped when wrap is set: the same connection as stdio's and
+// the in-memory transport's.
+func overStdio(t *testing.T, server *mcp.Server, wrap bool) rawServer {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var transport mcp.Transport = &mcp.IOTransport{Reader: inR, Writer: outW}
+	if wrap {
+		transport = mcpform.AnswersAsSentTransport(transport)
+	}
+	ss, err := server.Connect(context.Background(), transport, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close(); inW.Close(); outR.Close() })
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	return func(t *testing.T, msg string) string {
+		_, err := io.WriteString(inW, msg+"\n")
+		require.NoError(t, err)
+		require.True(t, lines.Scan(), "no answer: %v", lines.Err())
+		return resultText(t, lines.Bytes())
+	}
+}
+
+// resultText is the text of a JSON-RPC response's tool result, or its
+// error's message.
+func resultText(t *testing.T, body []byte) string {
+	var resp struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(body, &resp), "%s", body)
+	if resp.Error != nil {
+		return "error: " + resp.Error.Message
+	}
+	require.Len(t, resp.Result.Content, 1, "%s", body)
+	return resp.Result.Content[0].Text
+}
+
+// TestAnswersAsSent (issue 32, items 1 and 7): on go-sdk, wrapped, a
+// native answer is judged as the client wrote it, over streamable HTTP
+// and over stdio's connection alike, as on mcp-go's face: a number that
+// float64 rounds into the bounds is not whole, an int64 beyond 2^53 keeps
+// its digits, and a key given twice or invalid UTF-8 is asked again,
+// naming its field, never read as its last value or U+FFFD. Unwrapped,
+// the same bytes are judged as go-sdk decoded them.
+func TestAnswersAsSent(t *testing.T) {
+	for _, tt := range []struct {
+		name, content       string
+		wrapped, unwrapped string
+	}{
+		{"rounds to a whole number", `{"seats":1.9999999999999999}`, "invalid seats", "accepted seats=2 account=0 note=\"\""},
+		{"beyond 2^53", `{"seats":3,"account":9007199254740993}`,
+			"accepted seats=3 account=9007199254740993 note=\"\"", "accepted seats=3 account=9007199254740992 note=\"\""},
+		{"key twice", `{"seats":3,"seats":5}`, "invalid seats", "accepted seats=5 account=0 note=\"\""},
+		{"invalid UTF-8", "{\"seats\":3,\"note\":\"Ada\xf0\x9f\x98Lovelace\"}", "invalid note", "invalid note"},
+		{"as written, accepted", `{"seats":3.0,"note":"Ada \u00e9\ud83d\ude00"}`, "accepted seats=3 account=0 note=\"Ada é😀\"",
+			"accepted seats=3 account=0 note=\"Ada é😀\""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, over := range []struct {
+				name  string
+				serve func(*testing.T, *mcp.Server, bool) rawServer
+			}{{"http", overHTTP}, {"stdio", overStdio}} {
+				t.Run(over.name, func(t *testing.T) {
+					wrapped := over.serve(t, bookingServer(t), true)
+					assert.Equal(t, tt.wrapped, wrapped(t, bookCall(1, tt.content, "")))
+					unwrapped := over.serve(t, bookingServer(t), false)
+					assert.Equal(t, tt.unwrapped, unwrapped(t, bookCall(1, tt.content, "")))
+				})
+			}
+		})
+	}
+}
+
+// TestAnswersAsSentForged: what a client writes under the wrappers' key
+// is removed by them; without them, it is read only when it decodes to
+// the answer go-sdk decoded, so it can never make the core judge
+// another answer.
+func TestAnswersAsSentForged(t *testing.T) {
+	kept := func(responses string) string {
+		return `,"io.mcpform/inputResponses":"` + base64.StdEncoding.EncodeToString([]byte(responses)) + `"`
+	}
+	answer := func(content string) string {
+		return `{"booking":{"action":"accept","content":` + content + `}}`
+	}
+	for _, tt := range []struct {
+		name, content, meta string
+		wrapped, unwrapped  string
+	}{
+		{"another answer", `{"seats":3}`, kept(answer(`{"seats":40}`)), "accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
+		{"another action", `{"seats":3}`, kept(`{"booking":{"action":"decline"}}`), "accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
+		{"not base64", `{"seats":3}`, `,"io.mcpform/inputResponses":"%%%"`, "accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
+		{"hides a defect", `{"seats":3,"seats":3}`, kept(answer(`{"seats":3}`)), "invalid seats", "accepted seats=3 account=0 note=\"\""},
+		// The same answer to encoding/json, read as written: never worse
+		// than go-sdk's decoding.
+		{"the same to encoding/json", `{"seats":2}`, kept(answer(`{"seats":1.9999999999999999}`)), "accepted seats=2 account=0 note=\"\"", "invalid seats"},
+		{"escaped key", `{"seats":3}`, `,"io.mcpform\/inputResponses":"` + base64.StdEncoding.EncodeToString([]byte(answer(`{"seats":40}`))) + `"`,
+			"accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, over := range []struct {
+				name  string
+				serve func(*testing.T, *mcp.Server, bool) rawServer
+			}{{"http", overHTTP}, {"stdio", overStdio}} {
+				t.Run(over.name, func(t *testing.T) {
+					wrapped := over.serve(t, bookingServer(t), true)
+					assert.Equal(t, tt.wrapped, wrapped(t, bookCall(1, tt.content, tt.meta)))
+					unwrapped := over.serve(t, bookingServer(t), false)
+					assert.Equal(t, tt.unwrapped, unwrapped(t, bookCall(1, tt.content, tt.meta)))
+				})
+			}
+		})
+	}
+}
+
+// TestAnswersAsSentHandlerBody: the handler passes what it does not
+// rewrite as it came, a body beyond its bound included, and a rewritten
+// body's length is its own.
+func TestAnswersAsSentHandlerBody(t *testing.T) {
+	var got []byte
+	var length int64
+	h := mcpform.AnswersAsSentHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = io.ReadAll(r.Body)
+		length = r.ContentLength
+	}))
+	call := bookCall(1, `{"seats":3}`, "")
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book","inputResponses":{},"arguments":{"pad":"` +
+		strings.Repeat("x", 1<<20) + `"}}}`
+	for _, tt := range []struct {
+		name, body string
+		rewritten  bool
+	}{
+		{"a call", call, true},
+		{"another method", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"inputResponses":{}}}`, false},
+		{"beyond the bound", big, false},
+		{"not JSON", call[:len(call)-1], false},
+		{"a batch", "[" + call + "]", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			assert.Equal(t, int64(len(got)), length)
+			if !tt.rewritten {
+				assert.True(t, bytes.Equal([]byte(tt.body), got), "changed")
+				return
+			}
+			assert.Contains(t, string(got), `"io.mcpform/inputResponses":"`)
+		})
+	}
+}
+
+// TestAnswersAsSentGoClient: go-sdk's own client, wrapped server, finishes
+// a native round over streamable HTTP and the in-memory transport.
+func TestAnswersAsSentGoClient(t *testing.T) {
+	elicit := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"seats": 4, "account": 12}}, nil
+	}
+	for _, over := range []string{"http", "memory"} {
+		t.Run(over, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			client := mcp.NewClient(&mcp.Implementation{Name: "go", Version: "v0"}, &mcp.ClientOptions{ElicitationHandler: elicit})
+			var transport mcp.Transport
+			if over == "http" {
+				srv := httptest.NewServer(mcpform.AnswersAsSentHandler(mcp.NewStreamableHTTPHandler(
+					func(*http.Request) *mcp.Server { return bookingServer(t) }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})))
+				defer srv.Close()
+				transport = &mcp.StreamableClientTransport{Endpoint: srv.URL, MaxRetries: -1}
+			} else {
+				st, ct := mcp.NewInMemoryTransports()
+				ss, err := bookingServer(t).Connect(ctx, mcpform.AnswersAsSentTransport(st), nil)
+				require.NoError(t, err)
+				defer ss.Close()
+				transport = ct
+			}
+			cs, err := client.Connect(ctx, transport, nil)
+			require.NoError(t, err)
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "book"})
+			require.NoError(t, err)
+			require.Len(t, res.Content, 1)
+			assert.Equal(t, `accepted seats=4 account=12 note=""`, res.Content[0].(*mcp.TextContent).Text)
+		})
+	}
+}
