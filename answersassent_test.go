@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -156,7 +157,7 @@ func resultText(t *testing.T, body []byte) string {
 // the same bytes are judged as go-sdk decoded them.
 func TestAnswersAsSent(t *testing.T) {
 	for _, tt := range []struct {
-		name, content       string
+		name, content      string
 		wrapped, unwrapped string
 	}{
 		{"rounds to a whole number", `{"seats":1.9999999999999999}`, "invalid seats", "accepted seats=2 account=0 note=\"\""},
@@ -293,4 +294,102 @@ func TestAnswersAsSentGoClient(t *testing.T) {
 			assert.Equal(t, `accepted seats=4 account=12 note=""`, res.Content[0].(*mcp.TextContent).Text)
 		})
 	}
+}
+
+// seatsServer serves "book", whose form asks for a whole number of seats,
+// at least 2, and says how the answer was judged.
+func seatsServer() *mcp.Server {
+	fields := []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: mcpform.Bound(2)}}
+	form, err := mcpform.NewForm[mcpform.Answers](fields, &mcpform.FormOptions{Key: "booking", Message: "How many seats?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "booking", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "book", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			reply := form.ReadCall(req)
+			switch reply.Status {
+			case mcpform.ReplyNone:
+				return form.Ask(req, "")
+			case mcpform.ReplyInvalid:
+				return form.Reask(reply, ""), nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint("booked ", reply.Value["seats"], " seats")}}}, nil
+		})
+	return server
+}
+
+// seatsCall is a retried call whose answer is 1.9999999999999999 seats,
+// which encoding/json reads as the float64 2.
+const seatsCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book","arguments":{},` +
+	`"inputResponses":{"booking":{"action":"accept","content":{"seats":1.9999999999999999}}},"_meta":{` + latestMeta + `}}}`
+
+// shown is what a tools/call's response shows: the message of its re-ask
+// of the booking, or its text.
+func shown(result []byte) string {
+	var resp struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			InputRequests map[string]struct {
+				Params struct {
+					Message string `json:"message"`
+				} `json:"params"`
+			} `json:"inputRequests"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(result, &resp); err != nil {
+		return err.Error()
+	}
+	if r, ok := resp.Result.InputRequests["booking"]; ok {
+		return "asked again: " + strings.ReplaceAll(r.Params.Message, "\n\n", " ")
+	}
+	return resp.Result.Content[0].Text
+}
+
+func ExampleAnswersAsSentHandler() {
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return seatsServer() },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	// Unwrapped, go-sdk's float64 2 is booked; wrapped, the number sent is
+	// judged.
+	for _, h := range []http.Handler{streamable, mcpform.AnswersAsSentHandler(streamable)} {
+		srv := httptest.NewServer(h)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(seatsCall))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "book")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		fmt.Println(shown(body))
+	}
+	// Output:
+	// booked 2 seats
+	// asked again: How many seats? Please check: Seats: less than the minimum 2.
+}
+
+func ExampleAnswersAsSentTransport() {
+	ctx := context.Background()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	// mcp.StdioTransport in a real server: the same connection, on stdin
+	// and stdout.
+	transport := mcpform.AnswersAsSentTransport(&mcp.IOTransport{Reader: inR, Writer: outW})
+	session, err := seatsServer().Connect(ctx, transport, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+	go io.WriteString(inW, seatsCall+"\n")
+	line, _ := bufio.NewReader(outR).ReadBytes('\n')
+	fmt.Println(shown(line))
+	// Output:
+	// asked again: How many seats? Please check: Seats: less than the minimum 2.
 }
