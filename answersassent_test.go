@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/rawanswers"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -392,4 +393,125 @@ func ExampleAnswersAsSentTransport() {
 	fmt.Println(shown(line))
 	// Output:
 	// asked again: How many seats? Please check: Seats: less than the minimum 2.
+}
+
+// BenchmarkAnswersAsSent reads a typical native answer as a go-sdk
+// handler gets it, from the call's params on the wire: decoded by go-sdk
+// alone, and rewritten first as the wrappers do, then read as sent.
+func BenchmarkAnswersAsSent(b *testing.B) {
+	form, err := mcpform.FormFor[seatBooking](&mcpform.FormOptions{Key: "booking"})
+	require.NoError(b, err)
+	params := []byte(`{"name":"book","arguments":{},"requestState":"` + strings.Repeat("A", 320) + `",` +
+		`"inputResponses":{"booking":{"action":"accept","content":{"seats":3,"account":9007199254740993,"note":"Ada Lovelace"}}},` +
+		`"_meta":{` + latestMeta + `}}`)
+	for _, bb := range []struct {
+		name    string
+		rewrite func([]byte) []byte
+	}{{"decoded", func(p []byte) []byte { return p }}, {"as-sent", rawanswers.Params}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var p mcp.CallToolParamsRaw
+				if err := json.Unmarshal(bb.rewrite(params), &p); err != nil {
+					b.Fatal(err)
+				}
+				if r := form.ReadCall(&mcp.CallToolRequest{Params: &p}); r.Status != mcpform.ReplyAccepted {
+					b.Fatal(r.Status, r.Problems)
+				}
+			}
+		})
+	}
+}
+
+// flowServer serves "book" as a flow of one step, the booking, with a
+// state bound to the call: "done" once it is answered.
+func flowServer(tb testing.TB) *mcp.Server {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{bytes.Repeat([]byte{7}, mcpform.MinRequestStateKeySize)}, Bind: true})
+	require.NoError(tb, err)
+	fields := []mcpform.AutoFormField{{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Required: true, Min: mcpform.Bound(2)},
+		{Name: "account", Type: mcpform.TypeInteger}, {Name: "note"}}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "booking", Fields: fields}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(tb, err)
+	server := mcp.NewServer(&mcp.Implementation{Name: "booking", Version: "v0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "book", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, err := flow.Next(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if r.Status != mcpform.FlowDone {
+				return r.Result, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint("done ", r.Answers["seats"], " ", r.Answers["account"])}}}, nil
+		})
+	return server
+}
+
+// flowRounds serves flowServer over streamable HTTP, its handler passed
+// through wrap, runs its first round, and returns a func that answers
+// that round with content and returns the response's body.
+func flowRounds(tb testing.TB, wrap func(http.Handler) http.Handler) (answer func(content string) []byte) {
+	h := wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return flowServer(tb) },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	post := func(body string) []byte {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "book")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return out
+	}
+	var first struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	require.NoError(tb, json.Unmarshal(post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book","arguments":{},"_meta":{`+latestMeta+`}}}`), &first))
+	require.NotEmpty(tb, first.Result.RequestState)
+	return func(content string) []byte {
+		return post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"book","arguments":{},"requestState":"` + first.Result.RequestState + `",` +
+			`"inputResponses":{"booking":{"action":"accept","content":` + content + `}},"_meta":{` + latestMeta + `}}}`)
+	}
+}
+
+func noWrap(h http.Handler) http.Handler { return h }
+
+// TestAnswersAsSentFlow (issue 32, item 1): a flow's round reads the
+// answer as sent too: 1.9999999999999999 seats of at least 2 is asked
+// again, where go-sdk's decoding alone books 2.
+func TestAnswersAsSentFlow(t *testing.T) {
+	const content = `{"seats":1.9999999999999999,"account":9007199254740993}`
+	assert.Equal(t, "asked again: Please provide the following information Please check: Seats: less than the minimum 2.",
+		shown(flowRounds(t, mcpform.AnswersAsSentHandler)(content)))
+	assert.Equal(t, "done 2 9.007199254740992e+15", shown(flowRounds(t, noWrap)(content)))
+	assert.Equal(t, "done 3 9007199254740993", shown(flowRounds(t, mcpform.AnswersAsSentHandler)(`{"seats":3,"account":9007199254740993}`)))
+}
+
+// BenchmarkAnswersAsSentRound is a flow's answering round over
+// streamable HTTP, end to end, behind go-sdk's handler alone and wrapped:
+// what the wrapper adds to a round a host sees.
+func BenchmarkAnswersAsSentRound(b *testing.B) {
+	for _, bb := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+	}{{"go-sdk", noWrap}, {"as-sent", mcpform.AnswersAsSentHandler}} {
+		answer := flowRounds(b, bb.wrap)
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if out := answer(`{"seats":3,"account":9007199254740993,"note":"Ada Lovelace"}`); !bytes.Contains(out, []byte(`"done `)) {
+					b.Fatalf("%s", out)
+				}
+			}
+		})
+	}
 }
