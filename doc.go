@@ -115,6 +115,19 @@
 //	  a submit of DisplayForm                          AcceptedFormArguments, or CheckFormArguments for the problems
 //	accepted Answers into a struct                     Answers.Decode
 //
+// go-sdk decodes a native answer before any middleware, with
+// encoding/json: a number becomes the nearest float64, so that
+// 1.9999999999999999 passes an integer field with a minimum of 2 and
+// 9007199254740993 arrives as 9007199254740992, a key given twice keeps
+// its last value, and invalid UTF-8 becomes U+FFFD. Serve go-sdk's
+// streamable HTTP handler through [AnswersAsSentHandler], and a stdio or
+// in-memory transport through [AnswersAsSentTransport], and the core reads
+// the answer as the client wrote it, as on every other path and on
+// mcp-go's face: numbers judged on their digits, and a value with a key
+// given twice, invalid UTF-8 or a lone surrogate escape asked again,
+// naming its field. Without them go-sdk's decoding stands; a text holding
+// U+FFFD is still asked again, whether a decoder or a person wrote it.
+//
 // go-sdk's own client validates its answer against the schema before
 // sending it, and fails the call with -32602 rather than send a value out
 // of range, so a go-sdk client never sees a re-ask for one; the re-ask
@@ -552,8 +565,9 @@
 //     9007199254740993 as itself (an int64 of a [Form] holds it). Only an
 //     accepted number is converted; a number field refuses a number
 //     beyond the largest float64, such as 1e400, which its answer could
-//     not hold. A native answer reaches mcpform as go-sdk decoded it, a
-//     float64, already rounded.
+//     not hold. On go-sdk, a native answer is read as sent behind
+//     [AnswersAsSentHandler] or [AnswersAsSentTransport]; without them it
+//     reaches mcpform as go-sdk decoded it, a float64 already rounded.
 //   - Broken definitions, such as a default outside the bounds or duplicate
 //     options, are refused rather than turned into schemas clients reject.
 //   - One humanizer names unlabeled fields on every path, and it knows

@@ -84,6 +84,9 @@ func TestLibraryImports(t *testing.T) {
 				path == "github.com/mcpform/mcpform/internal/canonjson" ||
 				strings.HasPrefix(path, "github.com/mark3labs/mcp-go/")
 		}},
+		{"internal/rawanswers", func(path string) bool { // the answers as sent: the strict JSON walk
+			return path == "github.com/mcpform/mcpform/internal/canonjson"
+		}},
 		{"internal/token", stdlibOnly},
 		{"internal/canonjson", stdlibOnly},
 		{"internal/decimal", stdlibOnly},

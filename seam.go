@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"golang.org/x/text/language"
 
 	"github.com/mcpform/mcpform/internal/legacy"
+	"github.com/mcpform/mcpform/internal/rawanswers"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,8 +59,41 @@ func (c *sdkCall) CapabilityError(form, url bool) error {
 	return capabilityNeed(form, url)
 }
 
+// Answer is the answer under key as go-sdk decoded it, or as the client
+// sent it when [AnswersAsSentHandler] or [AnswersAsSentTransport] kept
+// its bytes, and they say what go-sdk decoded (see asSent).
 func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
-	return sdkAnswers(c.params().InputResponses).Answer(key)
+	p := c.params()
+	if kept, ok := p.Meta[rawanswers.MetaKey].(string); ok {
+		if r := InputResponse(p.InputResponses, key); r != nil {
+			return asSent(r, kept, key), true
+		}
+	}
+	return sdkAnswers(p.InputResponses).Answer(key)
+}
+
+// asSent is the answer under key in kept, the input responses as the
+// client sent them, when plain encoding/json decodes it to decoded, the
+// answer go-sdk handed over, and decoded otherwise. A client can write
+// kept itself where no wrapper removes it, so the core reads only bytes
+// that say to encoding/json what go-sdk decoded: read as written, they
+// can be asked again, or keep a number's digits, never say another thing.
+func asSent(decoded *mcp.ElicitResult, kept, key string) seam.Answer {
+	fallback := seam.Answer{Action: decoded.Action, Content: decoded.Content}
+	r, ok := rawanswers.Lookup(kept, key)
+	if !ok {
+		return fallback
+	}
+	var plain mcp.ElicitResult
+	if json.Unmarshal(r.Raw, &plain) != nil || plain.Action != decoded.Action ||
+		!reflect.DeepEqual(plain.Content, decoded.Content) {
+		return fallback
+	}
+	a := seam.Answer{Action: r.Action}
+	if r.Content != nil {
+		a.Content = r.Content
+	}
+	return a
 }
 
 func (c *sdkCall) Modes() (form, url bool) {

@@ -68,7 +68,8 @@ func main() {
 	flag.Parse()
 	server := newServer()
 	if *stdio {
-		log.Fatal(server.Run(context.Background(), &mcp.StdioTransport{}))
+		// Native answers are read as the host sent them, numbers exact.
+		log.Fatal(server.Run(context.Background(), mcpform.AnswersAsSentTransport(&mcp.StdioTransport{})))
 	}
 	res, err := demo(context.Background(), server)
 	if err != nil {
@@ -107,7 +108,7 @@ func demo(ctx context.Context, server *mcp.Server) (*mcp.CallToolResult, error) 
 		},
 	})
 	st, ct := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, st, nil); err != nil {
+	if _, err := server.Connect(ctx, mcpform.AnswersAsSentTransport(st), nil); err != nil {
 		return nil, err
 	}
 	cs, err := client.Connect(ctx, ct, nil)

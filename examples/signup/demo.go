@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,7 +90,7 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	})
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
+	ss, err := server.Connect(ctx, mcpform.AnswersAsSentTransport(st), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +24,7 @@ import (
 // to stdout.
 func serveStdio(ctx context.Context, server *mcp.Server, ln net.Listener, page http.Handler, bodyTimeout time.Duration) error {
 	defer servePage(ln, page, bodyTimeout)()
-	err := server.Run(ctx, &mcp.StdioTransport{})
+	err := server.Run(ctx, mcpform.AnswersAsSentTransport(&mcp.StdioTransport{})) // answers as sent
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -95,12 +96,16 @@ const defaultBodyTimeout = 10 * time.Second
 // dates, so comparing them as strings orders them.
 func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
-	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: maxBody})
+	// Each handler reads native answers as the client sent them, their
+	// numbers exact: AnswersAsSentHandler copies them into the call's
+	// _meta, which adds 4/3 of their size to a body that readBody bounds to
+	// maxBody.
+	stateful := mcpform.AnswersAsSentHandler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: 3 * maxBody}))
 	// A 2026-07-28 call gets its one result as a JSON body, not an event
 	// stream: the server sends it nothing else, and JSON costs less.
-	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody})
+	stateless := mcpform.AnswersAsSentHandler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 3 * maxBody}))
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	perClient := newClientSessions(server, limits.MaxSessionsPerClient)
 	idle := newIdleSessions(server, limits.MaxSessions)

@@ -1,0 +1,127 @@
+package mcpform
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/mcpform/mcpform/internal/rawanswers"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// go-sdk decodes a retried tools/call's inputResponses with encoding/json
+// before any middleware runs, so a native answer reaches a handler with
+// its numbers rounded to float64, the last of a key given twice, and
+// U+FFFD for invalid UTF-8. The two wrappers below let the core read the
+// answers as the client wrote them: they copy the bytes into the call's
+// _meta, where go-sdk keeps them, and the core reads them there.
+
+// AnswersAsSentHandler returns a handler that serves h, go-sdk's
+// mcp.StreamableHTTPHandler, with every native answer read as the client
+// sent it: each number judged on its digits, as on every other path, so
+// that 1.9999999999999999 is not a whole number and 9007199254740993 is
+// kept exactly, and an answer holding a key twice, invalid UTF-8 or a
+// lone surrogate escape asked again, naming its field. Without it, the
+// core judges the answer go-sdk decoded, already rounded.
+//
+// The handler copies the bytes of a tools/call's inputResponses into its
+// params._meta, base64-encoded under "io.mcpform/inputResponses", and
+// removes any value a client sent there; every other byte reaches h as
+// sent. It reads a POST's body of at most 1 MiB into memory first (a
+// larger one reaches h unread, and its answers are read as go-sdk decoded
+// them), and the copy adds about 4/3 of the answers' size to the body, to
+// count in h's MaxRequestBodyBytes. A batch passes unchanged. The core
+// reads the copy only where plain encoding/json decodes it to the answer
+// go-sdk decoded, so a client that writes it itself gains nothing.
+//
+// A nil h panics, as http.Handle does.
+func AnswersAsSentHandler(h http.Handler) http.Handler {
+	if h == nil {
+		panic("mcpform: AnswersAsSentHandler of a nil handler")
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody || r.ContentLength > rawanswers.MaxMessage {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, rawanswers.MaxMessage+1))
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.GetBody = nil
+		if err != nil || len(body) > rawanswers.MaxMessage {
+			// h reads what was read, then the rest, or the error again.
+			r2.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+			h.ServeHTTP(w, r2)
+			return
+		}
+		sent := rawanswers.Message(body)
+		r2.Body = readCloser{bytes.NewReader(sent), r.Body}
+		if len(sent) != len(body) {
+			r2.ContentLength = int64(len(sent))
+			if r.Header.Get("Content-Length") != "" {
+				r2.Header = r.Header.Clone()
+				r2.Header.Set("Content-Length", strconv.Itoa(len(sent)))
+			}
+		}
+		h.ServeHTTP(w, r2)
+	})
+}
+
+// readCloser reads from one reader and closes the request's body.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// AnswersAsSentTransport returns t with every native answer it carries
+// read as the client sent it, as [AnswersAsSentHandler] does for go-sdk's
+// streamable HTTP handler: for a transport whose connection hands go-sdk
+// each message's params as bytes, such as mcp.StdioTransport,
+// mcp.IOTransport and mcp.InMemoryTransport. Over streamable HTTP, wrap
+// the handler instead.
+//
+// Each tools/call read from the connection gets the same copy in its
+// params._meta, params of at most 1 MiB. go-sdk's own connection is then
+// reached through another type, so it no longer learns the session's
+// protocol version, which its stdio connection uses only to refuse a
+// JSON-RPC batch from a client of 2025-06-18 or later: such a batch is
+// served.
+//
+// A nil t panics.
+func AnswersAsSentTransport(t mcp.Transport) mcp.Transport {
+	if t == nil {
+		panic("mcpform: AnswersAsSentTransport of a nil transport")
+	}
+	return asSentTransport{t}
+}
+
+type asSentTransport struct{ t mcp.Transport }
+
+func (t asSentTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.t.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return asSentConn{c}, nil
+}
+
+// SupportsProtocolVersion is t's own, so that go-sdk offers the versions
+// it would offer on t.
+func (t asSentTransport) SupportsProtocolVersion(version string) bool {
+	s, ok := t.t.(mcp.ProtocolVersionSupporter)
+	return !ok || s.SupportsProtocolVersion(version)
+}
+
+// asSentConn copies each tools/call's input responses as sent.
+type asSentConn struct{ mcp.Connection }
+
+func (c asSentConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" {
+		req.Params = rawanswers.Params(req.Params)
+	}
+	return msg, err
+}
