@@ -58,6 +58,16 @@
 // first key seals and all of them open. Replicas that share the keys finish each other's signups.
 // Without it, the server makes a random key and says so on stderr.
 //
+// A rolling deploy may span two consecutive releases of mcpform: replicas
+// of the one before and of the next, sharing MCPFORM_STATE_KEY and -db,
+// finish each other's signups and set_password runs on every path (forms,
+// the model's arguments, a view's submit, the secret page's link), for as
+// long as a state lives (10 minutes). Let one deploy finish before the
+// next begins: a replica may refuse a run of a release two ahead of it
+// (-32602, or the page not found), never misreading it. e2e's
+// TestRollingDeploy checks this, with this example built at the release
+// before and at HEAD.
+//
 // By default everything is kept in the process's memory, gone when it
 // ends: the accounts, the outcomes and the secret page's values
 // (mcpform.MemoryOutcomes and MemorySecretStore), the fastest store for a
