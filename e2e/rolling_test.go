@@ -102,10 +102,11 @@ func buildRelease(root, commit string) (string, error) {
 	remove := func() {
 		run(root, "git", "worktree", "remove", "--force", tree)
 		os.RemoveAll(tree)
-		run(root, "git", "worktree", "prune")
 	}
 	remove() // left by a run that was killed
-	if err := run(root, "git", "worktree", "add", "--detach", tree, commit); err != nil {
+	// --force: a run killed after its directory was removed leaves the
+	// worktree registered, with its directory missing.
+	if err := run(root, "git", "worktree", "add", "--force", "--detach", tree, commit); err != nil {
 		return "", err
 	}
 	defer remove()
