@@ -297,7 +297,9 @@ func checkSealedFlowState(t *testing.T, flow *Flow, signing *RequestStateCodec, 
 		t.Fatalf("%s: opening: %v", enc, err)
 	}
 	var want flowState
-	if err := json.Unmarshal(enc, &want); err != nil || !sameFlowState(got, want) {
+	err = json.Unmarshal(enc, &want)
+	want.Version = stateVersion // as minted, whatever st said
+	if err != nil || !sameFlowState(got, want) {
 		t.Fatalf("%s: sealed round trip gives %#v, want %#v", enc, got, want)
 	}
 }
