@@ -433,6 +433,25 @@
 //     every token of a codec. Sealing does not stop a replay within the
 //     TTL: the run ID and a store do.
 //
+// # Rolling deploys
+//
+// A run crosses replicas in a few formats: its state, with the state's
+// binding and the run ID it carries, the secret page's link, and a view's
+// submit to the companion tool. Each carries a version, and every release
+// keeps one rule: it reads the version before its own and its own, and
+// writes what the release before it reads, until the next release; a
+// change of a format ships in two releases, the first reading the new
+// version, the next writing it. So a deploy may span two consecutive
+// releases: their replicas, sharing the keys and the store, finish each
+// other's runs, whichever way a run crosses, for as long as its state
+// lives (the codec's TTL) and its link (at most twice that). Finish one
+// deploy before the next begins rather than run three releases at once:
+// the oldest may not read what the newest writes, and refuses it (-32602,
+// or a link's page not found), never misreading it. The first release to keep the rule also
+// reads the runs of the mains before it since 7850258 (December 2026).
+// Rotating keys while replicas differ has its own order; see Request
+// state.
+//
 // # The viewer
 //
 // A host renders a view in the MCP Apps viewer, which runs prefab's

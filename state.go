@@ -3,6 +3,7 @@ package mcpform
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 
 	"github.com/mcpform/mcpform/internal/catalog"
@@ -23,7 +24,40 @@ type flowState struct {
 	// viaByte per entry of Pins, in order. A state minted before it was
 	// recorded has none: see flowState.via.
 	Via string `json:"v,omitempty"`
+	// Version is the state's format, stateVersion as minted; 0 for a
+	// state minted before states carried it.
+	Version int `json:"f,omitempty"`
 }
+
+// stateVersion is the version of a flow's state that this release mints:
+// the members of its payload and what they mean, the binding it is
+// verified under (bindFor) and the form of its run ID (newRunID's). A
+// state carries it in its "f" member, which verifyState alone reads.
+//
+// The rule, for every format a run crosses replicas in: a release reads
+// the version before its own and its own, and mints what the release
+// before it reads, until the next release. So a rolling deploy from one
+// release to the next, or back, loses no run in flight, for at least one
+// TTL after the deploy. A change of the format is two releases: the first
+// reads the new version, the next mints it. A state of a later version
+// than stateVersion is refused as malformed, never misread.
+//
+//   - Version 0, unmarked, was minted by the mains before versions
+//     (7850258 and after). Its states lack Via from some of them on (see
+//     via); its binding and run ID are version 1's.
+//   - Version 1 adds the marker, which version 0's readers ignore, as
+//     encoding/json does an unknown member. Its binding is
+//     BindTo(principal, tool, digest, path tag), without the digest for
+//     an unbound flow; its run ID is newRunID's 24 characters, whose
+//     length is its version. A later version changes either only with a
+//     marker, a part of the binding or a length of its own, which a
+//     release verifies beside its own before the next mints it.
+const stateVersion = 1
+
+// errStateVersion is the error of a state of a version after
+// stateVersion: minted by a later release, which must not mint it while
+// a replica of this one may read it.
+var errStateVersion = fmt.Errorf("%w: a state of a later version than %d", ErrMalformed, stateVersion)
 
 // viaByte is how Via records path p: its number as a digit.
 func viaByte(p Path) byte { return '0' + byte(p) }
@@ -50,13 +84,22 @@ func (f *Flow) mintState(st *flowState, bind string) (string, error) {
 	if f.lang != catalog.English {
 		st.Lang = pinCode(f.lang) // pinned: f speaks the first round's language
 	}
+	st.Version = stateVersion
 	return f.codec.mint(st, bind, !f.readable)
 }
 
 // verifyState verifies f's state into st: sealed, unless f has
 // ReadableState.
+// A state of a version this release does not read is errStateVersion
+// (see stateVersion).
 func (f *Flow) verifyState(token, bind string, st *flowState) error {
-	return f.codec.verify(token, bind, st, !f.readable)
+	if err := f.codec.verify(token, bind, st, !f.readable); err != nil {
+		return err
+	}
+	if st.Version > stateVersion || st.Version < 0 {
+		return errStateVersion
+	}
+	return nil
 }
 
 // bindFor returns the string a call of tool's state is bound to, given

@@ -296,6 +296,49 @@ func TestCompanionReadTwice(t *testing.T) {
 	assert.Equal(t, []string{"team", "team"}, steps)
 }
 
+// TestCompanionReadsSubmitVersion: a view's submit that names its version
+// (prefab.VersionArgument), as the next release's views may, finishes the
+// round on this one; a later version than it reads is refused with
+// -32602, and reaches no tool.
+func TestCompanionReadsSubmitVersion(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		version any
+		ok      bool
+	}{
+		{"version 1", 1, true},
+		{"a later version", prefab.SubmitVersion + 1, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			flow, _, _ := newFlowFixture(t)
+			first, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
+			require.NoError(t, err)
+			req := argsCall(t, appsMeta(), "alice", "signup", nil)
+			args, err := json.Marshal(map[string]any{StateArgument: carried(t, first), prefab.ToolArgument: "signup",
+				prefab.VersionArgument: tt.version, "email": "ada@example.com", "plan": "team"})
+			require.NoError(t, err)
+			req.Params.Name, req.Params.Arguments = prefab.CompanionTool, args
+			var steps []string
+			route := companionMiddleware(ViewerURI)(listing(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
+				round, err := flow.Next(ctx, r.(*mcp.CallToolRequest))
+				require.NoError(t, err)
+				steps = append(steps, round.Step)
+				return nil, nil
+			}, attachedTool(t, "signup")))
+			_, err = route(context.Background(), "tools/call", req)
+			if !tt.ok {
+				var rpc *jsonrpc.Error
+				require.True(t, errors.As(err, &rpc), "refused: %v", err)
+				assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpc.Code)
+				assert.Empty(t, steps, "nothing reached the tool")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, []string{"team"}, steps, "the account step is answered")
+		})
+	}
+}
+
 // listing returns next, answering tools/list with tools as a server that
 // has them does, in one page.
 func listing(next mcp.MethodHandler, tools ...*mcp.Tool) mcp.MethodHandler {

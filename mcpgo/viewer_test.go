@@ -105,6 +105,40 @@ func TestViewBigArgument(t *testing.T) {
 	}
 }
 
+// TestViewSubmitVersion: on mcp-go's face, a view's submit that names its
+// version, as the next release's views may, finishes the call; a later
+// version than this release reads is refused, and the tool does not run.
+func TestViewSubmitVersion(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		version any
+		ok      bool
+	}{
+		{"version 1", 1, true},
+		{"a later version", 2, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := connect(t, transferServer(t), nil, apps)
+			res, err := callWith(t, c, "transfer", map[string]any{"account": json.Number("42"), "memo": "rent"}, nil)
+			require.NoError(t, err)
+			var args map[string]any
+			for _, a := range findActions(structured(t, res)) {
+				args = a
+			}
+			require.NotNil(t, args, "the view's submit")
+			args["reference"], args["mcpformVersion"] = "June", tt.version
+			res, err = callWith(t, c, "mcpform_view_submit", args, nil)
+			if !tt.ok {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "mcpformVersion")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, "transferred to 42 (rent)", text(t, res))
+		})
+	}
+}
+
 // findActions returns the arguments of every toolCall action in a view.
 func findActions(v any) []map[string]any {
 	var out []map[string]any

@@ -76,6 +76,16 @@
 // Putting the new key first in one restart (MCPFORM_STATE_KEY=new,old)
 // loses the signups that cross a replica still holding only the old key.
 //
+// A rolling deploy may span two consecutive releases of mcpform: replicas
+// of the one before and of the next, sharing MCPFORM_STATE_KEY and -db,
+// finish each other's signups and set_password runs on every path (forms,
+// the model's arguments, a view's submit, the secret page's link), for as
+// long as a state lives (10 minutes). Let one deploy finish before the
+// next begins: a replica may refuse a run of a release two ahead of it
+// (-32602, or the page not found), never misreading it. e2e's
+// TestRollingDeploy checks this, with this example built at the release
+// before and at HEAD.
+//
 // By default everything is kept in the process's memory, gone when it
 // ends: the accounts, the outcomes and the secret page's values
 // (mcpform.MemoryOutcomes and MemorySecretStore), the fastest store for a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // CompanionRefusal is the message of the JSON-RPC error, code -32602
@@ -76,20 +77,46 @@ func PackArguments(rest []byte, stateKey, state string) []byte {
 	return append(b, '}')
 }
 
+// SubmitVersion is the version of a view's submit, and of the companion
+// that reads it, that this release writes: the arguments PackArguments
+// makes, under CompanionTool with ToolArgument, the request state under
+// the flow's state argument and the fields' answers. A submit of version 1
+// names no version; one made before the tool's own arguments came back
+// as text, with them among its arguments, is read as well (see Unpack).
+//
+// The rule, for every format a run crosses replicas in: a release reads
+// the version before its own and its own, and writes what the release
+// before it reads, until the next. So a view shown by one release and
+// submitted to the next, or back, finishes its run. A later version is
+// named under VersionArgument, which a release reads, up to
+// SubmitVersion, before any release sends it: a companion of an earlier
+// release would pass it on to the tool as one of its arguments, which the
+// state's binding refuses.
+const SubmitVersion = 1
+
+// VersionArgument names, in a view's submit, the version of its format,
+// a whole number; a submit without it is version 1. Unpack removes it
+// and refuses a version after SubmitVersion.
+const VersionArgument = "mcpformVersion"
+
 // errPacked is the error of a submit whose ArgumentsArgument is not the
 // text of a JSON object.
 var errPacked = errors.New("the view's " + ArgumentsArgument + " is not the text of a JSON object")
 
+// errVersion is the error of a submit of a version Unpack does not read.
+var errVersion = fmt.Errorf("the view's %s is not a version up to %d: the view comes from a later release", VersionArgument, SubmitVersion)
+
 // Unpack returns the arguments of a call of the companion as the tool it
 // reaches gets them: raw, a JSON object, with the members of the object
 // whose text is under ArgumentsArgument in place of that argument, and in
-// place of any argument of the same name. It returns raw itself when it
-// has no ArgumentsArgument, as a view built by an earlier version sends,
-// with changed false, and an error when it is not an object or
-// ArgumentsArgument is not the text of one. The result holds each number
-// as it was written.
+// place of any argument of the same name, and without VersionArgument. It
+// returns raw itself when it has neither, as a view built by an earlier
+// version sends, with changed false, and an error when it is not an
+// object, ArgumentsArgument is not the text of one, or VersionArgument is
+// not a version up to SubmitVersion. The result holds each number as it
+// was written.
 func Unpack(raw json.RawMessage) (out json.RawMessage, changed bool, err error) {
-	if !bytes.Contains(raw, []byte(`"`+ArgumentsArgument+`"`)) {
+	if !bytes.Contains(raw, []byte(`"`+ArgumentsArgument+`"`)) && !bytes.Contains(raw, []byte(`"`+VersionArgument+`"`)) {
 		// A name written with escapes is not found: the argument then
 		// reaches the tool as it is, among its own arguments, where the
 		// state's binding refuses it.
@@ -99,18 +126,28 @@ func Unpack(raw json.RawMessage) (out json.RawMessage, changed bool, err error) 
 	if err := json.Unmarshal(raw, &outer); err != nil {
 		return nil, false, err
 	}
+	version, versioned := outer[VersionArgument]
 	packed, ok := outer[ArgumentsArgument]
-	if !ok {
+	if !ok && !versioned {
 		return raw, false, nil
 	}
-	var text string
-	var inner map[string]json.RawMessage
-	if json.Unmarshal(packed, &text) != nil || json.Unmarshal([]byte(text), &inner) != nil || inner == nil {
-		return nil, false, errPacked
+	if versioned {
+		var v int
+		if json.Unmarshal(version, &v) != nil || v < 1 || v > SubmitVersion {
+			return nil, false, errVersion
+		}
+		delete(outer, VersionArgument)
 	}
-	delete(outer, ArgumentsArgument)
-	for k, v := range inner {
-		outer[k] = v
+	if ok {
+		var text string
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(packed, &text) != nil || json.Unmarshal([]byte(text), &inner) != nil || inner == nil {
+			return nil, false, errPacked
+		}
+		delete(outer, ArgumentsArgument)
+		for k, v := range inner {
+			outer[k] = v
+		}
 	}
 	out, err = json.Marshal(outer)
 	return out, err == nil, err

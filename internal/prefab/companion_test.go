@@ -102,3 +102,33 @@ func TestPackArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestUnpackVersion: a submit that names its version, up to
+// SubmitVersion, reaches the tool without it, with its arguments unpacked
+// or not; a later version, or one that is no whole number, is refused,
+// never passed on as one of the tool's arguments.
+func TestUnpackVersion(t *testing.T) {
+	for _, tt := range []struct {
+		name, raw, want string // want "" for a refusal
+	}{
+		{"version 1", `{"mcpformVersion":1,"mcpform":"s1.abc","email":"a@b.c"}`, `{"mcpform":"s1.abc","email":"a@b.c"}`},
+		{"version 1, arguments as text", `{"mcpformVersion":1,"mcpformArguments":"{\"account\":9007199254740993}","mcpform":"s1.abc"}`,
+			`{"account":9007199254740993,"mcpform":"s1.abc"}`},
+		{"a later version", `{"mcpformVersion":2,"mcpform":"s1.abc"}`, ""},
+		{"version 0", `{"mcpformVersion":0,"mcpform":"s1.abc"}`, ""},
+		{"not whole", `{"mcpformVersion":1.5,"mcpform":"s1.abc"}`, ""},
+		{"text", `{"mcpformVersion":"1","mcpform":"s1.abc"}`, ""},
+		{"null", `{"mcpformVersion":null,"mcpform":"s1.abc"}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, changed, err := Unpack(json.RawMessage(tt.raw))
+			if tt.want == "" {
+				assert.ErrorIs(t, err, errVersion)
+				return
+			}
+			require.NoError(t, err)
+			assert.True(t, changed)
+			assert.JSONEq(t, tt.want, string(out))
+		})
+	}
+}

@@ -66,12 +66,28 @@ type Keys struct {
 	now    func() time.Time
 }
 
+// linkVersion is the version of a link's format, and of the page's MACs
+// and cookies, that this release seals: it is in the labels the keys are
+// derived under, so a link of another version does not open, rather than
+// open misread. Version 1's plaintext is padded as a whole to LinkBucket;
+// Open reads as well the links of the mains before versions (7850258 on),
+// which padded the principal alone and differ only in the zeros after the
+// parts.
+//
+// The rule, for every format a run crosses replicas in: a release reads
+// the version before its own and its own, and seals what the release
+// before it reads, until the next. So a link minted by one release opens
+// on the page of the next, or the one before, for as long as it lives. A
+// later version seals under labels of its own, which a release opens
+// beside version 1's before the next seals under them.
+const linkVersion = "v1"
+
 // HKDF labels of the link keys, and the additional data a link is sealed
 // under, so that nothing else sealed with the same keys opens as a link.
 const (
-	sealLabel  = "mcpform secret link v1"
-	nonceLabel = "mcpform secret link nonce v1"
-	macLabel   = "mcpform secret page v1"
+	sealLabel  = "mcpform secret link " + linkVersion
+	nonceLabel = "mcpform secret link nonce " + linkVersion
+	macLabel   = "mcpform secret page " + linkVersion
 	linkBind   = "mcpform/secret-link"
 )
 

@@ -210,3 +210,22 @@ func TestPageKey(t *testing.T) {
 		assert.Equal(t, link, PageKey(link))
 	}
 }
+
+// TestLinkVersion: a link is sealed under its version's labels, which
+// are version 1's of the golden links; one sealed under a later
+// version's does not open on this release, rather than open misread.
+func TestLinkVersion(t *testing.T) {
+	assert.Equal(t, "mcpform secret link v1", sealLabel, "the label of the golden links")
+	keys := [][]byte{[]byte(strings.Repeat("k", 32))}
+	now := func() time.Time { return time.Unix(1_800_000_000, 0) }
+	k := NewKeys(keys, time.Minute, now)
+	l := &Link{Principal: "alice", Tool: "set_password", Run: "bW9kZWwtcnVuLWlkLTEyMw", Step: "password"}
+	got, ok := k.Open(k.Seal(l))
+	require.True(t, ok, "this version's link")
+	assert.Equal(t, l, got)
+
+	later := NewKeys(keys, time.Minute, now)
+	later.sealer = token.NewSealer(keys, "mcpform secret link v2")
+	_, ok = k.Open(later.Seal(l))
+	assert.False(t, ok, "a later version's link")
+}

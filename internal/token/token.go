@@ -31,6 +31,15 @@ import (
 // base64url is RFC 4648 §5 without padding; "b" is present only when the
 // codec binds. exp is whole seconds, as Math.floor(Date.now()/1000) + TTL
 // writes it.
+//
+// A token's prefix is its envelope's version: "v1." signed, "s1." sealed
+// (SealedPrefix). Verify refuses any other prefix as malformed, so a
+// token of a later envelope is never misread. What the envelope carries
+// has versions of its own (a flow's state carries its version in its
+// payload). The rule, for every format a run crosses replicas in: a
+// release reads the version before its own and its own, and mints what
+// the release before it reads, until the next; a new envelope takes a new
+// prefix, which a release verifies before the next mints it.
 const (
 	// Prefix begins every signed token.
 	Prefix    = "v1."
