@@ -227,3 +227,43 @@ func TestSecretPageBrowserLooks(t *testing.T) {
 		})
 	}
 }
+
+// TestViewerHostStylesAxe checks issue 34, item 8, with axe-core: a view
+// keeps no serious or critical finding in the host's light and dark
+// themes, with the host's style variables and without, now that the
+// view paints the host's colours and sits in a main landmark.
+func TestViewerHostStylesAxe(t *testing.T) {
+	needNode(t)
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{{Key: "team", Message: "Tell us about your team", Fields: []AutoFormField{
+		{Name: "team_name", Label: "Team name", Description: "As your invoices show it.", Required: true},
+		{Name: "seats", Label: "Seats", Type: TypeInteger, Min: Bound(2), Max: Bound(50)},
+	}}}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), directCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	srv, _ := serveViewer(t, r.Result, false)
+	hosts := map[string]map[string]string{
+		"light": {"--color-background-primary": "#faf9f5", "--color-text-primary": "#141413",
+			"--color-text-secondary": "#5e5d59", "--color-border-primary": "#d1cfc5"},
+		"dark": {"--color-background-primary": "#262624", "--color-text-primary": "#f5f4ef",
+			"--color-text-secondary": "#c2c0b6", "--color-border-primary": "#4a4944"},
+	}
+	for scheme, vars := range hosts {
+		t.Run(scheme, func(t *testing.T) {
+			styles, err := json.Marshal(vars)
+			require.NoError(t, err)
+			results := runAxe(t, scheme, []axeTarget{
+				{Name: "view-" + scheme, URL: srv.URL + "/?theme=" + scheme, Frame: "#view", WaitFor: "form.pf-form"},
+				{Name: "view-host-styles-" + scheme, URL: srv.URL + "/?theme=" + scheme + "&styles=" + url.QueryEscape(string(styles)),
+					Frame: "#view", WaitFor: "form.pf-form"},
+			})
+			for _, r := range results {
+				for _, v := range r.Violations {
+					assert.NotEqual(t, "landmark-one-main", v.ID, "%s has a main landmark", r.Name)
+					assert.NotEqual(t, "region", v.ID, "%s: all its content is in a landmark", r.Name)
+				}
+			}
+		})
+	}
+}

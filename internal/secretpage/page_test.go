@@ -148,3 +148,14 @@ func TestStyleButtons(t *testing.T) {
 	assert.Contains(t, dark, "button{background:#60a5fa")
 	assert.Contains(t, dark, "input[name=a]+button{background:transparent")
 }
+
+// BenchmarkWrite builds a form with a problem, as a re-ask shows it.
+func BenchmarkWrite(b *testing.B) {
+	p := form()
+	r := httptest.NewRequest(http.MethodGet, "/secret", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		Write(w, r, http.StatusUnprocessableEntity, p)
+	}
+}
