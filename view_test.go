@@ -8,6 +8,7 @@ import (
 	"maps"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/catalog"
@@ -100,7 +101,7 @@ func TestViewFix(t *testing.T) {
 		{"a bad date", &day, invalid("not a valid date (YYYY-MM-DD)"), "Enter a date like 2026-08-03"},
 		{"another rule", &notes, invalid("holds a control character"), "Check Notes: holds a control character"},
 		{"a changed question", &notes, fmt.Errorf("%w", ErrChanged), "Check Notes again: the questions changed"},
-		{"the page not sent", nil, ErrSecretWaiting, "The page has not been sent yet. Open it, enter your New password, send it, then continue here."},
+		{"the page not sent", nil, ErrSecretWaiting, "Not set yet: New password. Open the page, fill it in and send it, then continue here."},
 		{"the page refused", nil, ErrSecretRefused, "The page's link was used in another browser, so it was refused. Open the page again from here."},
 		{"the author's own", &notes, errors.New("that room is taken"), "that room is taken"},
 	} {
@@ -403,3 +404,29 @@ func TestFlowRenderOnlyFromAView(t *testing.T) {
 
 // without is o without the run's ID.
 func (o roundOutcome) without() roundOutcome { o.id = ""; return o }
+
+// TestPageWordsNameTheThing checks issue 34, item 7, in every language:
+// the secret step never splices a field's label into a sentence, where a
+// title-cased label reads wrong ("enter your New password there"), but
+// lists it after a colon; and the waiting text says what has not been set,
+// not that "the page" has not been sent.
+func TestPageWordsNameTheThing(t *testing.T) {
+	secrets := []prefab.Field{{Name: "password", Title: "New password", InputType: "password"}}
+	midSentence := regexp.MustCompile(`\p{Ll}[ \x{a0}]New password|New password[ \x{a0}]\p{Ll}`)
+	for l := range catalog.NumLangs {
+		t.Run(l.Code(), func(t *testing.T) {
+			v := viewTexts[l]
+			step := catalog.Fill(v.PageStep, "fields", prefab.Titles(secrets, v.ListSep))
+			waiting := v.fix(nil, &FieldError{Err: ErrSecretWaiting}, secrets)
+			for _, said := range []string{step, waiting} {
+				assert.Contains(t, said, "New password")
+				assert.NotRegexp(t, midSentence, said, "the label is spliced into a sentence")
+			}
+			first := strings.SplitN(waiting, "New password", 2)[0]
+			assert.NotEqual(t, first, waiting)
+			for _, page := range []string{"page", "página", "Seite", "ページ"} {
+				assert.NotContains(t, first, page, "the waiting text names what is not set, before the page")
+			}
+		})
+	}
+}

@@ -169,14 +169,14 @@ func TestViewsInBrowser(t *testing.T) {
 		run := runPerson(t, personPlans[1], "light", false)
 		first, waiting := run.Views[0], run.Views[1]
 		assert.Equal(t, map[string]string{"Email": "email"}, first.Labels)
-		for _, want := range []string{"1. Open the page and enter your New password there.", "Open the password page",
+		for _, want := range []string{"1. Open the page and enter what it asks for: New password.", "Open the password page",
 			"Copy the link instead", "2. Come back here", "I've set it – continue", "Decline"} {
 			assert.Contains(t, first.Text, want)
 		}
 		assert.NotContains(t, first.Text, "?t=", "the page's token is never on screen")
 		assert.NotContains(t, first.Text, "http", "nor is its link")
 		assert.Contains(t, waiting.Focus.Class, "mcpform-problems")
-		assert.Contains(t, waiting.Text, "The page has not been sent yet. Open it, enter your New password, send it, then continue here.")
+		assert.Contains(t, waiting.Text, "Not set yet: New password. Open the page, fill it in and send it, then continue here.")
 		require.NotNil(t, run.Copied, "the link was copied")
 		assert.Equal(t, "Link copied. Paste it into your browser.", run.Copied.Said)
 		assert.Equal(t, "status", run.Copied.Role)

@@ -11,11 +11,11 @@ import (
 	"io"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcpform/mcpform"
@@ -36,6 +36,11 @@ type demoOptions struct {
 	// readSecret reads a secret from the terminal without echo; nil reads
 	// it as any other answer.
 	readSecret func() (string, error)
+	// lang is the person's language, a BCP 47 tag: the demo speaks it
+	// when it can, and the client asks the server and the page for it.
+	// runDemo reads it from the locale (LC_ALL, LC_MESSAGES, LANG) when
+	// it is ""; demo takes "" as English.
+	lang string
 }
 
 // runDemo runs the signup server and an in-process go-sdk client on
@@ -45,6 +50,9 @@ type demoOptions struct {
 func runDemo(ctx context.Context, st *store, in io.Reader, out io.Writer, opts demoOptions, tool string) error {
 	// The demo's state never leaves the process, so a random key is right
 	// here and needs no warning; a set MCPFORM_STATE_KEY is still used.
+	if opts.lang == "" {
+		opts.lang = demoLanguage(os.Getenv)
+	}
 	codec, err := deploy.NewCodec(os.Getenv, io.Discard, "mcpform signup")
 	if err != nil {
 		return err
@@ -103,14 +111,16 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 	}
 	defer cs.Close()
 
-	p := &prompter{in: bufio.NewReader(in), out: out, echo: !opts.interactive, verbose: opts.verbose, readSecret: opts.readSecret}
-	calls := fmt.Sprintf("the %q tool", tools[0])
+	w := wordsFor(opts.lang)
+	p := &prompter{in: bufio.NewReader(in), out: out, echo: !opts.interactive, verbose: opts.verbose, readSecret: opts.readSecret,
+		lang: opts.lang, w: w, typed: map[string]map[string]string{}}
+	calls := fmt.Sprintf(w.oneTool, tools[0])
 	if len(tools) > 1 {
-		calls = fmt.Sprintf("%q, then %q", tools[0], tools[1])
+		calls = fmt.Sprintf(w.twoTools, tools[0], tools[1])
 	}
-	fmt.Fprintf(out, "mcpform signup demo: a go-sdk client calls %s.\n", calls)
+	fmt.Fprintf(out, w.intro+"\n", calls)
 	p.trace("The client speaks protocol %s.\n", cs.InitializeResult().ProtocolVersion)
-	fmt.Fprintf(out, "Answer each question. An empty answer takes the default; \"decline\" or \"cancel\" stops.\n")
+	fmt.Fprintln(out, w.answer)
 	var res *mcp.CallToolResult
 	for _, tool := range tools {
 		if res, err = demoCall(ctx, cs, tool, p, forms); err != nil {
@@ -126,13 +136,18 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 	out := p.out
 	params := &mcp.CallToolParams{Name: tool}
 	for round := 1; ; round++ {
+		if p.lang != "" {
+			// SEP-2792: the server words its questions in the person's
+			// language.
+			params.Meta = mcp.Meta{acceptLanguageKey: p.lang}
+		}
 		p.trace("\n── round %d %s\n", round, strings.Repeat("─", 50))
 		if p.verbose {
 			printCall(out, params)
 		}
 		res, err := cs.CallTool(ctx, params)
 		if err != nil {
-			fmt.Fprintf(out, "\nThe server refused the call: %v\n", err)
+			fmt.Fprintf(out, "\n"+p.w.refused+"\n", err)
 			return nil, err
 		}
 		if len(res.InputRequests) == 0 {
@@ -164,7 +179,7 @@ func demoCall(ctx context.Context, cs *mcp.ClientSession, tool string, p *prompt
 			case ep.Mode == "url":
 				answers[key], err = p.openPage(ctx, ep)
 			default:
-				answers[key], err = p.elicit(ep, forms.order(key))
+				answers[key], err = p.elicit(key, ep, forms.order(key))
 			}
 			if err != nil {
 				return nil, err
@@ -191,6 +206,9 @@ func printCall(out io.Writer, p *mcp.CallToolParams) {
 	}
 }
 
+// acceptLanguageKey is the _meta key of a request's language (SEP-2792).
+const acceptLanguageKey = "io.modelcontextprotocol/acceptLanguage"
+
 // A prompter renders a form elicitation in the terminal, one prompt per
 // field, the way a host without a UI would.
 type prompter struct {
@@ -200,6 +218,12 @@ type prompter struct {
 	verbose    bool // print the protocol trace
 	readSecret func() (string, error)
 	eof        bool
+	lang       string     // the person's language, "" for English
+	w          *demoWords // the demo's words in it
+	// typed is what the person typed last in each form, by input key and
+	// field name: a re-ask offers a refused value back. It never holds a
+	// secret, which only the page reads.
+	typed map[string]map[string]string
 }
 
 // trace prints a line of the protocol trace, in verbose mode only: the
@@ -210,10 +234,13 @@ func (p *prompter) trace(format string, args ...any) {
 	}
 }
 
-// elicit asks for the fields of ep in the given order and returns the
-// answer: accept with what was typed, or the decline or cancel typed
-// instead. The end of the input means cancel, as closing a form does.
-func (p *prompter) elicit(ep *mcp.ElicitParams, order []string) (*mcp.ElicitResult, error) {
+// elicit asks for the fields of ep, the form of input key, in the given
+// order and returns the answer: accept with what was typed, or the decline
+// or cancel typed instead. The end of the input means cancel, as closing a
+// form does. A field the server asks again without a default, since it
+// refused what was typed, offers that value back: Enter keeps it, as it
+// takes a default, and anything typed replaces it.
+func (p *prompter) elicit(key string, ep *mcp.ElicitParams, order []string) (*mcp.ElicitResult, error) {
 	raw, err := json.Marshal(ep.RequestedSchema)
 	if err != nil {
 		return nil, err
@@ -230,34 +257,67 @@ func (p *prompter) elicit(ep *mcp.ElicitParams, order []string) (*mcp.ElicitResu
 		fmt.Fprintln(p.out, line)
 	}
 	content := map[string]any{}
+	before, typed := p.typed[key], map[string]string{}
+	p.typed[key] = typed
 	for _, name := range order {
 		f := schema.Properties[name]
 		if f == nil {
 			continue
 		}
-		fmt.Fprintf(p.out, "\n  %s\n", heading(name, f, schema.Required))
+		// A value typed before that the server does not offer back as
+		// the default is one it refused: offer it back instead.
+		again := before[name]
+		if again != "" && f.Default != nil {
+			if v, err := json.Marshal(value(f, again)); err == nil && jsonEqual(v, f.Default) {
+				again = ""
+			}
+		}
+		shown := f
+		if again != "" {
+			g := *f
+			g.Default = nil // Enter takes what was typed, not the default
+			shown = &g
+		}
+		fmt.Fprintf(p.out, "\n  %s\n", p.heading(name, shown, schema.Required))
 		if f.Description != "" {
 			fmt.Fprintf(p.out, "    %s\n", f.Description)
 		}
 		printChoices(p.out, f)
-		fmt.Fprintf(p.out, "  > ")
+		if again != "" {
+			fmt.Fprintf(p.out, "  [%s] > ", again)
+		} else {
+			fmt.Fprintf(p.out, "  > ")
+		}
 		line := p.readLine()
 		switch strings.ToLower(line) {
 		case "decline", "cancel":
 			fmt.Fprintf(p.out, "\n  → %s\n", strings.ToLower(line))
 			return &mcp.ElicitResult{Action: strings.ToLower(line)}, nil
 		case "":
-			if f.Default != nil {
+			switch {
+			case again != "":
+				fmt.Fprintf(p.out, "    → %s %s\n", again, p.w.typed)
+				line = again
+			case f.Default != nil:
 				var d any
 				json.Unmarshal(f.Default, &d)
-				fmt.Fprintf(p.out, "    → %s (the default)\n", f.Default)
+				fmt.Fprintf(p.out, "    → %s %s\n", f.Default, p.w.theDefault)
 				content[name] = d
+				continue
+			default:
+				continue // left out: the server says if it was required
 			}
-			continue // left out: the server says if it was required
 		}
+		typed[name] = line
 		content[name] = value(f, line)
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// jsonEqual reports whether a and b are the same JSON value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
 
 // readLine reads one answer; "cancel" at the end of the input.
@@ -283,15 +343,15 @@ func (p *prompter) read(hide bool) string {
 	if err != nil && line == "" {
 		p.eof = true
 		if p.echo {
-			fmt.Fprintf(p.out, "(end of input)\n")
+			fmt.Fprintln(p.out, p.w.endOfInput)
 		}
 		return "cancel"
 	}
 	line = strings.TrimSpace(line)
 	if p.echo {
 		shown := line
-		if hide {
-			shown = strings.Repeat("•", utf8.RuneCountInString(line))
+		if hide && line != "" {
+			shown = p.w.hidden // not even its length
 		}
 		fmt.Fprintf(p.out, "%s\n", shown)
 	}
@@ -340,31 +400,32 @@ func printChoices(out io.Writer, f *jsonschema.Schema) {
 }
 
 // heading is a field's title line: its title, whether it is required, and
-// what it takes.
-func heading(name string, f *jsonschema.Schema, required []string) string {
-	facts := []string{"optional"}
+// what it takes, in the person's language.
+func (p *prompter) heading(name string, f *jsonschema.Schema, required []string) string {
+	w := p.w
+	facts := []string{w.optional}
 	for _, r := range required {
 		if r == name {
-			facts[0] = "required"
+			facts[0] = w.required
 		}
 	}
 	if len(f.OneOf) > 0 {
-		facts = append(facts, "one of these")
+		facts = append(facts, w.oneOf)
 	}
 	switch {
 	case f.Format == "email":
-		facts = append(facts, "an email address")
+		facts = append(facts, w.email)
 	case f.Type == "integer" && f.Minimum != nil && f.Maximum != nil:
-		facts = append(facts, fmt.Sprintf("a whole number from %v to %v", *f.Minimum, *f.Maximum))
+		facts = append(facts, fmt.Sprintf(w.wholeFromTo, *f.Minimum, *f.Maximum))
 	case f.MinLength != nil && f.MaxLength != nil:
-		facts = append(facts, fmt.Sprintf("%d to %d characters", *f.MinLength, *f.MaxLength))
+		facts = append(facts, fmt.Sprintf(w.charsFromTo, *f.MinLength, *f.MaxLength))
 	case f.MaxLength != nil:
-		facts = append(facts, fmt.Sprintf("up to %d characters", *f.MaxLength))
+		facts = append(facts, fmt.Sprintf(w.charsUpTo, *f.MaxLength))
 	}
 	if f.Default != nil {
-		facts = append(facts, "default "+strings.Trim(string(f.Default), `"`))
+		facts = append(facts, fmt.Sprintf(w.defaultIs, strings.Trim(string(f.Default), `"`)))
 	}
-	return cmp.Or(f.Title, name) + " (" + strings.Join(facts, "; ") + ")"
+	return fmt.Sprintf(w.titled, cmp.Or(f.Title, name), strings.Join(facts, w.factSep))
 }
 
 // formOrder keeps the property order of each form the server sends, by

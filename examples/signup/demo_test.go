@@ -69,7 +69,7 @@ func TestDemo(t *testing.T) {
 		{"password set after a refusal", "ada@example.com\n\npro\nada@example.com\nshort\n" + good + "\n", "updated", pw, ada, 2, []string{
 			`input_required: url "password.secret"`, "  Link: http://127.0.0.1:", "The demo plays your browser too",
 			"browser → POST http://127.0.0.1:", ": 422 Unprocessable Entity\n\n  The page says: Shorter than 12 characters.",
-			"> " + strings.Repeat("•", len(good)) + "\n\nbrowser → POST", ": 200 OK",
+			"> (hidden)\n\nbrowser → POST", ": 200 OK",
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"", "Password set for ada@example.com."}},
 		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", pw, ada, 2, []string{
 			"→ left to your browser",
@@ -199,4 +199,86 @@ func status(t *testing.T, res *mcp.CallToolResult) string {
 	m, _ := res.StructuredContent.(map[string]any) // as the client decoded it
 	s, _ := m["status"].(string)
 	return s
+}
+
+// TestDemoLanguage: the demo's language is the POSIX locale's, LC_ALL
+// first, then LC_MESSAGES, then LANG, as a BCP 47 tag; C and POSIX name
+// none.
+func TestDemoLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"LANG": "fr_FR.UTF-8"}, "fr-FR"},
+		{map[string]string{"LANG": "de_DE.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, "ja-JP"},
+		{map[string]string{"LANG": "de_DE.UTF-8", "LC_MESSAGES": "es_ES@euro"}, "es-ES"},
+		{map[string]string{"LANG": "C.UTF-8"}, ""},
+		{map[string]string{"LC_ALL": "POSIX", "LANG": "fr_FR.UTF-8"}, ""},
+		{map[string]string{}, ""},
+	} {
+		assert.Equal(t, tt.want, demoLanguage(func(k string) string { return tt.env[k] }), "%v", tt.env)
+	}
+	assert.Same(t, english, wordsFor(""))
+	assert.Same(t, english, wordsFor("pt-BR"))
+	assert.Same(t, demoLanguages["fr"], wordsFor("fr-FR"))
+}
+
+// TestDemoSpeaksLANG checks issue 34, item 9: run with LANG=fr_FR.UTF-8,
+// the demo speaks French, and so do the server's re-ask and the secret
+// page, which the client asks in French; no English of its own is left.
+// A secret typed on the page, refused or taken, never shows, not even as
+// its length.
+func TestDemoSpeaksLANG(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "fr_FR.UTF-8")
+	const refused, good = "tiny-secret", "correct horse battery staple"
+	st, err := openStore(context.Background(), "")
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	input := "ada@example..com\n\npro\nada@example.com\n\n\nada@example.com\n" + refused + "\n" + good + "\n"
+	require.NoError(t, runDemo(ctx, st, strings.NewReader(input), &out, demoOptions{}, passwordTool))
+	screen := out.String()
+	for _, want := range []string{
+		"Démo d'inscription mcpform\u00a0: un client go-sdk appelle «\u00a0signup\u00a0», puis «\u00a0set_password\u00a0».",
+		"Répondez à chaque question.", "(obligatoire\u00a0; une adresse e-mail)", "Veuillez vérifier",
+		"La démo joue aussi votre navigateur", "La page dit\u00a0: Moins de 12 caractères.", "(sur la page)", "> (masqué)",
+	} {
+		assert.Contains(t, screen, want)
+	}
+	for _, english := range []string{"Answer each question", "required;", "Please check", "The page says", "(on the page)", "The demo plays"} {
+		assert.NotContains(t, screen, english, "English left in:\n%s", screen)
+	}
+	for _, secret := range []string{refused, good, "•"} {
+		assert.NotContains(t, screen, secret, "a secret shows in:\n%s", screen)
+	}
+}
+
+// TestDemoOffersBack checks issue 34, item 9: a value the server refused
+// is offered back, as "[value]", which Enter keeps and anything typed
+// replaces; a value it took comes back as its default.
+func TestDemoOffersBack(t *testing.T) {
+	s, st := newTestSignup(t)
+	var out bytes.Buffer
+	input := "ada@example.com\n\nteam\nA\n51\n\n12\nAnalytical Engines\n\n"
+	res, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{verbose: true})
+	screen := out.String()
+	require.NoError(t, err, screen)
+	assert.Equal(t, "created", status(t, res), screen)
+	rest := screen
+	for _, want := range []string{
+		`accept "team" {"seats":51,"team_name":"A"}`,
+		"  [A] > \n    → A (as you typed it)", "Seats (required; a whole number from 2 to 50)", "  [51] > 12\n", `accept "team" {"seats":12,"team_name":"A"}`,
+		"  [A] > Analytical Engines\n",
+	} {
+		i := strings.Index(rest, want)
+		if !assert.GreaterOrEqual(t, i, 0, "%q, after what came before, in:\n%s", want, screen) {
+			break
+		}
+		rest = rest[i+len(want):]
+	}
+	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12}}, storedAccounts(t, st))
 }

@@ -31,24 +31,21 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		}
 		fmt.Fprintln(p.out, line)
 	}
-	fmt.Fprintf(p.out, "\n  Link: %s\n", ep.URL)
-	fmt.Fprintf(p.out, "  The demo plays your browser too: it opens the link, and what you type\n"+
-		"  next goes to that page, not to the client. A browser would not show it.\n"+
-		"  Once a browser has sent the page, the page refuses the link anywhere else.\n"+
-		"  An empty answer leaves the page for later.\n")
-	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil)
+	fmt.Fprintf(p.out, "\n  "+p.w.link+"\n", ep.URL)
+	fmt.Fprintf(p.out, "  %s\n", p.w.playsBrowser)
+	status, page, err := browse(ctx, http.MethodGet, ep.URL, nil, p.lang)
 	for err == nil {
 		if status != http.StatusOK && status != http.StatusUnprocessableEntity {
-			fmt.Fprintf(p.out, "\n  The page says: %s\n", pageText(page))
+			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", pageText(page))
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
 		for _, m := range problemRe.FindAllStringSubmatch(page, -1) {
-			fmt.Fprintf(p.out, "\n  The page says: %s\n", html.UnescapeString(m[1]))
+			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", html.UnescapeString(m[1]))
 		}
 		fields := labelRe.FindAllStringSubmatch(page, -1)
 		if len(fields) == 0 {
 			// Not the form: done already, or a link someone else used.
-			fmt.Fprintf(p.out, "\n  The page says: %s\n", pageText(page))
+			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", pageText(page))
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		}
 		form := url.Values{}
@@ -56,14 +53,14 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 			form.Set(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
 		}
 		for _, f := range fields {
-			fmt.Fprintf(p.out, "\n  %s (on the page)\n", html.UnescapeString(f[1]))
+			fmt.Fprintf(p.out, "\n  "+p.w.onThePage+"\n", html.UnescapeString(f[1]))
 			if f[2] != "" {
 				fmt.Fprintf(p.out, "    %s\n", html.UnescapeString(f[2]))
 			}
 			fmt.Fprintf(p.out, "  > ")
 			line := p.read(true)
 			if line == "" {
-				fmt.Fprintf(p.out, "\n  → left to your browser\n")
+				fmt.Fprintf(p.out, "\n  %s\n", p.w.leftToBrowser)
 				return &mcp.ElicitResult{Action: "accept"}, nil
 			}
 			if l := strings.ToLower(line); l == "decline" || l == "cancel" {
@@ -72,7 +69,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 			}
 			form.Set(html.UnescapeString(f[3]), line)
 		}
-		status, page, err = browse(ctx, http.MethodPost, ep.URL, form)
+		status, page, err = browse(ctx, http.MethodPost, ep.URL, form, p.lang)
 		if err == nil {
 			p.trace("\nbrowser → POST %s: %d %s\n", strings.SplitN(ep.URL, "?", 2)[0], status, http.StatusText(status))
 		}
@@ -85,10 +82,11 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 }
 
 // What openPage reads of the page's HTML (mcpform's internal/secretpage): each
-// field's label, hint and name, the form's hidden fields (the link, and
-// the form's token), the problems, and the message.
+// field's label, hint and name (its problem, if any, sits between the two),
+// the form's hidden fields (the link, and the form's token), the problems,
+// and the message.
 var (
-	labelRe   = regexp.MustCompile(`<label for="f-[0-9]+">([^<]*)</label>(?:<div class="help" id="[^"]*">([^<]*)</div>)?\s*<input id="f-[0-9]+" name="([^"]*)"`)
+	labelRe   = regexp.MustCompile(`<label for="f-[0-9]+">([^<]*)</label>(?:<div class="help" id="[^"]*">([^<]*)</div>)?(?:<div class="problem"[^>]*>[^<]*</div>)?\s*<input id="f-[0-9]+" name="([^"]*)"`)
 	hiddenRe  = regexp.MustCompile(`<input type="hidden" name="([^"]*)" value="([^"]*)">`)
 	problemRe = regexp.MustCompile(`role="alert">([^<]*)<`)
 	textRe    = regexp.MustCompile(`<p>([^<]*)</p>`)
@@ -115,7 +113,7 @@ var demoBrowser = func() *http.Client {
 
 // browse requests link as a browser on the page would, posting form if it
 // is not nil, and returns the status and the page.
-func browse(ctx context.Context, method, link string, form url.Values) (int, string, error) {
+func browse(ctx context.Context, method, link string, form url.Values, lang string) (int, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var body io.Reader
@@ -125,6 +123,9 @@ func browse(ctx context.Context, method, link string, form url.Values) (int, str
 	req, err := http.NewRequestWithContext(ctx, method, link, body)
 	if err != nil {
 		return 0, "", err
+	}
+	if lang != "" {
+		req.Header.Set("Accept-Language", lang) // as a browser set to it does
 	}
 	if form != nil {
 		// A browser says where a form comes from; the page checks it.

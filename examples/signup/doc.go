@@ -17,8 +17,11 @@
 //
 //	printf 'ada@example.com\nAda Lovelace\npro\n' | go run ./examples/signup
 //
-// An empty answer takes the default, when there is one; the end of the
-// input means cancel.
+// An empty answer takes the default, when there is one, or, when the
+// server refused a value, that value again, shown as "[value]"; the end
+// of the input means cancel. The demo speaks the locale's language
+// (LC_ALL, LC_MESSAGES or LANG: English, Spanish, French, German or
+// Japanese), and asks the server and the page for it too.
 //
 // The handler (signup.go) is written once, on a mcpform.Flow whose two
 // steps are derived from Go types, and is one switch over the flow's

@@ -130,7 +130,7 @@ var catalogDE = [NumMsgs]string{
 	ViewReturnStep:    "Kehren Sie hierher zurück, füllen Sie den Rest aus und fahren Sie fort.",
 	ViewReturnOnly:    "Sobald Sie die Seite abgeschickt haben, kehren Sie hierher zurück und fahren Sie fort.",
 	ViewPageSent:      "Erledigt – weiter",
-	ViewPageWaiting:   "Die Seite wurde noch nicht abgeschickt. Öffnen Sie sie, geben Sie Folgendes ein: {fields}. Schicken Sie sie ab und fahren Sie dann hier fort.",
+	ViewPageWaiting:   "Noch nicht festgelegt: {fields}. Öffnen Sie die Seite, füllen Sie sie aus, schicken Sie sie ab und fahren Sie dann hier fort.",
 	ViewPageElsewhere: "Der Link der Seite wurde in einem anderen Browser verwendet und deshalb abgelehnt. Öffnen Sie die Seite von hier aus erneut.",
 	ViewModelForm:     "Der Person wird das Formular {form} in der Ansicht der App gezeigt, und sie antwortet dort; die Ansicht ruft das Tool selbst erneut auf.",
 	ViewModelLink:     "Die Ansicht der App gibt der Person diesen Link, über den sie das Erfragte direkt an den Server sendet: {url}",

@@ -137,7 +137,7 @@ var catalogEN = [NumMsgs]string{
 	ViewLengthAtMost:  "Enter no more than {max} characters",
 	ViewAndBounds:     "{what}. {bounds}", // what to enter, then its bounds
 	// The secret step; {fields} lists the secret fields' titles.
-	ViewPageStep:      "Open the page and enter your {fields} there. What you type there goes straight to the server, never through this app.",
+	ViewPageStep:      "Open the page and enter what it asks for: {fields}. What you type there goes straight to the server, never through this app.",
 	ViewPageButton:    "Open the page",
 	ViewPasswordPage:  "Open the password page",
 	ViewCopyLink:      "Copy the link instead",
@@ -145,7 +145,7 @@ var catalogEN = [NumMsgs]string{
 	ViewReturnStep:    "Come back here, fill in the rest, and continue.",
 	ViewReturnOnly:    "Once you have sent the page, come back here and continue.",
 	ViewPageSent:      "I've set it – continue",
-	ViewPageWaiting:   "The page has not been sent yet. Open it, enter your {fields}, send it, then continue here.",
+	ViewPageWaiting:   "Not set yet: {fields}. Open the page, fill it in and send it, then continue here.",
 	ViewPageElsewhere: "The page's link was used in another browser, so it was refused. Open the page again from here.",
 	// What the model reads of a view; {form} is the form's message, quoted.
 	ViewModelForm: "The person is shown the form {form} in the app's view and answers there; the view calls the tool again itself.",

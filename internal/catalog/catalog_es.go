@@ -130,7 +130,7 @@ var catalogES = [NumMsgs]string{
 	ViewReturnStep:    "Vuelve aquí, completa el resto y continúa.",
 	ViewReturnOnly:    "Cuando hayas enviado la página, vuelve aquí y continúa.",
 	ViewPageSent:      "Ya lo hice – continuar",
-	ViewPageWaiting:   "La página aún no se ha enviado. Ábrela, escribe lo que se te pide ({fields}), envíala y luego continúa aquí.",
+	ViewPageWaiting:   "Aún sin establecer: {fields}. Abre la página, rellénala y envíala; luego continúa aquí.",
 	ViewPageElsewhere: "El enlace de la página se usó en otro navegador, así que se rechazó. Vuelve a abrir la página desde aquí.",
 	ViewModelForm:     "A la persona se le muestra el formulario {form} en la vista de la aplicación y responde allí; la vista vuelve a llamar a la herramienta por sí misma.",
 	ViewModelLink:     "La vista de la aplicación le da a la persona este enlace, donde escribe lo que se le pide directamente al servidor: {url}",

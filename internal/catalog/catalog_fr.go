@@ -131,7 +131,7 @@ var catalogFR = [NumMsgs]string{
 	ViewReturnStep:    "Revenez ici, remplissez le reste, puis continuez.",
 	ViewReturnOnly:    "Une fois la page envoyée, revenez ici et continuez.",
 	ViewPageSent:      "C'est fait – continuer",
-	ViewPageWaiting:   "La page n'a pas encore été envoyée. Ouvrez-la, saisissez ce qui vous est demandé ({fields}), envoyez-la, puis continuez ici.",
+	ViewPageWaiting:   "Pas encore défini\u00a0: {fields}. Ouvrez la page, remplissez-la et envoyez-la, puis continuez ici.",
 	ViewPageElsewhere: "Le lien de la page a été utilisé dans un autre navigateur\u00a0: il a donc été refusé. Rouvrez la page à partir d'ici.",
 	ViewModelForm:     "La personne voit le formulaire {form} dans la vue de l'application et y répond\u00a0; la vue rappelle l'outil d'elle-même.",
 	ViewModelLink:     "La vue de l'application donne à la personne ce lien, où ce qu'elle saisit est envoyé directement au serveur\u00a0: {url}",

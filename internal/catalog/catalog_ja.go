@@ -126,7 +126,7 @@ var catalogJA = [NumMsgs]string{
 	ViewReturnStep:    "ここに戻り、残りを入力して続けてください。",
 	ViewReturnOnly:    "ページで送信したら、ここに戻って続けてください。",
 	ViewPageSent:      "設定しました – 次へ",
-	ViewPageWaiting:   "ページはまだ送信されていません。ページを開いて{fields}を入力し、送信してから、ここで続けてください。",
+	ViewPageWaiting:   "まだ設定されていません：{fields}。ページを開いて入力し、送信してから、ここで続けてください。",
 	ViewPageElsewhere: "ページのリンクが別のブラウザーで使われたため、拒否されました。ここからもう一度ページを開いてください。",
 	ViewModelForm:     "本人にはアプリのビューでフォーム {form} が表示され、本人はそこで回答します。ビューが自らツールを再度呼び出します。",
 	ViewModelLink:     "アプリのビューは本人にこのリンクを渡し、本人はそこで求められた内容を入力して、直接サーバーに送ります：{url}",

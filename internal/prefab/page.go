@@ -13,8 +13,8 @@ import (
 const OutcomesID = "mcpform-outcomes"
 
 // page is the viewer page: prefab's stylesheet, the viewer's own CSS, the
-// mount point, the outcome views, the viewer's script, then prefab's
-// renderer. The embedded files hold no "</style", "</script" or "<!--"
+// mount point, in the page's main landmark, the outcome views, the
+// viewer's script, then prefab's renderer. The embedded files hold no "</style", "</script" or "<!--"
 // (TestAssets), so they can stand inline as they are; the outcome views
 // are JSON, whose encoder escapes every "<".
 var page = template.Must(template.New("viewer").Parse(`<!doctype html>
@@ -28,7 +28,7 @@ var page = template.Must(template.New("viewer").Parse(`<!doctype html>
 {{end}}<style>{{.ViewerCSS}}</style>
 </head>
 <body>
-<div id="root"></div>
+<main><div id="root"></div></main>
 <script type="application/json" id="` + OutcomesID + `">{{.Outcomes}}</script>
 <script>{{.ViewerJS}}</script>
 {{if .Base}}<script src="{{.Base}}/` + JSFile + `" {{.JSIntegrity}} crossorigin></script>

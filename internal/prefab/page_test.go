@@ -134,3 +134,30 @@ func TestViewerOutcomesInline(t *testing.T) {
 	}
 	assert.Len(t, got, 2)
 }
+
+// TestViewerFitsHost checks issue 34, item 8, in the page's text: the view
+// mounts in a main landmark, the host's style variables reach the form's
+// tokens, the heading is sized with clamp(), and a phone's width has no
+// nested padding. TestViewerBrowserFitsHost checks what Chromium draws.
+func TestViewerFitsHost(t *testing.T) {
+	page, err := Viewer("Form", "")
+	require.NoError(t, err)
+	assert.Contains(t, page, `<main><div id="root"></div></main>`)
+	assert.Equal(t, 1, strings.Count(page, "<main"), "one main landmark")
+	for host, tokens := range map[string][]string{
+		"--color-background-primary": {"--background", "--card", "--popover"},
+		"--color-text-primary":       {"--foreground", "--card-foreground", "--popover-foreground"},
+		"--color-text-secondary":     {"--muted-foreground"},
+		"--color-border-primary":     {"--border"},
+	} {
+		m := regexp.MustCompile(`:root\[style\*="` + host + `"\][^{]*\{([^}]*)\}`).FindStringSubmatch(ViewerCSS)
+		require.NotNil(t, m, "no rule maps %s", host)
+		for _, token := range tokens {
+			assert.Contains(t, m[1], token+":var("+host+")", "%s does not reach %s", host, token)
+		}
+	}
+	assert.Regexp(t, `\.pf-h1\{font-size:clamp\(`, ViewerCSS)
+	assert.Regexp(t, `@media \(max-width:479\.98px\)\{[^@]*\.p-6\{padding:16px\}`, ViewerCSS)
+	assert.Contains(t, ViewerCSS, ".pf-app-root{background-color:transparent}", "the view paints no slab of its own")
+	assert.Contains(t, ViewerJS, "document.title = text", "the frame is titled by the view's heading")
+}

@@ -37,6 +37,8 @@
 //   the new view as the host shows a tool result, by posting
 //   ui/notifications/tool-result to the renderer, which takes it from any
 //   sender.
+// - Title: the document's title is the view's heading (its h1), so that
+//   the frame is named for what it asks, not for the viewer.
 // - Outcomes: a host that answers a tool's questions itself, in its own
 //   dialog over the view (the MCP Inspector's Apps tab), gives the view
 //   only the tool's final result, which is no view, and for which the
@@ -253,6 +255,13 @@
     }
     if (document.documentElement.lang !== code) document.documentElement.lang = code;
   }
-  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); })
+  // title names the frame by what the view is about: its heading, rather
+  // than the viewer's one title for every tool and step.
+  function title() {
+    var h = root.querySelector('h1');
+    var text = h === null ? '' : h.textContent.trim();
+    if (text !== '' && document.title !== text) document.title = text;
+  }
+  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); title(); })
     .observe(root, { childList: true, subtree: true, characterData: true });
 })();

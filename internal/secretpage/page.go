@@ -50,6 +50,8 @@ type Field struct {
 	// help.
 	Label, Description string
 	// Problem says what is wrong with the value sent; "" says nothing is.
+	// It shows between the help and the input, as GOV.UK's error
+	// message does, so that it is read before the value is typed again.
 	Problem string
 	// Required marks the input required.
 	Required bool
@@ -139,16 +141,33 @@ func Write(w http.ResponseWriter, r *http.Request, status int, p *Page) {
 // the browser's light or dark scheme, and sizes inputs by their border
 // box, so that none overflows its column on a narrow screen. Its colours
 // are set, not left to the scheme's canvas, so that a checker that cannot
-// see the canvas (axe-core) judges what a person sees.
+// see the canvas (axe-core) judges what a person sees; they are the
+// viewer's (internal/prefab/viewer.css), so the page looks like the view
+// that links to it.
+//
+// The form's button is the page's primary action, drawn filled. The
+// button that stops a used link is secondary, drawn in outline: it
+// follows the hidden input a=stop, and comes after the message that tells
+// a person who sent the page that they are done. The heading shrinks with
+// the screen, down to 1.375rem, rather than wrapping on a phone.
 const style = `:root{color-scheme:light dark}*,*::before,*::after{box-sizing:border-box}` +
 	`body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;background:#fff;color:#1a1a1a}` +
+	`h1{font-size:clamp(1.375rem,1rem + 1.5vw,2rem);line-height:1.25;margin:0 0 1rem}` +
 	`label{display:block;font-weight:600;margin-top:1rem}` +
 	`input{font:inherit;width:100%;padding:.5rem;border:1px solid #767676;border-radius:4px}` +
 	`input[aria-invalid=true]{border:2px solid #b00020}` +
 	`.problem{color:#b00020;font-weight:600}.help{color:#595959;font-size:.9rem}` +
-	`button{font:inherit;margin-top:1.5rem;padding:.5rem 1.5rem}` +
+	`button{font:inherit;font-weight:600;margin-top:1.5rem;padding:.625rem 1.5rem;border:2px solid #1d4ed8;border-radius:6px;` +
+	`background:#1d4ed8;color:#fff;cursor:pointer}` +
+	`button:hover{background:#1e40af;border-color:#1e40af}button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}` +
+	`input[name=a]+button{background:transparent;color:#1d4ed8;border-color:#6b7280}` +
+	`input[name=a]+button:hover{background:#eff6ff}` +
+	`@media (max-width:479.98px){body{margin:1.5rem auto}}` +
 	`@media (prefers-color-scheme:dark){body{background:#121212;color:#e8e8e8}input{border-color:#949494}.help{color:#c4c4c4}` +
-	`.problem{color:#ff8a80}input[aria-invalid=true]{border-color:#ff8a80}}`
+	`.problem{color:#ff8a80}input[aria-invalid=true]{border-color:#ff8a80}` +
+	`button{background:#60a5fa;border-color:#60a5fa;color:#09090b}button:hover{background:#93c5fd;border-color:#93c5fd}` +
+	`button:focus-visible{outline-color:#60a5fa}` +
+	`input[name=a]+button{background:transparent;color:#93c5fd;border-color:#a1a1aa}input[name=a]+button:hover{background:#1e3a5f}}`
 
 // CSP is the page's Content-Security-Policy: its one style, by hash, and
 // nothing else to load; forms post only to the page's own origin, and no
@@ -177,10 +196,10 @@ const source = `<!doctype html>
 {{- range .Fields}}
 <label for="{{.ID}}">{{.Label}}</label>
 {{- if .Description}}<div class="help" id="{{.ID}}-help">{{.Description}}</div>{{end}}
+{{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
 <input id="{{.ID}}" name="{{.Name}}" type="password" autocomplete="new-password"
 {{- if .Required}} required{{end}}{{if .MinLength}} minlength="{{.MinLength}}"{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}
 {{- if .Problem}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}{{if .Focus}} autofocus{{end}}>
-{{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
 {{- end}}
 <button type="submit">{{.Button}}</button>
 {{- end}}

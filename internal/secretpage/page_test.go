@@ -116,3 +116,46 @@ func TestCSP(t *testing.T) {
 		"X-Frame-Options":         {"DENY"},
 	}, h)
 }
+
+// TestWriteFieldOrder checks issue 34, item 7: a field reads label, help,
+// problem, then input, as GOV.UK's error message does, and the input is
+// still described by its help, then its problem; the page is one main
+// landmark.
+func TestWriteFieldOrder(t *testing.T) {
+	body := write(t, http.MethodGet, http.StatusUnprocessableEntity, form()).Body.String()
+	order := []string{`<label for="f-1">`, `id="f-1-help"`, `id="f-1-problem"`, `<input id="f-1"`}
+	at := make([]int, len(order))
+	for i, s := range order {
+		at[i] = strings.Index(body, s)
+		require.GreaterOrEqual(t, at[i], 0, "the page has no %s", s)
+	}
+	assert.IsIncreasing(t, at, "label, help, problem, input: %v", order)
+	assert.Contains(t, body, `aria-describedby="f-1-help f-1-problem"`)
+	assert.Equal(t, 1, strings.Count(body, "<main>"), "one main landmark")
+}
+
+// TestStyleButtons checks issue 34, item 7: the form's button is styled as
+// the primary action, and the stop button, which follows the hidden a,
+// as a secondary one, in both schemes.
+func TestStyleButtons(t *testing.T) {
+	for _, want := range []string{
+		"button{", "background:#1d4ed8;color:#fff", "input[name=a]+button{background:transparent",
+		"h1{font-size:clamp(",
+	} {
+		assert.Contains(t, style, want)
+	}
+	dark := style[strings.Index(style, "@media (prefers-color-scheme:dark)"):]
+	assert.Contains(t, dark, "button{background:#60a5fa")
+	assert.Contains(t, dark, "input[name=a]+button{background:transparent")
+}
+
+// BenchmarkWrite builds a form with a problem, as a re-ask shows it.
+func BenchmarkWrite(b *testing.B) {
+	p := form()
+	r := httptest.NewRequest(http.MethodGet, "/secret", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		Write(w, r, http.StatusUnprocessableEntity, p)
+	}
+}
