@@ -59,8 +59,10 @@ type Step struct {
 	Check func(answers Answers) []*FieldError
 	// Submit labels the button that sends the step in an MCP Apps view,
 	// such as "Create account" on a flow's last step. Empty means
-	// "Continue", or "Submit" on the flow's last step. Native forms and
-	// the model are not shown it: their client draws its own buttons.
+	// "Continue" when a step is sure to follow, [FlowOptions].Commit on
+	// a step sure to be the last, and otherwise "Submit", which is true
+	// whether or not the flow ends there. Native forms and the model are
+	// not shown it: their client draws its own buttons.
 	Submit string
 }
 
@@ -139,6 +141,19 @@ type FlowOptions struct {
 	// whose Form has a Translate of its own uses this one when it is set.
 	// Nil keeps each step's Form's.
 	Translate func(lang language.Tag, text string) string
+	// Commit names what the flow does once it ends, as the button that
+	// ends it says it, such as "Create account": on the check round of
+	// CheckAnswers, or else on a step sure to be the last. It is shown as
+	// it is, in every language: translate it with Translate. Empty means
+	// "Submit" in the person's language.
+	Commit string
+	// CheckAnswers ends the flow with a round that shows every answer
+	// (secrets but their titles), on every path, and asks whether they are
+	// right: yes finishes the flow, so that [FlowRound.Once] runs only
+	// after it; or the person picks a step to change, which is asked
+	// again, filled with its answers, and then the check round again.
+	// False finishes the flow as its last step is answered.
+	CheckAnswers bool
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -252,6 +267,8 @@ type Flow struct {
 	runLife          time.Duration   // how long a run may last; see runLive
 	outcomeSeal      *token.Sealer   // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
+	commit           string          // FlowOptions.Commit, in the flow's language
+	review           bool            // FlowOptions.CheckAnswers
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
 	lang      catalog.Lang                            // the language f speaks; see language.go
@@ -301,6 +318,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
+		f.commit, f.review = opts.Commit, opts.CheckAnswers
 	}
 	f.local = new([catalog.NumLangs]atomic.Pointer[Flow])
 	seal, err := checkStores(codec, opts)

@@ -20,8 +20,13 @@ type Step struct {
 	Message string // the step's heading
 
 	N, Total int    // "Step N of Total", shown when Total > 1
+	UpTo     bool   // Total counts steps that may be skipped: "Step N of up to Total"
 	Submit   string // the submit's label; "" for Continue, or Finish when Last
-	Last     bool   // no step follows
+	Last     bool   // no step is sure to follow: the submit may finish the flow
+
+	// Review lists answers to check, one line each, under the heading:
+	// the round that asks to check them before the flow ends.
+	Review []string
 
 	Fields []Field
 	// Filled are the values to show, by field name, in place of the
@@ -58,10 +63,21 @@ func (s *Step) content(t *Text) (*Node, error) {
 		children = append(children, summaryNode(s.Summary, t))
 	}
 	if s.Total > 1 {
-		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(t.StepOf,
+		of := t.StepOf
+		if s.UpTo {
+			of = t.StepOfUpTo
+		}
+		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(of,
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
 	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
+	if len(s.Review) > 0 {
+		review := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass}
+		for _, line := range s.Review {
+			review.Children = append(review.Children, &Node{Type: "Text", Content: line})
+		}
+		children = append(children, review)
+	}
 	label := s.Submit
 	if s.Page != nil {
 		children = append(children, pageSteps(s.Page, len(s.Fields) > 0, t)...)
