@@ -288,6 +288,9 @@ type flowStep struct {
 	onPage bool
 	// submit is Step.Submit: the label of the view's submit button.
 	submit string
+	// review is, on the round that checks the answers (see checkStep),
+	// each step's answers as its view shows them; nil on a step.
+	review []prefab.Review
 }
 
 // NewFlow returns a flow of steps, asked in order, whose state codec
@@ -372,6 +375,12 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		return nil, errNoPrincipal
 	}
 	f.own = ownArguments(f.steps)
+	if f.review {
+		if f.index(CheckStep) >= 0 || owner[checkField] != "" || owner[prefab.RendererKey(checkField)] != "" {
+			return nil, fmt.Errorf("mcpform: a flow that checks its answers has a step %q or a field %q of its own: rename yours", CheckStep, checkField)
+		}
+		f.own[checkField], f.own[prefab.RendererKey(checkField)] = true, true
+	}
 	return f, nil
 }
 
@@ -648,6 +657,10 @@ func (f *Flow) addArguments(s *jsonschema.Schema, closed bool) {
 			p.Default = nil // a default is the form's to show, not the model's to assume
 			add(fd.Name, p)
 		}
+	}
+	if f.review {
+		add(checkField, &jsonschema.Schema{Type: "string",
+			Description: "The answer to the round that checks the answers: \"keep\" when they are right, or \"change:\" and the key of the step to change."})
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})

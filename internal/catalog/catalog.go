@@ -161,6 +161,8 @@ const (
 	OutCheckKeep
 	OutCheckChange
 	OutCheckLine
+	OutYes
+	OutNo
 
 	NumMsgs // the number of texts; not a text
 )

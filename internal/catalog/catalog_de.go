@@ -140,6 +140,8 @@ var catalogDE = [NumMsgs]string{
 	OutCheckTitle:  "Prüfen Sie Ihre Angaben",
 	OutCheckField:  "Sind diese Angaben richtig?",
 	OutCheckKeep:   "Ja, sie sind richtig",
-	OutCheckChange: "Nein, ändern: {step}",
+	OutCheckChange: "Ändern: {step}",
 	OutCheckLine:   "{label}: {value}",
+	OutYes:         "Ja",
+	OutNo:          "Nein",
 }

@@ -156,6 +156,8 @@ var catalogEN = [NumMsgs]string{
 	OutCheckTitle:  "Check your answers",           // the heading of the round before a flow ends
 	OutCheckField:  "Are these answers right?",     // its one question
 	OutCheckKeep:   "Yes, they are right",          // its choice that ends the flow
-	OutCheckChange: "No, change: {step}",           // its choice that asks {step} again
+	OutCheckChange: "Change: {step}",               // its choice that asks {step} again
 	OutCheckLine:   "{label}: {value}",             // one answer to check
+	OutYes:         "Yes",                          // a checked box, among the answers to check
+	OutNo:          "No",
 }

@@ -140,6 +140,8 @@ var catalogES = [NumMsgs]string{
 	OutCheckTitle:  "Revise sus respuestas",
 	OutCheckField:  "¿Son correctas estas respuestas?",
 	OutCheckKeep:   "Sí, son correctas",
-	OutCheckChange: "No, cambiar: {step}",
+	OutCheckChange: "Cambiar: {step}",
 	OutCheckLine:   "{label}: {value}",
+	OutYes:         "Sí",
+	OutNo:          "No",
 }

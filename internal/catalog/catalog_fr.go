@@ -141,6 +141,8 @@ var catalogFR = [NumMsgs]string{
 	OutCheckTitle:  "Vérifiez vos réponses",
 	OutCheckField:  "Ces réponses sont-elles exactes\u00a0?",
 	OutCheckKeep:   "Oui, elles sont exactes",
-	OutCheckChange: "Non, modifier\u00a0: {step}",
+	OutCheckChange: "Modifier\u00a0: {step}",
 	OutCheckLine:   "{label}\u00a0: {value}",
+	OutYes:         "Oui",
+	OutNo:          "Non",
 }

@@ -136,6 +136,8 @@ var catalogJA = [NumMsgs]string{
 	OutCheckTitle:  "回答を確認してください",
 	OutCheckField:  "この回答でよろしいですか？",
 	OutCheckKeep:   "はい、このまま送信します",
-	OutCheckChange: "いいえ、変更します：{step}",
+	OutCheckChange: "変更する：{step}",
 	OutCheckLine:   "{label}：{value}",
+	OutYes:         "はい",
+	OutNo:          "いいえ",
 }

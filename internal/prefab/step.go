@@ -24,9 +24,12 @@ type Step struct {
 	Submit   string // the submit's label; "" for Continue, or Finish when Last
 	Last     bool   // no step is sure to follow: the submit may finish the flow
 
-	// Review lists answers to check, one line each, under the heading:
-	// the round that asks to check them before the flow ends.
-	Review []string
+	// Review lists, on the round that checks a flow's answers before it
+	// ends, each step's answers, with a button that changes them. Send
+	// holds the arguments the submit sends besides the fields': that the
+	// answers are right.
+	Review []Review
+	Send   map[string]any
 
 	Fields []Field
 	// Filled are the values to show, by field name, in place of the
@@ -47,6 +50,31 @@ type Step struct {
 	// Arguments is the JSON object that the submit and Decline send back
 	// besides their own arguments, and the view's own "arguments".
 	Arguments []byte
+}
+
+// A Review is one step's answers, as the round that checks them shows
+// them: under the step's message, one line each, and a button that asks
+// the step again.
+type Review struct {
+	Title  string
+	Lines  []string
+	Change string         // the button's label
+	Send   map[string]any // what the button sends, besides the view's arguments
+}
+
+// node is r as a view shows it.
+func (r *Review) node() *Node {
+	n := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass, Children: []*Node{{Type: "Heading", Content: r.Title, Level: 2}}}
+	for _, line := range r.Lines {
+		n.Children = append(n.Children, &Node{Type: "Text", Content: line})
+	}
+	send := make(map[string]any, len(r.Send)+2)
+	for k, v := range r.Send {
+		send[k] = v
+	}
+	n.Children = append(n.Children, &Node{Type: "Row", Children: []*Node{{Type: "Button", Label: r.Change, Variant: "outline",
+		Size: "default", OnClick: &Action{Action: "toolCall", Arguments: send}}}})
+	return n
 }
 
 // A Page is the secret page a step links to.
@@ -71,12 +99,8 @@ func (s *Step) content(t *Text) (*Node, error) {
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
 	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
-	if len(s.Review) > 0 {
-		review := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass}
-		for _, line := range s.Review {
-			review.Children = append(review.Children, &Node{Type: "Text", Content: line})
-		}
-		children = append(children, review)
+	for i := range s.Review {
+		children = append(children, s.Review[i].node())
 	}
 	label := s.Submit
 	if s.Page != nil {
@@ -100,8 +124,12 @@ func (s *Step) content(t *Text) (*Node, error) {
 		}
 		nodes[i] = n
 	}
+	form := formNode(fields, nodes, label, t)
+	for k, v := range s.Send {
+		form.OnSubmit.Arguments[k] = v
+	}
 	children = append(children, &Node{Type: "Card", Children: []*Node{
-		{Type: "CardContent", CSSClass: "py-4", Children: []*Node{formNode(fields, nodes, label, t)}},
+		{Type: "CardContent", CSSClass: "py-4", Children: []*Node{form}},
 	}})
 	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, nil
 }
