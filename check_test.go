@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 )
 
 // checkPath answers a flow on one path: how a call carries a step's
@@ -142,4 +144,125 @@ func TestFlowCheckAnswers(t *testing.T) {
 			assert.Equal(t, Answers{"email": "bob@example.com", "plan": "team", "team_name": "Analytical", "seats": 5.0}, r.Answers)
 		})
 	}
+}
+
+// TestFlowProgressAndButton: "Step 1 of 2" only when step 2 is sure to
+// come; before a step that may be skipped, "of up to", and a submit that
+// may finish the flow is not "Continue"; Commit names the submit of a step
+// sure to be the last. The view and the native message say the same.
+func TestFlowProgressAndButton(t *testing.T) {
+	always := teamStep
+	always.When = nil
+	for _, tt := range []struct {
+		name       string
+		steps      []Step
+		opts       FlowOptions
+		plan       string
+		wantFirst  []string // the first step's view: progress, heading, buttons
+		wantNative string   // its native message
+		wantSecond []string // the second step's view, when it comes
+	}{
+		{name: "conditional", steps: []Step{accountStep, teamStep}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
+			wantNative: "Step 1 of up to 2\n\nCreate your account",
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"}},
+		{name: "conditional with Commit", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account"}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
+			wantNative: "Step 1 of up to 2\n\nCreate your account",
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+		{name: "always", steps: []Step{accountStep, always}, opts: FlowOptions{Commit: "Create account"}, plan: "pro",
+			wantFirst:  []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
+			wantNative: "Step 1 of 2\n\nCreate your account",
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+		{name: "checked", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account", CheckAnswers: true}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
+			wantNative: "Step 1 of up to 2\n\nCreate your account",
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			opts := tt.opts
+			opts.Principal = tokenUser
+			flow, err := NewFlow(codec, tt.steps, &opts)
+			require.NoError(t, err)
+			ctx := context.Background()
+
+			native, err := flow.Next(ctx, call("signup", "", nil))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNative, native.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+
+			first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+			require.NoError(t, err)
+			says, _ := viewSays(t, first)
+			assert.Equal(t, tt.wantFirst, says)
+			second, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup",
+				map[string]any{StateArgument: carried(t, first), "email": "ada@example.com", "plan": tt.plan}))
+			require.NoError(t, err)
+			require.Equal(t, "team", second.Step)
+			says, _ = viewSays(t, second)
+			assert.Equal(t, tt.wantSecond, says)
+		})
+	}
+}
+
+// TestFlowRoundOutcome: an Outcome's result is headed for the person apart
+// from the model's sentence, and a run that did not complete is headed
+// "Not completed" in its language, never "Finished" (完了しました).
+func TestFlowRoundOutcome(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	ctx := context.Background()
+	declined := func(accept string) *FlowRound {
+		r, err := flow.Next(ctx, spanish(call("signup", "", nil), accept))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, call("signup", r.Result.RequestState, map[string]any{"account": "decline"}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDeclined, r.Status)
+		return r
+	}
+	type data struct {
+		Status string `json:"status"`
+	}
+	for _, tt := range []struct {
+		name        string
+		round       *FlowRound
+		o           Outcome
+		wantContent []string
+		wantData    map[string]any
+		wantLang    any
+	}{
+		{name: "declined", round: declined("en"), o: Outcome{Text: "Signup not completed: you declined.", Data: data{"declined"}},
+			wantContent: []string{"Not completed", "Signup not completed: you declined."},
+			wantData:    map[string]any{"status": "declined", "mcpformHeading": "Not completed", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"}},
+		{name: "declined ja", round: declined("ja"), o: Outcome{Text: "Signup not completed."},
+			wantContent: []string{"完了しませんでした", "Signup not completed."},
+			wantData:    map[string]any{"mcpformHeading": "完了しませんでした", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"},
+			wantLang:    "ja"},
+		{name: "done", round: &FlowRound{Status: FlowDone, Language: language.English},
+			o: Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com", "Plan: Team"}, Text: "Created ada@example.com."},
+			wantContent: []string{"Account created\nEmail: ada@example.com\nPlan: Team", "Created ada@example.com."},
+			wantData: map[string]any{"mcpformHeading": "Account created", "mcpformSummary": []any{"Email: ada@example.com", "Plan: Team"},
+				"mcpformEnd": "completed"}},
+		{name: "done, not completed", round: &FlowRound{Status: FlowDone, Language: language.English},
+			o:           Outcome{Text: "ada@example.com is already registered.", NotCompleted: true},
+			wantContent: []string{"Not completed", "ada@example.com is already registered."},
+			wantData:    map[string]any{"mcpformHeading": "Not completed", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.round.Outcome(&tt.o)
+			require.NoError(t, err)
+			var content []string
+			for _, c := range res.Content {
+				content = append(content, c.(*mcp.TextContent).Text)
+			}
+			assert.Equal(t, tt.wantContent, content)
+			assert.NotContains(t, strings.Join(content, " "), "完了しました")
+			var got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &got))
+			assert.Equal(t, tt.wantData, got)
+			assert.Equal(t, tt.wantLang, res.Meta[seam.MetaContentLanguage])
+			assert.False(t, res.IsError)
+		})
+	}
+	_, err := (&FlowRound{}).Outcome(&Outcome{Data: []int{1}})
+	assert.Error(t, err, "data that is no object")
 }

@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 )
 
 type principalKey struct{}
@@ -110,13 +112,13 @@ func TestFlowWhen(t *testing.T) {
 					accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
 					accept(map[string]any{"seats": 1}),
 					accept(map[string]any{"seats": 5}),
-				}, "created ada@example.com plan=team seats=5", []string{"Create your account", "Tell us about your team", "Tell us about your team"}},
+				}, "created ada@example.com plan=team seats=5", []string{"Step 1 of up to 2 · Create your account", "Step 2 of 2 · Tell us about your team", "Step 2 of 2 · Tell us about your team"}},
 				{"pro", []*mcp.ElicitationResult{
 					accept(map[string]any{"email": "bo@example.com", "plan": "pro"}),
-				}, "created bo@example.com plan=pro seats=<nil>", []string{"Create your account"}},
+				}, "created bo@example.com plan=pro seats=<nil>", []string{"Step 1 of up to 2 · Create your account"}},
 				{"declined", []*mcp.ElicitationResult{
 					accept(map[string]any{"email": "cy@example.com", "plan": "team"}), decline(),
-				}, "declined team", []string{"Create your account", "Tell us about your team"}},
+				}, "declined team", []string{"Step 1 of up to 2 · Create your account", "Step 2 of 2 · Tell us about your team"}},
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					p := &person{answers: tt.answers}
@@ -126,8 +128,10 @@ func TestFlowWhen(t *testing.T) {
 					assert.Equal(t, tt.want, text(t, res))
 					var asked []string
 					for _, a := range p.asked {
-						msg, _, _ := strings.Cut(a.Message, "\n")
-						asked = append(asked, msg)
+						// Where the step stands (issue 34), then its message.
+						progress, rest, _ := strings.Cut(a.Message, "\n\n")
+						msg, _, _ := strings.Cut(rest, "\n")
+						asked = append(asked, progress+" · "+msg)
 					}
 					assert.Equal(t, tt.asked, asked)
 					if len(p.asked) == 3 {
@@ -338,4 +342,47 @@ func TestNoViewer(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "PASS")
+}
+
+// TestFlowRoundOutcome: mcp-go's face builds an Outcome's result as
+// go-sdk's does: a run that did not complete is headed "Not completed" in
+// its language, and the person's heading and summary come apart from the
+// model's sentence.
+func TestFlowRoundOutcome(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		round       *mcpgo.FlowRound
+		o           mcpform.Outcome
+		wantContent []string
+		wantEnd     string
+		wantLang    any
+	}{
+		{"declined", &mcpgo.FlowRound{Status: mcpform.FlowDeclined, Language: language.Japanese},
+			mcpform.Outcome{Text: "Signup not completed."}, []string{"完了しませんでした", "Signup not completed."}, "not-completed", "ja"},
+		{"cancelled", &mcpgo.FlowRound{Status: mcpform.FlowCancelled, Language: language.English},
+			mcpform.Outcome{Heading: "", Text: "Cancelled."}, []string{"Not completed", "Cancelled."}, "not-completed", nil},
+		{"done", &mcpgo.FlowRound{Status: mcpform.FlowDone, Language: language.English},
+			mcpform.Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com"}, Text: "Created."},
+			[]string{"Account created\nEmail: ada@example.com", "Created."}, "completed", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.round.Outcome(&tt.o)
+			require.NoError(t, err)
+			var content []string
+			for _, c := range res.Content {
+				content = append(content, c.(mcp.TextContent).Text)
+			}
+			assert.Equal(t, tt.wantContent, content)
+			b, err := json.Marshal(res.StructuredContent)
+			require.NoError(t, err)
+			var sc map[string]any
+			require.NoError(t, json.Unmarshal(b, &sc))
+			assert.Equal(t, tt.wantEnd, sc["mcpformEnd"])
+			var lang any
+			if res.Meta != nil {
+				lang = res.Meta.AdditionalFields["io.modelcontextprotocol/contentLanguage"]
+			}
+			assert.Equal(t, tt.wantLang, lang)
+		})
+	}
 }
