@@ -238,7 +238,7 @@ func TestFlowRoundOutcome(t *testing.T) {
 			wantData:    map[string]any{"mcpformHeading": "完了しませんでした", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"},
 			wantLang:    "ja"},
 		{name: "done", round: &FlowRound{Status: FlowDone, Language: language.English},
-			o: Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com", "Plan: Team"}, Text: "Created ada@example.com."},
+			o:           Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com", "Plan: Team"}, Text: "Created ada@example.com."},
 			wantContent: []string{"Account created\nEmail: ada@example.com\nPlan: Team", "Created ada@example.com."},
 			wantData: map[string]any{"mcpformHeading": "Account created", "mcpformSummary": []any{"Email: ada@example.com", "Plan: Team"},
 				"mcpformEnd": "completed"}},
