@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,17 +30,11 @@ import (
 func (r *round) askNative(s *flowStep, form bool, filled Answers, problems []*FieldError, token string) (*mcp.CallToolResult, error) {
 	page := len(s.c.secrets) > 0 && r.can.url
 	if r.forFace() {
-		err := r.faceAsk(s, filled, problems, token, form, page)
-		if err == nil && form {
-			r.face.reqs[0].Message = r.progress(s, r.face.reqs[0].Message)
-		}
-		return nil, err
+		return nil, r.faceAsk(s, filled, problems, token, form, page)
 	}
 	var res *mcp.CallToolResult
 	if form {
 		res = s.c.reask(filled, problems, token)
-		p := res.InputRequests[s.c.key].(*mcp.ElicitParams)
-		p.Message = r.progress(s, p.Message)
 	} else {
 		res = inputRequired(make(mcp.InputRequestMap, 1), token)
 	}
@@ -53,21 +46,6 @@ func (r *round) askNative(s *flowStep, form bool, filled Answers, problems []*Fi
 		res.InputRequests[s.urlKey()] = p
 	}
 	return res, nil
-}
-
-// progress returns msg, the native message that asks s, after where s
-// stands in its flow, as its view says it ("Step 1 of up to 2"), for a
-// flow of more than one step.
-func (r *round) progress(s *flowStep, msg string) string {
-	if len(r.flow.steps) < 2 || s.c == nil || r.flow.index(s.c.key) < 0 {
-		return msg
-	}
-	pos, l := r.position(s), s.c.lang
-	of := catalog.ViewStepOf
-	if pos.upTo {
-		of = catalog.OutStepOfUpTo
-	}
-	return l.Format(of, "step", strconv.Itoa(pos.n), "total", strconv.Itoa(pos.total)) + "\n\n" + msg
 }
 
 // readNative judges the answer to s in the call's input responses: its

@@ -112,13 +112,13 @@ func TestFlowWhen(t *testing.T) {
 					accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
 					accept(map[string]any{"seats": 1}),
 					accept(map[string]any{"seats": 5}),
-				}, "created ada@example.com plan=team seats=5", []string{"Step 1 of up to 2 · Create your account", "Step 2 of 2 · Tell us about your team", "Step 2 of 2 · Tell us about your team"}},
+				}, "created ada@example.com plan=team seats=5", []string{"Create your account", "Tell us about your team", "Tell us about your team"}},
 				{"pro", []*mcp.ElicitationResult{
 					accept(map[string]any{"email": "bo@example.com", "plan": "pro"}),
-				}, "created bo@example.com plan=pro seats=<nil>", []string{"Step 1 of up to 2 · Create your account"}},
+				}, "created bo@example.com plan=pro seats=<nil>", []string{"Create your account"}},
 				{"declined", []*mcp.ElicitationResult{
 					accept(map[string]any{"email": "cy@example.com", "plan": "team"}), decline(),
-				}, "declined team", []string{"Step 1 of up to 2 · Create your account", "Step 2 of 2 · Tell us about your team"}},
+				}, "declined team", []string{"Create your account", "Tell us about your team"}},
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					p := &person{answers: tt.answers}
@@ -128,10 +128,8 @@ func TestFlowWhen(t *testing.T) {
 					assert.Equal(t, tt.want, text(t, res))
 					var asked []string
 					for _, a := range p.asked {
-						// Where the step stands (issue 34), then its message.
-						progress, rest, _ := strings.Cut(a.Message, "\n\n")
-						msg, _, _ := strings.Cut(rest, "\n")
-						asked = append(asked, progress+" · "+msg)
+						msg, _, _ := strings.Cut(a.Message, "\n")
+						asked = append(asked, msg)
 					}
 					assert.Equal(t, tt.asked, asked)
 					if len(p.asked) == 3 {
@@ -383,6 +381,49 @@ func TestFlowRoundOutcome(t *testing.T) {
 				lang = res.Meta.AdditionalFields["io.modelcontextprotocol/contentLanguage"]
 			}
 			assert.Equal(t, tt.wantLang, lang)
+		})
+	}
+}
+
+// TestFlowCheckAnswers: on mcp-go's face too, a flow with CheckAnswers
+// asks, natively, whether the answers are right before it finishes; a
+// change asks the step again, and "keep" finishes with the new answer.
+func TestFlowCheckAnswers(t *testing.T) {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
+		}},
+		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
+			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
+	}, &mcpform.FlowOptions{CheckAnswers: true, Commit: "Create account", ContextPrincipal: func(ctx context.Context) string {
+		p, _ := ctx.Value(principalKey{}).(string)
+		return p
+	}})
+	require.NoError(t, err)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			p := &person{answers: []*mcp.ElicitationResult{
+				accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+				accept(map[string]any{"seats": 5}),
+				accept(map[string]any{"mcpformChange": "change:account"}),
+				accept(map[string]any{"email": "bo@example.com", "plan": "team"}),
+				accept(map[string]any{"mcpformChange": "keep"}),
+			}}
+			c := connect(t, newSignupServer(t, flow).MCPServer, p, proto.opts...)
+			res, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			assert.Equal(t, "created bo@example.com plan=team seats=5", text(t, res))
+			require.Len(t, p.asked, 5)
+			check := p.asked[2].Message
+			for _, want := range []string{"Check your answers", "Email: ada@example.com", "Plan: Team", "Seats: 5"} {
+				assert.Contains(t, check, want)
+			}
+			assert.True(t, strings.HasPrefix(p.asked[3].Message, "Create your account"), "the step to change: %s", p.asked[3].Message)
+			assert.Contains(t, p.asked[4].Message, "Email: bo@example.com", "checked again")
 		})
 	}
 }
