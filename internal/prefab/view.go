@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // A flow step on an MCP Apps host is a prefab view, one per step. What
@@ -109,6 +110,20 @@ const (
 // person, shown when there is no author's heading, which that text
 // repeats; and its second block, if any, hidden, for the model alone.
 func panel(t *Text) *Node {
+	if n, ok := panels.Load(t); ok {
+		return n.(*Node)
+	}
+	n := newPanel(t)
+	panels.Store(t, n) // a race builds two equal panels; one is kept
+	return n
+}
+
+// panels are the outcome panels built, by their Text: every view of a
+// language shows the same one, which is only read.
+var panels sync.Map // *Text → *Node
+
+// newPanel builds panel's node.
+func newPanel(t *Text) *Node {
 	sc := OutcomeKey + ".structuredContent."
 	children := []*Node{
 		{Type: "If", Condition: "{{ " + sc + OutcomeHeadingMember + " }}", Children: []*Node{
