@@ -147,12 +147,14 @@ type FlowOptions struct {
 	// it is, in every language: translate it with Translate. Empty means
 	// "Submit" in the person's language.
 	Commit string
-	// CheckAnswers ends the flow with a round that shows every answer
-	// (secrets but their titles), on every path, and asks whether they are
-	// right: yes finishes the flow, so that [FlowRound.Once] runs only
-	// after it; or the person picks a step to change, which is asked
-	// again, filled with its answers, and then the check round again.
-	// False finishes the flow as its last step is answered.
+	// CheckAnswers ends the flow with a round, keyed [CheckStep], that
+	// shows the answers of every step that was asked, never a secret, on
+	// every path, and asks whether they are right: yes finishes the flow,
+	// so that [FlowRound.Once] runs only after it; or the person picks a
+	// step to change, which is asked again, filled with its answers, the
+	// other steps staying proven, and then the check round again. A step
+	// of secrets alone is not offered to change. False finishes the flow
+	// as its last step is answered.
 	CheckAnswers bool
 }
 
@@ -491,8 +493,8 @@ type FlowRound struct {
 	// those of the steps before Step otherwise. Never nil. Decode them
 	// with [Answers.Decode].
 	Answers Answers
-	// Step is the key of the step asked, declined, cancelled or failed; ""
-	// for FlowDone.
+	// Step is the key of the step asked, declined, cancelled or failed,
+	// [CheckStep] for the round that checks the answers; "" for FlowDone.
 	Step string
 	// Problems say why Step is asked again or has failed: its last answer's
 	// refused values, or a proven answer that the step as it is now
