@@ -71,6 +71,7 @@ type browserRun struct {
 	// Outcome is the outcome panel of a run that only looks at it.
 	Outcome struct {
 		Heading, Text, Role, Lang string
+		Shown                     string // the panel's visible text
 		Focused                   bool
 	} `json:"outcome"`
 }

@@ -59,8 +59,10 @@ type Step struct {
 	Check func(answers Answers) []*FieldError
 	// Submit labels the button that sends the step in an MCP Apps view,
 	// such as "Create account" on a flow's last step. Empty means
-	// "Continue", or "Submit" on the flow's last step. Native forms and
-	// the model are not shown it: their client draws its own buttons.
+	// "Continue" when a step is sure to follow, [FlowOptions].Commit on
+	// a step sure to be the last, and otherwise "Submit", which is true
+	// whether or not the flow ends there. Native forms and the model are
+	// not shown it: their client draws its own buttons.
 	Submit string
 }
 
@@ -139,6 +141,21 @@ type FlowOptions struct {
 	// whose Form has a Translate of its own uses this one when it is set.
 	// Nil keeps each step's Form's.
 	Translate func(lang language.Tag, text string) string
+	// Commit names what the flow does once it ends, as the button that
+	// ends it says it, such as "Create account": on the check round of
+	// CheckAnswers, or else on a step sure to be the last. It is shown as
+	// it is, in every language: translate it with Translate. Empty means
+	// "Submit" in the person's language.
+	Commit string
+	// CheckAnswers ends the flow with a round, keyed [CheckStep], that
+	// shows the answers of every step that was asked, never a secret, on
+	// every path, and asks whether they are right: yes finishes the flow,
+	// so that [FlowRound.Once] runs only after it; or the person picks a
+	// step to change, which is asked again, filled with its answers, the
+	// other steps staying proven, and then the check round again. A step
+	// of secrets alone is not offered to change. False finishes the flow
+	// as its last step is answered.
+	CheckAnswers bool
 }
 
 // A Flow asks for input in several rounds, carrying what earlier rounds
@@ -253,6 +270,8 @@ type Flow struct {
 	runLife          time.Duration   // how long a run may last; see runLive
 	outcomeSeal      *token.Sealer   // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
+	commit           string          // FlowOptions.Commit, in the flow's language
+	review           bool            // FlowOptions.CheckAnswers
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
 	lang      catalog.Lang                            // the language f speaks; see language.go
@@ -272,6 +291,9 @@ type flowStep struct {
 	onPage bool
 	// submit is Step.Submit: the label of the view's submit button.
 	submit string
+	// review is, on the round that checks the answers (see checkStep),
+	// each step's answers as its view shows them; nil on a step.
+	review []prefab.Review
 }
 
 // NewFlow returns a flow of steps, asked in order, whose state codec
@@ -302,6 +324,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
+		f.commit, f.review = opts.Commit, opts.CheckAnswers
 	}
 	f.local = new([catalog.NumLangs]atomic.Pointer[Flow])
 	seal, err := checkStores(codec, opts)
@@ -355,6 +378,12 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		return nil, errNoPrincipal
 	}
 	f.own = ownArguments(f.steps)
+	if f.review {
+		if f.index(CheckStep) >= 0 || owner[checkField] != "" || owner[prefab.RendererKey(checkField)] != "" {
+			return nil, fmt.Errorf("mcpform: a flow that checks its answers has a step %q or a field %q of its own: rename yours", CheckStep, checkField)
+		}
+		f.own[checkField], f.own[prefab.RendererKey(checkField)] = true, true
+	}
 	return f, nil
 }
 
@@ -465,8 +494,8 @@ type FlowRound struct {
 	// those of the steps before Step otherwise. Never nil. Decode them
 	// with [Answers.Decode].
 	Answers Answers
-	// Step is the key of the step asked, declined, cancelled or failed; ""
-	// for FlowDone.
+	// Step is the key of the step asked, declined, cancelled or failed,
+	// [CheckStep] for the round that checks the answers; "" for FlowDone.
 	Step string
 	// Problems say why Step is asked again or has failed: its last answer's
 	// refused values, or a proven answer that the step as it is now
@@ -631,6 +660,10 @@ func (f *Flow) addArguments(s *jsonschema.Schema, closed bool) {
 			p.Default = nil // a default is the form's to show, not the model's to assume
 			add(fd.Name, p)
 		}
+	}
+	if f.review {
+		add(checkField, &jsonschema.Schema{Type: "string",
+			Description: "The answer to the round that checks the answers: \"keep\" when they are right, or \"change:\" and the key of the step to change."})
 	}
 	add(StateArgument, &jsonschema.Schema{Type: "string",
 		Description: "The state of the form, sent back unchanged as a previous result of this tool gave it."})

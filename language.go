@@ -176,6 +176,11 @@ func (f *Flow) in(l catalog.Lang) *Flow {
 	}
 	lf := *f
 	lf.lang, lf.origin = l, f
+	if f.translate != nil && f.commit != "" {
+		if v := f.translate(l.Tag(), f.commit); v != "" {
+			lf.commit = v
+		}
+	}
 	lf.steps = make([]flowStep, len(f.steps))
 	for i, s := range f.steps {
 		tr := f.translate

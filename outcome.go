@@ -9,12 +9,16 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/arena"
+	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/token"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/language"
 )
 
 // Outcomes keeps the first outcome of each run of a [Flow], so that what
@@ -714,3 +718,89 @@ func (m *MemoryOutcomes) lookupJSON(_ context.Context, key string) ([]byte, bool
 // outcomeKeep is how long m keeps an outcome, which bounds how long a run
 // of a flow that stores its outcomes in m may last.
 func (m *MemoryOutcomes) outcomeKeep() time.Duration { return m.keep }
+
+// An Outcome is how a run of a [Flow] ended, said twice: for the person, a
+// heading and a short summary; for the model, a sentence. Build the
+// tool's final result from it with [FlowRound.Outcome].
+type Outcome struct {
+	// Heading heads the outcome for the person, such as "Account
+	// created". Empty means "Finished" for a run that completed, and "Not
+	// completed" for any other, in the round's language.
+	Heading string
+	// Summary lists, one short item each, what the person should see at a
+	// glance, such as "Email: ada@example.com" or "Plan: Team". Nil shows
+	// none.
+	Summary []string
+	// Text is the sentence for the model, which a view keeps out of the
+	// person's sight. Empty means none.
+	Text string
+	// Data is the result's structuredContent, whose members are kept; it
+	// must marshal to a JSON object. Nil means none of the author's own.
+	Data any
+	// NotCompleted marks a run that finished ([FlowDone]) but did not do
+	// what it was for, such as a signup whose email is already registered.
+	// A run declined, cancelled or invalid never completed, whatever it
+	// says. False, on FlowDone, means completed.
+	NotCompleted bool
+}
+
+// Outcome returns the tool's final result for o, in the round's language,
+// the same on every path: its first text block is for the person (the
+// heading, then each summary item on a line of its own), its second, o.Text,
+// for the model; its structuredContent is o.Data with the heading, the
+// summary and whether the run completed, which a view's outcome shows; and
+// it carries the round's contentLanguage. A declined, cancelled or invalid
+// run is headed as not completed. Hand the result to [FlowRound.Once]. It
+// returns an error when o is nil or o.Data does not marshal to a JSON
+// object.
+func (r *FlowRound) Outcome(o *Outcome) (*mcp.CallToolResult, error) {
+	if o == nil {
+		return nil, errors.New("mcpform: FlowRound.Outcome of a nil Outcome")
+	}
+	status, lang := FlowDone, language.English
+	if r != nil {
+		status, lang = r.Status, r.Language
+	}
+	person, structured, err := outcomeParts(o, status, lang)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: person}}, StructuredContent: structured}
+	if o.Text != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: o.Text})
+	}
+	ContentLanguage(res, lang)
+	return res, nil
+}
+
+// outcomeParts returns o's text for the person and its structuredContent,
+// for a round of status in lang: what every face's Outcome builds its
+// result of.
+func outcomeParts(o *Outcome, status FlowStatus, lang language.Tag) (string, json.RawMessage, error) {
+	completed := status == FlowDone && !o.NotCompleted
+	heading := o.Heading
+	if heading == "" {
+		l := catalog.Match(lang.String())
+		heading = l.Text(catalog.ViewNotDone)
+		if completed {
+			heading = l.Text(catalog.ViewDone)
+		}
+	}
+	var data json.RawMessage
+	if o.Data != nil {
+		b, err := json.Marshal(o.Data)
+		if err != nil {
+			return "", nil, fmt.Errorf("mcpform: Outcome.Data: %w", err)
+		}
+		data = b
+	}
+	structured, err := prefab.OutcomeData(data, heading, o.Summary, completed)
+	if err != nil {
+		return "", nil, fmt.Errorf("mcpform: Outcome.Data: %w", err)
+	}
+	person := heading
+	if len(o.Summary) > 0 {
+		person += "\n" + strings.Join(o.Summary, "\n")
+	}
+	return person, structured, nil
+}

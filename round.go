@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
@@ -77,7 +79,152 @@ func (r *round) run() (*FlowRound, error) {
 			secret = append(secret, s)
 		}
 	}
+	if r.flow.review {
+		if res, err := r.check(valid, pins); res != nil || err != nil {
+			return res, err
+		}
+	}
 	return r.finish(valid, pins, secret)
+}
+
+// CheckStep is the step key of the round that a flow with
+// [FlowOptions].CheckAnswers asks last, to check the answers: a
+// [FlowRound] that asks it, or that the person declined there, has it as
+// its Step. No step of such a flow may have it as its key.
+const CheckStep = "mcpformCheck"
+
+// checkField is the check round's one field: checkKeep, or changeValue of
+// the key of the step to ask again.
+const (
+	checkField  = "mcpformChange"
+	checkKeep   = "keep"
+	checkChange = "change:"
+	checkPin    = "check" // what the check round's state records as asked
+)
+
+// check is the round that checks the answers, once every step is proven:
+// nil when the call said they are right, and otherwise the round that
+// asks it, asks it again, asks the step to change, or ends.
+func (r *round) check(valid Answers, pins pinList) (*FlowRound, error) {
+	s, err := r.checkStep(valid, pins)
+	if err != nil {
+		return nil, err
+	}
+	if r.st.Step != CheckStep || r.st.Asked != checkPin {
+		return r.ask(s, valid, pins, nil, nil, 0)
+	}
+	accepted, done, err := r.answer(s, valid, pins)
+	if done != nil || err != nil {
+		return r.ended(done, err)
+	}
+	v, _ := accepted[checkField].(string)
+	if v == checkKeep {
+		return nil, nil
+	}
+	i := r.flow.index(strings.TrimPrefix(v, checkChange))
+	if i < 0 { // checked against the options, which name proven steps
+		return nil, fmt.Errorf("mcpform: the check round named no step: %q", v)
+	}
+	return r.change(&r.flow.steps[i], valid, pins)
+}
+
+// change asks s again, filled with its answers, keeping every other
+// step's proven: once it is answered, the walk passes the others, asks a
+// step that now applies, and then the check round again.
+func (r *round) change(s *flowStep, valid Answers, pins pinList) (*FlowRound, error) {
+	filled, kept := Answers{}, make(Answers, len(valid))
+	for k, v := range valid {
+		if s.c.lookup(k) >= 0 {
+			filled[k] = v
+		} else {
+			kept[k] = v
+		}
+	}
+	keptPins := make(pinList, 0, len(pins))
+	var via viaList
+	for i, p := range pins {
+		if p.Step != s.c.key {
+			keptPins = append(keptPins, p)
+			via.add(r.via.at(i))
+		}
+	}
+	r.via = via
+	return r.ask(s, kept, keptPins, filled, nil, 0)
+}
+
+// checkStep returns the check round for the answers valid of the proven
+// steps pins, in the round's language: a form whose one field says the
+// answers are right or names a step to change, under a message that lists
+// them, step by step; secrets are never listed, and a step of secrets
+// alone is not offered to change.
+func (r *round) checkStep(valid Answers, pins pinList) (*flowStep, error) {
+	f, l := r.flow, r.flow.lang
+	keep := f.commit
+	if keep == "" {
+		keep = l.Text(catalog.OutCheckKeep)
+	}
+	options := []Option{{Value: checkKeep, Label: keep}}
+	var msg strings.Builder
+	msg.WriteString(l.Text(catalog.OutCheckTitle))
+	review := make([]prefab.Review, 0, len(pins))
+	for _, p := range pins {
+		i := f.index(p.Step)
+		if i < 0 || len(f.steps[i].c.fields) == 0 {
+			continue
+		}
+		c := f.steps[i].c
+		g := prefab.Review{Title: c.message, Change: l.Format(catalog.OutCheckChange, "step", c.message),
+			Send: map[string]any{checkField: checkChange + c.key}}
+		for j := range c.fields {
+			fd := &c.fields[j]
+			v, ok := valid[fd.Name]
+			if !ok {
+				continue
+			}
+			g.Lines = append(g.Lines, l.Format(catalog.OutCheckLine, "label", fd.title(), "value", shownAnswer(fd, v, l)))
+		}
+		msg.WriteString("\n\n" + c.message)
+		for _, line := range g.Lines {
+			msg.WriteString("\n" + line)
+		}
+		review = append(review, g)
+		options = append(options, Option{Value: checkChange + c.key, Label: g.Change})
+	}
+	c, err := compile([]AutoFormField{{Name: checkField, Label: l.Text(catalog.OutCheckField), Required: true,
+		Options: options, Default: checkKeep}}, &FormOptions{Key: CheckStep, Message: msg.String(), AskModel: f.model})
+	if err != nil {
+		return nil, fmt.Errorf("mcpform: the check round: %w", err)
+	}
+	c.lang = l
+	return &flowStep{c: c, pin: checkPin, review: review}, nil
+}
+
+// shownAnswer is v, fd's answer, as the check round shows it: an option's
+// label, yes or no, a list joined, a number as written.
+func shownAnswer(fd *AutoFormField, v any, l catalog.Lang) string {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return l.Text(catalog.OutYes)
+		}
+		return l.Text(catalog.OutNo)
+	case string:
+		for _, o := range fd.Options {
+			if o.Value == v && o.Label != "" {
+				return o.Label
+			}
+		}
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = shownAnswer(fd, e, l)
+		}
+		return strings.Join(parts, l.Text(catalog.ListSep))
+	}
+	return fmt.Sprint(v)
 }
 
 // answer judges the call's answer to s, the step the state asked. It

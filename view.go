@@ -112,9 +112,14 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	problems = r.pageWords(problems)
 	said, atField := c.problemTexts(problems, t)
 	pos := r.position(s)
-	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, Submit: pos.submit, Last: pos.last,
+	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
 		Arguments: prefab.PackArguments(r.args.rest, StateArgument, token)} // no number through JavaScript
+	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
+		step.Message, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), nil, s.review
+		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true
+		step.Submit, step.Send = r.flow.commit, map[string]any{checkField: checkKeep}
+	}
 	text := catalog.Fill(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
 		step.Page = &prefab.Page{URL: page.URL, Secrets: vf.secrets}
@@ -155,25 +160,41 @@ func (r *round) readView(s *flowStep) (ReplyStatus, Answers, []*FieldError) {
 // A stepPos is where a step stands in its flow, as its view says it.
 type stepPos struct {
 	n, total int    // "Step n of total", shown when total > 1
+	upTo     bool   // total counts later steps that may be skipped: "of up to"
 	submit   string // the submit's label; "" for the default
-	last     bool   // no step follows
+	last     bool   // no step is sure to follow: the submit may finish the flow
 }
 
 // position returns where s stands: after the earlier steps that were
-// asked, before every later one, which may yet be asked.
+// asked, before every later one, which may yet be asked. A later step
+// with a When may be skipped, so the count is "up to" then, and a step
+// that only such steps follow may be the last: its submit is not
+// "Continue", which would not be true of a submit that finishes the flow.
+// A flow that checks its answers before it ends has a check round after
+// every step.
 func (r *round) position(s *flowStep) stepPos {
 	steps := r.flow.steps
 	i := 0
 	for i < len(steps)-1 && steps[i].c != s.c {
 		i++
 	}
-	pos := stepPos{n: 1, submit: s.submit, last: i == len(steps)-1}
+	pos := stepPos{n: 1, submit: s.submit, last: !r.flow.review}
 	for j := range i {
 		if steps[j].when == nil || steps[j].when(r.st.Proven) {
 			pos.n++
 		}
 	}
+	for j := i + 1; j < len(steps); j++ {
+		if steps[j].when == nil {
+			pos.last = false
+		} else {
+			pos.upTo = true
+		}
+	}
 	pos.total = pos.n + len(steps) - 1 - i
+	if pos.last && pos.submit == "" && !pos.upTo {
+		pos.submit = r.flow.commit // sure to finish the flow
+	}
 	return pos
 }
 
@@ -222,6 +243,7 @@ var viewTexts = func() (v [catalog.NumLangs]*viewText) {
 			ProblemTitle: l.Text(catalog.ViewProblemTitle), StepOf: l.Text(catalog.ViewStepOf), Optional: l.Text(catalog.ViewOptional),
 			Continue: l.Text(catalog.ViewContinue), Finish: l.Text(catalog.ViewFinish), Decline: l.Text(catalog.ViewDecline),
 			Done: l.Text(catalog.ViewDone), NotDone: l.Text(catalog.ViewNotDone),
+			StepOfUpTo: l.Text(catalog.OutStepOfUpTo),
 
 			Missing: l.Text(catalog.ViewMissing), MissingChoice: l.Text(catalog.ViewMissingChoice), Email: l.Text(catalog.ViewEmail),
 			URL: l.Text(catalog.ViewURL), Date: l.Text(catalog.ViewDate), DateTime: l.Text(catalog.ViewDateTime),

@@ -33,12 +33,19 @@ func TestFlowView(t *testing.T) {
 	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, w["state"], "a view clears the last outcome")
 	root := w["view"].(map[string]any)["children"].([]any)
 	require.Len(t, root, 2)
+	sc := "mcpformResult.structuredContent."
 	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + prefab.OutcomePanelClass, "children": []any{
-		map[string]any{"type": "If", "condition": "{{ mcpformResult.isError || mcpformResult.structuredContent.status == 'declined' || " +
-			"mcpformResult.structuredContent.status == 'cancelled' }}", "children": []any{
-			map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
-		map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
-		map[string]any{"type": "Text", "cssClass": prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"},
+		map[string]any{"type": "If", "condition": "{{ " + sc + "mcpformHeading }}", "children": []any{
+			map[string]any{"type": "Heading", "content": "{{ " + sc + "mcpformHeading }}", "level": 1.0},
+			map[string]any{"type": "ForEach", "expression": "{{ " + sc + "mcpformSummary }}", "children": []any{
+				map[string]any{"type": "Text", "content": "{{ $item }}"}}},
+			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"}}},
+		map[string]any{"type": "Else", "children": []any{
+			map[string]any{"type": "If", "condition": "{{ mcpformResult.isError || mcpformResult.structuredContent.status == 'declined' || " +
+				"mcpformResult.structuredContent.status == 'cancelled' || mcpformResult.structuredContent.mcpformEnd == 'not-completed' }}", "children": []any{
+				map[string]any{"type": "Heading", "content": "Not completed", "level": 1.0}}},
+			map[string]any{"type": "Else", "children": []any{map[string]any{"type": "Heading", "content": "Finished", "level": 1.0}}},
+			map[string]any{"type": "Text", "cssClass": prefab.OutcomeClass, "content": "{{ mcpformResult.content.0.text }}"}}},
 		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".content.1.text", "children": []any{
 			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
@@ -191,15 +198,15 @@ func TestFlowViewSteps(t *testing.T) {
 	first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
 	says, state := viewSays(t, first)
-	assert.Equal(t, []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"}, says)
+	assert.Equal(t, []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"}, says)
 	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, state)
 
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
 	says, state = viewSays(t, again)
 	assert.Equal(t, []string{"AlertTitle: There is a problem", "AlertDescription: Enter an email address like name@example.com",
-		"Muted: Step 1 of 2", "Heading: Create your account", "FieldError: Enter an email address like name@example.com",
-		"Button: Continue", "Button: Decline"}, says)
+		"Muted: Step 1 of up to 2", "Heading: Create your account", "FieldError: Enter an email address like name@example.com",
+		"Button: Submit", "Button: Decline"}, says)
 	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil, "plan": "team"}, state, "the accepted value is filled, the refused one left as typed")
 
 	second, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, again), "email": "ada@example.com", "plan": "team"}))
@@ -248,15 +255,15 @@ func TestFlowViewInLanguage(t *testing.T) {
 	first, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), "fr-FR"), "alice", "signup", nil))
 	require.NoError(t, err)
 	says, _ := viewSays(t, first)
-	assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
+	assert.Equal(t, []string{"Muted: Étape 1 sur 2 au plus", "Heading: Create your account", "Button: Envoyer", "Button: Refuser"}, says)
 	assert.Contains(t, wireJSON(t, first.Result.StructuredContent), `"cssClass":"pf-app-root mcpform-lang-fr"`)
 
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
 	says, _ = viewSays(t, again)
 	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail, par exemple nom@example.com",
-		"Muted: Étape 1 sur 2", "Heading: Create your account",
-		"FieldError: Saisissez une adresse e-mail, par exemple nom@example.com", "Button: Continuer", "Button: Refuser"}, says)
+		"Muted: Étape 1 sur 2 au plus", "Heading: Create your account",
+		"FieldError: Saisissez une adresse e-mail, par exemple nom@example.com", "Button: Envoyer", "Button: Refuser"}, says)
 	text := again.Result.Content[0].(*mcp.TextContent).Text
 	assert.Contains(t, text, "La personne voit le formulaire")
 	assert.Contains(t, text, "Veuillez vérifier\u00a0: ", "the model reads the problems in French")
@@ -321,7 +328,7 @@ func TestFlowViewRender(t *testing.T) {
 		assert.Equal(t, "fr", r.Language.String())
 		assert.Equal(t, "fr", r.Result.Meta[seam.MetaContentLanguage])
 		says, state := viewSays(t, r)
-		assert.Equal(t, []string{"Muted: Étape 1 sur 2", "Heading: Create your account", "Button: Continuer", "Button: Refuser"}, says)
+		assert.Equal(t, []string{"Muted: Étape 1 sur 2 au plus", "Heading: Create your account", "Button: Envoyer", "Button: Refuser"}, says)
 		assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, state, "nothing filled")
 
 		// The next submit, with no language asked, keeps French: pinned.

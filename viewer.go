@@ -114,8 +114,9 @@ func (v *viewer) html() (string, error) {
 // or dark scheme with no frame, no theme toggle, and labels tied to their
 // fields, a repair of the renderer. It also shows a tool's final result
 // that is no view, which the renderer leaves blank, as a flow view shows
-// its outcome: a heading, "Not completed" for an error or a result whose
-// structuredContent status is "declined" or "cancelled", and the result's
+// its outcome: a heading, the one [FlowRound.Outcome] gave, else "Not
+// completed" for an error or a result whose structuredContent status is
+// "declined" or "cancelled", with the Outcome's summary, and the result's
 // text, in the result's contentLanguage, else the host's locale, else
 // English. A host that answers a flow's questions itself, in its own
 // dialog, gives the view only that result.

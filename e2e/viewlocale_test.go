@@ -129,7 +129,7 @@ func TestViewsInHostLocale(t *testing.T) {
 	first, reasked, team := run.Views[0], run.Views[1], run.Views[2]
 	assert.Equal(t, "fr", first.Lang, "the page is announced in French")
 	assert.Equal(t, map[string]string{"Adresse e-mail": "email", "Nom complet (facultatif)": "full_name", "Formule": "plan"}, first.Labels)
-	for _, want := range []string{"Étape 1 sur 2", "Créez votre compte", "Continuer", "Refuser"} {
+	for _, want := range []string{"Étape 1 sur 2 au plus", "Créez votre compte", "Envoyer", "Refuser"} {
 		assert.Contains(t, first.Text, want)
 	}
 	for _, english := range []string{"Step ", "Decline", "(optional)", "Email"} {

@@ -126,8 +126,11 @@ func TestViewsInBrowser(t *testing.T) {
 		run := runPerson(t, personPlans[0], "light", false)
 		first, reasked, team, teamAgain := run.Views[0], run.Views[1], run.Views[2], run.Views[3]
 		assert.Equal(t, map[string]string{"Email": "email", "Full name (optional)": "full_name", "Plan": "plan"}, first.Labels)
-		assert.Contains(t, first.Text, "Step 1 of 2")
-		assert.Contains(t, first.Text, "Continue")
+		// Step 2 comes on the Team plan alone (issue 34): "up to", and a
+		// submit that may create the account is no "Continue".
+		assert.Contains(t, first.Text, "Step 1 of up to 2")
+		assert.Contains(t, first.Text, "Submit")
+		assert.NotContains(t, first.Text, "Continue")
 		assert.Equal(t, []string{"One account per address; we send receipts here."}, first.control(t, "email").Described)
 		assert.Equal(t, []string{"How we greet you.", "Up to 100 characters"}, first.control(t, "full_name").Described)
 		assert.Equal(t, "100", first.control(t, "full_name").Maxlength)
@@ -145,7 +148,7 @@ func TestViewsInBrowser(t *testing.T) {
 
 		assert.Equal(t, map[string]string{"Team name": "team_name", "Seats": "seats"}, team.Labels)
 		assert.Contains(t, team.Text, "Step 2 of 2")
-		assert.Contains(t, team.Text, "Submit", "the last step's submit")
+		assert.Contains(t, team.Text, "Create account", "the last step's submit says what it does")
 		seats := team.control(t, "seats")
 		assert.Equal(t, "5", seats.Value, "the default is filled in")
 		assert.Equal(t, []string{"2", "50"}, []string{seats.Min, seats.Max})

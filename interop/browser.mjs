@@ -28,7 +28,7 @@
 //
 // on stdout. With "outcome": true in the job it neither fills nor submits:
 // it waits for the view's outcome panel, takes the screenshot, and writes
-// {"calls", "methods", "errors", "outcome": {"heading", "text", "role",
+// {"calls", "methods", "errors", "outcome": {"heading", "text", "shown", "role",
 // "focused", "lang": the page's lang}} instead. Any failure exits non-zero
 // with the reason on stderr.
 import { chromium } from 'playwright-core';
@@ -82,7 +82,7 @@ try {
       const panel = document.querySelector('.mcpform-outcome-panel');
       return { heading: panel.querySelector('h1, h2, h3')?.textContent.trim() ?? '',
         text: panel.querySelector('.mcpform-outcome')?.textContent.trim() ?? '', role: panel.getAttribute('role') ?? '',
-        focused: document.activeElement === panel, lang: document.documentElement.lang };
+        focused: document.activeElement === panel, lang: document.documentElement.lang, shown: panel.innerText.trim() };
     });
     if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
     const host = await page.evaluate(() => window.mcpHost);

@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 )
 
 type principalKey struct{}
@@ -338,4 +340,90 @@ func TestNoViewer(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "PASS")
+}
+
+// TestFlowRoundOutcome: mcp-go's face builds an Outcome's result as
+// go-sdk's does: a run that did not complete is headed "Not completed" in
+// its language, and the person's heading and summary come apart from the
+// model's sentence.
+func TestFlowRoundOutcome(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		round       *mcpgo.FlowRound
+		o           mcpform.Outcome
+		wantContent []string
+		wantEnd     string
+		wantLang    any
+	}{
+		{"declined", &mcpgo.FlowRound{Status: mcpform.FlowDeclined, Language: language.Japanese},
+			mcpform.Outcome{Text: "Signup not completed."}, []string{"完了しませんでした", "Signup not completed."}, "not-completed", "ja"},
+		{"cancelled", &mcpgo.FlowRound{Status: mcpform.FlowCancelled, Language: language.English},
+			mcpform.Outcome{Heading: "", Text: "Cancelled."}, []string{"Not completed", "Cancelled."}, "not-completed", nil},
+		{"done", &mcpgo.FlowRound{Status: mcpform.FlowDone, Language: language.English},
+			mcpform.Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com"}, Text: "Created."},
+			[]string{"Account created\nEmail: ada@example.com", "Created."}, "completed", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.round.Outcome(&tt.o)
+			require.NoError(t, err)
+			var content []string
+			for _, c := range res.Content {
+				content = append(content, c.(mcp.TextContent).Text)
+			}
+			assert.Equal(t, tt.wantContent, content)
+			b, err := json.Marshal(res.StructuredContent)
+			require.NoError(t, err)
+			var sc map[string]any
+			require.NoError(t, json.Unmarshal(b, &sc))
+			assert.Equal(t, tt.wantEnd, sc["mcpformEnd"])
+			var lang any
+			if res.Meta != nil {
+				lang = res.Meta.AdditionalFields["io.modelcontextprotocol/contentLanguage"]
+			}
+			assert.Equal(t, tt.wantLang, lang)
+		})
+	}
+}
+
+// TestFlowCheckAnswers: on mcp-go's face too, a flow with CheckAnswers
+// asks, natively, whether the answers are right before it finishes; a
+// change asks the step again, and "keep" finishes with the new answer.
+func TestFlowCheckAnswers(t *testing.T) {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
+		}},
+		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
+			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
+	}, &mcpform.FlowOptions{CheckAnswers: true, Commit: "Create account", ContextPrincipal: func(ctx context.Context) string {
+		p, _ := ctx.Value(principalKey{}).(string)
+		return p
+	}})
+	require.NoError(t, err)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			p := &person{answers: []*mcp.ElicitationResult{
+				accept(map[string]any{"email": "ada@example.com", "plan": "team"}),
+				accept(map[string]any{"seats": 5}),
+				accept(map[string]any{"mcpformChange": "change:account"}),
+				accept(map[string]any{"email": "bo@example.com", "plan": "team"}),
+				accept(map[string]any{"mcpformChange": "keep"}),
+			}}
+			c := connect(t, newSignupServer(t, flow).MCPServer, p, proto.opts...)
+			res, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			assert.Equal(t, "created bo@example.com plan=team seats=5", text(t, res))
+			require.Len(t, p.asked, 5)
+			check := p.asked[2].Message
+			for _, want := range []string{"Check your answers", "Email: ada@example.com", "Plan: Team", "Seats: 5"} {
+				assert.Contains(t, check, want)
+			}
+			assert.True(t, strings.HasPrefix(p.asked[3].Message, "Create your account"), "the step to change: %s", p.asked[3].Message)
+			assert.Contains(t, p.asked[4].Message, "Email: bo@example.com", "checked again")
+		})
+	}
 }

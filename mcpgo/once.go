@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpform/mcpform"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Once gates the side effect of a run on the run's first outcome, as
@@ -69,4 +70,27 @@ func (r *FlowRound) Once(ctx context.Context, do func(context.Context) (*mcp.Cal
 		return nil, errors.New("mcpform: a stored outcome is not a tool result")
 	}
 	return &res, nil
+}
+
+// Outcome returns the tool's final result for o, in the round's language,
+// as [mcpform.FlowRound.Outcome] builds it on go-sdk's face: a text block
+// for the person (heading and summary), one for the model (o.Text), and
+// structuredContent that a view's outcome shows, with the round's
+// contentLanguage. A declined, cancelled or invalid run is headed as not
+// completed. It returns the errors of mcpform.FlowRound.Outcome.
+func (r *FlowRound) Outcome(o *mcpform.Outcome) (*mcp.CallToolResult, error) {
+	core := &mcpform.FlowRound{Status: mcpform.FlowDone}
+	if r != nil {
+		core.Status, core.Language = r.Status, r.Language
+	}
+	res, err := core.Outcome(o)
+	if err != nil {
+		return nil, err
+	}
+	out := &mcp.CallToolResult{StructuredContent: res.StructuredContent}
+	for _, c := range res.Content {
+		out.Content = append(out.Content, mcp.NewTextContent(c.(*sdk.TextContent).Text))
+	}
+	ContentLanguage(out, core.Language)
+	return out, nil
 }

@@ -282,3 +282,25 @@ func TestDemoOffersBack(t *testing.T) {
 	}
 	assert.Equal(t, []account{{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12}}, storedAccounts(t, st))
 }
+
+// TestDemoChecksAnswers: with -check-answers, the terminal demo shows the
+// answers before the account is created; changing the account step asks
+// it again, filled in, and the account is created with the new answer
+// only once the person keeps them.
+func TestDemoChecksAnswers(t *testing.T) {
+	*checkFlag = true
+	t.Cleanup(func() { *checkFlag = false })
+	s, st := newTestSignup(t)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	input := "ada@example.com\nAda\npro\nchange:account\nbo@example.com\n\n\nkeep\n"
+	res, err := demo(ctx, newServer(s), strings.NewReader(input), &out, demoOptions{})
+	screen := out.String()
+	require.NoError(t, err, "transcript:\n%s", screen)
+	assert.Equal(t, "created", status(t, res), "transcript:\n%s", screen)
+	for _, want := range []string{"Check your answers", "Email: ada@example.com", "keep – Create account", "Email: bo@example.com"} {
+		assert.Contains(t, screen, want)
+	}
+	assert.Equal(t, []account{{Email: "bo@example.com", FullName: "Ada", Plan: "pro"}}, storedAccounts(t, st))
+}

@@ -28,6 +28,7 @@ var (
 	maxCalls      = flag.Int("max-calls", 0, "hold at most this many of older clients' calls waiting for input; a new one ends the oldest nobody answered for 10s (default: half -max-sessions)")
 	bodyTimeout   = flag.Duration("body-timeout", defaultBodyTimeout, "close an HTTP connection whose request body takes longer than this to arrive")
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
+	checkFlag     = flag.Bool("check-answers", false, "end signup with a round that shows the answers and asks whether they are right, before the account is created")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
 	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
 	verboseFlag   = flag.Bool("v", false, "the demo prints the protocol trace: each call, and what the server answered")

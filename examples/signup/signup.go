@@ -35,7 +35,8 @@ func newSignup(codec *mcpform.RequestStateCodec, st *store, principal, pageURL s
 	s := &signup{store: st, principal: cmp.Or(principal, localPrincipal),
 		log: log.New(os.Stderr, "mcpform signup: ", log.LstdFlags)}
 	var err error
-	s.Tools, err = accounts.NewTools(codec, st, pageURL, mcpform.FlowOptions{Principal: s.flowPrincipal, AskModel: *askModelFlag})
+	s.Tools, err = accounts.NewTools(codec, st, pageURL, mcpform.FlowOptions{Principal: s.flowPrincipal, AskModel: *askModelFlag,
+		CheckAnswers: *checkFlag})
 	return s, err
 }
 

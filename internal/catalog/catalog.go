@@ -154,6 +154,16 @@ const (
 	ViewModelForm
 	ViewModelLink
 
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo
+	OutCheckTitle
+	OutCheckField
+	OutCheckKeep
+	OutCheckChange
+	OutCheckLine
+	OutYes
+	OutNo
+
 	NumMsgs // the number of texts; not a text
 )
 

@@ -134,4 +134,14 @@ var catalogDE = [NumMsgs]string{
 	ViewPageElsewhere: "Der Link der Seite wurde in einem anderen Browser verwendet und deshalb abgelehnt. Öffnen Sie die Seite von hier aus erneut.",
 	ViewModelForm:     "Der Person wird das Formular {form} in der Ansicht der App gezeigt, und sie antwortet dort; die Ansicht ruft das Tool selbst erneut auf.",
 	ViewModelLink:     "Die Ansicht der App gibt der Person diesen Link, über den sie das Erfragte direkt an den Server sendet: {url}",
+
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo:  "Schritt {step} von höchstens {total}",
+	OutCheckTitle:  "Prüfen Sie Ihre Angaben",
+	OutCheckField:  "Sind diese Angaben richtig?",
+	OutCheckKeep:   "Ja, sie sind richtig",
+	OutCheckChange: "Ändern: {step}",
+	OutCheckLine:   "{label}: {value}",
+	OutYes:         "Ja",
+	OutNo:          "Nein",
 }

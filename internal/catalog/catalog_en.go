@@ -150,4 +150,14 @@ var catalogEN = [NumMsgs]string{
 	// What the model reads of a view; {form} is the form's message, quoted.
 	ViewModelForm: "The person is shown the form {form} in the app's view and answers there; the view calls the tool again itself.",
 	ViewModelLink: "The app's view gives the person this link, where they type what is asked straight to the server: {url}",
+
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo:  "Step {step} of up to {total}", // a step when a later one may be skipped
+	OutCheckTitle:  "Check your answers",           // the heading of the round before a flow ends
+	OutCheckField:  "Are these answers right?",     // its one question
+	OutCheckKeep:   "Yes, they are right",          // its choice that ends the flow
+	OutCheckChange: "Change: {step}",               // its choice that asks {step} again
+	OutCheckLine:   "{label}: {value}",             // one answer to check
+	OutYes:         "Yes",                          // a checked box, among the answers to check
+	OutNo:          "No",
 }

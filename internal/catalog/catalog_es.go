@@ -134,4 +134,14 @@ var catalogES = [NumMsgs]string{
 	ViewPageElsewhere: "El enlace de la página se usó en otro navegador, así que se rechazó. Vuelve a abrir la página desde aquí.",
 	ViewModelForm:     "A la persona se le muestra el formulario {form} en la vista de la aplicación y responde allí; la vista vuelve a llamar a la herramienta por sí misma.",
 	ViewModelLink:     "La vista de la aplicación le da a la persona este enlace, donde escribe lo que se le pide directamente al servidor: {url}",
+
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo:  "Paso {step} de {total} como máximo",
+	OutCheckTitle:  "Revise sus respuestas",
+	OutCheckField:  "¿Son correctas estas respuestas?",
+	OutCheckKeep:   "Sí, son correctas",
+	OutCheckChange: "Cambiar: {step}",
+	OutCheckLine:   "{label}: {value}",
+	OutYes:         "Sí",
+	OutNo:          "No",
 }

@@ -135,4 +135,14 @@ var catalogFR = [NumMsgs]string{
 	ViewPageElsewhere: "Le lien de la page a été utilisé dans un autre navigateur\u00a0: il a donc été refusé. Rouvrez la page à partir d'ici.",
 	ViewModelForm:     "La personne voit le formulaire {form} dans la vue de l'application et y répond\u00a0; la vue rappelle l'outil d'elle-même.",
 	ViewModelLink:     "La vue de l'application donne à la personne ce lien, où ce qu'elle saisit est envoyé directement au serveur\u00a0: {url}",
+
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo:  "Étape {step} sur {total} au plus",
+	OutCheckTitle:  "Vérifiez vos réponses",
+	OutCheckField:  "Ces réponses sont-elles exactes\u00a0?",
+	OutCheckKeep:   "Oui, elles sont exactes",
+	OutCheckChange: "Modifier\u00a0: {step}",
+	OutCheckLine:   "{label}\u00a0: {value}",
+	OutYes:         "Oui",
+	OutNo:          "Non",
 }

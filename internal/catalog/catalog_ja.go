@@ -130,4 +130,14 @@ var catalogJA = [NumMsgs]string{
 	ViewPageElsewhere: "ページのリンクが別のブラウザーで使われたため、拒否されました。ここからもう一度ページを開いてください。",
 	ViewModelForm:     "本人にはアプリのビューでフォーム {form} が表示され、本人はそこで回答します。ビューが自らツールを再度呼び出します。",
 	ViewModelLink:     "アプリのビューは本人にこのリンクを渡し、本人はそこで求められた内容を入力して、直接サーバーに送ります：{url}",
+
+	// What a flow says it will do, and how it ended (h-out's block).
+	OutStepOfUpTo:  "ステップ {step}/最大 {total}",
+	OutCheckTitle:  "回答を確認してください",
+	OutCheckField:  "この回答でよろしいですか？",
+	OutCheckKeep:   "はい、このまま送信します",
+	OutCheckChange: "変更する：{step}",
+	OutCheckLine:   "{label}：{value}",
+	OutYes:         "はい",
+	OutNo:          "いいえ",
 }

@@ -51,6 +51,8 @@ const (
 	OutcomeModelClass = "mcpform-outcome-model"
 	// OutcomePanelClass marks the outcome's panel: a status, focused.
 	OutcomePanelClass = "mcpform-outcome-panel"
+	// ReviewClass marks the answers a flow's last round asks to check.
+	ReviewClass = "mcpform-review"
 	// SummaryClass marks the error summary, focused after a re-ask.
 	SummaryClass = "mcpform-problems"
 	// OpenLinkClass marks the link that the host opens (ui/open-link).

@@ -36,9 +36,10 @@ type Node struct {
 	Disabled    *bool           `json:"disabled,omitempty"`
 	ReadOnly    *bool           `json:"readOnly,omitempty"`
 	Submit      bool            `json:"submit,omitempty"`
-	Condition   string          `json:"condition,omitempty"` // of an If
-	Href        string          `json:"href,omitempty"`      // of a Link
-	Target      string          `json:"target,omitempty"`    // of a Link
+	Condition   string          `json:"condition,omitempty"`  // of an If
+	Expression  string          `json:"expression,omitempty"` // of a ForEach: the list
+	Href        string          `json:"href,omitempty"`       // of a Link
+	Target      string          `json:"target,omitempty"`     // of a Link
 	OnSubmit    *Action         `json:"onSubmit,omitempty"`
 	OnClick     *Action         `json:"onClick,omitempty"` // of a Button that does not submit
 	Children    []*Node         `json:"children,omitempty"`

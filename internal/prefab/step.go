@@ -20,8 +20,16 @@ type Step struct {
 	Message string // the step's heading
 
 	N, Total int    // "Step N of Total", shown when Total > 1
+	UpTo     bool   // Total counts steps that may be skipped: "Step N of up to Total"
 	Submit   string // the submit's label; "" for Continue, or Finish when Last
-	Last     bool   // no step follows
+	Last     bool   // no step is sure to follow: the submit may finish the flow
+
+	// Review lists, on the round that checks a flow's answers before it
+	// ends, each step's answers, with a button that changes them. Send
+	// holds the arguments the submit sends besides the fields': that the
+	// answers are right.
+	Review []Review
+	Send   map[string]any
 
 	Fields []Field
 	// Filled are the values to show, by field name, in place of the
@@ -44,6 +52,31 @@ type Step struct {
 	Arguments []byte
 }
 
+// A Review is one step's answers, as the round that checks them shows
+// them: under the step's message, one line each, and a button that asks
+// the step again.
+type Review struct {
+	Title  string
+	Lines  []string
+	Change string         // the button's label
+	Send   map[string]any // what the button sends, besides the view's arguments
+}
+
+// node is r as a view shows it.
+func (r *Review) node() *Node {
+	n := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass, Children: []*Node{{Type: "Heading", Content: r.Title, Level: 2}}}
+	for _, line := range r.Lines {
+		n.Children = append(n.Children, &Node{Type: "Text", Content: line})
+	}
+	send := make(map[string]any, len(r.Send)+2)
+	for k, v := range r.Send {
+		send[k] = v
+	}
+	n.Children = append(n.Children, &Node{Type: "Row", Children: []*Node{{Type: "Button", Label: r.Change, Variant: "outline",
+		Size: "default", OnClick: &Action{Action: "toolCall", Arguments: send}}}})
+	return n
+}
+
 // A Page is the secret page a step links to.
 type Page struct {
 	URL     string
@@ -58,10 +91,17 @@ func (s *Step) content(t *Text) (*Node, error) {
 		children = append(children, summaryNode(s.Summary, t))
 	}
 	if s.Total > 1 {
-		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(t.StepOf,
+		of := t.StepOf
+		if s.UpTo {
+			of = t.StepOfUpTo
+		}
+		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(of,
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
 	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
+	for i := range s.Review {
+		children = append(children, s.Review[i].node())
+	}
 	label := s.Submit
 	if s.Page != nil {
 		children = append(children, pageSteps(s.Page, len(s.Fields) > 0, t)...)
@@ -84,8 +124,12 @@ func (s *Step) content(t *Text) (*Node, error) {
 		}
 		nodes[i] = n
 	}
+	form := formNode(fields, nodes, label, t)
+	for k, v := range s.Send {
+		form.OnSubmit.Arguments[k] = v
+	}
 	children = append(children, &Node{Type: "Card", Children: []*Node{
-		{Type: "CardContent", CSSClass: "py-4", Children: []*Node{formNode(fields, nodes, label, t)}},
+		{Type: "CardContent", CSSClass: "py-4", Children: []*Node{form}},
 	}})
 	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-5", Children: children}, nil
 }

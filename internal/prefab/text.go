@@ -10,6 +10,9 @@ type Text struct {
 
 	ProblemTitle, StepOf, Optional, Continue, Finish, Decline, Done, NotDone string
 
+	// StepOfUpTo is StepOf when later steps may be skipped.
+	StepOfUpTo string
+
 	// What a problem says, by what the field asks: each says how to fix
 	// it, not what the validator thought.
 	Missing, MissingChoice, Email, URL, Date, DateTime, Number, Whole, Choice, Check, Changed string

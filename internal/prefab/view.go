@@ -1,8 +1,11 @@
 package prefab
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 )
 
 // A flow step on an MCP Apps host is a prefab view, one per step. What
@@ -88,20 +91,85 @@ func rootClass(t *Text) string {
 // structuredContent's status says was declined or cancelled, and else
 // one that is an error.
 const notDone = "{{ " + OutcomeKey + ".isError || " + OutcomeKey + ".structuredContent.status == 'declined' || " +
-	OutcomeKey + ".structuredContent.status == 'cancelled' }}"
+	OutcomeKey + ".structuredContent.status == 'cancelled' || " +
+	OutcomeKey + ".structuredContent." + OutcomeEndMember + " == '" + EndNotCompleted + "' }}"
 
-// panel is the outcome's panel: a heading, "not completed" for a result
-// that did not complete (notDone), the text of the result's first block
-// for the person, and its second block, if any, hidden, for the model
-// alone.
+// The members an outcome built for a person (see OutcomeData) adds to
+// its structuredContent, which the outcome's panel reads.
+const (
+	OutcomeHeadingMember = "mcpformHeading" // the heading, in the person's words
+	OutcomeSummaryMember = "mcpformSummary" // a short list, one string each
+	OutcomeEndMember     = "mcpformEnd"     // EndCompleted or EndNotCompleted
+	EndCompleted         = "completed"
+	EndNotCompleted      = "not-completed"
+)
+
+// panel is the outcome's panel: a heading, the author's, or else "not
+// completed" for a result that did not complete (notDone); the author's
+// summary, one line each; the text of the result's first block for the
+// person, shown when there is no author's heading, which that text
+// repeats; and its second block, if any, hidden, for the model alone.
 func panel(t *Text) *Node {
-	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + OutcomePanelClass, Children: []*Node{
-		{Type: "If", Condition: notDone, Children: []*Node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
-		{Type: "Else", Children: []*Node{{Type: "Heading", Content: t.Done, Level: 1}}},
-		{Type: "Text", CSSClass: OutcomeClass, Content: "{{ " + OutcomeKey + ".content.0.text }}"},
+	if n, ok := panels.Load(t); ok {
+		return n.(*Node)
+	}
+	n := newPanel(t)
+	panels.Store(t, n) // a race builds two equal panels; one is kept
+	return n
+}
+
+// panels are the outcome panels built, by their Text: every view of a
+// language shows the same one, which is only read.
+var panels sync.Map // *Text → *Node
+
+// newPanel builds panel's node.
+func newPanel(t *Text) *Node {
+	sc := OutcomeKey + ".structuredContent."
+	children := []*Node{
+		{Type: "If", Condition: "{{ " + sc + OutcomeHeadingMember + " }}", Children: []*Node{
+			{Type: "Heading", Content: "{{ " + sc + OutcomeHeadingMember + " }}", Level: 1},
+			{Type: "ForEach", Expression: "{{ " + sc + OutcomeSummaryMember + " }}", Children: []*Node{
+				{Type: "Text", Content: "{{ $item }}"}}},
+			{Type: "Text", CSSClass: "hidden " + OutcomeClass, Content: "{{ " + OutcomeKey + ".content.0.text }}"},
+		}},
+		{Type: "Else", Children: []*Node{
+			{Type: "If", Condition: notDone, Children: []*Node{{Type: "Heading", Content: t.NotDone, Level: 1}}},
+			{Type: "Else", Children: []*Node{{Type: "Heading", Content: t.Done, Level: 1}}},
+			{Type: "Text", CSSClass: OutcomeClass, Content: "{{ " + OutcomeKey + ".content.0.text }}"},
+		}},
 		{Type: "If", Condition: OutcomeKey + ".content.1.text", Children: []*Node{
 			{Type: "Text", CSSClass: "hidden " + OutcomeModelClass, Content: "{{ " + OutcomeKey + ".content.1.text }}"}}},
-	}}
+	}
+	return &Node{Type: "Column", CSSClass: "p-6 max-w-2xl gap-3 " + OutcomePanelClass, Children: children}
+}
+
+// OutcomeData returns data, the JSON of a tool result's structuredContent
+// (an object, or empty or null for none), with the members the outcome's
+// panel reads: heading, summary, and whether the run completed. A member
+// of data's own of the same name is replaced. It returns an error when
+// data is not a JSON object.
+func OutcomeData(data json.RawMessage, heading string, summary []string, completed bool) (json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if t := bytes.TrimSpace(data); len(t) > 0 && string(t) != "null" {
+		if err := json.Unmarshal(t, &m); err != nil || m == nil {
+			return nil, errors.New("an outcome's data is not a JSON object")
+		}
+	}
+	end := EndNotCompleted
+	if completed {
+		end = EndCompleted
+	}
+	put := func(k string, v any) {
+		b, _ := json.Marshal(v) // strings always marshal
+		m[k] = b
+	}
+	put(OutcomeHeadingMember, heading)
+	if summary == nil {
+		summary = []string{}
+	}
+	put(OutcomeSummaryMember, summary)
+	put(OutcomeEndMember, end)
+	return json.Marshal(m)
 }
 
 // outcomeWire is the view of a tool's final result that is no view.

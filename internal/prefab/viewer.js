@@ -177,8 +177,11 @@
     var sc = r.structuredContent !== null && typeof r.structuredContent === 'object' ? r.structuredContent : {};
     var view = JSON.parse(JSON.stringify(outcomes[code]));
     view.state = view.state || {};
+    var summary = Array.isArray(sc.mcpformSummary) ? sc.mcpformSummary.filter(function (s) { return typeof s === 'string'; }) : [];
     view.state['mcpformResult'] = { isError: r.isError === true,
-      structuredContent: { status: typeof sc.status === 'string' ? sc.status : '' }, content: texts };
+      structuredContent: { status: typeof sc.status === 'string' ? sc.status : '',
+        mcpformHeading: typeof sc.mcpformHeading === 'string' ? sc.mcpformHeading : '',
+        mcpformSummary: summary, mcpformEnd: typeof sc.mcpformEnd === 'string' ? sc.mcpformEnd : '' }, content: texts };
     hostOutcome = true;
     window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: view } }, '*');
   }

@@ -22,8 +22,9 @@ type Tools struct {
 // NewTools returns signup's flow and, for a pageURL, set_password's, whose
 // secret page the server serves at pageURL. Their states are sealed with
 // codec, their outcomes and secrets kept in st. who says how the flows
-// read the principal (Principal on go-sdk, ContextPrincipal on mcp-go)
-// and whether a host may be asked through its model (AskModel); its
+// read the principal (Principal on go-sdk, ContextPrincipal on mcp-go),
+// whether a host may be asked through its model (AskModel), and whether
+// signup ends with a round that checks the answers (CheckAnswers); its
 // other fields are ignored.
 func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who mcpform.FlowOptions) (*Tools, error) {
 	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
@@ -40,11 +41,17 @@ func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who m
 		AskModel: who.AskModel,
 		Outcomes: st.Runs, // the first outcome of each run wins, on every replica
 	}
+	signupOpts := opts
+	// The submit that creates the account says so: on the check round, or
+	// on the team step, which is sure to be the last. (A new example
+	// string, in English: h-lang's catalog is to translate it.)
+	signupOpts.Commit = "Create account"
+	signupOpts.CheckAnswers = who.CheckAnswers
 	t := &Tools{}
 	t.Signup, err = mcpform.NewFlow(codec, []mcpform.Step{
 		{Form: account},
 		{Form: team, When: func(proven mcpform.Answers) bool { return proven["plan"] == "team" }},
-	}, &opts)
+	}, &signupOpts)
 	if err != nil || pageURL == "" {
 		return t, err
 	}

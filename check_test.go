@@ -1,0 +1,259 @@
+package mcpform
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpform/mcpform/internal/prefab"
+	"github.com/mcpform/mcpform/internal/seam"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+)
+
+// checkPath answers a flow on one path: how a call carries a step's
+// answers, and what the round that asks says to the person.
+type checkPath struct {
+	name   string
+	answer func(t *testing.T, prev *FlowRound, step string, answers map[string]any) *mcp.CallToolRequest
+	says   func(t *testing.T, r *FlowRound) string
+}
+
+// checkPaths are the native, view and model paths.
+func checkPaths() []checkPath {
+	inArgs := func(meta func() mcp.Meta, direct bool) func(t *testing.T, prev *FlowRound, step string, answers map[string]any) *mcp.CallToolRequest {
+		return func(t *testing.T, prev *FlowRound, _ string, answers map[string]any) *mcp.CallToolRequest {
+			args := map[string]any{}
+			if prev != nil {
+				args[StateArgument] = carried(t, prev)
+			}
+			for k, v := range answers {
+				args[k] = v
+			}
+			if direct {
+				return directCall(t, meta(), "alice", "signup", args)
+			}
+			return argsCall(t, meta(), "alice", "signup", args)
+		}
+	}
+	return []checkPath{
+		{
+			name: "native",
+			answer: func(t *testing.T, prev *FlowRound, step string, answers map[string]any) *mcp.CallToolRequest {
+				if prev == nil {
+					return call("signup", "", nil)
+				}
+				return call("signup", prev.Result.RequestState, map[string]any{step: answers})
+			},
+			says: func(t *testing.T, r *FlowRound) string {
+				p := r.Result.InputRequests[asked(t, r)].(*mcp.ElicitParams)
+				schema, err := json.Marshal(p.RequestedSchema) // the choices' titles
+				require.NoError(t, err)
+				return p.Message + "\n" + string(schema)
+			},
+		},
+		{
+			name:   "view",
+			answer: inArgs(appsMeta, false),
+			says: func(t *testing.T, r *FlowRound) string {
+				return strings.Join(viewWords(t, r), "\n")
+			},
+		},
+		{
+			name:   "model",
+			answer: inArgs(bareMeta, true),
+			says: func(t *testing.T, r *FlowRound) string {
+				return r.Result.Content[0].(*mcp.TextContent).Text
+			},
+		},
+	}
+}
+
+// viewWords returns every text, heading and button label of a flow view
+// but its outcome's, in order.
+func viewWords(t *testing.T, r *FlowRound) []string {
+	t.Helper()
+	var w struct{ View json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	var says []string
+	var walk func(n *prefab.Node, inOutcome bool)
+	walk = func(n *prefab.Node, inOutcome bool) {
+		if !inOutcome && n.Content != "" {
+			says = append(says, n.Type+": "+n.Content)
+		}
+		if !inOutcome && n.Type == "Button" {
+			says = append(says, "Button: "+n.Label)
+		}
+		for _, c := range n.Children {
+			walk(c, inOutcome || n.Type == "If")
+		}
+	}
+	var root prefab.Node
+	require.NoError(t, json.Unmarshal(w.View, &root))
+	walk(&root, false)
+	return says
+}
+
+// TestFlowCheckAnswers: a flow with CheckAnswers ends, on every path,
+// with a round that shows the answers; changing one asks its step again,
+// filled, keeps the others, and checks again; only "keep" finishes.
+func TestFlowCheckAnswers(t *testing.T) {
+	for _, p := range checkPaths() {
+		t.Run(p.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			flow, err := NewFlow(codec, []Step{accountStep, teamStep},
+				&FlowOptions{Principal: tokenUser, AskModel: true, CheckAnswers: true, Commit: "Create account"})
+			require.NoError(t, err)
+			ctx := context.Background()
+			next := func(prev *FlowRound, step string, answers map[string]any) *FlowRound {
+				t.Helper()
+				r, err := flow.Next(ctx, p.answer(t, prev, step, answers))
+				require.NoError(t, err)
+				return r
+			}
+			r := next(nil, "", nil)
+			require.Equal(t, "account", r.Step)
+			r = next(r, "account", map[string]any{"email": "ada@example.com", "plan": "team"})
+			require.Equal(t, "team", r.Step)
+			r = next(r, "team", map[string]any{"team_name": "Analytical", "seats": 5})
+			require.Equal(t, FlowAsk, r.Status, "the check round comes before the flow ends")
+			require.Equal(t, CheckStep, r.Step)
+			says := p.says(t, r)
+			for _, want := range []string{"Check your answers", "Create your account", "Email: ada@example.com", "Plan: team",
+				"Set up your team", "Seats: 5", "Create account", "Change: Set up your team"} {
+				assert.Contains(t, says, want)
+			}
+
+			r = next(r, CheckStep, map[string]any{checkField: checkChange + "account"})
+			require.Equal(t, FlowAsk, r.Status)
+			assert.Equal(t, "account", r.Step, "the step to change is asked again")
+			assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team"}, r.filled, "filled with its answers")
+			assert.Equal(t, Answers{"team_name": "Analytical", "seats": 5.0}, r.Answers, "the other steps stay proven")
+
+			r = next(r, "account", map[string]any{"email": "bob@example.com", "plan": "team"})
+			require.Equal(t, CheckStep, r.Step, "the team step stays proven: straight to the check round")
+			says = p.says(t, r)
+			assert.Contains(t, says, "Email: bob@example.com")
+			assert.NotContains(t, says, "ada@example.com")
+
+			r = next(r, CheckStep, map[string]any{checkField: checkKeep})
+			require.Equal(t, FlowDone, r.Status)
+			assert.Equal(t, Answers{"email": "bob@example.com", "plan": "team", "team_name": "Analytical", "seats": 5.0}, r.Answers)
+		})
+	}
+}
+
+// TestFlowProgressAndButton: "Step 1 of 2" only when step 2 is sure to
+// come; before a step that may be skipped, "of up to", and a submit that
+// may finish the flow is not "Continue"; Commit names the submit of a step
+// sure to be the last.
+func TestFlowProgressAndButton(t *testing.T) {
+	always := teamStep
+	always.When = nil
+	for _, tt := range []struct {
+		name       string
+		steps      []Step
+		opts       FlowOptions
+		plan       string
+		wantFirst  []string // the first step's view: progress, heading, buttons
+		wantSecond []string // the second step's view, when it comes
+	}{
+		{name: "conditional", steps: []Step{accountStep, teamStep}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"}},
+		{name: "conditional with Commit", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account"}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+		{name: "always", steps: []Step{accountStep, always}, opts: FlowOptions{Commit: "Create account"}, plan: "pro",
+			wantFirst:  []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+		{name: "checked", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account", CheckAnswers: true}, plan: "team",
+			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			opts := tt.opts
+			opts.Principal = tokenUser
+			flow, err := NewFlow(codec, tt.steps, &opts)
+			require.NoError(t, err)
+			ctx := context.Background()
+
+			first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+			require.NoError(t, err)
+			says, _ := viewSays(t, first)
+			assert.Equal(t, tt.wantFirst, says)
+			second, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup",
+				map[string]any{StateArgument: carried(t, first), "email": "ada@example.com", "plan": tt.plan}))
+			require.NoError(t, err)
+			require.Equal(t, "team", second.Step)
+			says, _ = viewSays(t, second)
+			assert.Equal(t, tt.wantSecond, says)
+		})
+	}
+}
+
+// TestFlowRoundOutcome: an Outcome's result is headed for the person apart
+// from the model's sentence, and a run that did not complete is headed
+// "Not completed" in its language, never "Finished" (完了しました).
+func TestFlowRoundOutcome(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	ctx := context.Background()
+	declined := func(accept string) *FlowRound {
+		r, err := flow.Next(ctx, spanish(call("signup", "", nil), accept))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, call("signup", r.Result.RequestState, map[string]any{"account": "decline"}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDeclined, r.Status)
+		return r
+	}
+	type data struct {
+		Status string `json:"status"`
+	}
+	for _, tt := range []struct {
+		name        string
+		round       *FlowRound
+		o           Outcome
+		wantContent []string
+		wantData    map[string]any
+		wantLang    any
+	}{
+		{name: "declined", round: declined("en"), o: Outcome{Text: "Signup not completed: you declined.", Data: data{"declined"}},
+			wantContent: []string{"Not completed", "Signup not completed: you declined."},
+			wantData:    map[string]any{"status": "declined", "mcpformHeading": "Not completed", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"}},
+		{name: "declined ja", round: declined("ja"), o: Outcome{Text: "Signup not completed."},
+			wantContent: []string{"完了しませんでした", "Signup not completed."},
+			wantData:    map[string]any{"mcpformHeading": "完了しませんでした", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"},
+			wantLang:    "ja"},
+		{name: "done", round: &FlowRound{Status: FlowDone, Language: language.English},
+			o:           Outcome{Heading: "Account created", Summary: []string{"Email: ada@example.com", "Plan: Team"}, Text: "Created ada@example.com."},
+			wantContent: []string{"Account created\nEmail: ada@example.com\nPlan: Team", "Created ada@example.com."},
+			wantData: map[string]any{"mcpformHeading": "Account created", "mcpformSummary": []any{"Email: ada@example.com", "Plan: Team"},
+				"mcpformEnd": "completed"}},
+		{name: "done, not completed", round: &FlowRound{Status: FlowDone, Language: language.English},
+			o:           Outcome{Text: "ada@example.com is already registered.", NotCompleted: true},
+			wantContent: []string{"Not completed", "ada@example.com is already registered."},
+			wantData:    map[string]any{"mcpformHeading": "Not completed", "mcpformSummary": []any{}, "mcpformEnd": "not-completed"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.round.Outcome(&tt.o)
+			require.NoError(t, err)
+			var content []string
+			for _, c := range res.Content {
+				content = append(content, c.(*mcp.TextContent).Text)
+			}
+			assert.Equal(t, tt.wantContent, content)
+			assert.NotContains(t, strings.Join(content, " "), "完了しました")
+			var got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res.StructuredContent)), &got))
+			assert.Equal(t, tt.wantData, got)
+			assert.Equal(t, tt.wantLang, res.Meta[seam.MetaContentLanguage])
+			assert.False(t, res.IsError)
+		})
+	}
+	_, err := (&FlowRound{}).Outcome(&Outcome{Data: []int{1}})
+	assert.Error(t, err, "data that is no object")
+}
