@@ -16,8 +16,9 @@ import (
 // page to open first, then the form: each field with what it says and its
 // problem, the submit, and Decline beside it.
 type Step struct {
-	Tool    string // the tool the view submits to, through CompanionTool
-	Message string // the step's heading
+	Tool        string // the tool the view submits to, through CompanionTool
+	Message     string // the step's heading
+	MessageLang string // Message's language when not the view's; "" when it is
 
 	N, Total int    // "Step N of Total", shown when Total > 1
 	Submit   string // the submit's label; "" for Continue, or Finish when Last
@@ -61,7 +62,7 @@ func (s *Step) content(t *Text) (*Node, error) {
 		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(t.StepOf,
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
-	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
+	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1, CSSClass: inLang(s.MessageLang)})
 	label := s.Submit
 	if s.Page != nil {
 		children = append(children, pageSteps(s.Page, len(s.Fields) > 0, t)...)
@@ -158,7 +159,7 @@ func pageSteps(p *Page, withFields bool, t *Text) []*Node {
 		back = t.ReturnStep
 	}
 	return []*Node{
-		{Type: "Text", Content: "1. " + catalog.Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep))},
+		{Type: "Text", Content: "1. " + catalog.Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep)), CSSClass: titleSpans(p.Secrets, "1. ", t)},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
 			{Type: "Link", CSSClass: OpenLinkClass, Content: open, Href: p.URL, Target: "_blank"},
 			{Type: "Button", CSSClass: CopyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},
@@ -166,6 +167,29 @@ func pageSteps(p *Page, withFields bool, t *Text) []*Node {
 		{Type: "Text", CSSClass: "hidden " + CopiedClass, Content: t.Copied},
 		{Type: "Text", Content: "2. " + back},
 	}
+}
+
+// titleSpans returns the classes that mark, in the text "1. " and
+// t.PageStep, which names the fields by title in place of {fields}, each
+// title in another language than the view's; "" for none.
+func titleSpans(fields []Field, lead string, t *Text) string {
+	before, _, ok := strings.Cut(t.PageStep, "{fields}")
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	at := utf16Len(lead + before)
+	for i := range fields {
+		if i > 0 {
+			at += utf16Len(t.ListSep)
+		}
+		n := utf16Len(fields[i].Title)
+		if l := fields[i].TitleLang; l != "" {
+			b.WriteString(" " + LangPartClass + "span-" + strconv.Itoa(at) + "-" + strconv.Itoa(n) + "-" + l)
+		}
+		at += n
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // formNode is the form of controls, for fields, whose submit is labelled
