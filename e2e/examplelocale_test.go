@@ -1,7 +1,10 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,9 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 )
 
 // A part is one element's own text as apps-host.mjs records it, with the
@@ -196,4 +202,88 @@ func TestExamplePageInGerman(t *testing.T) {
 	assert.Contains(t, form.Parts, part{de["New password"], "de"})
 	assert.Contains(t, form.Parts, part{de["12 to 128 characters."], "de"})
 	assert.Equal(t, "Fehler: "+de["Set your password"], run.PageStates[1].Title)
+}
+
+// TestUntranslatedInBrowser: a French view whose author translated some
+// words and not others, through the real AppBridge in Chromium. Each
+// untranslated text is read as English (lang="en") — the message, a
+// description, an option, and a label's title while its "(facultatif)"
+// stays French — and each translated one as French.
+func TestUntranslatedInBrowser(t *testing.T) {
+	testenv.Node(t)
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("u", 32))}, Bind: true})
+	require.NoError(t, err)
+	fr := map[string]string{"Email": "Adresse e-mail", "Where we send receipts.": "Là où nous envoyons vos reçus.", "Pro": "Pro, 12\u00a0$ par mois"}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+		{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true, Description: "Where we send receipts."},
+		{Name: "full_name", Label: "Full name", Description: "How we greet you."},
+		{Name: "plan", Label: "Plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "free", Label: "Free"}}},
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true,
+		Translate: func(_ language.Tag, s string) string { return fr[s] }})
+	require.NoError(t, err)
+	url := serveFlow(t, flow)
+	p := map[string]any{"url": url, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
+		"timeoutMs": 90000, "theme": "light", "axe": "untranslated-fr", "views": [][]map[string]any{
+			{{"name": "email", "value": "ada@example.com"}, {"name": "plan", "select": "free"}},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		Views []struct {
+			personView
+			Parts []part `json:"parts"`
+		} `json:"views"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	require.Len(t, run.Views, 1)
+	assert.Empty(t, run.Errors, "the view's console")
+	noSerious(t, run.Axe)
+	v := run.Views[0]
+	assert.Equal(t, map[string]string{"Adresse e-mail": "email", "Full name (facultatif)": "full_name", "Plan": "plan"}, v.Labels,
+		"a label's accessible name is whole")
+	read := map[string]string{}
+	for _, p := range v.Parts {
+		read[p.Text] = p.Lang
+	}
+	for text, lang := range map[string]string{
+		"Create your account": "en", "Email": "", "Adresse e-mail": "fr", "Là où nous envoyons vos reçus.": "fr",
+		"Full name": "en", "(facultatif)": "fr", "How we greet you.": "en", "Plan": "en",
+		"Pro, 12\u00a0$ par mois": "fr", "Free": "en", "Envoyer": "fr",
+	} {
+		if lang == "" {
+			assert.NotContains(t, read, text)
+			continue
+		}
+		assert.Equal(t, lang, read[text], "%q is read as %q", text, read[text])
+	}
+}
+
+// serveFlow serves flow as the tool toolName, with an MCP Apps view, over
+// Streamable HTTP, and returns the MCP endpoint's URL.
+func serveFlow(t *testing.T, flow *mcpform.Flow) string {
+	t.Helper()
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "untranslated", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	tool := &mcp.Tool{Name: toolName, InputSchema: flow.InputSchema(nil)}
+	require.NoError(t, mcpform.AttachViewer(tool, nil))
+	require.NoError(t, mcpform.AddViewer(server, nil))
+	server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := flow.Next(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == mcpform.FlowAsk {
+			return r.Result, nil
+		}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Compte créé."}}}
+		mcpform.ContentLanguage(res, r.Language)
+		return res, nil
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
