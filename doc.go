@@ -383,7 +383,14 @@
 // and nothing has been typed, the viewer asks, once, for its step again
 // in that language, through the companion, with the action "render";
 // the flow re-pins the language and asks the same step, reading no
-// answers, with the state bound as before. A result mcpform builds in a
+// answers, with the state bound as before. Until the view's language is
+// known, the viewer keeps it hidden, with its size, for 500 ms at most,
+// so that no one reads or types into a view about to change language; a
+// host that sends the person's language as acceptLanguage on the tool's
+// first call saves that wait and the second call. Author text shown with
+// no translation is marked with lang "en" in views and on the secret
+// page, so that a screen reader never reads it by another language's
+// rules. A result mcpform builds in a
 // language other than English carries the SEP's contentLanguage _meta;
 // mark a result of your own with [ContentLanguage]. Your own words,
 // labels, descriptions, option labels, messages and a Check's reasons,

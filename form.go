@@ -53,6 +53,7 @@ type compiled struct {
 	translate func(language.Tag, string) string          // FormOptions.Translate
 	local     [catalog.NumLangs]atomic.Pointer[compiled] // c in each language, made on first use
 	origin    *compiled                                  // what c translates; nil for an original
+	kept      map[string]bool                            // the author's words Translate left as they are, in lang
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its

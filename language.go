@@ -107,13 +107,17 @@ func (c *compiled) in(l catalog.Lang) *compiled {
 // author's words; c itself when the copy does not compile, which a
 // translation of titles cannot cause.
 func (c *compiled) localize(l catalog.Lang, tr func(language.Tag, string) string) *compiled {
+	kept := map[string]bool{} // what stays in the author's language
 	t := func(s string) string {
-		if tr == nil || s == "" {
+		if s == "" {
 			return s
 		}
-		if v := tr(l.Tag(), s); v != "" {
-			return v
+		if tr != nil {
+			if v := tr(l.Tag(), s); v != "" {
+				return v
+			}
 		}
+		kept[s] = true
 		return s
 	}
 	all := cloneFields(c.all)
@@ -134,16 +138,27 @@ func (c *compiled) localize(l catalog.Lang, tr func(language.Tag, string) string
 			}
 		}
 	}
-	message := t(c.message)
-	if c.message == DefaultInputMessage {
-		message = l.Text(catalog.DefaultInput)
+	message := l.Text(catalog.DefaultInput)
+	if c.message != DefaultInputMessage {
+		message = t(c.message)
 	}
 	lc, err := compile(all, &FormOptions{Key: c.key, Message: message, AskModel: c.model, Translate: tr})
 	if err != nil {
 		return c
 	}
-	lc.lang, lc.origin = l, c
+	lc.lang, lc.origin, lc.kept = l, c, kept
 	return lc
+}
+
+// authorLang is the language to mark s with where it is shown amid c's
+// language: the author's, English, when Translate left s as the author
+// wrote it; "" when s is in c's language. A person then never hears the
+// author's words read by another language's rules (WCAG 3.1.2).
+func (c *compiled) authorLang(s string) string {
+	if s != "" && c.kept[s] {
+		return "en"
+	}
+	return ""
 }
 
 // ownWords returns the function that translates the author's other words in

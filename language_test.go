@@ -220,7 +220,9 @@ func TestSecretPageLanguage(t *testing.T) {
 		lang         string
 	}{
 		{"", link, []string{`<html lang="en">`, "<title>Set your password</title>", pageStrings.Intro, ">Send</button>"}, ""},
-		{"ja-JP,ja;q=0.9", link, []string{`<html lang="ja">`, "<title>Set your password</title>",
+		// The author gave no translation: their words say they are English.
+		{"ja-JP,ja;q=0.9", link, []string{`<html lang="ja">`, `<title lang="en">Set your password</title>`, `<h1 lang="en">Set your password</h1>`,
+			`<label for="f-0" lang="en">New password</label>`,
 			"<p>ここに入力した内容は、アプリやそのアシスタントを経由せず、直接サーバーに送られます。</p>", ">送信</button>"}, "ja"},
 		{"fr-CH", fx.page.URL + "/secret?t=nope", []string{`<html lang="fr">`, "<title>Erreur\u00a0: Ce lien ne fonctionne pas</title>",
 			"<h1>Ce lien ne fonctionne pas</h1>"}, "fr"},
@@ -458,4 +460,45 @@ func BenchmarkLanguageView(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestUntranslatedMarked: in a view in French, the author's words that
+// Translate left in English are marked so (the message, a label's title
+// before "(facultatif)", a description, an option), and the translated
+// ones are not; in English nothing is marked.
+func TestUntranslatedMarked(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	fr := map[string]string{"Email": "Adresse e-mail", "Pro": "Pro", "Where we send receipts": "Où nous envoyons vos reçus",
+		"New password": "Nouveau mot de passe"}
+	tr := func(_ language.Tag, s string) string { return fr[s] }
+	flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Create your account", Fields: []AutoFormField{
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true, Description: "Where we send receipts"},
+		{Name: "full_name", Label: "Full name", Description: "How we greet you."},
+		{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro", Label: "Pro"}, {Value: "free"}}},
+	}}}, &FlowOptions{EveryCallerIsSamePerson: true, Translate: tr})
+	require.NoError(t, err)
+	view := func(accept string) string {
+		req := directCall(t, appsMeta(), "", "signup", nil)
+		if accept != "" {
+			req = spanish(req, accept)
+		}
+		r, err := flow.Next(context.Background(), req)
+		require.NoError(t, err)
+		b, err := json.Marshal(r.Result.StructuredContent)
+		require.NoError(t, err)
+		return string(b)
+	}
+	french := view("fr")
+	for _, want := range []string{
+		`{"type":"Heading","cssClass":"mcpform-part-in-en","content":"Create your account","level":1}`,
+		`"cssClass":"mcpform-part-label-0-9-en"`,
+		`{"type":"FieldDescription","cssClass":"mcpform-part-in-en","content":"How we greet you."}`,
+		`"cssClass":"mcpform-part-label-0-4-en mcpform-part-option-1-en"`,
+		`{"type":"FieldDescription","content":"Où nous envoyons vos reçus"}`,
+	} {
+		assert.Contains(t, french, want)
+	}
+	assert.NotContains(t, french, "mcpform-part-option-0", "the translated option")
+	assert.Equal(t, 5, strings.Count(french, "mcpform-part-"), "nothing translated is marked: %s", french)
+	assert.NotContains(t, view(""), "mcpform-part-", "English is the author's language")
 }

@@ -495,14 +495,15 @@ func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, toke
 		lf := p.flow.in(l)
 		step = &lf.steps[lf.index(step.c.key)]
 	}
-	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, Message: l.Text(catalog.PageIntro),
+	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, HeadingLang: step.c.authorLang(step.c.message), Message: l.Text(catalog.PageIntro),
 		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.Text(catalog.PageSend)}
 	v.Fields = make([]secretpage.Field, 0, len(step.c.secrets))
 	problem := false
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
 		pf := secretpage.Field{Name: f.Name, Label: f.title(), Description: f.Description,
-			Required: f.Required, Problem: problems[f.Name]}
+			Required: f.Required, Problem: problems[f.Name],
+			LabelLang: step.c.authorLang(f.title()), DescriptionLang: step.c.authorLang(f.Description)}
 		problem = problem || pf.Problem != ""
 		if f.Min != nil {
 			pf.MinLength = int(*f.Min)

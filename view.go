@@ -1,6 +1,7 @@
 package mcpform
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,7 @@ func (c *compiled) viewFields() *viewFields {
 		out := make([]prefab.Field, len(fields))
 		for i := range fields {
 			out[i] = fields[i].viewField()
+			c.markKept(&out[i])
 		}
 		return out
 	}
@@ -61,6 +63,19 @@ func (f *AutoFormField) viewField() prefab.Field {
 		v.Options = append(v.Options, prefab.Option{Value: o.Value, Label: o.Label})
 	}
 	return v
+}
+
+// markKept marks the words of v, a field as c's views show it, that stay in the
+// author's language amid c's.
+func (c *compiled) markKept(v *prefab.Field) {
+	if c.kept == nil {
+		return
+	}
+	v.TitleLang, v.DescriptionLang = c.authorLang(v.Title), c.authorLang(v.Description)
+	for j := range v.Options {
+		o := &v.Options[j]
+		o.Lang = c.authorLang(cmp.Or(o.Label, o.Value))
+	}
 }
 
 // viewErr turns a default JSON cannot hold into the field's error.
@@ -112,11 +127,11 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	problems = r.pageWords(problems)
 	said, atField := c.problemTexts(problems, t)
 	pos := r.position(s)
-	step := &prefab.Step{Tool: r.tool, Message: c.message, N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
+	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
 		Arguments: prefab.PackArguments(r.args.rest, StateArgument, token)} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
-		step.Message, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), nil, s.review
+		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
 		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true
 		step.Submit, step.Send = r.flow.commit, map[string]any{checkField: checkKeep}
 	}

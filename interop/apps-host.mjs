@@ -22,6 +22,7 @@
 //	  "theme": "light",              // or "dark": the host's theme and the browser's scheme
 //	  "locale": "fr-FR",             // optional: the host's hostContext.locale; each view is
 //	                                 // recorded once it is in that language (its html lang)
+//	  "pageLocale": "de-DE",         // optional: the Accept-Language of the secret page's tab
 //	  "axe": "name",                 // optional: run axe-core on each view and the final one,
 //	                                 // screenshots NAME-view-N.png and NAME-final.png
 //	  "timeoutMs": 60000
@@ -36,7 +37,12 @@
 // {"novalidate": true} Fill submits the view past the browser's own checks,
 // so that the server's re-ask shows, and a {"copy": true} Fill presses the
 // button that copies the page's link and records what the view then says
-// ("copied": {"said", "role"}). The password goes only into
+// ("copied": {"said", "role"}). A link Fill with "states": true first
+// sends "short", a password the page refuses, and, once the page took the
+// password, opens the link again as another browser would, without the
+// page's cookie, recording the page at each of its
+// states (form, problem, done, used) in "pageStates", as axe-core judges
+// them when the plan sets axe. The password goes only into
 // that page. A {"decline": true} Fill presses the view's Decline button
 // instead of submitting it. The client declares the MCP Apps extension and
 // nothing else: no elicitation. For each view in turn the host waits until
@@ -52,12 +58,18 @@
 //	{"protocolVersion": "...", "first": the first tool result,
 //	 "views": [{"names": [...], "text": "...", "labels": {label: name},
 //	   "controls": [{"name", "value", "min", "max", "minlength", "maxlength",
-//	     "invalid", "described"}], "lang": the page's lang, "focus": {"class", "text"}}, ...],
+//	     "invalid", "described"}], "lang": the page's lang, "focus": {"class", "text"},
+//	   "parts": [{"text", "lang"}: each element's own text, an option's
+//	     among them, and the lang it is read in (its nearest lang)]}, ...],
 //	 "final": "text", "panel": {"heading", "role", "text", "focused"},
 //	 "openLinks": [the view's ui/open-link params],
 //	 "axe": [{"name", "violations": [{"id", "impact", "help", "nodes"}]}],
 //	 "calls": [{"params": ..., "result": ... or "error": ...}],
 //	 "pages": [{"link", "shown", "status", "heading"}],
+//	 "pageStates": [{"state", "title", "titleLang", "lang", "parts"}],
+//	 "paints": [{"lang", "text"}]: the view's visible text at each frame
+//	   it painted with something new, until the first view was recorded,
+//	 "finalParts": the parts of the final view,
 //	 "wire": [{dir: "out"|"in", message}], every JSON-RPC message of the client,
 //	 "methods": [view → host methods, in order], "errors": [...]}
 //
@@ -88,7 +100,7 @@ const FLAGS = [
 ];
 
 let cleanup = async () => {};
-const transcript = { views: [], calls: [], pages: [], wire: [], errors: [], messages: [], modelContext: [], openLinks: [], axe: [], companion: null };
+const transcript = { views: [], calls: [], pages: [], pageStates: [], wire: [], errors: [], messages: [], modelContext: [], openLinks: [], axe: [], companion: null };
 const theme = plan.theme ?? 'light';
 const axeSource = plan.axe
   ? readFileSync(join(dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8') : '';
@@ -202,6 +214,22 @@ try {
     const allowed = [origin, ...(plan.allow ?? [])].some((o) => url.startsWith(o + '/'));
     return allowed ? route.continue() : route.abort();
   });
+  // What a person sees of the view before each paint: its root's text
+  // whenever it is visible and new, so that a flash of another language,
+  // however short, is seen.
+  await browser.addInitScript(() => {
+    if (location.pathname !== '/view') return;
+    window.__paints = [];
+    const sample = () => {
+      const root = document.getElementById('root');
+      if (root && getComputedStyle(root).visibility === 'visible') {
+        const text = root.innerText.trim(), last = window.__paints.at(-1);
+        if (text !== '' && (!last || last.text !== text)) window.__paints.push({ lang: document.documentElement.lang, text, ms: Math.round(performance.now()) });
+      }
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('console', (m) => { if (m.type() === 'error') transcript.errors.push(m.text()); });
   page.on('pageerror', (e) => transcript.errors.push(String(e)));
@@ -241,6 +269,7 @@ try {
     }
     const before = await shown();
     transcript.views.push({ ...before, ...await described() });
+    if (i === 0) transcript.paints = await (await page.$('#view')).contentFrame().then((f) => f.evaluate(() => window.__paints));
     if (plan.axe) await audit(`${plan.axe}-view-${i + 1}`);
     let decline = false;
     for (const f of fills) {
@@ -249,7 +278,7 @@ try {
         continue;
       }
       if (f.link) {
-        await sendPage(f.password);
+        await sendPage(f.password, f.states);
         continue;
       }
       if (f.copy) {
@@ -289,6 +318,7 @@ try {
   });
   if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, 'final.png'), fullPage: true });
   if (plan.axe) await audit(`${plan.axe}-final`);
+  transcript.finalParts = await frame.locator('body').evaluate(parts);
   transcript.methods = await page.evaluate(() => window.host.methods);
   process.stdout.write(JSON.stringify(transcript));
   clearTimeout(watchdog);
@@ -302,24 +332,64 @@ try {
 // for the host to be asked to open it (ui/open-link), opens that URL in a
 // new tab, types the password and sends it, and records what the page
 // answered.
-async function sendPage(password) {
+async function sendPage(password, states) {
   const asked = transcript.openLinks.length;
   await page.frameLocator('#view').locator('a.mcpform-open-link').click();
   await waitFor(() => transcript.openLinks.length > asked);
   const link = transcript.openLinks.at(-1).url;
   const tab = await browser.newPage();
-  try {
-    const shown = await tab.goto(link);
-    await tab.locator('input[type=password]').fill(password, { timeout });
+  if (plan.pageLocale) await tab.setExtraHTTPHeaders({ 'Accept-Language': plan.pageLocale });
+  const record = async (state) => {
+    if (!states) return;
+    transcript.pageStates.push({ state, ...await tab.evaluate(() => ({ title: document.title,
+      titleLang: document.querySelector('title').closest('[lang]')?.lang ?? '', lang: document.documentElement.lang })),
+    parts: await tab.evaluate(parts) });
+    if (plan.axe) await auditIn(tab.mainFrame(), `${plan.axe}-page-${state}`, tab);
+  };
+  const send = async (value) => {
+    await tab.locator('input[type=password]').fill(value, { timeout });
     const [sent] = await Promise.all([
       tab.waitForResponse((r) => r.request().method() === 'POST', { timeout }),
       tab.locator('button[type=submit]').click({ timeout }),
     ]);
     await tab.waitForLoadState();
+    return sent;
+  };
+  try {
+    const shown = await tab.goto(link);
+    await record('form');
+    if (states) {
+      // A value the browser would refuse is sent past its checks.
+      await tab.locator('form').evaluate((form) => { form.noValidate = true; });
+      await send('short');
+      await record('problem');
+    }
+    const sent = await send(password);
+    await record('done');
     transcript.pages.push({ link, shown: shown.status(), status: sent.status(), heading: await tab.locator('h1').textContent() });
+    if (states) {
+      // Another browser, without the page's cookie, finds it used.
+      await browser.clearCookies();
+      await tab.goto(link);
+      await record('used');
+    }
   } finally {
     await tab.close();
   }
+}
+
+// parts lists each element's own text, and an option's, with the lang it
+// is read in: its nearest lang attribute. It runs in the page.
+function parts() {
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('script, style, [hidden], .hidden')) continue;
+    let own = el.tagName === 'OPTION' ? el.textContent : '';
+    if (el.tagName !== 'OPTION') for (const n of el.childNodes) if (n.nodeType === Node.TEXT_NODE) own += n.data;
+    own = own.trim();
+    if (own !== '') out.push({ text: own, lang: el.closest('[lang]')?.getAttribute('lang') ?? '' });
+  }
+  return out;
 }
 
 // described returns what a screen reader meets in the view: the control
@@ -346,14 +416,18 @@ async function described() {
     const a = document.activeElement;
     return { controls, lang: document.documentElement.lang, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
   });
-  return { labels, ...rest };
+  return { labels, ...rest, parts: await frame.locator('body').evaluate(parts) };
 }
 
 // audit runs axe-core in the view's frame, keeps what it found under
 // name, and a screenshot of the state when the plan keeps them.
 async function audit(name) {
-  const frame = await (await page.$('#view')).contentFrame();
-  if (plan.screenshots) await page.screenshot({ path: join(plan.screenshots, `${name}.png`), fullPage: true });
+  await auditIn(await (await page.$('#view')).contentFrame(), name, page);
+}
+
+// auditIn runs axe-core in frame, a frame of tab, as audit does.
+async function auditIn(frame, name, tab) {
+  if (plan.screenshots) await tab.screenshot({ path: join(plan.screenshots, `${name}.png`), fullPage: true });
   await frame.evaluate(axeSource);
   const found = await frame.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });

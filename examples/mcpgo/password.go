@@ -46,7 +46,7 @@ func (s *signup) handlePassword(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 		principal := principalOf(ctx)
 		res, err := round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-			o, err := s.store.SetNewPassword(ctx, in, principal)
+			o, err := s.store.SetNewPassword(ctx, in, principal, round.Language)
 			return result(o), err
 		})
 		if err != nil {
@@ -54,7 +54,7 @@ func (s *signup) handlePassword(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 		return res, nil
 	}
-	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems})
+	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 	}

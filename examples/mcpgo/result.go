@@ -22,9 +22,11 @@ type (
 
 var notCompleted = accounts.NotCompleted
 
-// result is o as the tool's final result.
+// result is o as the tool's final result, marked with its language.
 func result(o outcome) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(o.Text)}, StructuredContent: o.Data, IsError: o.IsError}
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(o.Text)}, StructuredContent: o.Data, IsError: o.IsError}
+	mcpgo.ContentLanguage(res, o.Lang)
+	return res
 }
 
 // once returns o as the first outcome of round's run, or the one a

@@ -118,7 +118,7 @@ func (s *signup) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		// replay, on any replica, gets its outcome and creates nothing.
 		principal := principalOf(ctx)
 		res, err := round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal)
+			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal, round.Language)
 			return result(o), err
 		})
 		if err != nil {
@@ -126,7 +126,7 @@ func (s *signup) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		}
 		return res, nil
 	}
-	o, ok := s.SignupEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems})
+	o, ok := s.SignupEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 	}

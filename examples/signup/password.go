@@ -34,11 +34,11 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 			return nil, err
 		}
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-			o, err := s.store.SetNewPassword(ctx, in, principal)
+			o, err := s.store.SetNewPassword(ctx, in, principal, round.Language)
 			return result(o), err
 		})
 	}
-	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems})
+	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 	}

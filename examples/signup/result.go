@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,13 +28,15 @@ var (
 	normalize    = accounts.Normalize
 )
 
-// result is o as the tool's final result.
+// result is o as the tool's final result, marked with its language.
 func result(o outcome) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
+	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: o.Text}},
 		StructuredContent: o.Data,
 		IsError:           o.IsError,
 	}
+	mcpform.ContentLanguage(res, o.Lang)
+	return res
 }
 
 // do is o as what a run does when it changes nothing, for FlowRound.Once.

@@ -117,11 +117,11 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		// Once runs create for the first finish of this run only; a
 		// replay, on any replica, gets its outcome and creates nothing.
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal)
+			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal, round.Language)
 			return result(o), err
 		})
 	}
-	o, ok := s.SignupEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems})
+	o, ok := s.SignupEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 	}

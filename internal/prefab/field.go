@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/mcpform/mcpform/internal/catalog"
 )
@@ -25,6 +26,7 @@ const (
 type Option struct {
 	Value string
 	Label string // empty means Value
+	Lang  string // the language of the label when not the view's; "" when it is
 }
 
 // A Field is one field of a form as a view shows it, compiled by the caller
@@ -43,6 +45,11 @@ type Field struct {
 	// carried, as prefab's TypeScript does; one that JSON cannot hold is
 	// a [*DefaultError].
 	Default any
+	// TitleLang and DescriptionLang are the languages of Title and
+	// Description when they are not the view's, as when the author gave
+	// no translation: a flow view marks them so (see LangPartClass); ""
+	// when they are the view's.
+	TitleLang, DescriptionLang string
 }
 
 // A DefaultError reports a Field whose Default JSON cannot hold.
@@ -147,9 +154,9 @@ func fieldNode(f *Field, problem string, t *Text) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Type: "Field", CSSClass: strings.TrimSpace(attrClasses(f)), Children: []*Node{c}}
+	n := &Node{Type: "Field", CSSClass: strings.TrimSpace(attrClasses(f) + langClasses(f)), Children: []*Node{c}}
 	if f.Description != "" {
-		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: f.Description})
+		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: f.Description, CSSClass: inLang(f.DescriptionLang)})
 	}
 	if h := Hint(f, t); h != "" {
 		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: h})
@@ -158,6 +165,42 @@ func fieldNode(f *Field, problem string, t *Text) (*Node, error) {
 		n.Children = append(n.Children, &Node{Type: "FieldError", Content: problem})
 	}
 	return n, nil
+}
+
+// langClasses returns the classes that mark the parts of f's control in
+// another language than the view's: its label's title, which an
+// optional field's label follows with the view's "(optional)", and its
+// options.
+func langClasses(f *Field) string {
+	var b strings.Builder
+	if f.TitleLang != "" {
+		b.WriteString(" " + LangPartClass + "label-0-" + strconv.Itoa(utf16Len(f.Title)) + "-" + f.TitleLang)
+	}
+	for i := range f.Options {
+		if l := f.Options[i].Lang; l != "" {
+			b.WriteString(" " + LangPartClass + "option-" + strconv.Itoa(i) + "-" + l)
+		}
+	}
+	return b.String()
+}
+
+// inLang is the class that marks an element as wholly in lang; "" for
+// "", the view's language.
+func inLang(lang string) string {
+	if lang == "" {
+		return ""
+	}
+	return LangPartClass + "in-" + lang
+}
+
+// utf16Len is the length of s in UTF-16 code units, as JavaScript counts
+// a string's.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // num writes a bound as a person reads it: 2, 0.5, never 2e+00.

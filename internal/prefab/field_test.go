@@ -2,9 +2,13 @@ package prefab
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // english is the view text the tests use: the words that matter here.
@@ -63,4 +67,32 @@ func TestControlDefault(t *testing.T) {
 	var de *DefaultError
 	assert.True(t, errors.As(err, &de))
 	assert.Equal(t, "f", de.Field)
+}
+
+// TestLangParts: the classes that mark author text in another language
+// point, in UTF-16 code units as JavaScript counts them, at that text: a
+// label's title, and each title a secret step's text names amid the
+// view's own words, a Japanese one among them.
+func TestLangParts(t *testing.T) {
+	f := &Field{Name: "n", Title: "Größe ☃", TitleLang: "en", Options: []Option{{Value: "a"}, {Value: "b", Lang: "en"}}}
+	assert.Equal(t, " mcpform-part-label-0-7-en mcpform-part-option-1-en", langClasses(f))
+	assert.Empty(t, langClasses(&Field{Name: "n", Title: "Nom"}))
+
+	utf16Of := func(s string) []uint16 { return utf16.Encode([]rune(s)) }
+	for _, tt := range []struct{ template, sep string }{
+		{"Ouvrez la page et saisissez-y ce qui vous est demandé\u00a0: {fields}. Ce que vous y saisissez…", ", "},
+		{"ページを開いて、{fields}を入力してください。", "、"},
+	} {
+		text := &Text{PageStep: tt.template, ListSep: tt.sep}
+		secrets := []Field{{Title: "New password 🔑", TitleLang: "en"}, {Title: "Code PIN"}, {Title: "Recovery key", TitleLang: "en"}}
+		steps := pageSteps(&Page{URL: "https://x.example/", Secrets: secrets}, false, text)
+		content, classes := utf16Of(steps[0].Content), strings.Fields(steps[0].CSSClass)
+		require.Len(t, classes, 2, "the two English titles")
+		for i, c := range classes {
+			var at, n int
+			_, err := fmt.Sscanf(strings.TrimPrefix(c, LangPartClass+"span-"), "%d-%d-en", &at, &n)
+			require.NoError(t, err, c)
+			assert.Equal(t, []string{"New password 🔑", "Recovery key"}[i], string(utf16.Decode(content[at:at+n])))
+		}
+	}
 }

@@ -66,6 +66,16 @@ const (
 	// since prefab 0.3.13 passes no lang attribute through. English, the
 	// viewer page's own lang, goes unmarked.
 	LangClass = "mcpform-lang-"
+	// LangPartClass is the class prefix under which a view marks author
+	// text in another language than its own, as when the author gave no
+	// translation, since prefab 0.3.13 passes no lang attribute through:
+	// LangPartClass+"in-en" on an element in English;
+	// LangPartClass+"span-3-9-en" on an element whose text from UTF-16
+	// offset 3, for 9 code units, is; on a Field, LangPartClass+
+	// "label-0-9-en" for its label's text, and LangPartClass+"option-2-en"
+	// for the third option of its select. The viewer's script sets lang
+	// on the element, or on a span it wraps the text in.
+	LangPartClass = "mcpform-part-"
 	// BoundClass is the class prefix under which a Field carries an
 	// attribute for its control, as BoundClass+"max=50".
 	BoundClass = "mcpform-attr-"

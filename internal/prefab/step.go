@@ -16,8 +16,9 @@ import (
 // page to open first, then the form: each field with what it says and its
 // problem, the submit, and Decline beside it.
 type Step struct {
-	Tool    string // the tool the view submits to, through CompanionTool
-	Message string // the step's heading
+	Tool        string // the tool the view submits to, through CompanionTool
+	Message     string // the step's heading
+	MessageLang string // Message's language when not the view's; "" when it is
 
 	N, Total int    // "Step N of Total", shown when Total > 1
 	UpTo     bool   // Total counts steps that may be skipped: "Step N of up to Total"
@@ -98,7 +99,7 @@ func (s *Step) content(t *Text) (*Node, error) {
 		children = append(children, &Node{Type: "Muted", Content: catalog.Fill(of,
 			"step", strconv.Itoa(s.N), "total", strconv.Itoa(s.Total))})
 	}
-	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1})
+	children = append(children, &Node{Type: "Heading", Content: s.Message, Level: 1, CSSClass: inLang(s.MessageLang)})
 	for i := range s.Review {
 		children = append(children, s.Review[i].node())
 	}
@@ -202,7 +203,7 @@ func pageSteps(p *Page, withFields bool, t *Text) []*Node {
 		back = t.ReturnStep
 	}
 	return []*Node{
-		{Type: "Text", Content: "1. " + catalog.Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep))},
+		{Type: "Text", Content: "1. " + catalog.Fill(t.PageStep, "fields", Titles(p.Secrets, t.ListSep)), CSSClass: titleSpans(p.Secrets, "1. ", t)},
 		{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
 			{Type: "Link", CSSClass: OpenLinkClass, Content: open, Href: p.URL, Target: "_blank"},
 			{Type: "Button", CSSClass: CopyLinkClass, Label: t.CopyLink, Variant: "outline", Size: "default"},
@@ -210,6 +211,29 @@ func pageSteps(p *Page, withFields bool, t *Text) []*Node {
 		{Type: "Text", CSSClass: "hidden " + CopiedClass, Content: t.Copied},
 		{Type: "Text", Content: "2. " + back},
 	}
+}
+
+// titleSpans returns the classes that mark, in the text "1. " and
+// t.PageStep, which names the fields by title in place of {fields}, each
+// title in another language than the view's; "" for none.
+func titleSpans(fields []Field, lead string, t *Text) string {
+	before, _, ok := strings.Cut(t.PageStep, "{fields}")
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	at := utf16Len(lead + before)
+	for i := range fields {
+		if i > 0 {
+			at += utf16Len(t.ListSep)
+		}
+		n := utf16Len(fields[i].Title)
+		if l := fields[i].TitleLang; l != "" {
+			b.WriteString(" " + LangPartClass + "span-" + strconv.Itoa(at) + "-" + strconv.Itoa(n) + "-" + l)
+		}
+		at += n
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // formNode is the form of controls, for fields, whose submit is labelled

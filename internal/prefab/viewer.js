@@ -39,6 +39,21 @@
 //   sender.
 // - Title: the document's title is the view's heading (its h1), so that
 //   the frame is named for what it asks, not for the viewer.
+// - No flash: the root stays hidden (visibility, so that it keeps its
+//   size for the host to fit the frame to) until the view's language is
+//   known, and then shows it in that language: once the host's context
+//   has come, or 500 ms have passed without it, and the view needs no
+//   render in the locale's language; else once the render's view is
+//   shown, or the render failed, or 5 s have passed. A person never
+//   reads, or starts typing into, a view that is about to change
+//   language. A host that sends the call's acceptLanguage itself gets the
+//   right view at once, and no render.
+// - Parts in another language: author text the view shows in the
+//   author's language, as when it has no translation, carries classes
+//   (mcpform-part-) that say so; it sets lang on the element, on a span
+//   it wraps the part's text in, on the label of a field, or on one of
+//   its select's options, so that a screen reader speaks each part by
+//   its own language's rules (WCAG 3.1.2).
 // - Outcomes: a host that answers a tool's questions itself, in its own
 //   dialog over the view (the MCP Inspector's Apps tab), gives the view
 //   only the tool's final result, which is no view, and for which the
@@ -52,6 +67,22 @@
   'use strict';
   var root = document.getElementById('root');
   var sent = 0, told = '', focused = null, pending = {};
+  // The view is hidden until its language is known; see show.
+  root.style.visibility = 'hidden';
+  var hidden = true, awaited = '';
+  setTimeout(function () { // the longest the view waits for the host's context
+    if (known) return;
+    known = true;
+    render();
+  }, 500);
+  function show() {
+    if (!hidden) return;
+    hidden = false;
+    awaited = '';
+    root.style.visibility = '';
+    focused = null; // a hidden element takes no focus: give it again
+    focus();
+  }
   function freeId(id, control) {
     var n = 1, candidate = id;
     for (;;) {
@@ -116,7 +147,7 @@
     if (model !== null && model.textContent.trim() !== '') text += '\n\n' + model.textContent.trim();
     post('ui/update-model-context', { content: [{ type: 'text', text: text }] });
   }
-  var locale = '', shown = null, typed = false, rendered = false;
+  var locale = '', known = false, shown = null, typed = false, rendered = false;
   var spoken = 'en es fr de ja'.split(' ');
   function primary(tag) { return String(tag || '').split(/[-_]/)[0].toLowerCase(); }
   // toolOf finds the tool a view submits to, in its submit's arguments.
@@ -127,13 +158,17 @@
     return '';
   }
   function render() {
-    if (rendered || typed || !locale || shown === null) return;
+    if (rendered || typed || !known || shown === null) return;
     var sc = shown.structuredContent, meta = shown._meta || {};
     var have = primary(meta['io.modelcontextprotocol/contentLanguage'] || 'en'), want = primary(locale);
-    if (!sc || !sc.arguments || want === have || spoken.indexOf(want) < 0) return;
-    var tool = toolOf(sc.view);
-    if (!tool) return;
+    var tool = sc && sc.arguments && want !== have && spoken.indexOf(want) >= 0 ? toolOf(sc.view) : '';
+    if (!tool) {
+      show(); // the view is in its language already, or cannot be had in another
+      return;
+    }
     rendered = true;
+    awaited = want;
+    setTimeout(show, 5000); // the longest it waits for a render that may never come
     var args = {};
     for (var k in sc.arguments) args[k] = sc.arguments[k];
     args['mcpformTool'] = tool;
@@ -141,7 +176,10 @@
     var m = {};
     m['io.modelcontextprotocol/acceptLanguage'] = locale;
     pending[post('tools/call', { name: 'mcpform_view_submit', arguments: args, _meta: m })] = function (d) {
-      if (typed || d.error || !d.result || d.result.isError || !d.result.structuredContent) return;
+      if (typed || d.error || !d.result || d.result.isError || !d.result.structuredContent) {
+        show();
+        return;
+      }
       window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: d.result }, '*');
     };
   }
@@ -165,11 +203,11 @@
   // outcome shows the host's tool result r, when it is a final result and
   // no view, in the outcome view of the person's language.
   function outcome(r) {
-    if (r === null || typeof r !== 'object' || isView(r) || r.resultType === 'input_required' || r.inputRequests) return;
+    if (r === null || typeof r !== 'object' || isView(r) || r.resultType === 'input_required' || r.inputRequests) return false;
     var meta = r._meta || {}, code = primary(meta['io.modelcontextprotocol/contentLanguage']);
     if (!outcomes[code]) code = primary(locale);
     if (!outcomes[code]) code = 'en';
-    if (!outcomes[code]) return;
+    if (!outcomes[code]) return false;
     var texts = [], blocks = Array.isArray(r.content) ? r.content : [];
     for (var i = 0; i < blocks.length; i++) {
       if (blocks[i] && blocks[i].type === 'text' && typeof blocks[i].text === 'string') texts.push({ type: 'text', text: blocks[i].text });
@@ -184,6 +222,7 @@
         mcpformSummary: summary, mcpformEnd: typeof sc.mcpformEnd === 'string' ? sc.mcpformEnd : '' }, content: texts };
     hostOutcome = true;
     window.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: view } }, '*');
+    return true;
   }
   root.addEventListener('input', function () { typed = true; });
   window.addEventListener('message', function (e) {
@@ -194,11 +233,14 @@
         shown = d.params;
         render();
       }
-      outcome(d.params);
+      if (outcome(d.params)) show();
       return;
     }
-    if (!('method' in d) && d.result && d.result.hostContext && typeof d.result.hostContext.locale === 'string') {
-      locale = d.result.hostContext.locale; // the answer to the renderer's ui/initialize
+    if (!('method' in d) && d.result && d.result.hostContext) {
+      // The answer to the renderer's ui/initialize: a host without a
+      // locale leaves the view in its own language.
+      if (typeof d.result.hostContext.locale === 'string') locale = d.result.hostContext.locale;
+      known = true;
       render();
     }
     if (!(d.id in pending)) return;
@@ -257,6 +299,7 @@
       if (tagged.classList[i].indexOf('mcpform-lang-') === 0) code = tagged.classList[i].slice('mcpform-lang-'.length);
     }
     if (document.documentElement.lang !== code) document.documentElement.lang = code;
+    if (awaited !== '' && primary(code) === awaited) show(); // the render's view is in
   }
   // title names the frame by what the view is about: its heading, rather
   // than the viewer's one title for every tool and step.
@@ -265,6 +308,52 @@
     var text = h === null ? '' : h.textContent.trim();
     if (text !== '' && document.title !== text) document.title = text;
   }
-  new MutationObserver(function () { lang(); labels(); fields(); focus(); tell(); title(); })
+  // wrap sets code as the lang of the text of el from UTF-16 offset at,
+  // for n code units: el's own when that is all of it, else a span's.
+  function wrap(el, at, n, code) {
+    if (el === null) return;
+    if (at === 0 && n === el.textContent.length) {
+      el.lang = code;
+      return;
+    }
+    var walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), seen = 0;
+    for (var node = walk.nextNode(); node !== null; node = walk.nextNode()) {
+      var len = node.data.length;
+      if (at >= seen && at + n <= seen + len) {
+        var range = document.createRange(), span = document.createElement('span');
+        range.setStart(node, at - seen);
+        range.setEnd(node, at - seen + n);
+        span.lang = code;
+        range.surroundContents(span);
+        return;
+      }
+      seen += len;
+    }
+  }
+  function parts() {
+    var all = root.querySelectorAll('[class*="mcpform-part-"]');
+    for (var i = 0; i < all.length; i++) {
+      var el = all[i];
+      if (el.hasAttribute('data-mcpform-parts')) continue;
+      el.setAttribute('data-mcpform-parts', '');
+      for (var k = 0; k < el.classList.length; k++) {
+        var c = el.classList[k];
+        if (c.indexOf('mcpform-part-') !== 0) continue;
+        var p = c.slice('mcpform-part-'.length).split('-'), code = p[p.length - 1];
+        if (p[0] === 'in' && p.length === 2) el.lang = code;
+        else if (p[0] === 'span' && p.length === 4) wrap(el, +p[1], +p[2], code);
+        else if (p[0] === 'label' && p.length === 4) wrap(el.querySelector('label'), +p[1], +p[2], code);
+        else if (p[0] === 'option' && p.length === 3) {
+          var select = el.querySelector('select'), options = [];
+          for (var j = 0; select !== null && j < select.options.length; j++) {
+            var o = select.options[j];
+            if (!(o.hidden && o.disabled && o.value === '')) options.push(o); // not the placeholder
+          }
+          if (options[+p[1]]) options[+p[1]].lang = code;
+        }
+      }
+    }
+  }
+  new MutationObserver(function () { lang(); parts(); labels(); fields(); focus(); tell(); title(); })
     .observe(root, { childList: true, subtree: true, characterData: true });
 })();

@@ -28,6 +28,9 @@ type Page struct {
 	// Title is the document's title, Heading the page's heading, and
 	// Message, if not empty, the paragraph below it.
 	Title, Heading, Message string
+	// HeadingLang is the language of Heading when it is not Lang, as when
+	// the author gave no translation of it; "" when it is Lang.
+	HeadingLang string
 	// Token is the link's token and Check the form's token, posted back
 	// as "t" and "c". The page has a form only when Token is set.
 	Token, Check string
@@ -49,6 +52,9 @@ type Field struct {
 	// Label and Description are the field's label and help; "" shows no
 	// help.
 	Label, Description string
+	// LabelLang and DescriptionLang are the languages of Label and
+	// Description when they are not the page's; "" when they are.
+	LabelLang, DescriptionLang string
 	// Problem says what is wrong with the value sent; "" says nothing is.
 	// It shows between the help and the input, as GOV.UK's error
 	// message does, so that it is read before the value is typed again.
@@ -65,6 +71,7 @@ type Field struct {
 // name, with allocations, at each use.
 type field struct {
 	ID, Name, Label, Description, Problem string
+	LabelLang, DescriptionLang            string
 	Required, Focus                       bool
 	MinLength, MaxLength                  int
 	DescribedBy                           string // see describedBy
@@ -74,6 +81,7 @@ type field struct {
 type view struct {
 	Lang                    string // never ""
 	Title, Heading, Message string
+	TitleLang, HeadingLang  string // TitleLang is HeadingLang when Title is Heading
 	Token, Check            string
 	Fields                  []field
 	Button, Stop            string
@@ -108,12 +116,16 @@ func SetHeaders(h http.Header) {
 // Write answers r with status and p as HTML. A HEAD gets the same status
 // and headers, Content-Length included, and no body.
 func Write(w http.ResponseWriter, r *http.Request, status int, p *Page) {
-	v := view{Lang: cmp.Or(p.Lang, "en"), Title: p.Title, Heading: p.Heading, Message: p.Message,
+	v := view{Lang: cmp.Or(p.Lang, "en"), Title: p.Title, Heading: p.Heading, HeadingLang: p.HeadingLang, Message: p.Message,
 		Token: p.Token, Check: p.Check, Fields: make([]field, len(p.Fields)), Button: p.Button, Stop: p.Stop}
+	if v.Title == v.Heading {
+		v.TitleLang = v.HeadingLang
+	}
 	focused := false
 	for i := range p.Fields {
 		pf, f := &p.Fields[i], &v.Fields[i]
 		*f = field{ID: "f-" + strconv.Itoa(i), Name: pf.Name, Label: pf.Label, Description: pf.Description,
+			LabelLang: pf.LabelLang, DescriptionLang: pf.DescriptionLang,
 			Problem: pf.Problem, Required: pf.Required, MinLength: pf.MinLength, MaxLength: pf.MaxLength}
 		if f.Problem != "" && !focused {
 			f.Focus, focused = true, true
@@ -183,8 +195,8 @@ var page = template.Must(template.New("page").Parse(source))
 const source = `<!doctype html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="referrer" content="no-referrer">
-<title>{{.Title}}</title><style>` + style + `</style></head>
-<body><main><h1>{{.Heading}}</h1>{{if .Message}}<p>{{.Message}}</p>{{end}}
+<title{{with .TitleLang}} lang="{{.}}"{{end}}>{{.Title}}</title><style>` + style + `</style></head>
+<body><main><h1{{with .HeadingLang}} lang="{{.}}"{{end}}>{{.Heading}}</h1>{{if .Message}}<p>{{.Message}}</p>{{end}}
 {{- if .Token}}
 <form method="post" autocomplete="off">
 <input type="hidden" name="t" value="{{.Token}}">
@@ -194,8 +206,8 @@ const source = `<!doctype html>
 <button type="submit">{{.Stop}}</button>
 {{- else}}
 {{- range .Fields}}
-<label for="{{.ID}}">{{.Label}}</label>
-{{- if .Description}}<div class="help" id="{{.ID}}-help">{{.Description}}</div>{{end}}
+<label for="{{.ID}}"{{with .LabelLang}} lang="{{.}}"{{end}}>{{.Label}}</label>
+{{- if .Description}}<div class="help" id="{{.ID}}-help"{{with .DescriptionLang}} lang="{{.}}"{{end}}>{{.Description}}</div>{{end}}
 {{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
 <input id="{{.ID}}" name="{{.Name}}" type="password" autocomplete="new-password"
 {{- if .Required}} required{{end}}{{if .MinLength}} minlength="{{.MinLength}}"{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}

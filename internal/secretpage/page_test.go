@@ -159,3 +159,25 @@ func BenchmarkWrite(b *testing.B) {
 		Write(w, r, http.StatusUnprocessableEntity, p)
 	}
 }
+
+// TestWriteMarksParts: a German page whose author gave no translation of
+// the heading, one label and one help marks each of them lang="en", the
+// title too when it is the heading, and leaves what is German unmarked.
+func TestWriteMarksParts(t *testing.T) {
+	p := &Page{Lang: "de", Title: "Set your password", Heading: "Set your password", HeadingLang: "en",
+		Token: "t", Check: "c", Button: "Senden", Fields: []Field{
+			{Name: "pin", Label: "PIN", LabelLang: "en", Description: "Vier Ziffern."},
+			{Name: "password", Label: "Neues Passwort", Description: "12 to 128 characters.", DescriptionLang: "en"},
+		}}
+	body := write(t, http.MethodGet, http.StatusOK, p).Body.String()
+	for _, want := range []string{
+		`<html lang="de">`, `<title lang="en">Set your password</title>`, `<h1 lang="en">Set your password</h1>`,
+		`<label for="f-0" lang="en">PIN</label><div class="help" id="f-0-help">Vier Ziffern.</div>`,
+		`<label for="f-1">Neues Passwort</label><div class="help" id="f-1-help" lang="en">12 to 128 characters.</div>`,
+	} {
+		assert.Contains(t, body, want)
+	}
+	p.Title = "Fehler: " + p.Title
+	body = write(t, http.MethodGet, http.StatusOK, p).Body.String()
+	assert.Contains(t, body, "<title>Fehler: Set your password</title>", "a title in two languages is the page's")
+}

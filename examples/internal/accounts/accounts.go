@@ -10,10 +10,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strings"
 
 	"github.com/mcpform/mcpform"
+	"golang.org/x/text/language"
 )
 
 // The signup's questions are these two types, the only field list: FormFor
@@ -61,6 +61,9 @@ type Outcome struct {
 	Text    string
 	IsError bool
 	Data    Data
+	// Lang is the language Text is written in, the round's; the zero Tag
+	// is English. A result carries it as contentLanguage.
+	Lang language.Tag
 }
 
 // A Record is one signup, as stored and as reported.
@@ -88,19 +91,19 @@ func NotCompleted(status, text string) Outcome {
 	return Outcome{Text: text, Data: Data{Status: status}}
 }
 
-// CreatedText is what a created account's outcome says.
-func CreatedText(a Record) string {
+// CreatedText is what a created account's outcome says, in lang.
+func CreatedText(lang language.Tag, a Record) string {
 	who := a.Email
 	if a.FullName != "" {
 		who = a.FullName + " <" + a.Email + ">"
 	}
 	switch a.Plan {
 	case "team":
-		return fmt.Sprintf("Signup complete: created %s on the Team plan for %q, %d seats.", who, a.TeamName, a.Seats)
+		return say(lang, createdTeam, who, a.TeamName, a.Seats)
 	case "pro":
-		return fmt.Sprintf("Signup complete: created %s on the Pro plan.", who)
+		return say(lang, createdPro, who)
 	}
-	return fmt.Sprintf("Signup complete: created %s on the Free plan.", who)
+	return say(lang, createdFree, who)
 }
 
 // PasswordIterations is the work factor of PBKDF2-HMAC-SHA256, OWASP's

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"golang.org/x/text/language"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +21,7 @@ func TestCreatedText(t *testing.T) {
 		{Record{Email: "a@x.org", FullName: "Ada", Plan: "pro"}, "Signup complete: created Ada <a@x.org> on the Pro plan."},
 		{Record{Email: "a@x.org", Plan: "team", TeamName: "E", Seats: 3}, `Signup complete: created a@x.org on the Team plan for "E", 3 seats.`},
 	} {
-		assert.Equal(t, tt.want, CreatedText(tt.a))
+		assert.Equal(t, tt.want, CreatedText(language.English, tt.a))
 	}
 }
 

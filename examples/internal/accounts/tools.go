@@ -1,13 +1,15 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/mcpform/mcpform"
+	"golang.org/x/text/language"
 )
 
 // Tools are the two tools' flows and set_password's page, the same on
@@ -27,11 +29,11 @@ type Tools struct {
 // signup ends with a round that checks the answers (CheckAnswers); its
 // other fields are ignored.
 func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who mcpform.FlowOptions) (*Tools, error) {
-	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: "Create your account"})
+	account, err := mcpform.FormFor[Account](&mcpform.FormOptions{Key: "account", Message: accountMessage})
 	if err != nil {
 		return nil, err
 	}
-	team, err := mcpform.FormFor[Team](&mcpform.FormOptions{Key: "team", Message: "Tell us about your team"})
+	team, err := mcpform.FormFor[Team](&mcpform.FormOptions{Key: "team", Message: teamMessage})
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +41,9 @@ func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who m
 		// A host with neither forms nor MCP Apps is asked through its
 		// model: nothing here is a consent the person must give.
 		AskModel: who.AskModel,
-		Outcomes: st.Runs, // the first outcome of each run wins, on every replica
+		// The questions' words in the person's language (words.go).
+		Translate: Translate,
+		Outcomes:  st.Runs, // the first outcome of each run wins, on every replica
 	}
 	signupOpts := opts
 	// The submit that creates the account says so: on the check round, or
@@ -55,7 +59,7 @@ func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who m
 	if err != nil || pageURL == "" {
 		return t, err
 	}
-	password, err := mcpform.FormFor[NewPassword](&mcpform.FormOptions{Key: "password", Message: "Set your password"})
+	password, err := mcpform.FormFor[NewPassword](&mcpform.FormOptions{Key: "password", Message: passwordMessage})
 	if err != nil {
 		return nil, err
 	}
@@ -86,79 +90,107 @@ type Round struct {
 	Step     string
 	Attempt  int
 	Problems []*mcpform.FieldError
+	Lang     language.Tag // the round's language, which its outcome speaks
 }
 
 // SignupEnded is the outcome of a signup round that ended without
-// finishing: declined, cancelled, or still invalid. ok is false for any
-// other status.
+// finishing: declined, cancelled, or still invalid, in the round's
+// language. ok is false for any other status.
 func (t *Tools) SignupEnded(r Round) (o Outcome, ok bool) {
 	switch r.Status {
 	case mcpform.FlowDeclined:
-		return NotCompleted("declined", fmt.Sprintf(
-			"Signup not completed: you declined to give your %s details. Nothing was created.", r.Step)), true
+		o = NotCompleted("declined", say(r.Lang, pick(r.Step, declinedAccount, declinedTeam)))
 	case mcpform.FlowCancelled:
-		return NotCompleted("cancelled", "Signup not completed: the form was cancelled before it was sent. Nothing was created."), true
+		o = NotCompleted("cancelled", say(r.Lang, cancelledSignup))
 	case mcpform.FlowInvalid:
-		o = NotCompleted("invalid", fmt.Sprintf(
-			"Signup not completed: the %s details were still invalid after %d attempts. %s Nothing was created.",
-			r.Step, r.Attempt, mcpform.ProblemMessage(t.Signup.Fields(r.Step), r.Problems)))
+		o = NotCompleted("invalid", say(r.Lang, pick(r.Step, invalidAccount, invalidTeam),
+			r.Attempt, problems(r.Lang, t.Signup.Fields(r.Step), r.Problems)))
 		o.IsError = true
-		return o, true
+	default:
+		return Outcome{}, false
 	}
-	return Outcome{}, false
+	o.Lang = r.Lang
+	return o, true
+}
+
+// pick is ofAccount for the account step, ofTeam for the team step.
+func pick(step, ofAccount, ofTeam string) string {
+	if step == "team" {
+		return ofTeam
+	}
+	return ofAccount
+}
+
+// problems says what was wrong with the fields' answers, in lang:
+// mcpform's ProblemMessage, in English; elsewhere, the fields to fix, by
+// their titles in lang, as ProblemMessage speaks English alone.
+func problems(lang language.Tag, fields []mcpform.AutoFormField, problems []*mcpform.FieldError) string {
+	if base, _ := lang.Base(); base.String() == "en" || Translate(lang, fieldsToFix) == "" {
+		return mcpform.ProblemMessage(fields, problems)
+	}
+	var titles []string
+	for _, p := range problems {
+		for _, f := range fields {
+			if f.Name == p.Field {
+				titles = append(titles, say(lang, cmp.Or(f.Label, f.Name)))
+			}
+		}
+	}
+	return say(lang, fieldsToFix, strings.Join(titles, say(lang, listSeparator)))
 }
 
 // PasswordEnded is SignupEnded for set_password.
 func (t *Tools) PasswordEnded(r Round) (o Outcome, ok bool) {
 	switch r.Status {
 	case mcpform.FlowDeclined:
-		return NotCompleted("declined", "Password not set: you declined. Nothing was changed."), true
+		o = NotCompleted("declined", say(r.Lang, passwordDeclined))
 	case mcpform.FlowCancelled:
-		return NotCompleted("cancelled", "Password not set: it was cancelled. Nothing was changed."), true
+		o = NotCompleted("cancelled", say(r.Lang, passwordCancel))
 	case mcpform.FlowInvalid:
 		if slices.ContainsFunc(r.Problems, func(p *mcpform.FieldError) bool { return errors.Is(p, mcpform.ErrSecretRefused) }) {
-			o = NotCompleted("refused", "Password not set: the link to the password page was used in another browser, "+
-				"or by someone else, so the page refused it. Nothing was changed. "+
-				"Call set_password again for a new link, and open it in one browser only.")
+			o = NotCompleted("refused", say(r.Lang, passwordRefused))
 		} else {
-			o = NotCompleted("invalid", fmt.Sprintf("Password not set: the details were still invalid after %d attempts. %s Nothing was changed.",
-				r.Attempt, mcpform.ProblemMessage(t.Password.Fields(r.Step), r.Problems)))
+			o = NotCompleted("invalid", say(r.Lang, passwordInvalid,
+				r.Attempt, problems(r.Lang, t.Password.Fields(r.Step), r.Problems)))
 		}
 		o.IsError = true
-		return o, true
+	default:
+		return Outcome{}, false
 	}
-	return Outcome{}, false
+	o.Lang = r.Lang
+	return o, true
 }
 
 // Create creates the account of run, for principal, or reports that its
-// email is taken.
-func (s *Store) Create(ctx context.Context, run string, a Account, t Team, principal string) (Outcome, error) {
+// email is taken, in lang.
+func (s *Store) Create(ctx context.Context, run string, a Account, t Team, principal string, lang language.Tag) (Outcome, error) {
 	acct := Record{Email: a.Email, FullName: a.FullName, Plan: string(a.Plan), Principal: principal}
 	if a.Plan == "team" {
 		acct.TeamName, acct.Seats = t.TeamName, t.Seats
 	}
 	ok, err := s.CreateAccount(ctx, run, &acct)
 	if err != nil || ok {
-		return Outcome{Text: CreatedText(acct), Data: Data{Status: "created", Account: &acct}}, err
+		return Outcome{Text: CreatedText(lang, acct), Data: Data{Status: "created", Account: &acct}, Lang: lang}, err
 	}
-	o := NotCompleted("exists", fmt.Sprintf("Signup not completed: %s is already registered. "+
-		"Sign in instead, or sign up with another email. Nothing was created.", a.Email))
-	o.IsError = true
+	o := NotCompleted("exists", say(lang, alreadyExists, a.Email))
+	o.IsError, o.Lang = true, lang
 	return o, nil
 }
 
 // SetNewPassword stores a salted hash of in.Password for the account
-// in.Email, if principal created it. Run it under the run's claim
-// (FlowRound.Once): hashing takes a while, on purpose, and a duplicate of
-// the round waits for it rather than hashing again.
-func (s *Store) SetNewPassword(ctx context.Context, in NewPassword, principal string) (Outcome, error) {
+// in.Email, if principal created it, and says so in lang. Run it under
+// the run's claim (FlowRound.Once): hashing takes a while, on purpose,
+// and a duplicate of the round waits for it rather than hashing again.
+func (s *Store) SetNewPassword(ctx context.Context, in NewPassword, principal string, lang language.Tag) (Outcome, error) {
 	salt, hash := HashPassword(in.Password)
 	ok, err := s.SetPassword(ctx, in.Email, principal, salt, hash)
 	if err != nil || ok {
-		return NotCompleted("updated", fmt.Sprintf("Password set for %s.", in.Email)), err
+		o := NotCompleted("updated", say(lang, passwordSet, in.Email))
+		o.Lang = lang
+		return o, err
 	}
 	// Another principal's account is as unknown as a missing one.
-	o := NotCompleted("unknown", fmt.Sprintf("Password not set: you have no account %s. Nothing was changed.", in.Email))
-	o.IsError = true
+	o := NotCompleted("unknown", say(lang, passwordUnknown, in.Email))
+	o.IsError, o.Lang = true, lang
 	return o, nil
 }

@@ -1,0 +1,289 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpform/mcpform"
+	"github.com/mcpform/mcpform/internal/testenv"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+)
+
+// A part is one element's own text as apps-host.mjs records it, with the
+// lang it is read in.
+type part struct {
+	Text string `json:"text"`
+	Lang string `json:"lang"`
+}
+
+// exampleWords returns examples/signup's English catalog: the keys of its
+// translations (examples/internal/accounts/words), which are its English
+// texts, and the translations into lang. A format's English is cut at
+// its verbs into the pieces a person would read; a text a language keeps
+// as it is (", ") is no English to find.
+func exampleWords(t *testing.T, lang string) (english []string, translated map[string]string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "examples", "internal", "accounts", "words", lang+".json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &translated))
+	verb := regexp.MustCompile(`%(\[\d+\])?[a-z]`)
+	for en, tr := range translated {
+		if en == tr {
+			continue
+		}
+		for _, piece := range verb.Split(en, -1) {
+			if piece = strings.TrimSpace(piece); len(piece) >= 4 || piece == en {
+				english = append(english, piece)
+			}
+		}
+	}
+	slices.Sort(english)
+	return slices.Compact(english), translated
+}
+
+// noEnglish fails for each piece of english that text holds.
+func noEnglish(t *testing.T, where, text string, english []string) {
+	t.Helper()
+	for _, en := range english {
+		assert.NotContains(t, text, en, "%s: English left", where)
+	}
+}
+
+// allIn fails for each part not read in lang, and for any part that is
+// the example's English.
+func allIn(t *testing.T, where string, parts []part, lang string, english []string) {
+	t.Helper()
+	require.NotEmpty(t, parts, where)
+	for _, p := range parts {
+		assert.Equal(t, lang, p.Lang, "%s: %q is read as %q", where, p.Text, p.Lang)
+		noEnglish(t, where, p.Text, english)
+	}
+}
+
+// noSerious fails for each serious or critical finding of axe-core.
+func noSerious(t *testing.T, axe []struct {
+	Name       string `json:"name"`
+	Violations []struct {
+		ID, Impact, Help string
+		Nodes            []string
+	} `json:"violations"`
+}) {
+	t.Helper()
+	for _, r := range axe {
+		for _, v := range r.Violations {
+			if v.Impact == "serious" || v.Impact == "critical" {
+				t.Errorf("%s: %s %s: %s at %s", r.Name, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, ", "))
+			}
+		}
+	}
+}
+
+// TestExampleViewInFrench is examples/signup as a French person meets it
+// on an MCP Apps host whose hostContext.locale is fr-FR, through the real
+// AppBridge in Chromium: the first step, its re-ask, the team step and
+// the outcome hold none of the example's English, every element's text
+// is read as French, the outcome's result carries contentLanguage fr,
+// axe-core finds nothing serious, and no English was ever painted: the
+// view stayed hidden until it was French.
+func TestExampleViewInFrench(t *testing.T) {
+	testenv.Node(t)
+	english, fr := exampleWords(t, "fr")
+	h := newHostRun(t, signupBin(t), hostRow{revision: modern, kind: hostKind{apps: true}})
+	p := map[string]any{"url": h.a, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
+		"timeoutMs": 90000, "theme": "light", "axe": "example-fr", "views": [][]map[string]any{
+			{{"novalidate": true}, {"name": "email", "value": "ada@"}, {"name": "plan", "select": "team"}},
+			{{"name": "email", "value": "ada@example.com"}, {"name": "full_name", "value": "Ada Lovelace"}, {"name": "plan", "select": "team"}},
+			{{"name": "team_name", "value": "Moteurs analytiques"}, {"name": "seats", "value": "12"}},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		Views []struct {
+			personView
+			Lang  string `json:"lang"`
+			Parts []part `json:"parts"`
+		} `json:"views"`
+		FinalParts []part                        `json:"finalParts"`
+		Paints     []struct{ Lang, Text string } `json:"paints"`
+		Calls      []struct {
+			Result struct {
+				Meta map[string]any `json:"_meta"`
+			}
+		} `json:"calls"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	require.Len(t, run.Views, 3)
+	assert.Empty(t, run.Errors, "the view's console")
+	require.Len(t, run.Axe, 4, "axe judged each view and the outcome")
+	noSerious(t, run.Axe)
+
+	for i, name := range []string{"first step", "re-ask", "team step"} {
+		v := run.Views[i]
+		assert.Equal(t, "fr", v.Lang, name)
+		noEnglish(t, name, v.Text, english)
+		allIn(t, name, v.Parts, "fr", english)
+	}
+	first, reasked, team := run.Views[0], run.Views[1], run.Views[2]
+	assert.Equal(t, map[string]string{fr["Email"]: "email", fr["Full name"] + " (facultatif)": "full_name", fr["Plan"]: "plan"}, first.Labels)
+	for _, want := range []string{fr["Create your account"], fr["How we greet you."], fr["Pro, $12 a month"]} {
+		assert.Contains(t, first.Text, want)
+	}
+	assert.Contains(t, reasked.Focus.Class, "mcpform-problems", "the error summary has the focus")
+	assert.Equal(t, map[string]string{fr["Team name"]: "team_name", fr["Seats"]: "seats"}, team.Labels)
+	assert.Contains(t, team.Text, fr["Tell us about your team"])
+
+	require.NotNil(t, run.Panel)
+	assert.Equal(t, "Inscription terminée\u00a0: le compte Ada Lovelace <ada@example.com> a été créé avec la formule Équipe "+
+		"pour l'équipe «\u00a0Moteurs analytiques\u00a0», avec 12 places.", run.Panel.Text)
+	noEnglish(t, "outcome", run.Panel.Heading+" "+run.Panel.Text, english)
+	allIn(t, "outcome", run.FinalParts, "fr", english)
+	require.NotEmpty(t, run.Calls)
+	assert.Equal(t, "fr", run.Calls[len(run.Calls)-1].Result.Meta["io.modelcontextprotocol/contentLanguage"], "the outcome says it is French")
+
+	// What a person saw, frame by frame, before the first view was
+	// recorded: French from the first paint.
+	require.NotEmpty(t, run.Paints, "the view painted")
+	for i, paint := range run.Paints {
+		assert.Equal(t, "fr", paint.Lang, "paint %d", i)
+		noEnglish(t, "a paint", paint.Text, english)
+		assert.NotContains(t, paint.Text, "Step 1 of", "paint %d: the library's English", i)
+	}
+}
+
+// TestExamplePageInGerman is examples/signup's secret page as a German
+// person meets it, its browser sending Accept-Language de-DE, opened from
+// set_password's view on a host whose locale is de-DE: in every state
+// (the form, its problem, done, and used, as another browser finds it)
+// it holds none of the example's English, every element's text is read
+// as German, the title too, and axe-core finds nothing serious.
+func TestExamplePageInGerman(t *testing.T) {
+	testenv.Node(t)
+	english, de := exampleWords(t, "de")
+	h := newHostRun(t, signupBin(t), hostRow{revision: modern, kind: hostKind{apps: true}})
+	p := map[string]any{"url": h.a, "tool": passwordTool, "chromium": testenv.Chromium(t), "pin": modern,
+		"locale": "de-DE", "pageLocale": "de-DE", "allow": []string{baseOf(h.a)},
+		"timeoutMs": 90000, "theme": "light", "axe": "example-de", "views": [][]map[string]any{
+			{{"name": "email", "value": "ada@example.com"}},
+			{{"link": true, "password": secret, "states": true}},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		PageStates []struct {
+			State, Title, TitleLang, Lang string
+			Parts                         []part
+		} `json:"pageStates"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	assert.Empty(t, run.Errors, "the view's console")
+	noSerious(t, run.Axe)
+	var states []string
+	for _, s := range run.PageStates {
+		states = append(states, s.State)
+		assert.Equal(t, "de", s.Lang, s.State)
+		assert.Equal(t, "de", s.TitleLang, "%s: the title %q", s.State, s.Title)
+		noEnglish(t, s.State+" title", s.Title, english)
+		allIn(t, s.State, s.Parts, "de", english)
+	}
+	require.Equal(t, []string{"form", "problem", "done", "used"}, states)
+	form := run.PageStates[0]
+	assert.Equal(t, de["Set your password"], form.Title)
+	assert.Contains(t, form.Parts, part{de["New password"], "de"})
+	assert.Contains(t, form.Parts, part{de["12 to 128 characters."], "de"})
+	assert.Equal(t, "Fehler: "+de["Set your password"], run.PageStates[1].Title)
+}
+
+// TestUntranslatedInBrowser: a French view whose author translated some
+// words and not others, through the real AppBridge in Chromium. Each
+// untranslated text is read as English (lang="en") — the message, a
+// description, an option, and a label's title while its "(facultatif)"
+// stays French — and each translated one as French.
+func TestUntranslatedInBrowser(t *testing.T) {
+	testenv.Node(t)
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("u", 32))}, Bind: true})
+	require.NoError(t, err)
+	fr := map[string]string{"Email": "Adresse e-mail", "Where we send receipts.": "Là où nous envoyons vos reçus.", "Pro": "Pro, 12\u00a0$ par mois"}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+		{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true, Description: "Where we send receipts."},
+		{Name: "full_name", Label: "Full name", Description: "How we greet you."},
+		{Name: "plan", Label: "Plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "free", Label: "Free"}}},
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true,
+		Translate: func(_ language.Tag, s string) string { return fr[s] }})
+	require.NoError(t, err)
+	url := serveFlow(t, flow)
+	p := map[string]any{"url": url, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
+		"timeoutMs": 90000, "theme": "light", "axe": "untranslated-fr", "views": [][]map[string]any{
+			{{"name": "email", "value": "ada@example.com"}, {"name": "plan", "select": "free"}},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		Views []struct {
+			personView
+			Parts []part `json:"parts"`
+		} `json:"views"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	require.Len(t, run.Views, 1)
+	assert.Empty(t, run.Errors, "the view's console")
+	noSerious(t, run.Axe)
+	v := run.Views[0]
+	assert.Equal(t, map[string]string{"Adresse e-mail": "email", "Full name (facultatif)": "full_name", "Plan": "plan"}, v.Labels,
+		"a label's accessible name is whole")
+	read := map[string]string{}
+	for _, p := range v.Parts {
+		read[p.Text] = p.Lang
+	}
+	for text, lang := range map[string]string{
+		"Create your account": "en", "Email": "", "Adresse e-mail": "fr", "Là où nous envoyons vos reçus.": "fr",
+		"Full name": "en", "(facultatif)": "fr", "How we greet you.": "en", "Plan": "en",
+		"Pro, 12\u00a0$ par mois": "fr", "Free": "en", "Envoyer": "fr",
+	} {
+		if lang == "" {
+			assert.NotContains(t, read, text)
+			continue
+		}
+		assert.Equal(t, lang, read[text], "%q is read as %q", text, read[text])
+	}
+}
+
+// serveFlow serves flow as the tool toolName, with an MCP Apps view, over
+// Streamable HTTP, and returns the MCP endpoint's URL.
+func serveFlow(t *testing.T, flow *mcpform.Flow) string {
+	t.Helper()
+	caps := &mcp.ServerCapabilities{}
+	caps.AddExtension(mcpform.AppsExtension, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "untranslated", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+	tool := &mcp.Tool{Name: toolName, InputSchema: flow.InputSchema(nil)}
+	require.NoError(t, mcpform.AttachViewer(tool, nil))
+	require.NoError(t, mcpform.AddViewer(server, nil))
+	server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := flow.Next(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == mcpform.FlowAsk {
+			return r.Result, nil
+		}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Compte créé."}}}
+		mcpform.ContentLanguage(res, r.Language)
+		return res, nil
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
