@@ -47,9 +47,8 @@ func NewTools(codec *mcpform.RequestStateCodec, st *Store, pageURL string, who m
 	}
 	signupOpts := opts
 	// The submit that creates the account says so: on the check round, or
-	// on the team step, which is sure to be the last. (A new example
-	// string, in English: h-lang's catalog is to translate it.)
-	signupOpts.Commit = "Create account"
+	// on the team step, which is sure to be the last.
+	signupOpts.Commit = createAccount
 	signupOpts.CheckAnswers = who.CheckAnswers
 	t := &Tools{}
 	t.Signup, err = mcpform.NewFlow(codec, []mcpform.Step{

@@ -72,6 +72,7 @@ func say(lang language.Tag, format string, args ...any) string {
 // The steps' messages, which head their views and pages.
 const (
 	accountMessage  = "Create your account"
+	createAccount   = "Create account" // the submit that creates it
 	teamMessage     = "Tell us about your team"
 	passwordMessage = "Set your password"
 )

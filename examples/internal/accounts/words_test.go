@@ -18,7 +18,7 @@ import (
 // and the outcomes' sentences. A new sentence goes here too.
 func english(t *testing.T) []string {
 	t.Helper()
-	words := []string{accountMessage, teamMessage, passwordMessage,
+	words := []string{accountMessage, createAccount, teamMessage, passwordMessage,
 		createdTeam, createdPro, createdFree, declinedAccount, declinedTeam, cancelledSignup,
 		invalidAccount, invalidTeam, alreadyExists, fieldsToFix, listSeparator,
 		passwordDeclined, passwordCancel, passwordRefused, passwordInvalid, passwordSet, passwordUnknown}
