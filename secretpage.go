@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -544,17 +543,18 @@ func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]st
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
 		v := form.Get(f.Name)
+		// A problem is said as a re-ask and a view say it (sentence).
 		switch {
 		case v == "" && f.Required:
-			problems[f.Name] = l.Text(catalog.PageRequired)
+			p := &FieldError{Field: f.Name, Err: ErrMissing}
+			problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
 		case v == "":
 		case !utf8.ValidString(v):
 			problems[f.Name] = l.Text(catalog.PageNotText)
 		default:
-			if reason := f.checkValue(v); reason != "" && l == catalog.English {
-				problems[f.Name] = strings.ToUpper(reason[:1]) + reason[1:] + "."
-			} else if reason != "" {
-				problems[f.Name] = l.Format(catalog.Sentence, "text", upperFirst(f.checkValueIn(l, v)))
+			if reason := f.checkReason(v); reason != nil {
+				p := fieldErr(f.Name, ErrInvalidValue, "%w", reason)
+				problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
 			} else {
 				values[f.Name] = v
 			}

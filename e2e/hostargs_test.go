@@ -142,9 +142,9 @@ var hostileArgsCases = []hostileArgs{
 	{"a later step's answers sent early", sameState, map[string]any{"email": "ada@example.com", "plan": "team", "team_name": "Early", "seats": 3}, nil,
 		"ask team"},
 	{"a plan outside the schema", sameState, map[string]any{"email": "ada@example.com", "plan": "gold"}, nil,
-		"ask account: Please check: Plan: not one of the options."},
+		"ask account: Choose one of the options for Plan."},
 	{"an email that is a number", sameState, map[string]any{"email": 42, "plan": "pro"}, nil,
-		"ask account: Please check: Email: not a string."},
+		"ask account: Email must be an email address, like name@example.com."},
 	{"a full name too long", sameState, map[string]any{"email": "ada@example.com", "plan": "pro", "full_name": strings.Repeat("a", 101)}, nil,
 		"ask account: Please check: Full name: longer than 100 characters."},
 }

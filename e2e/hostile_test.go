@@ -51,7 +51,7 @@ var hostiles = []hostile{
 		state: accountState,
 		answers: mcp.InputResponseMap{"account": accepted(map[string]any{
 			"email": 42, "full_name": []any{"Ada"}, "plan": true})},
-		reask: "account", saying: "Please check: Email: not a string; Full name: not a string; Plan: not a string.",
+		reask: "account", saying: "Email must be an email address, like name@example.com. Check Full name: not a string. Choose one of the options for Plan.",
 	},
 	{
 		name:    "seats as a string",
@@ -95,13 +95,13 @@ var hostiles = []hostile{
 		name:    `action "maybe"`,
 		state:   accountState,
 		answers: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "maybe", Content: adaPro}},
-		reask:   "account", saying: "Please check: the answer's action is none of accept, decline and cancel.",
+		reask:   "account", saying: "The answer's action is none of accept, decline and cancel.",
 	},
 	{
 		name:    "accept without content",
 		state:   accountState,
 		answers: mcp.InputResponseMap{"account": &mcp.ElicitResult{Action: "accept"}},
-		reask:   "account", saying: "Please check: Email: missing required value; Plan: missing required value.",
+		reask:   "account", saying: "Enter a value for Email. Choose an option for Plan.",
 	},
 	{
 		name:    "a decline that carries content",

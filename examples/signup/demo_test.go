@@ -50,7 +50,7 @@ func TestDemo(t *testing.T) {
 				`accept "team" {"seats":51,"team_name":"A"}`, "Please check: Team name: shorter than 2 characters; Seats: greater than the maximum 50.",
 				`"seats":"twelve"`, "Seats: not a number"}},
 		{"a required answer left empty", "\n\npro\nada@example.com\n\n\n", "created", nil, ada, 3,
-			[]string{"Please check: Email: missing required value.", "Plan (required; one of these; default pro)"}},
+			[]string{"Enter a value for Email.", "Plan (required; one of these; default pro)"}},
 		{"cancel at the team form", "ada@example.com\n\nteam\nCANCEL\n", "cancelled", nil, nil, 3,
 			[]string{`cancel "team"`, "Signup not completed: the form was cancelled"}},
 		// The client checks nothing: the bad email goes as typed, and
@@ -58,7 +58,7 @@ func TestDemo(t *testing.T) {
 		{"the server's re-ask", "ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n", "created", nil,
 			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}, 3, []string{
 				`accept "account" {"email":"ada@example..com","full_name":"Ada Lovelace","plan":"pro"}`,
-				"  Create your account\n\n  Please check: Email: not a valid email address.\n",
+				"  Create your account\n\n  Email must be an email address, like name@example.com.\n",
 				"Full name (optional; up to 100 characters; default Ada Lovelace)"}},
 		{"the last answer needs no newline", "ada@example.com\n\npro", "created", nil, ada, 2, nil},
 		{"decline", "decline\n", "declined", nil, nil, 2, []string{"→ decline", `decline "account"`, "Signup not completed: you declined"}},
@@ -75,7 +75,7 @@ func TestDemo(t *testing.T) {
 			"→ left to your browser",
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (",
 			" bytes)\n" + `server ← input_required: url "password.secret"`,
-			"Please check: New password: the page for it is still waiting.", "Password set for ada@example.com."}},
+			"Check New password: the page for it is still waiting.", "Password set for ada@example.com."}},
 		{"cancel on the page", "ada@example.com\n\npro\nada@example.com\ncancel\n", "cancelled", pw, ada, 2, []string{
 			`cancel "password.secret"`, "Password not set: it was cancelled."}},
 	} {
