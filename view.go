@@ -318,6 +318,9 @@ func (t *viewText) fixOwn(f *prefab.Field, p *FieldError, secrets []prefab.Field
 			return catalog.Fill(t.Date, label, f.Title)
 		case catalog.NotDateTime:
 			return catalog.Fill(t.DateTime, label, f.Title)
+		case catalog.NotString:
+		default: // a character the field never takes, or a key given twice
+			return catalog.Fill(t.Check, label, f.Title, "reason", t.reason(p, own))
 		}
 	}
 	switch f.Kind {

@@ -119,7 +119,7 @@ func TestSignupReasks(t *testing.T) {
 			}
 			if tt.want == "invalid" {
 				assert.True(t, res.IsError)
-				assert.Contains(t, text(res), "Email: not a valid email address")
+				assert.Contains(t, text(res), "Email must be an email address, like name@example.com")
 				assert.Empty(t, srv.accounts(t))
 			}
 		})

@@ -475,7 +475,7 @@ func TestInteropTSHostile(t *testing.T) {
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
 						"account": map[string]any{"action": "maybe", "content": victimAccount}}}},
 					func(t *testing.T, s []tsStep) {
-						assert.Contains(t, s[0].reasked(t, "account"), "Please check:")
+						assert.Contains(t, s[0].reasked(t, "account"), "The answer's action is none of accept, decline and cancel.")
 					}},
 				{"answers without a state start over",
 					[]tsCall{{Manual: true, InputResponses: map[string]any{"account": tsAccept(victimAccount)}}},

@@ -141,7 +141,7 @@ func TestViewsInBrowser(t *testing.T) {
 		email := reasked.control(t, "email")
 		assert.Equal(t, "true", email.Invalid)
 		assert.Equal(t, "ada@", email.Value, "what was typed is kept")
-		assert.Equal(t, []string{"One account per address; we send receipts here.", "Enter an email address like name@example.com"}, email.Described)
+		assert.Equal(t, []string{"One account per address; we send receipts here.", "Error: Email must be an email address, like name@example.com"}, email.Described)
 
 		assert.Equal(t, map[string]string{"Team name": "team_name", "Seats": "seats"}, team.Labels)
 		assert.Contains(t, team.Text, "Step 2 of 2")
@@ -155,7 +155,7 @@ func TestViewsInBrowser(t *testing.T) {
 
 		assert.Contains(t, teamAgain.Focus.Class, "mcpform-problems")
 		assert.Equal(t, "true", teamAgain.control(t, "seats").Invalid)
-		assert.Contains(t, teamAgain.control(t, "seats").Described, "Enter a whole number. From 2 to 50")
+		assert.Contains(t, teamAgain.control(t, "seats").Described, "Error: Seats must be from 2 to 50")
 		assert.Equal(t, "true", teamAgain.control(t, "team_name").Invalid)
 
 		require.NotNil(t, run.Panel, "the outcome's panel")
