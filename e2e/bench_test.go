@@ -142,7 +142,7 @@ func TestHandBuilt(t *testing.T) {
 	res, err = call(t, raw, team, mcp.InputResponseMap{"team": accepted(map[string]any{"team_name": "A", "seats": 12})})
 	require.NoError(t, err)
 	require.Equal(t, "team", asks(t, res), "a short team name is asked again")
-	assert.Contains(t, message(t, res), "Team name must be 2 to 60 characters.")
+	assert.Contains(t, message(t, res), "Please check: Team name: shorter than 2 characters.")
 	res, err = call(t, raw, res.RequestState, mcp.InputResponseMap{"team": accepted(engines)})
 	require.NoError(t, err)
 	assert.Equal(t, "created", status(t, res))

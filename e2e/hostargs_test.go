@@ -95,10 +95,10 @@ func outcomeOf(t *testing.T, res *mcp.CallToolResult, err error) string {
 	default: // links and states differ from call to call
 		return status(t, res) + ": " + tokenRe.ReplaceAllString(text(res), "<token>")
 	}
-	// The problems are the paragraph after the model's message, or all a
-	// view tells the model after its own.
+	// The problems are the paragraph after the message, or all a view
+	// tells the model after its own.
 	paras := strings.Split(says, "\n\n")
-	if sc["requestedSchema"] != nil {
+	if sc["$prefab"] == nil {
 		paras = paras[1:]
 	}
 	if len(paras) > 0 && paras[0] != "" && !strings.HasPrefix(paras[0], "Ask the person") {

@@ -214,9 +214,9 @@ func TestKitSetPassword(t *testing.T) {
 		left     int        // values left in the secrets table: a closed link's marker and a claim's tag
 	}{
 		{"set after a refusal", []mcpformtest.Answer{page("short"), page(secret)}, "updated", passwordText,
-			[]int{422, 200}, [][]string{{"Shorter than 12 characters."}, {"New password: the page for it is still waiting"}, nil}, 2},
+			[]int{422, 200}, [][]string{{"New password must be 12 to 128 characters."}, {"Check New password: the page for it is still waiting"}, nil}, 2},
 		{"Enter before the page is sent", []mcpformtest.Answer{mcpformtest.Accept(email), page(secret)}, "updated", passwordText,
-			[]int{200}, [][]string{nil, {"New password: the page for it is still waiting"}, nil}, 2},
+			[]int{200}, [][]string{nil, {"Check New password: the page for it is still waiting"}, nil}, 2},
 		{"another's email is unknown", []mcpformtest.Answer{{Values: map[string]any{"email": "bob@example.com"}, Secrets: map[string]string{"password": secret}}},
 			"unknown", "Password not set: you have no account bob@example.com. Nothing was changed.", []int{200}, [][]string{nil, nil}, 2},
 		{"cancel on the page", []mcpformtest.Answer{mcpformtest.Cancel()}, "cancelled", "Password not set: it was cancelled. Nothing was changed.",
