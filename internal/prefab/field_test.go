@@ -107,3 +107,17 @@ func TestControlDefault(t *testing.T) {
 	assert.True(t, errors.As(err, &de))
 	assert.Equal(t, "f", de.Field)
 }
+
+// TestOptionalLabel: "(optional)" is each language's template of the
+// label, so that Japanese puts its full-width brackets right after the
+// label, with no space between.
+func TestOptionalLabel(t *testing.T) {
+	for _, tt := range []struct{ optional, want string }{
+		{"{label} (optional)", "Full name (optional)"},
+		{"{label}（任意）", "Full name（任意）"},
+	} {
+		c, err := stepControl(&Field{Name: "full_name", Title: "Full name"}, &Text{Optional: tt.optional})
+		assert.NoError(t, err)
+		assert.Equal(t, tt.want, c.Label)
+	}
+}
