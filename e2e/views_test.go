@@ -27,6 +27,10 @@ type personView struct {
 		Described                                            []string
 	} `json:"controls"`
 	Focus struct{ Class, Role, Text string } `json:"focus"`
+	// The error summary's links, each with the name of the control its
+	// href finds, and its h2.
+	Summary        []struct{ Text, To string } `json:"summary"`
+	SummaryHeading string                      `json:"summaryHeading"`
 }
 
 // control returns the control named name, and fails without one.
@@ -138,6 +142,9 @@ func TestViewsInBrowser(t *testing.T) {
 		assert.Contains(t, reasked.Focus.Class, "mcpform-problems", "the error summary has the focus")
 		assert.Equal(t, "alert", reasked.Focus.Role)
 		assert.Contains(t, reasked.Focus.Text, "There is a problem")
+		assert.Equal(t, "There is a problem", reasked.SummaryHeading, "the summary's title is an h2")
+		assert.Equal(t, []struct{ Text, To string }{{"Email must be an email address, like name@example.com", "email"}}, reasked.Summary,
+			"the summary's item links to its field's control")
 		email := reasked.control(t, "email")
 		assert.Equal(t, "true", email.Invalid)
 		assert.Equal(t, "ada@", email.Value, "what was typed is kept")
