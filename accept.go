@@ -337,9 +337,11 @@ func fieldIndex(fields []AutoFormField, name string) int {
 	return -1
 }
 
-// ProblemMessage describes problems for a person, naming each field by the
-// title it was asked with, for a message that asks again: for example
-// "Please check: Email: not a valid email address." Problems with unknown
+// ProblemMessage describes problems for a person, for a message that
+// asks again: a sentence for each, which names the field by the title it
+// was asked with and says how to put it right, in the words a view and
+// the secret page use, for example "Email must be an email address, like
+// name@example.com. Seats must be from 2 to 50." Problems with unknown
 // fields are left out, as a person cannot act on them. It returns "" when
 // nothing is left to say. It speaks English; a [Flow] or [Form] asks
 // again in the person's language.
@@ -361,33 +363,35 @@ func problemMessage(l catalog.Lang, own func(string) string, fields []AutoFormFi
 // cost no text of their own.
 func messageAndProblems(message string, l catalog.Lang, own func(string) string, fields []AutoFormField, problems []*FieldError, notes *[]problemNote) string {
 	type said struct {
-		field, title, reason string
-		named                bool // a field's title, which the reason follows
-		from, to             int  // where its words are, in the string
+		field, text string
+		from, to    int // where its words are, in the string
 	}
 	var buf [8]said
 	all := buf[:0]
 	n := 0
+	t := viewTexts[l]
 	for _, p := range problems {
 		if errors.Is(p.Err, ErrUnknownField) {
 			continue
 		}
-		s := said{reason: problemReason(l, own, p.Err)}
+		s := said{}
+		var f *AutoFormField
 		if i := fieldIndex(fields, p.Field); i >= 0 {
-			s.field, s.title, s.named = p.Field, fields[i].title(), true
+			f, s.field = &fields[i], p.Field
 		}
+		s.text = t.sentence(f, p, own)
 		all = append(all, s)
-		n += len(s.title) + len(s.reason)
+		n += len(s.text)
 	}
 	if len(all) == 0 {
 		return message
 	}
 	// One string, written in place around the problems, so that each
-	// note can name its part of it. Every catalog's catalog.PleaseCheck has the
-	// one placeholder {problems} (TestCatalogsComplete).
-	head, tail, _ := strings.Cut(l.Text(catalog.PleaseCheck), "{problems}")
+	// note can name its part of it. Every catalog's catalog.Sentence has
+	// the one placeholder {text} (TestCatalogsComplete).
+	head, tail, _ := strings.Cut(l.Text(catalog.Sentence), "{text}")
 	sep := l.Text(catalog.ProblemSep)
-	n += len(head) + len(tail) + len(all)*(len(l.Text(catalog.FieldProblem))+len(sep))
+	n += len(all) * (len(head) + len(tail) + len(sep))
 	var b strings.Builder
 	if message != "" {
 		n += len(message) + 2
@@ -397,21 +401,17 @@ func messageAndProblems(message string, l catalog.Lang, own func(string) string,
 		b.WriteString(message)
 		b.WriteString("\n\n")
 	}
-	b.WriteString(head)
 	for i := range all {
 		s := &all[i]
 		if i > 0 {
 			b.WriteString(sep)
 		}
+		b.WriteString(head)
 		s.from = b.Len()
-		if !s.named {
-			b.WriteString(s.reason)
-		} else {
-			b.WriteString(l.Format(catalog.FieldProblem, "field", s.title, "reason", s.reason))
-		}
+		b.WriteString(s.text)
 		s.to = b.Len()
+		b.WriteString(tail)
 	}
-	b.WriteString(tail)
 	text := b.String()
 	if notes != nil {
 		for _, s := range all {
@@ -419,6 +419,24 @@ func messageAndProblems(message string, l catalog.Lang, own func(string) string,
 		}
 	}
 	return text
+}
+
+// sentence says how to put p right, as one sentence without its stop, in
+// t's language, in the words a view's summary uses: it names f, the field
+// p is of (nil for none), by its title. A problem of no field is said as
+// its reason, capitalised. own translates the author's own words, as in
+// problemReason.
+func (t *viewText) sentence(f *AutoFormField, p *FieldError, own func(string) string) string {
+	if f == nil {
+		return upperFirst(problemReason(t.l, own, p.Err))
+	}
+	if errors.Is(p.Err, ErrSecretWaiting) || errors.Is(p.Err, ErrSecretRefused) {
+		// A view says to open its page; a re-ask, which has none, names
+		// the field and what became of its page.
+		return catalog.Fill(t.Check, "label", f.title(), "reason", problemReason(t.l, own, p.Err))
+	}
+	v := f.problemField()
+	return t.fixOwn(&v, p, nil, own)
 }
 
 // problemReason words err, a problem's cause, in l: the detail after the

@@ -585,7 +585,7 @@ func TestProblemMessage(t *testing.T) {
 		{"invalid and missing", []*FieldError{
 			fieldErr("email", ErrInvalidValue, "not a valid email address"),
 			{Field: "plan", Err: ErrMissing},
-		}, "Please check: Email: not a valid email address; Plan: missing required value."},
+		}, "Email must be an email address, like name@example.com. Choose an option for Plan."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, ProblemMessage(fields, tt.problems))
@@ -846,7 +846,7 @@ func TestProblemNotes(t *testing.T) {
 	}{
 		{"none", nil, nil},
 		{"a field", []*FieldError{{Field: "seats", Err: ErrInvalidValue}, {Field: "x", Err: ErrUnknownField}},
-			map[string]any{problemsMeta: []problemNote{{Field: "seats", Problem: "Seats: " + ErrInvalidValue.Error()}}}},
+			map[string]any{problemsMeta: []problemNote{{Field: "seats", Problem: "Seats must be a whole number"}}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := form.c.reask(nil, tt.problems, "")

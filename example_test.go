@@ -115,7 +115,7 @@ func Example() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// asked: "Create your account"
-	// asked: "Create your account\n\nPlease check: Email: not a valid email address."
+	// asked: "Create your account\n\nEmail must be an email address, like name@example.com."
 	// Created ada@example.com on pro with 3 seat(s)
 }
 
@@ -326,7 +326,7 @@ func ExampleProblemMessage() {
 	_, problems := mcpform.CheckFormInput(responses, "form", fields)
 	fmt.Println(mcpform.ProblemMessage(fields, problems))
 	// Output:
-	// Please check: Email: not a valid email address.
+	// Email must be an email address, like name@example.com.
 }
 
 func ExampleFlowStatus_String() {
@@ -946,7 +946,7 @@ func ExampleForm_Reask() {
 	// invalid
 	// Book a room
 	//
-	// Please check: Seats: greater than the maximum 12.
+	// Seats must be from 1 to 12.
 }
 
 func ExampleForm_Schema() {
@@ -1056,7 +1056,7 @@ func ExampleFlow_Fields() {
 	problems := []*mcpform.FieldError{{Field: "email", Err: errors.New("already has an account")}}
 	fmt.Println(mcpform.ProblemMessage(flow.Fields("account"), problems))
 	// Output:
-	// Please check: Email: already has an account.
+	// Check Email: already has an account.
 }
 
 // A handler gates what a finished run triggers with round.Once: the first
@@ -1301,7 +1301,7 @@ func ExampleAddLegacyRounds() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// elicitation/create: "Create your account"
-	// elicitation/create: "Create your account\n\nPlease check: Email: not a valid email address."
+	// elicitation/create: "Create your account\n\nEmail must be an email address, like name@example.com."
 	// Created ada@example.com on free with 1 seat(s)
 }
 
@@ -1411,7 +1411,7 @@ func Example_formDisplay() {
 	fmt.Println(call(map[string]any{"email": "ada@example.com", "plan": "pro", "seats": "3"}))
 	// Output:
 	// form shown: true
-	// Please check: Seats: greater than the maximum 50.
+	// Seats must be from 1 to 50.
 	// Created ada@example.com on pro with 3 seat(s)
 }
 
@@ -2021,7 +2021,7 @@ func ExampleFlowOptions_translate() {
 	// es es
 	// Crea tu cuenta
 	//
-	// Revisa lo siguiente: Correo electrónico: no es una dirección de correo electrónico válida.
+	// Correo electrónico: escribe una dirección de correo electrónico, por ejemplo nombre@example.com.
 }
 
 func ExampleContentLanguage() {

@@ -230,7 +230,7 @@ func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, "seats", r.Problems[0].Field)
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
-	assert.Equal(t, "Set up your team\n\nPlease check: Seats: greater than the maximum 50.", msg)
+	assert.Equal(t, "Set up your team\n\nSeats must be from 2 to 50.", msg)
 	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team"}, r.Answers, "round 1 is still proven")
 
 	// The re-ask carries round 1 in its own state: answering it finishes.
@@ -514,7 +514,7 @@ func TestFlowReasksInvalidOptionalValue(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, FlowAsk, r.Status)
 	assert.Equal(t, 1, r.Attempt)
-	assert.Contains(t, r.Result.InputRequests["k"].(*mcp.ElicitParams).Message, "Nick: longer than 3 characters")
+	assert.Contains(t, r.Result.InputRequests["k"].(*mcp.ElicitParams).Message, "Nick must be 3 characters or fewer.")
 
 	// Unknown keys alone are dropped without a re-ask.
 	r, err = flow.Next(context.Background(), call("t", r.Result.RequestState, map[string]any{"k": map[string]any{"email": "a@b.co", "extra": 1.0}}))

@@ -191,7 +191,7 @@ func TestFormReask(t *testing.T) {
 	require.Equal(t, ReplyInvalid, r.Status)
 	res := form.Reask(r, "st")
 	p := res.InputRequests["book"].(*mcp.ElicitParams)
-	assert.Equal(t, "Book a room\n\nPlease check: Seats: greater than the maximum 6.", p.Message)
+	assert.Equal(t, "Book a room\n\nSeats must be from 1 to 6.", p.Message)
 	assert.Equal(t, "st", res.RequestState)
 	var s struct {
 		Properties map[string]struct {
@@ -631,8 +631,8 @@ func TestFormHosts(t *testing.T) {
 // model.
 func TestFormReaskPaths(t *testing.T) {
 	form := keyedForm(t, signupFields[:2], true)
-	// A view says how to fix it; the model is told what is wrong.
-	says := []string{"Enter an email address like name@example.com", "Email: not a valid email address"}
+	// A view and the model say the same: how to fix it.
+	says := []string{"Email must be an email address, like name@example.com", "Email must be an email address, like name@example.com."}
 	// A view sends the tool's own arguments back as text, which no
 	// JavaScript rounds; the model, as JSON.
 	back := []string{`"arguments":{"mcpformArguments":"{\"other\":1}","mcpform":"`, `"arguments":{"other":1,"mcpform":"`}

@@ -103,7 +103,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	assert.Equal(t, language.Spanish, r.Language, "pinned by the first round")
 	assert.Equal(t, "es", r.Result.Meta[seam.MetaContentLanguage])
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
-	assert.Equal(t, "Set up your team\n\nRevisa lo siguiente: Team Name: tiene menos de 2 caracteres; Seats: es mayor que el máximo de 50.", msg)
+	assert.Equal(t, "Set up your team\n\nTeam Name: escribe al menos 2 caracteres. Seats: escribe un valor de 2 a 50.", msg)
 
 	// An English flow says nothing of its language.
 	r, err = flow.Next(context.Background(), call("signup", "", nil))
@@ -154,7 +154,7 @@ func TestFlowTranslate(t *testing.T) {
 		"account": map[string]any{"email": "ada@example.com", "plan": "pro", "team_name": "x"},
 	}))
 	require.NoError(t, err)
-	assert.Equal(t, "Completa la siguiente información\n\nRevisa lo siguiente: Nombre del equipo: ese nombre ya está ocupado.",
+	assert.Equal(t, "Completa la siguiente información\n\nRevisa Nombre del equipo: ese nombre ya está ocupado.",
 		r.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
 }
 
@@ -175,8 +175,8 @@ func TestFormAskLanguage(t *testing.T) {
 	reply := form.ReadCall(spanish(call("t", "", map[string]any{form.Key(): map[string]any{"email": "nope"}}), "ja"))
 	require.Equal(t, ReplyInvalid, reply.Status)
 	msg := form.Reask(reply, "").InputRequests[form.Key()].(*mcp.ElicitParams).Message
-	assert.Equal(t, "以下の情報を入力してください\n\n次の点をご確認ください。Email：有効なメールアドレスではありません。", msg)
-	assert.Equal(t, "Please check: Email: not a valid email address.", ProblemMessage(form.Fields(), reply.Problems),
+	assert.Equal(t, "以下の情報を入力してください\n\nEmailには、name@example.com のような形式でメールアドレスを入力してください。", msg)
+	assert.Equal(t, "Email must be an email address, like name@example.com.", ProblemMessage(form.Fields(), reply.Problems),
 		"ProblemMessage speaks English")
 }
 
@@ -239,9 +239,9 @@ func TestSecretPageLanguage(t *testing.T) {
 	}
 	values, problems := readSecrets(catalog.German, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
 	assert.Empty(t, values)
-	assert.Equal(t, map[string]string{"password": "Kürzer als 8 Zeichen."}, problems)
+	assert.Equal(t, map[string]string{"password": "New password: Geben Sie 8 bis 64 Zeichen ein."}, problems)
 	_, problems = readSecrets(catalog.Japanese, &fx.flow.steps[0], url.Values{})
-	assert.Equal(t, map[string]string{"password": "値を入力してください（必須項目です）。"}, problems)
+	assert.Equal(t, map[string]string{"password": "New passwordを入力してください。"}, problems)
 }
 
 // TestModelPathLanguage: what the model is told comes from the catalog
@@ -346,19 +346,19 @@ func TestProblemMessageInOneString(t *testing.T) {
 				if errors.Is(p.Err, ErrUnknownField) {
 					continue
 				}
-				reason := problemReason(l, own, p.Err)
+				var f *AutoFormField
 				if i := fieldIndex(fields, p.Field); i >= 0 {
-					reason = catalog.Fill(l.Text(catalog.FieldProblem), "field", fields[i].title(), "reason", reason)
-					wantNotes = append(wantNotes, problemNote{Field: p.Field, Problem: reason})
-				} else {
-					wantNotes = append(wantNotes, problemNote{Problem: reason})
+					f = &fields[i]
 				}
-				parts = append(parts, reason)
+				said := viewTexts[l].sentence(f, p, own)
+				if f != nil {
+					wantNotes = append(wantNotes, problemNote{Field: p.Field, Problem: said})
+				} else {
+					wantNotes = append(wantNotes, problemNote{Problem: said})
+				}
+				parts = append(parts, l.Format(catalog.Sentence, "text", said))
 			}
-			want := ""
-			if len(parts) > 0 {
-				want = catalog.Fill(l.Text(catalog.PleaseCheck), "problems", strings.Join(parts, l.Text(catalog.ProblemSep)))
-			}
+			want := strings.Join(parts, l.Text(catalog.ProblemSep))
 			assert.Equal(t, want, problemMessage(l, own, fields, ps), "%s %d problems", l.Code(), len(ps))
 			if want != "" {
 				want = "\n\n" + want
@@ -501,4 +501,95 @@ func TestUntranslatedMarked(t *testing.T) {
 	assert.NotContains(t, french, "mcpform-part-option-0", "the translated option")
 	assert.Equal(t, 5, strings.Count(french, "mcpform-part-"), "nothing translated is marked: %s", french)
 	assert.NotContains(t, view(""), "mcpform-part-", "English is the author's language")
+}
+
+// TestProblemWordsOnEveryPath: one problem is one sentence, which names
+// the field and says how to fix it, worded the same in a native re-ask,
+// a view's summary and inline error, and on the secret page, in each
+// language; the terminal demo prints the native re-ask
+// (examples/signup's TestDemoProblemWords). A whole number out of its
+// bounds is told its bounds, never to enter a whole number.
+func TestProblemWordsOnEveryPath(t *testing.T) {
+	fields := []AutoFormField{
+		{Name: "seats", Label: "Seats", Type: TypeInteger, Min: Bound(2), Max: Bound(50), Required: true},
+		{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+		{Name: "team", Label: "Team name", Min: Bound(2), Max: Bound(100)},
+		{Name: "plan", Label: "Plan", Options: []Option{{Value: "free"}, {Value: "team"}}, Required: true},
+	}
+	c, err := compile(fields, nil)
+	require.NoError(t, err)
+	cases := []struct {
+		name    string
+		content map[string]any
+		want    [catalog.NumLangs]string // the sentence, by language; "" to check the paths agree only
+	}{
+		{"whole number below its bounds", map[string]any{"seats": 1.0}, [catalog.NumLangs]string{
+			"Seats must be from 2 to 50.", "Seats: escribe un valor de 2 a 50.", "Seats\u00a0: saisissez une valeur de 2 à 50.",
+			"Seats: Geben Sie einen Wert von 2 bis 50 ein.", "Seatsには2～50の値を入力してください。"}},
+		{"whole number above its bounds", map[string]any{"seats": 51.0}, [catalog.NumLangs]string{"Seats must be from 2 to 50."}},
+		{"not a whole number", map[string]any{"seats": 2.5}, [catalog.NumLangs]string{
+			"Seats must be a whole number.", "Seats: escribe un número entero.", "Seats\u00a0: saisissez un nombre entier.",
+			"Seats: Geben Sie eine ganze Zahl ein.", "Seatsには整数を入力してください。"}},
+		{"not a number", map[string]any{"seats": "many"}, [catalog.NumLangs]string{"Seats must be a whole number."}},
+		{"email", map[string]any{"email": "ada"}, [catalog.NumLangs]string{"Email must be an email address, like name@example.com."}},
+		{"too short", map[string]any{"team": "A"}, [catalog.NumLangs]string{"Team name must be 2 to 100 characters."}},
+		{"not an option", map[string]any{"plan": "gold"}, [catalog.NumLangs]string{"Choose one of the options for Plan."}},
+		{"missing", map[string]any{}, [catalog.NumLangs]string{"Enter a value for Seats."}},
+	}
+	for _, tt := range cases {
+		content := map[string]any{"seats": 3.0, "email": "ada@example.com", "plan": "free"}
+		for k, v := range tt.content {
+			content[k] = v
+		}
+		if tt.name == "missing" {
+			delete(content, "seats")
+		}
+		_, problems := checkContent(content, fields)
+		require.Len(t, problems, 1, tt.name)
+		for l := range catalog.NumLangs {
+			t.Run(tt.name+"/"+l.Code(), func(t *testing.T) {
+				native := problemMessage(l, nil, fields, problems)
+				said, atField := c.problemTexts(problems, viewTexts[l])
+				require.Len(t, said, 1)
+				view := l.Format(catalog.Sentence, "text", said[0].Text)
+				assert.Equal(t, problems[0].Field, said[0].Field, "the summary links to its field")
+				assert.Equal(t, said[0].Text, atField[problems[0].Field], "the inline error says what the summary says")
+				assert.Equal(t, native, view, "native and view")
+				if tt.want[l] != "" {
+					assert.Equal(t, tt.want[l], native)
+				}
+				for _, jargon := range []string{"minimum", "maximum", "URI", "RFC", "integer", "mínimo", "Minimum", "最小値"} {
+					assert.NotContains(t, native, jargon)
+				}
+				if tt.name == "whole number below its bounds" {
+					assert.NotContains(t, native, viewTexts[l].Whole[len("{label}"):], "a whole number is not told to be one")
+				}
+			})
+		}
+	}
+}
+
+// TestProblemWordsOnThePage: the secret page says a secret's problem as a
+// re-ask and a view say it.
+func TestProblemWordsOnThePage(t *testing.T) {
+	fx := newSecretFixture(t, nil)
+	step := &fx.flow.steps[0]
+	f := &step.c.secrets[0]
+	for _, tt := range []struct {
+		name  string
+		value string
+	}{{"too short", "kurz"}, {"missing", ""}} {
+		content := map[string]any{f.Name: tt.value}
+		if tt.value == "" {
+			content = map[string]any{}
+		}
+		_, problems := checkContent(content, step.c.secrets)
+		require.Len(t, problems, 1)
+		for l := range catalog.NumLangs {
+			t.Run(tt.name+"/"+l.Code(), func(t *testing.T) {
+				_, page := readSecrets(l, step, url.Values{f.Name: {tt.value}})
+				assert.Equal(t, problemMessage(l, nil, step.c.secrets, problems), page[f.Name])
+			})
+		}
+	}
 }

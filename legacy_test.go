@@ -238,9 +238,9 @@ func TestLegacyReask(t *testing.T) {
 			{"team_name": "Analytical", "seats": 5},
 		}, []ask{
 			{"Create your account", map[string]string{}},
-			{"Create your account\n\nPlease check: Plan: not one of the options.", map[string]string{"email": `"ada@example.com"`}},
+			{"Create your account\n\nChoose one of the options for Plan.", map[string]string{"email": `"ada@example.com"`}},
 			{"Set up your team", map[string]string{}},
-			{"Set up your team\n\nPlease check: Seats: greater than the maximum 50.", map[string]string{"team_name": `"Analytical"`}},
+			{"Set up your team\n\nSeats must be from 2 to 50.", map[string]string{"team_name": `"Analytical"`}},
 		}},
 		{"a bad email and a bad plan, both named", []map[string]any{
 			{"email": "ada.example.com", "plan": "gold"},
@@ -248,7 +248,7 @@ func TestLegacyReask(t *testing.T) {
 			{"team_name": "Analytical", "seats": 5},
 		}, []ask{
 			{"Create your account", map[string]string{}},
-			{"Create your account\n\nPlease check: Email: not a valid email address; Plan: not one of the options.", map[string]string{}},
+			{"Create your account\n\nEmail must be an email address, like name@example.com. Choose one of the options for Plan.", map[string]string{}},
 			{"Set up your team", map[string]string{}},
 		}},
 	} {
@@ -294,7 +294,7 @@ func TestLegacyEnding(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 	}
 	bad := map[string]any{"email": "ada.example.com", "plan": "gold"}
-	const want = "invalid account after 3: Please check: Email: not a valid email address; Plan: not one of the options."
+	const want = "invalid account after 3: Email must be an email address, like name@example.com. Choose one of the options for Plan."
 
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
@@ -447,7 +447,7 @@ func TestLegacyReaskKeepsOrderAndLabels(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "book"})
 	require.NoError(t, err)
 	assert.Equal(t, "{Room:lovelace Extras:[] Seats:12}", text(t, res))
-	assert.Equal(t, []string{"Book a room", "Book a room\n\nPlease check: Seats: greater than the maximum 12."}, messages)
+	assert.Equal(t, []string{"Book a room", "Book a room\n\nSeats must be from 1 to 12."}, messages)
 	var orders []string
 	for _, b := range *wire {
 		orders = append(orders, strings.Join(legacy.PropertyOrder(b), ","))

@@ -78,7 +78,7 @@ func TestFlowAfterDeploy(t *testing.T) {
 			}
 			assert.Empty(t, r.Answers, "nothing stale is carried on")
 			msg := r.Result.InputRequests["account"].(*mcp.ElicitParams).Message
-			assert.Contains(t, msg, "Please check: "+ErrChanged.Error())
+			assert.Contains(t, msg, "\n\n"+upperFirst(ErrChanged.Error())+".")
 		})
 	}
 }
@@ -170,7 +170,7 @@ func TestFlowStepCheck(t *testing.T) {
 	require.Equal(t, "booking", asked(t, r))
 	assert.Equal(t, 1, r.Attempt)
 	p := r.Result.InputRequests["booking"].(*mcp.ElicitParams)
-	assert.Equal(t, DefaultInputMessage+"\n\nPlease check: Room: booked at that time.", p.Message)
+	assert.Equal(t, DefaultInputMessage+"\n\nCheck Room: booked at that time.", p.Message)
 	assert.Contains(t, wireJSON(t, p.RequestedSchema), `"default":"10:00"`, "the good answer is pre-filled")
 
 	r, err = flow.Next(context.Background(), call("book", r.Result.RequestState, map[string]any{"booking": map[string]any{"room": "babbage", "time": "10:00"}}))
@@ -185,7 +185,7 @@ func TestFlowUnknownAction(t *testing.T) {
 	r, err := flow.Next(context.Background(), call("signup", state, map[string]any{"team": "maybe"}))
 	require.NoError(t, err)
 	require.Equal(t, "team", asked(t, r))
-	assert.Contains(t, r.Result.InputRequests["team"].(*mcp.ElicitParams).Message, "the answer's action is none of accept, decline and cancel")
+	assert.Contains(t, r.Result.InputRequests["team"].(*mcp.ElicitParams).Message, "\n\nThe answer's action is none of accept, decline and cancel.")
 }
 
 // countingCall is a call from another face that counts how often a round

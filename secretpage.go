@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -282,7 +281,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.setCookie(w, r, link, c)
 	}
 	l := pageLang(r)
-	values, problems := readSecrets(l, step, r.PostForm)
+	values, problems := readSecrets(l, p.localStep(l, step), r.PostForm)
 	if len(problems) == 0 && step.check != nil {
 		if problems = checkSecrets(step, values); len(problems) > 0 {
 			switch last, err := p.failedCheck(ctx, link); {
@@ -491,10 +490,7 @@ type pageView struct {
 // form returns the view of step's form for link in l, naming problems by
 // field; the page focuses the first field with one.
 func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string) pageView {
-	if l != catalog.English {
-		lf := p.flow.in(l)
-		step = &lf.steps[lf.index(step.c.key)]
-	}
+	step = p.localStep(l, step)
 	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, HeadingLang: step.c.authorLang(step.c.message), Message: l.Text(catalog.PageIntro),
 		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.Text(catalog.PageSend)}
 	v.Fields = make([]secretpage.Field, 0, len(step.c.secrets))
@@ -537,6 +533,16 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 	secretpage.Write(w, r, status, &v.page)
 }
 
+// localStep is step of p's flow in l, with its fields' words as the page
+// shows them, so that a problem names a field by its label there.
+func (p *secretPage) localStep(l catalog.Lang, step *flowStep) *flowStep {
+	if l == catalog.English {
+		return step
+	}
+	lf := p.flow.in(l)
+	return &lf.steps[lf.index(step.c.key)]
+}
+
 // readSecrets checks the posted values of step's secrets by the fields'
 // rules, and returns them, or a problem per field, in l.
 func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]string, map[string]string) {
@@ -545,17 +551,18 @@ func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]st
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
 		v := form.Get(f.Name)
+		// A problem is said as a re-ask and a view say it (sentence).
 		switch {
 		case v == "" && f.Required:
-			problems[f.Name] = l.Text(catalog.PageRequired)
+			p := &FieldError{Field: f.Name, Err: ErrMissing}
+			problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
 		case v == "":
 		case !utf8.ValidString(v):
 			problems[f.Name] = l.Text(catalog.PageNotText)
 		default:
-			if reason := f.checkValue(v); reason != "" && l == catalog.English {
-				problems[f.Name] = strings.ToUpper(reason[:1]) + reason[1:] + "."
-			} else if reason != "" {
-				problems[f.Name] = l.Format(catalog.Sentence, "text", upperFirst(f.checkValueIn(l, v)))
+			if reason := f.checkReason(v); reason != nil {
+				p := fieldErr(f.Name, ErrInvalidValue, "%w", reason)
+				problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
 			} else {
 				values[f.Name] = v
 			}

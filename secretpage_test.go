@@ -278,8 +278,8 @@ func TestSecretFlow(t *testing.T) {
 		want   int
 		shows  string
 	}{
-		{"too short", url.Values{"password": {"short"}}, http.StatusUnprocessableEntity, "Shorter than 8 characters."},
-		{"missing", url.Values{}, http.StatusUnprocessableEntity, "Enter a value: it is required."},
+		{"too short", url.Values{"password": {"short"}}, http.StatusUnprocessableEntity, "New password must be 8 to 64 characters."},
+		{"missing", url.Values{}, http.StatusUnprocessableEntity, "Enter a value for New password."},
 		{"not text", url.Values{"password": {"abcdefgh\xff"}}, http.StatusUnprocessableEntity, "could not be read as text"},
 		{"forged link", url.Values{"password": {secret}, "t": {"s1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}}, http.StatusNotFound, "This link doesn&#39;t work"},
 	} {
@@ -542,7 +542,7 @@ func TestSecretLinkUsedElsewhere(t *testing.T) {
 			assert.Equal(t, Answers{"email": "ada@example.com"}, end.Answers, "no secret among the answers")
 			require.Len(t, end.Problems, 1)
 			assert.ErrorIs(t, end.Problems[0], ErrSecretRefused)
-			assert.Equal(t, "Please check: New password: its link was used in another browser, so the page refused it.",
+			assert.Equal(t, "Check New password: its link was used in another browser, so the page refused it.",
 				ProblemMessage(fx.flow.Fields("password"), end.Problems))
 			assert.False(t, fx.held(t, link), "a secret sent on a refused link is dropped")
 			again, err := fx.flow.Next(context.Background(), secretCall(r.Result.RequestState, alicesAnswer))
@@ -1065,7 +1065,7 @@ func TestSecretPageAccessible(t *testing.T) {
 		{"with a problem", problem,
 			[]string{`<title>Error: Set your password</title>`, `aria-invalid="true"`,
 				`aria-describedby="f-0-help f-0-problem"`, ` autofocus>`,
-				`<div class="problem" id="f-0-problem" role="alert">Shorter than 8 characters.</div>`},
+				`<div class="problem" id="f-0-problem" role="alert">New password must be 8 to 64 characters.</div>`},
 			[]string{"short"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

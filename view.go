@@ -42,8 +42,18 @@ func (c *compiled) viewFields() *viewFields {
 
 // viewField returns f, already checked, as a view shows it.
 func (f *AutoFormField) viewField() prefab.Field {
-	v := prefab.Field{Name: f.Name, Title: f.title(), Description: f.Description, Placeholder: f.Placeholder,
-		InputType: f.inputType(), Required: f.Required, Min: f.Min, Max: f.Max, Default: f.Default}
+	v := f.problemField()
+	v.Description, v.Placeholder, v.Default = f.Description, f.Placeholder, f.Default
+	for _, o := range f.Options {
+		v.Options = append(v.Options, prefab.Option{Value: o.Value, Label: o.Label})
+	}
+	return v
+}
+
+// problemField returns what a problem's words need of f, as a view shows
+// it: its name, title, kind and bounds, without its options.
+func (f *AutoFormField) problemField() prefab.Field {
+	v := prefab.Field{Name: f.Name, Title: f.title(), InputType: f.inputType(), Required: f.Required, Min: f.Min, Max: f.Max}
 	switch f.kind() {
 	case kindEnum:
 		v.Kind = prefab.KindChoice
@@ -58,9 +68,6 @@ func (f *AutoFormField) viewField() prefab.Field {
 		v.Kind = prefab.KindInteger
 	case kindBoolean:
 		v.Kind = prefab.KindCheckbox
-	}
-	for _, o := range f.Options {
-		v.Options = append(v.Options, prefab.Option{Value: o.Value, Label: o.Label})
 	}
 	return v
 }
@@ -215,7 +222,7 @@ func (r *round) position(s *flowStep) stepPos {
 
 // problemTexts says how to fix each of problems, in order, for the
 // summary, and the first of each field's, for the field.
-func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []string, atField map[string]string) {
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]string) {
 	if len(problems) == 0 {
 		return nil, nil
 	}
@@ -231,7 +238,7 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []str
 			f = &vf.all[i]
 		}
 		msg := t.fixOwn(f, p, vf.secrets, own)
-		said = append(said, msg)
+		said = append(said, prefab.Said{Field: p.Field, Text: msg})
 		if _, ok := atField[p.Field]; !ok {
 			atField[p.Field] = msg
 		}
@@ -269,7 +276,10 @@ var viewTexts = func() (v [catalog.NumLangs]*viewText) {
 			CharsBetween: l.Text(catalog.ViewCharsBetween), CharsAtLeast: l.Text(catalog.ViewCharsAtLeast), CharsAtMost: l.Text(catalog.ViewCharsAtMost),
 			PickBetween: l.Text(catalog.ViewPickBetween), PickAtLeast: l.Text(catalog.ViewPickAtLeast), PickAtMost: l.Text(catalog.ViewPickAtMost),
 			LengthBetween: l.Text(catalog.ViewLengthBetween), LengthAtLeast: l.Text(catalog.ViewLengthAtLeast),
-			LengthAtMost: l.Text(catalog.ViewLengthAtMost), AndBounds: l.Text(catalog.ViewAndBounds),
+			LengthAtMost: l.Text(catalog.ViewLengthAtMost),
+			MustBetween:  l.Text(catalog.ViewMustBetween), MustAtLeast: l.Text(catalog.ViewMustAtLeast), MustAtMost: l.Text(catalog.ViewMustAtMost),
+			ChooseBetween: l.Text(catalog.ViewChooseBetween), ChooseAtLeast: l.Text(catalog.ViewChooseAtLeast),
+			ChooseAtMost: l.Text(catalog.ViewChooseAtMost), ErrorPrefix: l.Text(catalog.PageErrorTitle),
 
 			PageStep: l.Text(catalog.ViewPageStep), PageButton: l.Text(catalog.ViewPageButton), PasswordPage: l.Text(catalog.ViewPasswordPage),
 			CopyLink: l.Text(catalog.ViewCopyLink), Copied: l.Text(catalog.ViewCopied), ReturnStep: l.Text(catalog.ViewReturnStep),
@@ -310,49 +320,74 @@ func (t *viewText) fixOwn(f *prefab.Field, p *FieldError, secrets []prefab.Field
 		}
 		return catalog.Fill(t.Missing, "label", f.Title)
 	case !errors.Is(p.Err, ErrInvalidValue) && !errors.Is(p.Err, ErrType):
-		return t.said(p.Err, own)
+		// A problem of the author's own, such as a Check's: the field
+		// named, then the author's words.
+		return catalog.Fill(t.Check, "label", f.Title, "reason", t.said(p.Err, own))
+	}
+	label := "label"
+	if r, ok := errors.AsType[*catalog.Reason](p.Err); ok {
+		// The rule the value broke says what to say of it: a whole
+		// number out of its bounds is told its bounds, not to enter a
+		// whole number.
+		switch r.Msg {
+		case catalog.NotNumber, catalog.NotInteger:
+			return t.notNumber(f)
+		case catalog.LessThanMin, catalog.GreaterThanMax, catalog.OutOfRange:
+			if s := prefab.Problem(f, t.MustBetween, t.MustAtLeast, t.MustAtMost); s != "" {
+				return s
+			}
+			return t.notNumber(f)
+		case catalog.Shorter, catalog.Longer:
+			if s := prefab.Problem(f, t.LengthBetween, t.LengthAtLeast, t.LengthAtMost); s != "" {
+				return s
+			}
+		case catalog.FewerChoices, catalog.MoreChoices:
+			if s := prefab.Problem(f, t.ChooseBetween, t.ChooseAtLeast, t.ChooseAtMost); s != "" {
+				return s
+			}
+		case catalog.NotOption, catalog.ChoiceNotOption, catalog.NotList:
+			return catalog.Fill(t.Choice, label, f.Title)
+		case catalog.NotEmail:
+			return catalog.Fill(t.Email, label, f.Title)
+		case catalog.NotURI:
+			return catalog.Fill(t.URL, label, f.Title)
+		case catalog.NotDate:
+			return catalog.Fill(t.Date, label, f.Title)
+		case catalog.NotDateTime:
+			return catalog.Fill(t.DateTime, label, f.Title)
+		case catalog.NotString:
+		default: // a character the field never takes, or a key given twice
+			return catalog.Fill(t.Check, label, f.Title, "reason", t.reason(p, own))
+		}
 	}
 	switch f.Kind {
-	case prefab.KindChoice:
-		return catalog.Fill(t.Choice, "label", f.Title)
-	case prefab.KindChoices:
-		if s := prefab.Bounds(f, t.PickBetween, t.PickAtLeast, t.PickAtMost); s != "" {
-			return s
-		}
-		return catalog.Fill(t.Choice, "label", f.Title)
-	case prefab.KindInteger:
-		return t.orBounds(t.Whole, prefab.Hint(f, t.Text))
-	case prefab.KindNumber, prefab.KindRange:
-		return t.orBounds(t.Number, prefab.Hint(f, t.Text))
+	case prefab.KindChoice, prefab.KindChoices:
+		return catalog.Fill(t.Choice, label, f.Title)
+	case prefab.KindInteger, prefab.KindNumber, prefab.KindRange:
+		return t.notNumber(f)
 	case prefab.KindCheckbox:
-		return catalog.Fill(t.Check, "label", f.Title, "reason", t.reason(p, own))
+		return catalog.Fill(t.Check, label, f.Title, "reason", t.reason(p, own))
 	}
-	// A length is checked before a format (checkValue), and its rule ends
-	// so: say the bounds, not the format.
-	if strings.HasSuffix(p.Err.Error(), " characters") {
-		if s := prefab.Bounds(f, t.LengthBetween, t.LengthAtLeast, t.LengthAtMost); s != "" {
-			return s
-		}
-	}
-	switch f.InputType { // as inputType asks for each format
+	switch f.InputType { // a value of the wrong type: what to enter
 	case string(TypeEmail):
-		return t.Email
+		return catalog.Fill(t.Email, label, f.Title)
 	case string(TypeURL):
-		return t.URL
+		return catalog.Fill(t.URL, label, f.Title)
 	case string(TypeDate):
-		return t.Date
+		return catalog.Fill(t.Date, label, f.Title)
 	case string(TypeDatetimeLocal):
-		return t.DateTime
+		return catalog.Fill(t.DateTime, label, f.Title)
 	}
-	return catalog.Fill(t.Check, "label", f.Title, "reason", t.reason(p, own))
+	return catalog.Fill(t.Check, label, f.Title, "reason", t.reason(p, own))
 }
 
-// orBounds is what to enter, and the bounds when there are any.
-func (t *viewText) orBounds(what, bounds string) string {
-	if bounds == "" {
-		return what
+// notNumber says to enter a number in f, a whole one when f takes no
+// other.
+func (t *viewText) notNumber(f *prefab.Field) string {
+	if f.Kind == prefab.KindInteger {
+		return catalog.Fill(t.Whole, "label", f.Title)
 	}
-	return catalog.Fill(t.AndBounds, "what", what, "bounds", bounds)
+	return catalog.Fill(t.Number, "label", f.Title)
 }
 
 // said is err as a person reads it in t's language: in English as it is,

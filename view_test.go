@@ -68,8 +68,9 @@ func TestFlowView(t *testing.T) {
 	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
 	require.NoError(t, err)
 	view := wireJSON(t, again.Result.StructuredContent)
-	assert.Contains(t, view, `"type":"AlertDescription","content":"Enter an email address like name@example.com"`, "the re-ask's summary says how to fix it")
-	assert.Contains(t, view, `"type":"FieldError","content":"Enter an email address like name@example.com"`, "and so does the field")
+	assert.Contains(t, view, `{"type":"Link","content":"Email must be an email address, like name@example.com","href":"#pf-input-email"}`,
+		"the re-ask's summary says how to fix it, linked to the field")
+	assert.Contains(t, view, `{"type":"Text","content":"Email must be an email address, like name@example.com"}`, "and so does the field")
 	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
 	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
 }
@@ -83,34 +84,43 @@ func TestViewFix(t *testing.T) {
 	ratio := AutoFormField{Name: "ratio", Type: TypeNumber, Min: Bound(0.5)}
 	team := AutoFormField{Name: "team_name", Label: "Team name", Min: Bound(2), Max: Bound(60)}
 	plan := AutoFormField{Name: "plan", Label: "Plan", Options: []Option{{Value: "free"}}}
-	tags := AutoFormField{Name: "tags", Label: "Tags", Multiple: true, Max: Bound(3), Options: []Option{{Value: "a"}}}
+	tags := AutoFormField{Name: "tags", Label: "Tags", Multiple: true, Max: Bound(3), Options: []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "d"}}}
 	site := AutoFormField{Name: "site", Label: "Site", Type: TypeURI}
 	day := AutoFormField{Name: "day", Label: "Day", Type: TypeDate}
 	notes := AutoFormField{Name: "notes", Label: "Notes"}
 	password := []AutoFormField{{Name: "password", Label: "New password", Type: TypePassword}}
-	invalid := func(rule string) error { return fmt.Errorf("%w: %s", ErrInvalidValue, rule) }
+	// invalid is the problem the checker finds with v in f, as a round
+	// reads it: a reason of the catalogs.
+	invalid := func(f *AutoFormField, v any) error {
+		r := f.checkReason(v)
+		require.NotNil(t, r, "%v in %s", v, f.Name)
+		return fmt.Errorf("%w: %w", ErrInvalidValue, r)
+	}
 	for _, tt := range []struct {
 		name string
 		f    *AutoFormField
 		err  error
 		want string
 	}{
-		{"a bad email", &email, invalid("not a valid email address"), "Enter an email address like name@example.com"},
-		{"an email of the wrong type", &email, invalid("not a string"), "Enter an email address like name@example.com"},
+		{"a bad email", &email, invalid(&email, "ada"), "Email must be an email address, like name@example.com"},
+		{"an email of the wrong type", &email, invalid(&email, 42.0), "Email must be an email address, like name@example.com"},
 		{"a missing email", &email, ErrMissing, "Enter a value for Email"},
-		{"a whole number out of bounds", &seats, invalid("less than the minimum 2"), "Enter a whole number. From 2 to 50"},
-		{"a number below its bound", &ratio, invalid("less than the minimum 0.5"), "Enter a number. 0.5 or more"},
-		{"a text too short", &team, invalid("shorter than 2 characters"), "Enter 2 to 60 characters"},
-		{"a choice not offered", &plan, invalid("not one of the options"), "Choose one of the options for Plan"},
+		{"a whole number out of bounds", &seats, invalid(&seats, 1.0), "Seats must be from 2 to 50"},
+		{"a whole number above its bounds", &seats, invalid(&seats, 51.0), "Seats must be from 2 to 50"},
+		{"not a whole number", &seats, invalid(&seats, 2.5), "Seats must be a whole number"},
+		{"not a number", &seats, invalid(&seats, "two"), "Seats must be a whole number"},
+		{"a number below its bound", &ratio, invalid(&ratio, 0.25), "Ratio must be 0.5 or more"},
+		{"a text too short", &team, invalid(&team, "A"), "Team name must be 2 to 60 characters"},
+		{"a choice not offered", &plan, invalid(&plan, "gold"), "Choose one of the options for Plan"},
 		{"a missing choice", &plan, ErrMissing, "Choose an option for Plan"},
-		{"too many choices", &tags, invalid("more than 3 choices"), "Choose up to 3"},
-		{"a bad URI", &site, invalid("not a valid absolute URI"), "Enter a web address like https://example.com"},
-		{"a bad date", &day, invalid("not a valid date (YYYY-MM-DD)"), "Enter a date like 2026-08-03"},
-		{"another rule", &notes, invalid("holds a control character"), "Check Notes: holds a control character"},
+		{"too many choices", &tags, invalid(&tags, []any{"a", "b", "c", "d"}), "Choose no more than 3 options for Tags"},
+		{"a bad URI", &site, invalid(&site, "example"), "Site must be a web address, like https://example.com"},
+		{"a bad date", &day, invalid(&day, "03/08/2026"), "Day must be a date, like 2026-08-03"},
+		{"another rule", &notes, invalid(&notes, "a\x01b"), "Check Notes: a control character"},
 		{"a changed question", &notes, fmt.Errorf("%w", ErrChanged), "Check Notes again: the questions changed"},
 		{"the page not sent", nil, ErrSecretWaiting, "Not set yet: New password. Open the page, fill it in and send it, then continue here."},
 		{"the page refused", nil, ErrSecretRefused, "The page's link was used in another browser, so it was refused. Open the page again from here."},
-		{"the author's own", &notes, errors.New("that room is taken"), "that room is taken"},
+		{"the author's own", &notes, errors.New("that room is taken"), "Check Notes: that room is taken"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			name := ""
@@ -169,6 +179,20 @@ func viewSays(t *testing.T, r *FlowRound) ([]string, map[string]any) {
 		case n.Type == "Muted" || n.Type == "Heading" || n.Type == "AlertTitle" || n.Type == "AlertDescription" ||
 			n.Type == "FieldDescription" || n.Type == "FieldError":
 			says = append(says, n.Type+": "+n.Content)
+		case n.Type == "Link":
+			says = append(says, n.Type+" "+n.Href+": "+n.Content)
+		case n.Type == "Span" && n.CSSClass == "pf-field-error":
+			// The inline error: its hidden prefix, then the problem.
+			said := ""
+			for _, c := range n.Children {
+				if c.Type == "Span" && c.CSSClass == prefab.HiddenClass {
+					said += "[" + c.Children[0].Content + "]"
+				} else {
+					said += c.Content
+				}
+			}
+			says = append(says, "FieldError: "+said)
+			return
 		case n.Type == "Button":
 			says = append(says, n.Type+": "+n.Label)
 		}
@@ -204,8 +228,8 @@ func TestFlowViewSteps(t *testing.T) {
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
 	says, state = viewSays(t, again)
-	assert.Equal(t, []string{"AlertTitle: There is a problem", "AlertDescription: Enter an email address like name@example.com",
-		"Muted: Step 1 of up to 2", "Heading: Create your account", "FieldError: Enter an email address like name@example.com",
+	assert.Equal(t, []string{"Heading: There is a problem", "Link #pf-input-email: Email must be an email address, like name@example.com",
+		"Muted: Step 1 of up to 2", "Heading: Create your account", "FieldError: [Error: ]Email must be an email address, like name@example.com",
 		"Button: Submit", "Button: Decline"}, says)
 	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil, "plan": "team"}, state, "the accepted value is filled, the refused one left as typed")
 
@@ -261,12 +285,12 @@ func TestFlowViewInLanguage(t *testing.T) {
 	again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), "email": "ada@", "plan": "team"}))
 	require.NoError(t, err)
 	says, _ = viewSays(t, again)
-	assert.Equal(t, []string{"AlertTitle: Il y a un problème", "AlertDescription: Saisissez une adresse e-mail, par exemple nom@example.com",
+	assert.Equal(t, []string{"Heading: Il y a un problème", "Link #pf-input-email: Email\u00a0: saisissez une adresse e-mail, par exemple nom@example.com",
 		"Muted: Étape 1 sur 2 au plus", "Heading: Create your account",
-		"FieldError: Saisissez une adresse e-mail, par exemple nom@example.com", "Button: Envoyer", "Button: Refuser"}, says)
+		"FieldError: [Erreur\u00a0: ]Email\u00a0: saisissez une adresse e-mail, par exemple nom@example.com", "Button: Envoyer", "Button: Refuser"}, says)
 	text := again.Result.Content[0].(*mcp.TextContent).Text
 	assert.Contains(t, text, "La personne voit le formulaire")
-	assert.Contains(t, text, "Veuillez vérifier\u00a0: ", "the model reads the problems in French")
+	assert.Contains(t, text, "Email\u00a0: saisissez une adresse e-mail", "the model reads the problems in French")
 }
 
 // TestViewText: every entry of each language's view text is set, from
@@ -337,7 +361,7 @@ func TestFlowViewRender(t *testing.T) {
 		assert.Equal(t, "fr", next.Language.String())
 		assert.Equal(t, 1, next.Attempt, "a re-ask counts from the render's attempt")
 		says, _ = viewSays(t, next)
-		assert.Contains(t, says, "AlertTitle: Il y a un problème")
+		assert.Contains(t, says, "Heading: Il y a un problème")
 
 		// A render of the re-ask keeps its attempt: it cannot reset it.
 		again, err := render(t, appsMeta(), "alice", map[string]any{StateArgument: carried(t, next)})

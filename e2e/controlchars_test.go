@@ -33,8 +33,8 @@ func testControlCharacters(t *testing.T, dsn string, stored func(*testing.T) map
 	state := res.RequestState
 
 	const (
-		name  = "Please check: Full name: "
-		email = "Please check: Email: "
+		name  = "Check Full name: "
+		email = "Check Email: "
 	)
 	for _, tt := range []struct {
 		name, field, value, want string

@@ -115,11 +115,11 @@ func TestSignupReasks(t *testing.T) {
 			require.Len(t, p.asked, tt.forms)
 			assert.NotContains(t, p.asked[0].message, "Please check")
 			for _, a := range p.asked[1:] {
-				assert.Contains(t, a.message, "Please check: Email: not a valid email address.")
+				assert.Contains(t, a.message, "Email must be an email address, like name@example.com.")
 			}
 			if tt.want == "invalid" {
 				assert.True(t, res.IsError)
-				assert.Contains(t, text(res), "Email: not a valid email address")
+				assert.Contains(t, text(res), "Email must be an email address, like name@example.com")
 				assert.Empty(t, srv.accounts(t))
 			}
 		})

@@ -83,7 +83,8 @@ func outcomeOf(t *testing.T, res *mcp.CallToolResult, err error) string {
 	}
 	require.NoError(t, err)
 	var step, says string
-	switch sc, _ := res.StructuredContent.(map[string]any); {
+	sc, _ := res.StructuredContent.(map[string]any)
+	switch {
 	case len(res.InputRequests) > 0: // native
 		step, says = asks(t, res), message(t, res)
 	case sc["$prefab"] != nil: // a view
@@ -94,10 +95,14 @@ func outcomeOf(t *testing.T, res *mcp.CallToolResult, err error) string {
 	default: // links and states differ from call to call
 		return status(t, res) + ": " + tokenRe.ReplaceAllString(text(res), "<token>")
 	}
-	for _, line := range strings.Split(says, "\n") {
-		if strings.HasPrefix(line, "Please check: ") {
-			return "ask " + step + ": " + line
-		}
+	// The problems are the paragraph after the message, or all a view
+	// tells the model after its own.
+	paras := strings.Split(says, "\n\n")
+	if sc["$prefab"] == nil {
+		paras = paras[1:]
+	}
+	if len(paras) > 0 && paras[0] != "" && !strings.HasPrefix(paras[0], "Ask the person") {
+		return "ask " + step + ": " + paras[0]
 	}
 	return "ask " + step
 }
@@ -142,11 +147,11 @@ var hostileArgsCases = []hostileArgs{
 	{"a later step's answers sent early", sameState, map[string]any{"email": "ada@example.com", "plan": "team", "team_name": "Early", "seats": 3}, nil,
 		"ask team"},
 	{"a plan outside the schema", sameState, map[string]any{"email": "ada@example.com", "plan": "gold"}, nil,
-		"ask account: Please check: Plan: not one of the options."},
+		"ask account: Choose one of the options for Plan."},
 	{"an email that is a number", sameState, map[string]any{"email": 42, "plan": "pro"}, nil,
-		"ask account: Please check: Email: not a string."},
+		"ask account: Email must be an email address, like name@example.com."},
 	{"a full name too long", sameState, map[string]any{"email": "ada@example.com", "plan": "pro", "full_name": strings.Repeat("a", 101)}, nil,
-		"ask account: Please check: Full name: longer than 100 characters."},
+		"ask account: Full name must be 100 characters or fewer."},
 }
 
 // TestHostileArguments sends each hostile call on every path whose answers

@@ -278,7 +278,7 @@ func TestInspector(t *testing.T) {
 			wantForms: []string{"account", "account"}, wantStatus: "created", wantText: proText,
 			check: func(t *testing.T, asked []inspectorAsk) {
 				assert.NotContains(t, asked[0].message, "Please check")
-				assert.Contains(t, asked[1].message, "Please check: Email: not a valid email address.")
+				assert.Contains(t, asked[1].message, "Email must be an email address, like name@example.com.")
 				assert.Equal(t, "pro", asked[1].defaults["plan"], "the plan is kept")
 				assert.Equal(t, "Ada Lovelace", asked[1].defaults["full_name"], "the name is kept")
 			},
@@ -317,7 +317,7 @@ func TestInspector(t *testing.T) {
 				wantForms: []string{"email", "link", "link"}, wantStatus: "updated", wantText: "Password set for ada@example.com.",
 				check: func(t *testing.T, asked []inspectorAsk) {
 					assert.NotContains(t, asked[1].message, "still waiting")
-					assert.Contains(t, asked[2].message, "Please check: New password: the page for it is still waiting.")
+					assert.Contains(t, asked[2].message, "Check New password: the page for it is still waiting.")
 				},
 			},
 		},

@@ -369,7 +369,7 @@ func TestInteropTSSignup(t *testing.T) {
 					func(t *testing.T, s []tsStep) {
 						require.Len(t, s[0].Asked, 2)
 						assert.Equal(t, "account", s[0].Asked[1].Key)
-						assert.Equal(t, "Create your account\n\nPlease check: Email: not a valid email address.", s[0].Asked[1].Message)
+						assert.Equal(t, "Create your account\n\nEmail must be an email address, like name@example.com.", s[0].Asked[1].Message)
 						tsCreated(t, s[0], "alan@example.com")
 					}},
 			})
@@ -450,14 +450,14 @@ func TestInteropTSHostile(t *testing.T) {
 				{"wrong types are asked again with the reasons",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: wrongTypes}},
 					func(t *testing.T, s []tsStep) {
-						assert.Equal(t, "Create your account\n\nPlease check: Email: not a string; Full name: not a string; Plan: not one of the options.",
+						assert.Equal(t, "Create your account\n\nEmail must be an email address, like name@example.com. Check Full name: not a string. Choose one of the options for Plan.",
 							s[0].reasked(t, "account"))
 					}},
 				{"only unknown fields are asked again",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
 						"account": tsAccept(map[string]any{"admin": true, "role": "root"})}}},
 					func(t *testing.T, s []tsStep) {
-						assert.Equal(t, "Create your account\n\nPlease check: Email: missing required value; Plan: missing required value.", s[0].reasked(t, "account"))
+						assert.Equal(t, "Create your account\n\nEnter a value for Email. Choose an option for Plan.", s[0].reasked(t, "account"))
 					}},
 				{"an unknown field beside valid answers is dropped",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
@@ -475,7 +475,7 @@ func TestInteropTSHostile(t *testing.T) {
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
 						"account": map[string]any{"action": "maybe", "content": victimAccount}}}},
 					func(t *testing.T, s []tsStep) {
-						assert.Contains(t, s[0].reasked(t, "account"), "Please check:")
+						assert.Contains(t, s[0].reasked(t, "account"), "The answer's action is none of accept, decline and cancel.")
 					}},
 				{"answers without a state start over",
 					[]tsCall{{Manual: true, InputResponses: map[string]any{"account": tsAccept(victimAccount)}}},

@@ -65,15 +65,15 @@ func TestKitSignup(t *testing.T) {
 			acct(map[string]any{"team_name": "A", "seats": 51}), acct(good)}, "created",
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
 			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}},
-			[]string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}, "Signup complete"},
+			[]string{"Team name must be 2 to 60 characters", "Seats must be from 2 to 50"}, "Signup complete"},
 		{"a required answer left empty", []mcpformtest.Answer{acct(map[string]any{"plan": "pro"}),
 			acct(map[string]any{"email": "ada@example.com", "plan": "pro"})}, "created",
 			&account{Email: "ada@example.com", Plan: "pro"},
-			[][]string{{"email", "full_name", "plan"}, {"email", "full_name", "plan"}}, []string{"Email: missing required value"}, "Signup complete"},
+			[][]string{{"email", "full_name", "plan"}, {"email", "full_name", "plan"}}, []string{"Enter a value for Email"}, "Signup complete"},
 		{"a number that is not one", []mcpformtest.Answer{acct(team),
 			acct(map[string]any{"team_name": "Analytical Engines", "seats": "twelve"}), acct(good)}, "created",
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12},
-			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}}, []string{"Seats: not a number"}, "Signup complete"},
+			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}, {"team_name", "seats"}}, []string{"Seats must be a whole number"}, "Signup complete"},
 		{"decline", []mcpformtest.Answer{mcpformtest.Decline()}, "declined", nil, [][]string{{"email", "full_name", "plan"}}, nil, "Signup not completed: you declined"},
 		{"cancel at the team form", []mcpformtest.Answer{acct(team), mcpformtest.Cancel()}, "cancelled", nil,
 			[][]string{{"email", "full_name", "plan"}, {"team_name", "seats"}}, nil, "Signup not completed: the form was cancelled"},
@@ -113,9 +113,9 @@ func TestKitReaskKeepsGoodAnswers(t *testing.T) {
 		problem string
 		shown   []mcpformtest.Question
 	}{
-		{"a bad email", map[string]any{"email": "ada@example..com", "full_name": "Ada Lovelace", "plan": "pro"}, "Email: not a valid email address",
+		{"a bad email", map[string]any{"email": "ada@example..com", "full_name": "Ada Lovelace", "plan": "pro"}, "Email must be an email address, like name@example.com",
 			[]mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name", Default: "Ada Lovelace"}, {Name: "plan", Label: "Plan", Default: "pro"}}},
-		{"a missing email", map[string]any{"plan": "pro"}, "Email: missing required value",
+		{"a missing email", map[string]any{"plan": "pro"}, "Enter a value for Email",
 			[]mcpformtest.Question{{Name: "email", Label: "Email"}, {Name: "full_name", Label: "Full name"}, {Name: "plan", Label: "Plan", Default: "pro"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,7 +124,7 @@ func TestKitReaskKeepsGoodAnswers(t *testing.T) {
 			require.Len(t, res.Rounds, 3)
 			reask := res.Rounds[1]
 			assert.Equal(t, []string{tt.problem}, reask.Problems)
-			assert.True(t, strings.HasPrefix(reask.Message, "Create your account\n\nPlease check:"), reask.Message)
+			assert.True(t, strings.HasPrefix(reask.Message, "Create your account\n\n"+tt.problem+"."), reask.Message)
 			assert.Equal(t, tt.shown, reask.Questions)
 			assert.Equal(t, "created", res.Status)
 			assert.Equal(t, map[string]account{"ada@example.com": {Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}}, accounts(t, "sqlite", db))
@@ -147,7 +147,7 @@ func TestKitEveryHost(t *testing.T) {
 			res := kitDial(t, r, host).Call(context.Background(), toolName, nil, answers...)
 			assert.Equal(t, "created", res.Status, res.Text)
 			require.Len(t, res.Rounds, 4)
-			assert.Equal(t, []string{"Team name: shorter than 2 characters", "Seats: greater than the maximum 50"}, res.Rounds[2].Problems)
+			assert.Equal(t, []string{"Team name must be 2 to 60 characters", "Seats must be from 2 to 50"}, res.Rounds[2].Problems)
 			assert.Equal(t, 12, accounts(t, "sqlite", db)[email].Seats)
 			// The last call replayed on a second replica finishes the
 			// same; a 2025-11-25 call is all its rounds, so replayed it
@@ -214,9 +214,9 @@ func TestKitSetPassword(t *testing.T) {
 		left     int        // values left in the secrets table: a closed link's marker and a claim's tag
 	}{
 		{"set after a refusal", []mcpformtest.Answer{page("short"), page(secret)}, "updated", passwordText,
-			[]int{422, 200}, [][]string{{"Shorter than 12 characters."}, {"New password: the page for it is still waiting"}, nil}, 2},
+			[]int{422, 200}, [][]string{{"New password must be 12 to 128 characters."}, {"Check New password: the page for it is still waiting"}, nil}, 2},
 		{"Enter before the page is sent", []mcpformtest.Answer{mcpformtest.Accept(email), page(secret)}, "updated", passwordText,
-			[]int{200}, [][]string{nil, {"New password: the page for it is still waiting"}, nil}, 2},
+			[]int{200}, [][]string{nil, {"Check New password: the page for it is still waiting"}, nil}, 2},
 		{"another's email is unknown", []mcpformtest.Answer{{Values: map[string]any{"email": "bob@example.com"}, Secrets: map[string]string{"password": secret}}},
 			"unknown", "Password not set: you have no account bob@example.com. Nothing was changed.", []int{200}, [][]string{nil, nil}, 2},
 		{"cancel on the page", []mcpformtest.Answer{mcpformtest.Cancel()}, "cancelled", "Password not set: it was cancelled. Nothing was changed.",
@@ -383,7 +383,7 @@ func TestKitMcpgo(t *testing.T) {
 			assert.Equal(t, "Signup complete: created ada@example.com on the Team plan for \"Analytical\", 5 seats.", res.Text)
 			require.Len(t, res.Rounds, 4)
 			assert.Equal(t, []string{"email", "full_name", "plan"}, res.Rounds[0].Names())
-			assert.Equal(t, []string{"Seats: less than the minimum 2"}, res.Rounds[2].Problems)
+			assert.Equal(t, []string{"Seats must be from 2 to 50"}, res.Rounds[2].Problems)
 		})
 	}
 }

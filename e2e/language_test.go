@@ -159,7 +159,7 @@ func TestInteropTSSpanishTeamSignup(t *testing.T) {
 		{"form", "Crea tu cuenta", []string{"Correo electrónico", "Plan"}},
 		{"url", "La página que abre este enlace te pide: Contraseña. Lo que escribas allí va directamente al servidor, nunca a través de esta aplicación.", []string{}},
 		{"form", "Configura tu equipo", []string{"Nombre del equipo", "Plazas"}},
-		{"form", "Configura tu equipo\n\nRevisa lo siguiente: Plazas: es mayor que el máximo de 50.", []string{"Nombre del equipo", "Plazas"}},
+		{"form", "Configura tu equipo\n\nPlazas: escribe un valor de 2 a 50.", []string{"Nombre del equipo", "Plazas"}},
 	}, asked)
 
 	require.NotNil(t, tr.Page)
@@ -171,6 +171,6 @@ func TestInteropTSSpanishTeamSignup(t *testing.T) {
 	assert.Equal(t, "Contraseña", p.Label)
 	assert.Equal(t, "Enviar", p.Button)
 	assert.Equal(t, "Error: Crea tu cuenta", p.ProblemTitle)
-	assert.Equal(t, "Tiene menos de 8 caracteres.", p.Problem)
+	assert.Equal(t, "Password: escribe al menos 8 caracteres.", p.Problem)
 	assert.Equal(t, "Listo", p.Done)
 }

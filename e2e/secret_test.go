@@ -281,7 +281,7 @@ func TestSetPasswordWaitsForThePage(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, page)
 	code, page = person.post(t, link, "short")
 	assert.Equal(t, http.StatusUnprocessableEntity, code, page)
-	assert.Contains(t, page, "Shorter than 12 characters.")
+	assert.Contains(t, page, "New password must be 12 to 128 characters.")
 	code, page = person.post(t, link, secret)
 	require.Equal(t, http.StatusOK, code, page)
 	wire = append(wire, page)

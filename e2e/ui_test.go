@@ -84,9 +84,12 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 				v.heading, _ = n["content"].(string)
 			case "Muted":
 				v.step, _ = n["content"].(string)
-			case "AlertDescription":
-				s, _ := n["content"].(string)
-				v.summary = append(v.summary, s)
+			case "Link":
+				// The error summary's items link to their fields.
+				if href, _ := n["href"].(string); strings.HasPrefix(href, "#") {
+					s, _ := n["content"].(string)
+					v.summary = append(v.summary, s)
+				}
 			case "FieldDescription":
 				s, _ := n["content"].(string)
 				v.hints = append(v.hints, s)
@@ -198,26 +201,26 @@ func TestUI(t *testing.T) {
 			name:  "team plan without team answers",
 			steps: []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "", "seats": ""}}},
 			// An empty input is a missing answer: the browser sends "".
-			saying: []string{"Team name: missing required value"},
+			saying: []string{"Enter a value for Team name"},
 			fix:    []string{"Enter a value for Team name", "Enter a value for Seats"},
 		},
 		{
 			name:   "seats below the minimum, which the browser does not enforce",
 			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@example.com", "plan": "team"}}, {teamFields, map[string]any{"team_name": "Analytical Engines", "seats": "1"}}},
-			saying: []string{"Seats: less than the minimum 2"},
-			fix:    []string{"Enter a whole number. From 2 to 50"},
+			saying: []string{"Seats must be from 2 to 50"},
+			fix:    []string{"Seats must be from 2 to 50"},
 		},
 		{
 			name:   "a bad email",
 			steps:  []uiStep{{accountFields, map[string]any{"email": "ada@", "plan": "pro"}}},
-			saying: []string{"Email: not a valid email address"},
-			fix:    []string{"Enter an email address like name@example.com"},
+			saying: []string{"Email must be an email address, like name@example.com"},
+			fix:    []string{"Email must be an email address, like name@example.com"},
 		},
 		{
 			name:   "wrong types",
 			steps:  []uiStep{{accountFields, map[string]any{"email": 42, "plan": []any{"pro"}}}},
-			saying: []string{"Email: not a string", "Plan: not a string"},
-			fix:    []string{"Enter an email address like name@example.com", "Choose one of the options for Plan"},
+			saying: []string{"Email must be an email address, like name@example.com", "Choose one of the options for Plan"},
+			fix:    []string{"Email must be an email address, like name@example.com", "Choose one of the options for Plan"},
 		},
 	} {
 		for _, c := range []struct {

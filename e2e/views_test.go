@@ -27,6 +27,10 @@ type personView struct {
 		Described                                            []string
 	} `json:"controls"`
 	Focus struct{ Class, Role, Text string } `json:"focus"`
+	// The error summary's links, each with the name of the control its
+	// href finds, and its h2.
+	Summary        []struct{ Text, To string } `json:"summary"`
+	SummaryHeading string                      `json:"summaryHeading"`
 }
 
 // control returns the control named name, and fails without one.
@@ -141,10 +145,13 @@ func TestViewsInBrowser(t *testing.T) {
 		assert.Contains(t, reasked.Focus.Class, "mcpform-problems", "the error summary has the focus")
 		assert.Equal(t, "alert", reasked.Focus.Role)
 		assert.Contains(t, reasked.Focus.Text, "There is a problem")
+		assert.Equal(t, "There is a problem", reasked.SummaryHeading, "the summary's title is an h2")
+		assert.Equal(t, []struct{ Text, To string }{{"Email must be an email address, like name@example.com", "email"}}, reasked.Summary,
+			"the summary's item links to its field's control")
 		email := reasked.control(t, "email")
 		assert.Equal(t, "true", email.Invalid)
 		assert.Equal(t, "ada@", email.Value, "what was typed is kept")
-		assert.Equal(t, []string{"One account per address; we send receipts here.", "Enter an email address like name@example.com"}, email.Described)
+		assert.Equal(t, []string{"One account per address; we send receipts here.", "Error: Email must be an email address, like name@example.com"}, email.Described)
 
 		assert.Equal(t, map[string]string{"Team name": "team_name", "Seats": "seats"}, team.Labels)
 		assert.Contains(t, team.Text, "Step 2 of 2")
@@ -158,7 +165,7 @@ func TestViewsInBrowser(t *testing.T) {
 
 		assert.Contains(t, teamAgain.Focus.Class, "mcpform-problems")
 		assert.Equal(t, "true", teamAgain.control(t, "seats").Invalid)
-		assert.Contains(t, teamAgain.control(t, "seats").Described, "Enter a whole number. From 2 to 50")
+		assert.Contains(t, teamAgain.control(t, "seats").Described, "Error: Seats must be from 2 to 50")
 		assert.Equal(t, "true", teamAgain.control(t, "team_name").Invalid)
 
 		require.NotNil(t, run.Panel, "the outcome's panel")

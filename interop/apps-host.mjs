@@ -414,7 +414,13 @@ async function described() {
         .map((id) => document.getElementById(id)?.textContent ?? `no #${id}`),
     }));
     const a = document.activeElement;
-    return { controls, lang: document.documentElement.lang, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
+    // The error summary: its h2, and the control each of its links finds.
+    const summary = [...document.querySelectorAll('.mcpform-problems a[href^="#"]')].map((l) => {
+      const to = document.getElementById(l.getAttribute('href').slice(1));
+      return { text: l.textContent, to: to?.name ?? to?.querySelector('[name]')?.name ?? '' };
+    });
+    const summaryHeading = document.querySelector('.mcpform-problems h2')?.textContent ?? '';
+    return { controls, summary, summaryHeading, lang: document.documentElement.lang, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
   });
   return { labels, ...rest, parts: await frame.locator('body').evaluate(parts) };
 }

@@ -25,7 +25,7 @@ func TestReask(t *testing.T) {
 			assert.Equal(t, "Signed up ada@example.com for 5 seats", res.Text)
 			require.Len(t, res.Rounds, 3)
 			assert.Empty(t, res.Rounds[0].Problems)
-			assert.Equal(t, []string{"Seats: greater than the maximum 50"}, res.Rounds[1].Problems)
+			assert.Equal(t, []string{"Seats must be from 1 to 50"}, res.Rounds[1].Problems)
 			assert.Equal(t, []mcpformtest.Question{{Name: "email", Label: "Email", Default: "ada@example.com"}, {Name: "seats", Label: "Seats"}},
 				res.Rounds[1].Questions, "the good answer comes back as the default")
 			assert.Contains(t, res.Rounds[1].Message, "Sign up")

@@ -25,7 +25,7 @@ func TestPipe(t *testing.T) {
 		mcpformtest.Accept(map[string]any{"email": "ada@example.com", "seats": 1}))
 	assert.Equal(t, "Signed up ada@example.com for 1 seats", res.Text)
 	require.Len(t, res.Rounds, 3)
-	assert.Equal(t, []string{"Seats: less than the minimum 1"}, res.Rounds[1].Problems)
+	assert.Equal(t, []string{"Seats must be from 1 to 50"}, res.Rounds[1].Problems)
 }
 
 type nopCloser struct{ io.Writer }
@@ -48,7 +48,7 @@ func TestDialHTTP(t *testing.T) {
 				mcpformtest.Accept(map[string]any{"email": "ada@example.com", "seats": 2}))
 			assert.Equal(t, "Signed up ada@example.com for 2 seats", res.Text)
 			require.Len(t, res.Rounds, 3)
-			assert.Equal(t, []string{"Email: not a valid email address"}, res.Rounds[1].Problems)
+			assert.Equal(t, []string{"Email must be an email address, like name@example.com"}, res.Rounds[1].Problems)
 		})
 	}
 }

@@ -70,23 +70,23 @@ func Example() {
 	// Output:
 	// full:
 	//   form [email seats] []
-	//   form [email seats] ["Seats: greater than the maximum 50"]
+	//   form [email seats] ["Seats must be from 1 to 50"]
 	//   Signed up ada@example.com for 5 seats
 	// CLI with forms:
 	//   form [email seats] []
-	//   form [email seats] ["Seats: greater than the maximum 50"]
+	//   form [email seats] ["Seats must be from 1 to 50"]
 	//   Signed up ada@example.com for 5 seats
 	// older editor:
 	//   legacy [email seats] []
-	//   legacy [email seats] ["Seats: greater than the maximum 50"]
+	//   legacy [email seats] ["Seats must be from 1 to 50"]
 	//   Signed up ada@example.com for 5 seats
 	// Apps-only:
 	//   view [email seats] []
-	//   view [email seats] ["Seats: greater than the maximum 50"]
+	//   view [email seats] ["Seats must be from 1 to 50"]
 	//   Signed up ada@example.com for 5 seats
 	// bare:
 	//   model [email seats] []
-	//   model [email seats] ["Seats: greater than the maximum 50"]
+	//   model [email seats] ["Seats must be from 1 to 50"]
 	//   Signed up ada@example.com for 5 seats
 }
 

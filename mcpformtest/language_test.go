@@ -28,7 +28,7 @@ func TestProblemsInEveryLanguage(t *testing.T) {
 			en, es := reask["en"], reask["es"]
 			assert.Equal(t, []string{"email", "seats"}, en.Fields)
 			assert.Equal(t, en.Fields, es.Fields, "the same fields in Spanish")
-			assert.Equal(t, []string{"Email: not a valid email address", "Seats: greater than the maximum 50"}, en.Problems)
+			assert.Equal(t, []string{"Email must be an email address, like name@example.com", "Seats must be from 1 to 50"}, en.Problems)
 			require.Len(t, es.Problems, 2, "the Spanish re-ask's problems")
 			assert.NotEqual(t, en.Problems, es.Problems, "the words are Spanish")
 		})

@@ -21,11 +21,11 @@ func TestSecretPage(t *testing.T) {
 	require.Len(t, res.Rounds, 3)
 	first, second := res.Rounds[0], res.Rounds[1]
 	assert.Equal(t, 422, first.Page)
-	assert.Equal(t, []string{"Shorter than 4 characters."}, first.Problems)
+	assert.Equal(t, []string{"PIN must be 4 to 8 characters."}, first.Problems)
 	assert.Equal(t, mcpformtest.PathURL, second.Path, "the form was taken; the page alone is asked")
 	assert.Equal(t, first.Link, second.Link)
 	assert.Equal(t, 200, second.Page)
-	assert.Equal(t, []string{"PIN: the page for it is still waiting"}, second.Problems)
+	assert.Equal(t, []string{"Check PIN: the page for it is still waiting"}, second.Problems)
 	assert.Equal(t, "PIN set for ada@example.com", res.Text)
 	for _, m := range c.Wire() {
 		assert.NotContains(t, m, `"12"`)

@@ -25,6 +25,8 @@ type viewNode struct {
 	OnClick   *viewAction     `json:"onClick"`
 	Children  []*viewNode     `json:"children"`
 	Condition string          `json:"condition"`
+	Level     int             `json:"level"`
+	CSSClass  string          `json:"cssClass"`
 }
 
 type viewAction struct {
@@ -48,15 +50,16 @@ func (v *shownView) walk(n *viewNode) {
 		return
 	}
 	switch {
-	case n.Type == "Heading" && v.round.Message == "":
+	case n.Type == "Heading" && n.Level <= 1 && v.round.Message == "": // the error summary's is an h2
 		v.round.Message = n.Content
 	case n.Type == "Field":
 		// A field the view marks as refused holds its control and a
-		// FieldError beside it.
+		// FieldError beside it, or a span of its class (mcpform's, whose
+		// "Error:" is hidden from the eye).
 		name, refused := "", false
 		for _, c := range n.Children {
 			switch {
-			case c.Type == "FieldError":
+			case c.Type == "FieldError" || c.Type == "Span" && c.CSSClass == "pf-field-error":
 				refused = true
 			case c.Name != "" && name == "":
 				name = c.Name

@@ -91,7 +91,7 @@ func ExampleReask() {
 	// Output:
 	// Book a room
 	//
-	// Please check: Seats: greater than the maximum 8.
+	// Seats must be from 1 to 8.
 	// room pre-filled: a
 }
 

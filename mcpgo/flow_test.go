@@ -133,7 +133,7 @@ func TestFlowWhen(t *testing.T) {
 					}
 					assert.Equal(t, tt.asked, asked)
 					if len(p.asked) == 3 {
-						assert.Contains(t, p.asked[2].Message, "Seats: less than the minimum 2", "the re-ask names the problem")
+						assert.Contains(t, p.asked[2].Message, "Seats must be 2 or more.", "the re-ask names the problem")
 					}
 				})
 			}

@@ -46,7 +46,7 @@ func TestNumbersAsWritten(t *testing.T) {
 				args, _ = structured(t, res)["arguments"].(map[string]any)
 
 				send(args, map[string]any{"seats": json.Number("2.0000000000000001")})
-				assert.Contains(t, text(t, res), "Seats: not an integer")
+				assert.Contains(t, text(t, res), "Seats must be a whole number.")
 				assert.NotContains(t, text(t, res), "not a number")
 				assert.Empty(t, s.paths, "no round finished")
 

@@ -50,7 +50,7 @@ func TestPageWaitingAfterATry(t *testing.T) {
 				res, err = callWith(t, c, "set_password", args, nil)
 				require.NoError(t, err)
 				assert.Contains(t, text(t, res), u, "the same link")
-				assert.Contains(t, text(t, res), "Please check: Password: "+waiting, "after a try")
+				assert.Contains(t, text(t, res), "Check Password: "+waiting, "after a try")
 			})
 		}
 	}

@@ -25,7 +25,7 @@ func TestDemo(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, demo(s, newServer(s), &out))
 	assert.Equal(t, 3, strings.Count(out.String(), "? "), "%s", out.String())
-	assert.Contains(t, out.String(), "Please check: Seats: less than the minimum 2.")
+	assert.Contains(t, out.String(), "Seats must be from 2 to 50.")
 	assert.True(t, strings.HasSuffix(out.String(),
 		"Signup complete: created Ada Lovelace <ada@example.com> on the Team plan for \"Analytical Engines\", 12 seats.\n"), "%s", out.String())
 	var n int

@@ -42,7 +42,7 @@ func TestHosts(t *testing.T) {
 			require.Nil(t, res.Err)
 			assert.Equal(t, "Created ada@example.com on pro with 3 seat(s)", res.Text)
 			require.Len(t, res.Rounds, 3)
-			for i, problems := range [][]string{nil, {"Email: not a valid email address", "Seats: greater than the maximum 50"}} {
+			for i, problems := range [][]string{nil, {"Email must be an email address, like name@example.com", "Seats must be from 1 to 50"}} {
 				r := res.Rounds[i]
 				assert.Equal(t, tt.path, r.Path, "round %d", i+1)
 				assert.Equal(t, []string{"email", "plan", "seats"}, r.Names(), "round %d", i+1)

@@ -47,10 +47,10 @@ func TestDemo(t *testing.T) {
 		// text; an option in any case; the server's re-ask names it all.
 		{"typed answers", "ada@example.com\n\nTEAM\nA\n51\nAnalytical Engines\ntwelve\nAnalytical Engines\n12\n", "created", nil,
 			&account{Email: "ada@example.com", Plan: "team", TeamName: "Analytical Engines", Seats: 12}, 5, []string{
-				`accept "team" {"seats":51,"team_name":"A"}`, "Please check: Team name: shorter than 2 characters; Seats: greater than the maximum 50.",
-				`"seats":"twelve"`, "Seats: not a number"}},
+				`accept "team" {"seats":51,"team_name":"A"}`, "Team name must be 2 to 60 characters. Seats must be from 2 to 50.",
+				`"seats":"twelve"`, "Seats must be a whole number."}},
 		{"a required answer left empty", "\n\npro\nada@example.com\n\n\n", "created", nil, ada, 3,
-			[]string{"Please check: Email: missing required value.", "Plan (required; one of these; default pro)"}},
+			[]string{"Enter a value for Email.", "Plan (required; one of these; default pro)"}},
 		{"cancel at the team form", "ada@example.com\n\nteam\nCANCEL\n", "cancelled", nil, nil, 3,
 			[]string{`cancel "team"`, "Signup not completed: the form was cancelled"}},
 		// The client checks nothing: the bad email goes as typed, and
@@ -58,7 +58,7 @@ func TestDemo(t *testing.T) {
 		{"the server's re-ask", "ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n", "created", nil,
 			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}, 3, []string{
 				`accept "account" {"email":"ada@example..com","full_name":"Ada Lovelace","plan":"pro"}`,
-				"  Create your account\n\n  Please check: Email: not a valid email address.\n",
+				"  Create your account\n\n  Email must be an email address, like name@example.com.\n",
 				"Full name (optional; up to 100 characters; default Ada Lovelace)"}},
 		{"the last answer needs no newline", "ada@example.com\n\npro", "created", nil, ada, 2, nil},
 		{"decline", "decline\n", "declined", nil, nil, 2, []string{"→ decline", `decline "account"`, "Signup not completed: you declined"}},
@@ -68,14 +68,14 @@ func TestDemo(t *testing.T) {
 		// whose own check speaks, and never shows the password.
 		{"password set after a refusal", "ada@example.com\n\npro\nada@example.com\nshort\n" + good + "\n", "updated", pw, ada, 2, []string{
 			`input_required: url "password.secret"`, "  Link: http://127.0.0.1:", "The demo plays your browser too",
-			"browser → POST http://127.0.0.1:", ": 422 Unprocessable Entity\n\n  The page says: Shorter than 12 characters.",
+			"browser → POST http://127.0.0.1:", ": 422 Unprocessable Entity\n\n  The page says: New password must be 12 to 128 characters.",
 			"> (hidden)\n\nbrowser → POST", ": 200 OK",
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"", "Password set for ada@example.com."}},
 		{"Enter before the page is sent", "ada@example.com\n\npro\nada@example.com\n\n" + good + "\n", "updated", pw, ada, 2, []string{
 			"→ left to your browser",
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (",
 			" bytes)\n" + `server ← input_required: url "password.secret"`,
-			"Please check: New password: the page for it is still waiting.", "Password set for ada@example.com."}},
+			"Check New password: the page for it is still waiting.", "Password set for ada@example.com."}},
 		{"cancel on the page", "ada@example.com\n\npro\nada@example.com\ncancel\n", "cancelled", pw, ada, 2, []string{
 			`cancel "password.secret"`, "Password not set: it was cancelled."}},
 	} {
@@ -244,8 +244,8 @@ func TestDemoSpeaksLANG(t *testing.T) {
 	screen := out.String()
 	for _, want := range []string{
 		"Démo d'inscription mcpform\u00a0: un client go-sdk appelle «\u00a0signup\u00a0», puis «\u00a0set_password\u00a0».",
-		"Répondez à chaque question.", "(obligatoire\u00a0; une adresse e-mail)", "Veuillez vérifier",
-		"La démo joue aussi votre navigateur", "La page dit\u00a0: Moins de 12 caractères.", "(sur la page)", "> (masqué)",
+		"Répondez à chaque question.", "(obligatoire\u00a0; une adresse e-mail)", "Adresse e-mail\u00a0: saisissez une adresse e-mail, par exemple nom@example.com.",
+		"La démo joue aussi votre navigateur", "La page dit\u00a0: Nouveau mot de passe\u00a0: saisissez de 12 à 128 caractères.", "(sur la page)", "> (masqué)",
 	} {
 		assert.Contains(t, screen, want)
 	}
@@ -303,4 +303,37 @@ func TestDemoChecksAnswers(t *testing.T) {
 		assert.Contains(t, screen, want)
 	}
 	assert.Equal(t, []account{{Email: "bo@example.com", FullName: "Ada", Plan: "pro"}}, storedAccounts(t, st))
+}
+
+// TestDemoProblemWords: the terminal prints a refused answer's problem as
+// the native re-ask words it, which is what mcpform.ProblemMessage, a view
+// and the secret page say of it (the root's TestProblemWordsOnEveryPath,
+// in every language): one sentence naming the field and the fix, with no
+// validator's words. A whole number out of its bounds is told its bounds.
+func TestDemoProblemWords(t *testing.T) {
+	for _, tt := range []struct {
+		name, seats string
+		answer      any
+		want        string
+	}{
+		{"a whole number below its bounds", "1", 1.0, "Seats must be from 2 to 50."},
+		{"a number that isn't whole", "2.5", 2.5, "Seats must be a whole number."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newTestSignup(t)
+			var out bytes.Buffer
+			input := "ada@example.com\n\nteam\nAnalytical Engines\n" + tt.seats + "\nAnalytical Engines\n12\n"
+			_, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{})
+			require.NoError(t, err)
+			screen := out.String()
+			_, problems := mcpform.CheckFormInput(mcp.InputResponseMap{"team": &mcp.ElicitResult{Action: "accept",
+				Content: map[string]any{"team_name": "Analytical Engines", "seats": tt.answer}}}, "team", s.Signup.Fields("team"))
+			said := mcpform.ProblemMessage(s.Signup.Fields("team"), problems)
+			assert.Equal(t, tt.want, said)
+			assert.Contains(t, screen, "  Tell us about your team\n\n  "+said+"\n", "the terminal prints the re-ask")
+			for _, jargon := range []string{"minimum", "maximum", "integer", "Enter a whole number"} {
+				assert.NotContains(t, screen, jargon)
+			}
+		})
+	}
 }

@@ -24,10 +24,8 @@ type Msg uint16
 // The texts. Their English is in catalogEN, which says what each is for.
 const (
 	// Problems with an answer, and the re-ask that names them.
-	PleaseCheck Msg = iota
+	Sentence Msg = iota
 	ProblemSep
-	FieldProblem
-	Sentence
 	Missing
 	Invalid
 	SecretWaiting
@@ -140,7 +138,12 @@ const (
 	ViewLengthBetween
 	ViewLengthAtLeast
 	ViewLengthAtMost
-	ViewAndBounds
+	ViewMustBetween
+	ViewMustAtLeast
+	ViewMustAtMost
+	ViewChooseBetween
+	ViewChooseAtLeast
+	ViewChooseAtMost
 	ViewPageStep
 	ViewPageButton
 	ViewPasswordPage

@@ -1,15 +1,13 @@
 package catalog
 
 // catalogEN is English, the default, and the source every other catalog
-// translates. Its texts are the ones mcpform has always sent, byte for
-// byte.
+// translates. A Reason's text (NotNumber to GivenTwice) is a Go error's, for
+// a developer; a person reads what the View texts say of it instead.
 var catalogEN = [NumMsgs]string{
-	// "Please check: Email: not a valid email address; Plan: missing
-	// required value."
-	PleaseCheck:   "Please check: {problems}.",
-	ProblemSep:    "; ",
-	FieldProblem:  "{field}: {reason}",
-	Sentence:      "{text}.", // a reason shown alone, as on the secret page
+	// A re-ask says each problem as a sentence of its own: "Email must be
+	// an email address, like name@example.com. Enter a value for Plan."
+	Sentence:      "{text}.", // one problem, said as a sentence
+	ProblemSep:    " ",       // between a re-ask's sentences
 	Missing:       "missing required value",
 	Invalid:       "invalid value", // an answer malformed as a whole
 	SecretWaiting: "the page for it is still waiting",
@@ -104,21 +102,21 @@ var catalogEN = [NumMsgs]string{
 	// The MCP Apps views (the root's view.go).
 	ViewProblemTitle: "There is a problem", // the error summary's heading
 	ViewStepOf:       "Step {step} of {total}",
-	ViewOptional:     "(optional)", // after the label of a field not required
-	ViewContinue:     "Continue",   // a step's submit, but the last
-	ViewFinish:       "Submit",     // the last step's submit
+	ViewOptional:     "{label} (optional)", // the label of a field not required
+	ViewContinue:     "Continue",           // a step's submit, but the last
+	ViewFinish:       "Submit",             // the last step's submit
 	ViewDecline:      "Decline",
 	ViewDone:         "Finished",      // an outcome's heading
 	ViewNotDone:      "Not completed", // an outcome's heading, with isError
 	// What a problem says, by what the field asks: how to fix it.
 	ViewMissing:       "Enter a value for {label}",
 	ViewMissingChoice: "Choose an option for {label}",
-	ViewEmail:         "Enter an email address like name@example.com",
-	ViewURL:           "Enter a web address like https://example.com",
-	ViewDate:          "Enter a date like 2026-08-03",
-	ViewDateTime:      "Enter a date and time like 2026-08-03 10:00",
-	ViewNumber:        "Enter a number",
-	ViewWhole:         "Enter a whole number",
+	ViewEmail:         "{label} must be an email address, like name@example.com",
+	ViewURL:           "{label} must be a web address, like https://example.com",
+	ViewDate:          "{label} must be a date, like 2026-08-03",
+	ViewDateTime:      "{label} must be a date and time, like 2026-08-03 10:00",
+	ViewNumber:        "{label} must be a number",
+	ViewWhole:         "{label} must be a whole number",
 	ViewChoice:        "Choose one of the options for {label}",
 	ViewCheck:         "Check {label}: {reason}", // {reason}: the rule broken
 	ViewChanged:       "Check {label} again: the questions changed",
@@ -132,10 +130,15 @@ var catalogEN = [NumMsgs]string{
 	ViewPickBetween:   "Choose {min} to {max}",
 	ViewPickAtLeast:   "Choose at least {min}",
 	ViewPickAtMost:    "Choose up to {max}",
-	ViewLengthBetween: "Enter {min} to {max} characters",
-	ViewLengthAtLeast: "Enter at least {min} characters",
-	ViewLengthAtMost:  "Enter no more than {max} characters",
-	ViewAndBounds:     "{what}. {bounds}", // what to enter, then its bounds
+	ViewLengthBetween: "{label} must be {min} to {max} characters",
+	ViewLengthAtLeast: "{label} must be at least {min} characters",
+	ViewLengthAtMost:  "{label} must be {max} characters or fewer",
+	ViewMustBetween:   "{label} must be from {min} to {max}", // a number out of its bounds
+	ViewMustAtLeast:   "{label} must be {min} or more",
+	ViewMustAtMost:    "{label} must be {max} or less",
+	ViewChooseBetween: "Choose {min} to {max} options for {label}", // too few or too many chosen
+	ViewChooseAtLeast: "Choose at least {min} options for {label}",
+	ViewChooseAtMost:  "Choose no more than {max} options for {label}",
 	// The secret step; {fields} lists the secret fields' titles.
 	ViewPageStep:      "Open the page and enter what it asks for: {fields}. What you type there goes straight to the server, never through this app.",
 	ViewPageButton:    "Open the page",

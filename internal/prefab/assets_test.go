@@ -104,4 +104,5 @@ func TestViewerFiles(t *testing.T) {
 	}
 	assert.Contains(t, ViewerCSS, "."+OutcomePanelClass+":focus")
 	assert.Contains(t, ViewerCSS, "a."+OpenLinkClass+"{")
+	assert.Contains(t, ViewerCSS, "."+HiddenClass+"{", "viewer.css hides the inline error's prefix")
 }

@@ -140,7 +140,12 @@ func stepControl(f *Field, t *Text) (*Node, error) {
 		return nil, err
 	}
 	if !f.Required && f.Kind != KindCheckbox {
-		c.Label = f.Title + " " + t.Optional
+		c.Label = catalog.Fill(t.Optional, "label", f.Title)
+	}
+	if f.Kind == KindCheckbox {
+		// The renderer gives the box no id and wraps it in its label,
+		// which takes the id an error summary links to.
+		c.ID = ControlID(f)
 	}
 	// prefab 0.3.13's Input reads neither (see formNode).
 	c.Disabled, c.ReadOnly = nil, nil
@@ -162,7 +167,7 @@ func fieldNode(f *Field, problem string, t *Text) (*Node, error) {
 		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: h})
 	}
 	if problem != "" {
-		n.Children = append(n.Children, &Node{Type: "FieldError", Content: problem})
+		n.Children = append(n.Children, errorNode(problem, t))
 	}
 	return n, nil
 }
@@ -238,6 +243,21 @@ func Hint(f *Field, t *Text) string {
 		return Bounds(f, t.CharsBetween, t.CharsAtLeast, t.CharsAtMost)
 	case KindChoices:
 		return Bounds(f, t.PickBetween, t.PickAtLeast, t.PickAtMost)
+	}
+	return ""
+}
+
+// Problem fills a problem's template, which names f by its {label},
+// with f's bounds: between when it has both, atLeast for the lower alone,
+// atMost for the upper alone; "" for none.
+func Problem(f *Field, between, atLeast, atMost string) string {
+	switch {
+	case f.Min != nil && f.Max != nil:
+		return catalog.Fill(between, "label", f.Title, "min", num(*f.Min), "max", num(*f.Max))
+	case f.Min != nil:
+		return catalog.Fill(atLeast, "label", f.Title, "min", num(*f.Min))
+	case f.Max != nil:
+		return catalog.Fill(atMost, "label", f.Title, "max", num(*f.Max))
 	}
 	return ""
 }

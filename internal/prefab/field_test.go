@@ -12,7 +12,7 @@ import (
 )
 
 // english is the view text the tests use: the words that matter here.
-var english = &Text{Optional: "(optional)",
+var english = &Text{Optional: "{label} (optional)", ProblemTitle: "There is a problem", ErrorPrefix: "Error: ",
 	Between: "From {min} to {max}", AtLeast: "{min} or more", AtMost: "{max} or less",
 	CharsBetween: "{min} to {max} characters", CharsAtLeast: "At least {min} characters", CharsAtMost: "Up to {max} characters",
 	PickBetween: "Choose {min} to {max}", PickAtLeast: "Choose at least {min}", PickAtMost: "Choose up to {max}"}
@@ -45,7 +45,7 @@ func TestFieldBounds(t *testing.T) {
 // never does, and its description, bounds and problem follow the control.
 func TestFieldNode(t *testing.T) {
 	f := Field{Name: "seats", Title: "Seats", Kind: KindInteger, InputType: "number", Description: "How many.", Min: bound(2)}
-	n, err := fieldNode(&f, "Enter a whole number", english)
+	n, err := fieldNode(&f, "Seats must be 2 or more", english)
 	assert.NoError(t, err)
 	assert.Equal(t, "Field", n.Type)
 	assert.Equal(t, "mcpform-attr-min=2", n.CSSClass)
@@ -53,12 +53,55 @@ func TestFieldNode(t *testing.T) {
 	for _, c := range n.Children {
 		got = append(got, c.Type+": "+c.Label+c.Content)
 	}
-	assert.Equal(t, []string{"Input: Seats (optional)", "FieldDescription: How many.", "FieldDescription: 2 or more", "FieldError: Enter a whole number"}, got)
+	assert.Equal(t, []string{"Input: Seats (optional)", "FieldDescription: How many.", "FieldDescription: 2 or more", "Span: "}, got)
+	// The problem, as GOV.UK's inline error: "Error:" hidden from the eye.
+	problem := n.Children[3]
+	assert.Equal(t, &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{
+		{Type: "Span", CSSClass: HiddenClass, Children: []*Node{{Type: "Text", Content: "Error: "}}},
+		{Type: "Text", Content: "Seats must be 2 or more"},
+	}}, problem)
 
 	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, "", english)
 	assert.NoError(t, err)
 	assert.Equal(t, "News", box.Children[0].Label)
 	assert.Len(t, box.Children, 1)
+}
+
+// TestSummary: the error summary is titled by an h2, below no h5, and
+// each problem of a field links to that field's control, by the id the
+// renderer or the viewer's script gives it.
+func TestSummary(t *testing.T) {
+	fields := []Field{
+		{Name: "seats", Title: "Seats", Kind: KindInteger, InputType: "number"},
+		{Name: "plan", Title: "Plan", Kind: KindChoice},
+		{Name: "news", Title: "News", Kind: KindCheckbox},
+		{Name: "level", Title: "Level", Kind: KindRange},
+	}
+	n := summaryNode([]Said{
+		{Field: "seats", Text: "Seats must be from 2 to 50"},
+		{Field: "plan", Text: "Choose an option for Plan"},
+		{Field: "news", Text: "Check News: x"},
+		{Field: "level", Text: "Level must be a number"},
+		{Text: "The page's link was used in another browser"},
+	}, fields, english)
+	assert.Equal(t, "Alert", n.Type)
+	assert.Equal(t, SummaryClass, n.CSSClass)
+	assert.Equal(t, &Node{Type: "Heading", Content: "There is a problem", Level: 2, CSSClass: "pf-alert-title"}, n.Children[0])
+	var got []string
+	for _, c := range n.Children[1:] {
+		l := c.Children[0]
+		got = append(got, l.Type+" "+l.Href+" "+l.Content)
+	}
+	assert.Equal(t, []string{
+		"Link #pf-input-seats Seats must be from 2 to 50",
+		"Link #pf-select-plan Choose an option for Plan",
+		"Link #pf-checkbox-news Check News: x",
+		"Link #pf-input-level Level must be a number",
+		"Text  The page's link was used in another browser",
+	}, got)
+	box, err := stepControl(&fields[2], english)
+	assert.NoError(t, err)
+	assert.Equal(t, "pf-checkbox-news", box.ID, "a checkbox's label takes the id its link names")
 }
 
 // TestControlDefault: a default JSON cannot hold is the field's error.
@@ -94,5 +137,19 @@ func TestLangParts(t *testing.T) {
 			require.NoError(t, err, c)
 			assert.Equal(t, []string{"New password 🔑", "Recovery key"}[i], string(utf16.Decode(content[at:at+n])))
 		}
+	}
+}
+
+// TestOptionalLabel: "(optional)" is each language's template of the
+// label, so that Japanese puts its full-width brackets right after the
+// label, with no space between.
+func TestOptionalLabel(t *testing.T) {
+	for _, tt := range []struct{ optional, want string }{
+		{"{label} (optional)", "Full name (optional)"},
+		{"{label}（任意）", "Full name（任意）"},
+	} {
+		c, err := stepControl(&Field{Name: "full_name", Title: "Full name"}, &Text{Optional: tt.optional})
+		assert.NoError(t, err)
+		assert.Equal(t, tt.want, c.Label)
 	}
 }

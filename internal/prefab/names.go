@@ -55,6 +55,9 @@ const (
 	ReviewClass = "mcpform-review"
 	// SummaryClass marks the error summary, focused after a re-ask.
 	SummaryClass = "mcpform-problems"
+	// HiddenClass hides text from the eye but not from a screen reader,
+	// as GOV.UK's govuk-visually-hidden does (viewer.css).
+	HiddenClass = "mcpform-visually-hidden"
 	// OpenLinkClass marks the link that the host opens (ui/open-link).
 	OpenLinkClass = "mcpform-open-link"
 	// CopyLinkClass marks the button that copies that link.

@@ -17,6 +17,7 @@ const Version = "0.3"
 // TypeScript emits even when false, on some components only.
 type Node struct {
 	Type        string          `json:"type"`
+	ID          string          `json:"id,omitempty"` // the element's id, which the renderer sets on any
 	CSSClass    string          `json:"cssClass,omitempty"`
 	Content     string          `json:"content,omitempty"`
 	Level       int             `json:"level,omitempty"`

@@ -41,7 +41,7 @@ type Step struct {
 	Reask bool
 	// Summary says how to fix each problem, in order; Problems, by field
 	// name, the one shown under the field.
-	Summary  []string
+	Summary  []Said
 	Problems map[string]string
 
 	// Page is the secret page a secret step sends the person to first;
@@ -89,7 +89,7 @@ type Page struct {
 func (s *Step) content(t *Text) (*Node, error) {
 	var children []*Node
 	if len(s.Summary) > 0 {
-		children = append(children, summaryNode(s.Summary, t))
+		children = append(children, summaryNode(s.Summary, s.Fields, t))
 	}
 	if s.Total > 1 {
 		of := t.StepOf
@@ -168,15 +168,68 @@ func (s *Step) state() map[string]any {
 	return state
 }
 
-// summaryNode is the error summary: prefab's Alert, whose role is alert,
-// titled, with what to fix, one line each.
-func summaryNode(said []string, t *Text) *Node {
+// A Said is one problem of the error summary: what to fix, and the name
+// of the field it is at, whose control the summary links to; "" for a
+// problem of no field shown, which is said without a link.
+type Said struct {
+	Field string
+	Text  string
+}
+
+// summaryNode is the error summary, as GOV.UK's: prefab's Alert, whose
+// role is alert, titled by an h2 (prefab's AlertTitle is an h5, which
+// would come before the page's h1), with what to fix, one line each, each
+// a link to its field's control.
+func summaryNode(said []Said, fields []Field, t *Text) *Node {
 	n := &Node{Type: "Alert", Variant: "destructive", CSSClass: SummaryClass,
-		Children: []*Node{{Type: "AlertTitle", Content: t.ProblemTitle}}}
+		Children: []*Node{{Type: "Heading", Content: t.ProblemTitle, Level: 2, CSSClass: "pf-alert-title"}}}
 	for _, s := range said {
-		n.Children = append(n.Children, &Node{Type: "AlertDescription", Content: s})
+		var line *Node
+		if i := fieldAt(fields, s.Field); i >= 0 {
+			line = &Node{Type: "Link", Content: s.Text, Href: "#" + ControlID(&fields[i])}
+		} else {
+			line = &Node{Type: "Text", Content: s.Text}
+		}
+		n.Children = append(n.Children, &Node{Type: "Div", CSSClass: "pf-alert-description", Children: []*Node{line}})
 	}
 	return n
+}
+
+// fieldAt returns the index of the field named name in fields, or -1.
+func fieldAt(fields []Field, name string) int {
+	if name == "" {
+		return -1
+	}
+	for i := range fields {
+		if fields[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ControlID returns the id of f's control in a view: the one prefab
+// 0.3.13's renderer gives an input, the viewer's script (viewer.js) a
+// select or a slider, which prefab gives none, and Control a checkbox's
+// label, which holds its box.
+func ControlID(f *Field) string {
+	switch f.Kind {
+	case KindChoice, KindChoices:
+		return "pf-select-" + f.Name
+	case KindCheckbox:
+		return "pf-checkbox-" + f.Name
+	}
+	return "pf-input-" + f.Name
+}
+
+// errorNode is a field's problem, as GOV.UK's inline error: prefab's
+// FieldError holds text alone, so the problem is a span of its class, that
+// starts with t.ErrorPrefix, visually hidden (HiddenClass).
+func errorNode(problem string, t *Text) *Node {
+	return &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{
+		{Type: "Span", CSSClass: HiddenClass, Children: []*Node{{Type: "Text", Content: t.ErrorPrefix}}},
+		{Type: "Text", Content: problem},
+	}}
 }
 
 // Titles lists the titles of fields, joined by sep.

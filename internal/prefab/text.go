@@ -8,20 +8,28 @@ type Text struct {
 	// English, the viewer page's own language.
 	Lang string
 
+	// Optional is a template of the {label} of a field not required.
 	ProblemTitle, StepOf, Optional, Continue, Finish, Decline, Done, NotDone string
+	// ErrorPrefix comes before each problem under a field, hidden from
+	// the eye, so that a screen reader says it is one ("Error: ").
+	ErrorPrefix string
 
 	// StepOfUpTo is StepOf when later steps may be skipped.
 	StepOfUpTo string
 
-	// What a problem says, by what the field asks: each says how to fix
-	// it, not what the validator thought.
+	// What a problem says, by what the field asks: each is one sentence
+	// (without its stop) that names the field by its {label} and says how
+	// to fix it, not what the validator thought.
 	Missing, MissingChoice, Email, URL, Date, DateTime, Number, Whole, Choice, Check, Changed string
 
-	// Bounds, as a hint under the label and in a problem; what to enter
-	// when a text's length is out of them; what to enter and its bounds.
+	// Bounds, as a hint under the label.
 	Between, AtLeast, AtMost, CharsBetween, CharsAtLeast, CharsAtMost string
 	PickBetween, PickAtLeast, PickAtMost                              string
-	LengthBetween, LengthAtLeast, LengthAtMost, AndBounds             string
+	// Bounds, in a problem that names the field: a text's length, a
+	// number, the number of choices.
+	LengthBetween, LengthAtLeast, LengthAtMost string
+	MustBetween, MustAtLeast, MustAtMost       string
+	ChooseBetween, ChooseAtLeast, ChooseAtMost string
 
 	// The secret step.
 	PageStep, PageButton, PasswordPage, CopyLink, Copied, ReturnStep, ReturnOnly string
