@@ -373,7 +373,7 @@ func ExampleAnswersAsSentHandler() {
 	}
 	// Output:
 	// booked 2 seats
-	// asked again: How many seats? Please check: Seats: less than the minimum 2.
+	// asked again: How many seats? Seats must be 2 or more.
 }
 
 func ExampleAnswersAsSentTransport() {
@@ -392,7 +392,7 @@ func ExampleAnswersAsSentTransport() {
 	line, _ := bufio.NewReader(outR).ReadBytes('\n')
 	fmt.Println(shown(line))
 	// Output:
-	// asked again: How many seats? Please check: Seats: less than the minimum 2.
+	// asked again: How many seats? Seats must be 2 or more.
 }
 
 // BenchmarkAnswersAsSent reads a typical native answer as a go-sdk
@@ -490,7 +490,7 @@ func noWrap(h http.Handler) http.Handler { return h }
 // again, where go-sdk's decoding alone books 2.
 func TestAnswersAsSentFlow(t *testing.T) {
 	const content = `{"seats":1.9999999999999999,"account":9007199254740993}`
-	assert.Equal(t, "asked again: Please provide the following information Please check: Seats: less than the minimum 2.",
+	assert.Equal(t, "asked again: Please provide the following information Seats must be 2 or more.",
 		shown(flowRounds(t, mcpform.AnswersAsSentHandler)(content)))
 	assert.Equal(t, "done 2 9.007199254740992e+15", shown(flowRounds(t, noWrap)(content)))
 	assert.Equal(t, "done 3 9007199254740993", shown(flowRounds(t, mcpform.AnswersAsSentHandler)(`{"seats":3,"account":9007199254740993}`)))

@@ -171,6 +171,6 @@ func TestInteropTSSpanishTeamSignup(t *testing.T) {
 	assert.Equal(t, "Contraseña", p.Label)
 	assert.Equal(t, "Enviar", p.Button)
 	assert.Equal(t, "Error: Crea tu cuenta", p.ProblemTitle)
-	assert.Equal(t, "Password: escribe al menos 8 caracteres.", p.Problem)
+	assert.Equal(t, "Contraseña: escribe al menos 8 caracteres.", p.Problem)
 	assert.Equal(t, "Listo", p.Done)
 }

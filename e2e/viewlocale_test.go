@@ -138,10 +138,10 @@ func TestViewsInHostLocale(t *testing.T) {
 
 	assert.Contains(t, reasked.Focus.Class, "mcpform-problems", "the error summary has the focus")
 	assert.Contains(t, reasked.Focus.Text, "Il y a un problème")
-	assert.Contains(t, reasked.Focus.Text, "Saisissez une adresse e-mail, par exemple nom@example.com")
+	assert.Contains(t, reasked.Focus.Text, "Adresse e-mail\u00a0: saisissez une adresse e-mail, par exemple nom@example.com")
 	email := reasked.control(t, "email")
 	assert.Equal(t, "true", email.Invalid)
-	assert.Equal(t, []string{"Saisissez une adresse e-mail, par exemple nom@example.com"}, email.Described)
+	assert.Equal(t, []string{"Erreur\u00a0: Adresse e-mail\u00a0: saisissez une adresse e-mail, par exemple nom@example.com"}, email.Described)
 
 	assert.Equal(t, "fr", team.Lang)
 	assert.Equal(t, map[string]string{"Nom de l'équipe": "team_name", "Places": "seats"}, team.Labels)
