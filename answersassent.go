@@ -33,9 +33,10 @@ import (
 // sent. It reads a POST's body of at most 1 MiB into memory first (a
 // larger one reaches h unread, and its answers are read as go-sdk decoded
 // them), and the copy adds about 4/3 of the answers' size to the body, to
-// count in h's MaxRequestBodyBytes. A batch passes unchanged. The core
-// reads the copy only where plain encoding/json decodes it to the answer
-// go-sdk decoded, so a client that writes it itself gains nothing.
+// count in h's MaxRequestBodyBytes. A batch passes unchanged. The copy
+// begins with a mark the process draws at random when it starts, and the
+// core reads only a copy that carries it, so one a client writes itself,
+// where no wrapper removes it, is never read.
 //
 // A nil h panics, as http.Handle does.
 func AnswersAsSentHandler(h http.Handler) http.Handler {

@@ -186,9 +186,9 @@ func TestAnswersAsSent(t *testing.T) {
 }
 
 // TestAnswersAsSentForged: what a client writes under the wrappers' key
-// is removed by them; without them, it is read only when it decodes to
-// the answer go-sdk decoded, so it can never make the core judge
-// another answer.
+// is removed by them; without them, it carries no mark of this
+// process's wrappers and is never read, so it can never make the core
+// judge other bytes than go-sdk decoded.
 func TestAnswersAsSentForged(t *testing.T) {
 	kept := func(responses string) string {
 		return `,"io.mcpform/inputResponses":"` + base64.StdEncoding.EncodeToString([]byte(responses)) + `"`
@@ -204,9 +204,8 @@ func TestAnswersAsSentForged(t *testing.T) {
 		{"another action", `{"seats":3}`, kept(`{"booking":{"action":"decline"}}`), "accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
 		{"not base64", `{"seats":3}`, `,"io.mcpform/inputResponses":"%%%"`, "accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
 		{"hides a defect", `{"seats":3,"seats":3}`, kept(answer(`{"seats":3}`)), "invalid seats", "accepted seats=3 account=0 note=\"\""},
-		// The same answer to encoding/json, read as written: never worse
-		// than go-sdk's decoding.
-		{"the same to encoding/json", `{"seats":2}`, kept(answer(`{"seats":1.9999999999999999}`)), "accepted seats=2 account=0 note=\"\"", "invalid seats"},
+		// The same answer to encoding/json, but other bytes: not read.
+		{"the same to encoding/json", `{"seats":2}`, kept(answer(`{"seats":1.9999999999999999}`)), "accepted seats=2 account=0 note=\"\"", "accepted seats=2 account=0 note=\"\""},
 		{"escaped key", `{"seats":3}`, `,"io.mcpform\/inputResponses":"` + base64.StdEncoding.EncodeToString([]byte(answer(`{"seats":40}`))) + `"`,
 			"accepted seats=3 account=0 note=\"\"", "accepted seats=3 account=0 note=\"\""},
 	} {

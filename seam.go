@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 
 	"golang.org/x/text/language"
 
@@ -61,39 +60,18 @@ func (c *sdkCall) CapabilityError(form, url bool) error {
 
 // Answer is the answer under key as go-sdk decoded it, or as the client
 // sent it when [AnswersAsSentHandler] or [AnswersAsSentTransport] kept
-// its bytes, and they say what go-sdk decoded (see asSent).
+// its bytes. go-sdk decoded those same bytes, so the two say the same
+// thing but for what decoding loses: a number's digits, a key given
+// twice, invalid UTF-8. A copy a client wrote itself carries no mark of
+// this process's wrappers, and is not read.
 func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
 	p := c.params()
-	if kept, ok := p.Meta[rawanswers.MetaKey].(string); ok {
-		if r := InputResponse(p.InputResponses, key); r != nil {
-			return asSent(r, kept, key), true
+	if kept, ok := p.Meta[rawanswers.MetaKey].(string); ok && InputResponse(p.InputResponses, key) != nil {
+		if r, ok := rawanswers.Lookup(kept, key); ok {
+			return seam.Answer{Action: r.Action, Content: r.Content}, true
 		}
 	}
 	return sdkAnswers(p.InputResponses).Answer(key)
-}
-
-// asSent is the answer under key in kept, the input responses as the
-// client sent them, when plain encoding/json decodes it to decoded, the
-// answer go-sdk handed over, and decoded otherwise. A client can write
-// kept itself where no wrapper removes it, so the core reads only bytes
-// that say to encoding/json what go-sdk decoded: read as written, they
-// can be asked again, or keep a number's digits, never say another thing.
-func asSent(decoded *mcp.ElicitResult, kept, key string) seam.Answer {
-	fallback := seam.Answer{Action: decoded.Action, Content: decoded.Content}
-	r, ok := rawanswers.Lookup(kept, key)
-	if !ok {
-		return fallback
-	}
-	var plain mcp.ElicitResult
-	if json.Unmarshal(r.Raw, &plain) != nil || plain.Action != decoded.Action ||
-		!reflect.DeepEqual(plain.Content, decoded.Content) {
-		return fallback
-	}
-	a := seam.Answer{Action: r.Action}
-	if r.Content != nil {
-		a.Content = r.Content
-	}
-	return a
 }
 
 func (c *sdkCall) Modes() (form, url bool) {

@@ -8,13 +8,16 @@
 // answer back. Every other byte of the message stays as it was, so go-sdk
 // decodes the same call, with one more _meta member.
 //
-// The copy is a claim, not a proof: a client can write the member itself
-// when no wrapper removes it. The core therefore reads it only where it
-// decodes, as go-sdk decodes, to the answer go-sdk handed over.
+// A client can write the member itself where no wrapper removes it, so
+// every copy a wrapper writes begins with a mark drawn at random when the
+// process starts, which no client is ever sent, and [Lookup] reads only
+// a copy that carries it.
 package rawanswers
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -23,8 +26,15 @@ import (
 )
 
 // MetaKey is the params._meta member that holds the input responses as
-// sent: their JSON's bytes in standard base64, which keeps invalid UTF-8.
+// sent: the process's mark, a dot, and their JSON's bytes in standard
+// base64, which keeps invalid UTF-8.
 const MetaKey = "io.mcpform/inputResponses"
+
+// mark begins each copy this process writes. It is random, so a client
+// cannot write a copy that Lookup reads, and it never leaves the
+// process: a wrapper writes it into a message the server reads, and
+// removes any a client sent.
+var mark = rand.Text() + "."
 
 // MaxMessage bounds the messages rewritten: a larger one passes
 // unchanged, and the core reads go-sdk's decoding of its answers.
@@ -162,6 +172,7 @@ func appendMeta(out, meta, answers []byte) []byte {
 			out = append(out, ',')
 		}
 		out = append(out, `"`+MetaKey+`":"`...)
+		out = append(out, mark...)
 		out = base64.StdEncoding.AppendEncode(out, answers)
 		out = append(out, '"')
 	}
@@ -206,11 +217,15 @@ type Response struct {
 }
 
 // Lookup returns the response under key in kept, the value of [MetaKey],
-// and whether there is one. Its action and content are the members
-// encoding/json reads into an elicitation result: their names matched
-// without regard to case.
+// and whether there is one: false when a wrapper of this process did not
+// write kept. Its action and content are the members encoding/json reads
+// into an elicitation result, as go-sdk does: their names matched without
+// regard to case.
 func Lookup(kept string, key string) (Response, bool) {
-	raw, err := base64.StdEncoding.DecodeString(kept)
+	if len(kept) < len(mark) || subtle.ConstantTimeCompare([]byte(kept[:len(mark)]), []byte(mark)) != 1 {
+		return Response{}, false
+	}
+	raw, err := base64.StdEncoding.DecodeString(kept[len(mark):])
 	if err != nil || !json.Valid(raw) {
 		return Response{}, false
 	}

@@ -14,7 +14,8 @@ import (
 
 const answers = `{"booking":{"action":"accept","content":{"seats":1.9999999999999999,"seats":3,"note":"Ada` + "\xff" + `"}}}`
 
-func kept(raw string) string { return base64.StdEncoding.EncodeToString([]byte(raw)) }
+// kept is raw as a wrapper of this process copies it.
+func kept(raw string) string { return mark + base64.StdEncoding.EncodeToString([]byte(raw)) }
 
 func TestMessage(t *testing.T) {
 	for _, tt := range []struct {
@@ -85,8 +86,16 @@ func TestLookup(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	_, found := Lookup("%%%", "k")
-	assert.False(t, found, "not base64")
+	for name, forged := range map[string]string{
+		"not base64":       mark + "%%%",
+		"no mark":          base64.StdEncoding.EncodeToString([]byte(`{"k":{"action":"accept"}}`)),
+		"another mark":     "AAAAAAAAAAAAAAAAAAAAAAAAAA." + base64.StdEncoding.EncodeToString([]byte(`{"k":{"action":"accept"}}`)),
+		"the mark, cut":    mark[:len(mark)-2],
+		"the mark, no dot": mark[:len(mark)-1] + base64.StdEncoding.EncodeToString([]byte(`{"k":{"action":"accept"}}`)),
+	} {
+		_, found := Lookup(forged, "k")
+		assert.False(t, found, name)
+	}
 }
 
 // FuzzMessage: a message rewritten decodes, with encoding/json, to the
@@ -121,12 +130,36 @@ func FuzzMessage(f *testing.F) {
 		meta, ok := gotParams["_meta"].(map[string]any)
 		require.True(t, ok, "%s", out)
 		if copied, ok := meta[MetaKey]; ok {
-			raw, err := base64.StdEncoding.DecodeString(copied.(string))
+			enc, ok := strings.CutPrefix(copied.(string), mark)
+			require.True(t, ok, "the copy carries the mark")
+			raw, err := base64.StdEncoding.DecodeString(enc)
 			require.NoError(t, err)
 			var answers any
 			require.NoError(t, json.Unmarshal(raw, &answers))
 			assert.True(t, reflect.DeepEqual(sentParams["inputResponses"], answers), "the copy decodes to the answers")
 			assert.True(t, bytes.Contains(msg, raw), "the copy is the bytes sent")
+			// Each answer read from the copy says what encoding/json
+			// decodes, as go-sdk does: the core reads the copy unchecked.
+			var decoded map[string]json.RawMessage
+			if json.Unmarshal(raw, &decoded) == nil {
+				for key, v := range decoded {
+					var result struct {
+						Action  string         `json:"action"`
+						Content map[string]any `json:"content"`
+					}
+					r, found := Lookup(copied.(string), key)
+					require.True(t, found, key)
+					if json.Unmarshal(v, &result) != nil || r.Action == "" {
+						continue // go-sdk refuses it, or the core asks again
+					}
+					assert.Equal(t, result.Action, r.Action, key)
+					var content map[string]any
+					if r.Content != nil {
+						require.NoError(t, json.Unmarshal(r.Content, &content), key)
+					}
+					assert.True(t, reflect.DeepEqual(result.Content, content), "%s: %v, read %v", key, result.Content, content)
+				}
+			}
 		}
 		delete(meta, MetaKey)
 		if sentMeta, ok := sentParams["_meta"].(map[string]any); ok {
