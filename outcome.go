@@ -436,7 +436,15 @@ func (d *sdkDo) run(ctx context.Context) (*rawOutcome, error) {
 
 // encode encodes do's result, when the store records it.
 func (d *sdkDo) encode() ([]byte, error) {
-	blob, err := json.Marshal(d.raw.sdk)
+	var blob []byte
+	var err error
+	if d.raw.sdk != nil {
+		// What json.Marshal adds, a check and a compacted copy of the
+		// method's output, is spent on encoding/json's own output.
+		blob, err = d.raw.sdk.MarshalJSON()
+	} else {
+		blob, err = json.Marshal(d.raw.sdk)
+	}
 	if err != nil {
 		return nil, err
 	}
