@@ -48,7 +48,12 @@ func AnswersAsSentHandler(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, rawanswers.MaxMessage+1))
+		var buf bytes.Buffer
+		if r.ContentLength > 0 {
+			buf.Grow(int(r.ContentLength) + bytes.MinRead) // one read, no regrowth
+		}
+		_, err := buf.ReadFrom(io.LimitReader(r.Body, rawanswers.MaxMessage+1))
+		body := buf.Bytes()
 		r2 := new(http.Request)
 		*r2 = *r
 		r2.GetBody = nil
