@@ -110,7 +110,7 @@ type FormOptions struct {
 	// Translate gives the author's own words (field labels, or the
 	// titles made of names, descriptions, placeholders, option labels,
 	// the message, and the reasons a Step's Check gives) in lang, a
-	// language other than English that the person asked for (see
+	// language other than Language that the person asked for (see
 	// "Languages" in the package documentation); it returns "" to keep
 	// text as it is. It is called once per text and language, when the
 	// form is first asked in that language, so it must always give the
