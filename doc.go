@@ -384,19 +384,32 @@
 // in that language, through the companion, with the action "render";
 // the flow re-pins the language and asks the same step, reading no
 // answers, with the state bound as before. Until the view's language is
-// known, the viewer keeps it hidden, with its size, for 500 ms at most,
-// so that no one reads or types into a view about to change language; a
-// host that sends the person's language as acceptLanguage on the tool's
-// first call saves that wait and the second call. Author text shown with
-// no translation is marked with lang "en" in views and on the secret
-// page, so that a screen reader never reads it by another language's
-// rules. A result mcpform builds in a
+// known, the viewer keeps it hidden, keeping its size (CSS visibility, so
+// the host fits the frame to it), for 500 ms at most after the host gave
+// it the tool's result, so that no one reads or types into a view about
+// to change language. A render slower than that comes after the view is
+// shown, and replaces it only if nothing has been typed into it yet. A host that
+// sends the person's language as acceptLanguage on the tool's first call
+// saves that wait and the second call. A result mcpform builds in a
 // language other than English carries the SEP's contentLanguage _meta;
 // mark a result of your own with [ContentLanguage]. Your own words,
 // labels, descriptions, option labels, messages and a Check's reasons,
 // are translated by [FlowOptions].Translate (or [FormOptions].Translate),
 // once per language. [ProblemMessage] speaks English. A flow or a lone
 // form on the mcpgo face reads the language in the same way.
+//
+// Your words are English unless [FlowOptions].Language (or
+// [FormOptions].Language) names the language you write them in, such as
+// language.German. Words Translate leaves as they are (it returns "")
+// are shown as you wrote them, and marked with your language's lang in
+// views and on the secret page, in English rounds too when you write in
+// another language, so that a screen reader never reads them by another
+// language's rules (WCAG 3.1.2). A round in your language shows your
+// words as written, marks nothing, and never calls Translate. A page's
+// title cannot mark a part, so it is said wholly in one language: a
+// secret page whose heading is untranslated is titled in your language,
+// "Fehler: " and all where mcpform speaks it, and the view's frame takes
+// the lang of its heading.
 //
 // # mcp-go
 //

@@ -141,6 +141,11 @@ type FlowOptions struct {
 	// whose Form has a Translate of its own uses this one when it is set.
 	// Nil keeps each step's Form's.
 	Translate func(lang language.Tag, text string) string
+	// Language is the language the author writes the flow's own words
+	// in, as [FormOptions].Language is, for every step and Commit. The
+	// zero Tag keeps each step's Form's, which is English unless the Form
+	// says otherwise.
+	Language language.Tag
 	// Commit names what the flow does once it ends, as the button that
 	// ends it says it, such as "Create account": on the check round of
 	// CheckAnswers, or else on a step sure to be the last. It is shown as
@@ -276,6 +281,7 @@ type Flow struct {
 
 	lang      catalog.Lang                            // the language f speaks; see language.go
 	translate func(language.Tag, string) string       // FlowOptions.Translate
+	author    language.Tag                            // FlowOptions.Language; the zero Tag leaves each step's
 	local     *[catalog.NumLangs]atomic.Pointer[Flow] // f in each language, shared by them all
 	origin    *Flow                                   // what f translates; nil for an original
 }
@@ -324,6 +330,7 @@ func NewFlow(codec *RequestStateCodec, steps []Step, opts *FlowOptions) (*Flow, 
 		f.outcomes = opts.Outcomes
 		f.contextPrincipal = opts.ContextPrincipal
 		f.translate = opts.Translate
+		f.author = opts.Language
 		f.commit, f.review = opts.Commit, opts.CheckAnswers
 	}
 	f.local = new([catalog.NumLangs]atomic.Pointer[Flow])

@@ -54,6 +54,7 @@ type compiled struct {
 	local     [catalog.NumLangs]atomic.Pointer[compiled] // c in each language, made on first use
 	origin    *compiled                                  // what c translates; nil for an original
 	kept      map[string]bool                            // the author's words Translate left as they are, in lang
+	author    authorLanguage                             // FormOptions.Language
 }
 
 // A CompiledForm is a form compiled by [NewForm] or [FormFor], whatever its
@@ -109,13 +110,20 @@ type FormOptions struct {
 	// Translate gives the author's own words (field labels, or the
 	// titles made of names, descriptions, placeholders, option labels,
 	// the message, and the reasons a Step's Check gives) in lang, a
-	// language other than English that the person asked for (see
+	// language other than Language that the person asked for (see
 	// "Languages" in the package documentation); it returns "" to keep
 	// text as it is. It is called once per text and language, when the
 	// form is first asked in that language, so it must always give the
 	// same answer. Nil keeps the author's words in every language, while
 	// mcpform's own are translated.
 	Translate func(lang language.Tag, text string) string
+	// Language is the language the author writes the form's own words in.
+	// Asked in another, the words Translate leaves as they are carry it as
+	// their lang in views and on the secret page, so that a screen reader
+	// reads them by its rules; asked in Language itself, the form shows
+	// its words as written, without calling Translate, and marks none.
+	// The zero Tag means English.
+	Language language.Tag
 }
 
 // NewForm compiles fields into a Form whose accepted answers decode into
@@ -169,7 +177,7 @@ func formFlow(form CompiledForm, opts *FormOptions) (*Flow, error) {
 	}
 	return NewFlow(opts.Codec, []Step{{Form: form}}, &FlowOptions{Principal: opts.Principal, ContextPrincipal: opts.ContextPrincipal,
 		EveryCallerIsSamePerson: opts.EveryCallerIsSamePerson, AskModel: opts.AskModel, MaxReasks: math.MaxInt32,
-		Translate: opts.Translate})
+		Translate: opts.Translate, Language: opts.Language})
 }
 
 // compile builds the schema and checker of fields already checked.
@@ -201,6 +209,7 @@ func compile(all []AutoFormField, opts *FormOptions) (*compiled, error) {
 		}
 		c.model = opts.AskModel
 		c.translate = opts.Translate
+		c.author = newAuthorLanguage(opts.Language)
 	}
 	c.own = formArguments(fields)
 	c.asked = []seam.Request{{Key: c.key, Mode: "form", Message: c.message, Schema: c.boxed}}

@@ -87,26 +87,69 @@ func stampLang(res *mcp.CallToolResult, code string) {
 // language then costs what asking in English does. English is the
 // original itself.
 
-// in returns c in l, compiled with c's own Translate.
+// An authorLanguage is the language an author writes their words in, as
+// FormOptions.Language or FlowOptions.Language says it. The zero value is
+// English.
+type authorLanguage struct {
+	code  string       // its tag, as a lang attribute says it; "" for English
+	lang  catalog.Lang // the catalog's language of its base, unless other
+	other bool         // no language of the catalog's has its base
+}
+
+// newAuthorLanguage returns the author's language t; the zero Tag is
+// English.
+func newAuthorLanguage(t language.Tag) authorLanguage {
+	if t == (language.Tag{}) {
+		return authorLanguage{}
+	}
+	a := authorLanguage{code: t.String(), other: true}
+	base, _ := t.Base()
+	for l := range catalog.NumLangs {
+		if b, _ := l.Tag().Base(); b == base {
+			a.lang, a.other = l, false
+		}
+	}
+	return a
+}
+
+// speaks reports whether l is the author's language, whose rounds show
+// the author's words as written and mark none.
+func (a authorLanguage) speaks(l catalog.Lang) bool { return !a.other && a.lang == l }
+
+// mark is the lang the author's words carry amid another language.
+func (a authorLanguage) mark() string {
+	if a.code == "" {
+		return "en"
+	}
+	return a.code
+}
+
+// in returns c in l, compiled with c's own Translate. An English author's
+// form in English is the original itself.
 func (c *compiled) in(l catalog.Lang) *compiled {
 	if c.origin != nil {
 		c = c.origin // never a translation of a translation
 	}
-	if l == catalog.English {
-		return c
-	}
 	if lc := c.local[l].Load(); lc != nil {
 		return lc
 	}
-	lc := c.localize(l, c.translate)
+	if l == catalog.English && c.author.speaks(l) {
+		return c
+	}
+	lc := c.localize(l, c.translate, c.author)
 	c.local[l].Store(lc) // a race builds two equal copies; one is kept
 	return lc
 }
 
 // localize returns a copy of c compiled in l, with tr translating the
-// author's words; c itself when the copy does not compile, which a
-// translation of titles cannot cause.
-func (c *compiled) localize(l catalog.Lang, tr func(language.Tag, string) string) *compiled {
+// words of an author writing in a; c itself when the copy does not
+// compile, which a translation of titles cannot cause. In a's own
+// language nothing is translated, and nothing is marked as kept.
+func (c *compiled) localize(l catalog.Lang, tr func(language.Tag, string) string, a authorLanguage) *compiled {
+	own := a.speaks(l)
+	if own {
+		tr = nil
+	}
 	kept := map[string]bool{} // what stays in the author's language
 	t := func(s string) string {
 		if s == "" {
@@ -146,17 +189,20 @@ func (c *compiled) localize(l catalog.Lang, tr func(language.Tag, string) string
 	if err != nil {
 		return c
 	}
-	lc.lang, lc.origin, lc.kept = l, c, kept
+	if own {
+		kept = nil
+	}
+	lc.lang, lc.origin, lc.kept, lc.author = l, c, kept, a
 	return lc
 }
 
 // authorLang is the language to mark s with where it is shown amid c's
-// language: the author's, English, when Translate left s as the author
-// wrote it; "" when s is in c's language. A person then never hears the
-// author's words read by another language's rules (WCAG 3.1.2).
+// language: the author's, when Translate left s as the author wrote it;
+// "" when s is in c's language. A person then never hears the author's
+// words read by another language's rules (WCAG 3.1.2).
 func (c *compiled) authorLang(s string) string {
 	if s != "" && c.kept[s] {
-		return "en"
+		return c.author.mark()
 	}
 	return ""
 }
@@ -176,22 +222,28 @@ func (c *compiled) ownWords() func(string) string {
 }
 
 // in returns f in l: a copy whose steps are compiled in l, with the
-// flow's Translate or else each step form's own, and whose states pin l.
-// Its pins are the original's, so a state minted in one language proves
-// the same steps in every other.
+// flow's Translate or else each step form's own, and the flow's Language
+// or else each step form's, and whose states pin l. Its pins are the
+// original's, so a state minted in one language proves the same steps in
+// every other. An English author's flow in English is the original
+// itself.
 func (f *Flow) in(l catalog.Lang) *Flow {
 	if f.origin != nil {
 		f = f.origin // never a translation of a translation
 	}
-	if l == catalog.English || f.local == nil {
+	if f.local == nil {
 		return f
 	}
 	if lf := f.local[l].Load(); lf != nil {
 		return lf
 	}
+	if l == catalog.English && f.english() {
+		return f
+	}
 	lf := *f
 	lf.lang, lf.origin = l, f
-	if f.translate != nil && f.commit != "" {
+	a := newAuthorLanguage(f.author)
+	if f.translate != nil && f.commit != "" && !a.speaks(l) {
 		if v := f.translate(l.Tag(), f.commit); v != "" {
 			lf.commit = v
 		}
@@ -202,9 +254,30 @@ func (f *Flow) in(l catalog.Lang) *Flow {
 		if tr == nil {
 			tr = s.c.translate
 		}
-		s.c = s.c.localize(l, tr)
+		sa := a
+		if f.author == (language.Tag{}) {
+			sa = s.c.author
+		}
+		s.c = s.c.localize(l, tr, sa)
 		lf.steps[i] = s
 	}
 	f.local[l].Store(&lf)
 	return &lf
 }
+
+// english reports whether f's author writes every step in English.
+func (f *Flow) english() bool {
+	if f.author != (language.Tag{}) {
+		base, _ := f.author.Base()
+		return base == englishBase
+	}
+	for i := range f.steps {
+		if !f.steps[i].c.author.speaks(catalog.English) {
+			return false
+		}
+	}
+	return true
+}
+
+// englishBase is English's base language.
+var englishBase, _ = language.English.Base()

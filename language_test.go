@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -591,5 +592,146 @@ func TestProblemWordsOnThePage(t *testing.T) {
 				assert.Equal(t, problemMessage(l, nil, step.c.secrets, problems), page[f.Name])
 			})
 		}
+	}
+}
+
+// TestAuthorLanguage: an author who writes in German, and says so with
+// FlowOptions.Language, has their untranslated words marked German in a
+// view of any other language, English included; a round in German shows
+// their words as written, marks nothing, and never asks Translate. A tag
+// with a region marks by it and is spoken by its base's rounds; a
+// language mcpform does not speak is marked in every round. A lone
+// form's FormOptions.Language and a step's Form's do the same.
+func TestAuthorLanguage(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	words := map[language.Tag]map[string]string{
+		language.English: {"E-Mail": "Email", "Tarif": "Plan"},
+		language.French:  {"Konto anlegen": "Créez votre compte", "Tarif": "Formule"},
+	}
+	var asked []string // the languages Translate was asked for
+	tr := func(lang language.Tag, s string) string {
+		asked = append(asked, lang.String())
+		return words[lang][s]
+	}
+	fields := []AutoFormField{
+		{Name: "email", Label: "E-Mail", Type: TypeEmail, Required: true},
+		{Name: "full_name", Label: "Name", Description: "Wie wir Sie begrüßen."},
+		{Name: "plan", Label: "Tarif", Required: true, Options: []Option{{Value: "pro", Label: "Profi"}, {Value: "free", Label: "Kostenlos"}}},
+	}
+	german := language.German
+	form, err := NewForm[map[string]any](fields, &FormOptions{Message: "Konto anlegen", Translate: tr, Language: german})
+	require.NoError(t, err)
+	flows := map[string]func(author language.Tag) *Flow{
+		"FlowOptions.Language": func(author language.Tag) *Flow {
+			flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Konto anlegen", Fields: fields}},
+				&FlowOptions{EveryCallerIsSamePerson: true, Translate: tr, Language: author})
+			require.NoError(t, err)
+			return flow
+		},
+		"the step's FormOptions.Language": func(author language.Tag) *Flow {
+			require.Equal(t, german, author)
+			flow, err := NewFlow(codec, []Step{{Form: form}}, &FlowOptions{EveryCallerIsSamePerson: true})
+			require.NoError(t, err)
+			return flow
+		},
+	}
+	for _, tt := range []struct {
+		name, accept string
+		author       language.Tag
+		marks        []string // every mark of the view, in order
+		not          string   // a language Translate is never asked for
+	}{
+		{"English", "", german, []string{"in-de", "label-0-4-de", "in-de", "option-0-de", "option-1-de"}, ""},
+		{"German", "de-DE", german, nil, "de"},
+		{"French", "fr", german, []string{"label-0-6-de", "label-0-4-de", "in-de", "option-0-de", "option-1-de"}, ""},
+		{"French of a Swiss author", "fr", language.MustParse("de-CH"),
+			[]string{"label-0-6-de-CH", "label-0-4-de-CH", "in-de-CH", "option-0-de-CH", "option-1-de-CH"}, ""},
+		{"German of a Swiss author", "de", language.MustParse("de-CH"), nil, "de"},
+		{"German of a Dutch author", "de", language.Dutch,
+			[]string{"in-nl", "label-0-6-nl", "label-0-4-nl", "in-nl", "label-0-5-nl", "option-0-nl", "option-1-nl"}, ""},
+		{"English of an English author", "", language.English, nil, ""},
+	} {
+		for name, flowOf := range flows {
+			if name != "FlowOptions.Language" && tt.author != german {
+				continue
+			}
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				flow := flowOf(tt.author)
+				asked = nil
+				r, err := flow.Next(context.Background(), directCall(t, withLang(appsMeta(), tt.accept), "", "signup", nil))
+				require.NoError(t, err)
+				b, err := json.Marshal(r.Result.StructuredContent)
+				require.NoError(t, err)
+				view := string(b)
+				var marks []string
+				for _, m := range regexp.MustCompile(`mcpform-part-([^" ]+)`).FindAllStringSubmatch(view, -1) {
+					marks = append(marks, m[1])
+				}
+				assert.Equal(t, tt.marks, marks, "%s", view)
+				if tt.not != "" {
+					assert.NotContains(t, asked, tt.not, "Translate is not asked for the author's language")
+					assert.Contains(t, view, `"content":"Konto anlegen"`, "the message as written")
+					assert.Contains(t, view, `"label":"E-Mail"`)
+				}
+			})
+		}
+	}
+}
+
+// TestSecretPageTitleInOneLanguage: a title cannot mark a part in another
+// language, so the secret page's title, with a problem's "Error: " before
+// the heading, is said wholly in one language: the page's, when the
+// heading is translated or is the author's language; else the author's,
+// with its lang, and with "Error: " in it when mcpform speaks it. The
+// heading keeps its own lang.
+func TestSecretPageTitleInOneLanguage(t *testing.T) {
+	french := map[string]string{"Set your password": "Définissez votre mot de passe", "Passwort festlegen": "Définissez votre mot de passe"}
+	for _, tt := range []struct {
+		name, heading, accept string
+		author                language.Tag
+		title, h1             string
+	}{
+		{"English words on a German page", "Set your password", "de", language.Tag{},
+			`<title lang="en">Error: Set your password</title>`, `<h1 lang="en">Set your password</h1>`},
+		{"German words on an English page", "Passwort festlegen", "", language.German,
+			`<title lang="de">Fehler: Passwort festlegen</title>`, `<h1 lang="de">Passwort festlegen</h1>`},
+		{"German words on a Japanese page", "Passwort festlegen", "ja", language.German,
+			`<title lang="de">Fehler: Passwort festlegen</title>`, `<h1 lang="de">Passwort festlegen</h1>`},
+		{"Dutch words on a German page", "Wachtwoord instellen", "de", language.Dutch,
+			`<title lang="nl">Wachtwoord instellen</title>`, `<h1 lang="nl">Wachtwoord instellen</h1>`},
+		{"German words on a German page", "Passwort festlegen", "de-AT", language.German,
+			`<title>Fehler: Passwort festlegen</title>`, `<h1>Passwort festlegen</h1>`},
+		{"translated words", "Passwort festlegen", "fr", language.German,
+			"<title>Erreur\u00a0: Définissez votre mot de passe</title>", `<h1>Définissez votre mot de passe</h1>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			var handler http.Handler
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+			t.Cleanup(srv.Close)
+			step := passwordStep
+			step.Message = tt.heading
+			flow, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser, Language: tt.author,
+				Translate: func(l language.Tag, s string) string {
+					if l == language.French {
+						return french[s]
+					}
+					return ""
+				},
+				Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+			require.NoError(t, err)
+			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), secretCall("", nil))
+			require.NoError(t, err)
+			link := pageLink(t, r)
+			b := newBrowser(t)
+			status, _ := b.get(t, link)
+			require.Equal(t, http.StatusOK, status)
+			status, body := b.post(t, link, url.Values{"password": {"short"}}, http.Header{"Accept-Language": {tt.accept}})
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Contains(t, body, tt.title)
+			assert.Contains(t, body, tt.h1)
+		})
 	}
 }

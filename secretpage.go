@@ -510,9 +510,25 @@ func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, toke
 		v.Fields = append(v.Fields, pf)
 	}
 	if problem {
-		v.Title = l.Text(catalog.PageErrorTitle) + v.Title
+		v.Title, v.TitleLang = step.c.errorTitle(l, v.Title), v.HeadingLang
 	}
 	return pageView{page: v}
+}
+
+// errorTitle is the title of c's page in l when a value sent has a
+// problem: heading, c's message, after "Error: ". A title holds no part
+// in another language, so it is said wholly in one: in l, or, where the
+// heading is the author's words left untranslated, in the author's
+// language, with "Error: " in it if the catalogs have it, else the
+// heading alone (WCAG 3.1.2).
+func (c *compiled) errorTitle(l catalog.Lang, heading string) string {
+	if c.authorLang(heading) == "" {
+		return l.Text(catalog.PageErrorTitle) + heading
+	}
+	if c.author.other {
+		return heading
+	}
+	return c.author.lang.Text(catalog.PageErrorTitle) + heading
 }
 
 // show answers with status and the page of v, a form or v.text, in the
@@ -536,10 +552,10 @@ func (p *secretPage) show(w http.ResponseWriter, r *http.Request, status int, v 
 // localStep is step of p's flow in l, with its fields' words as the page
 // shows them, so that a problem names a field by its label there.
 func (p *secretPage) localStep(l catalog.Lang, step *flowStep) *flowStep {
-	if l == catalog.English {
+	lf := p.flow.in(l)
+	if lf == p.flow {
 		return step
 	}
-	lf := p.flow.in(l)
 	return &lf.steps[lf.index(step.c.key)]
 }
 

@@ -208,7 +208,8 @@ func TestExamplePageInGerman(t *testing.T) {
 // words and not others, through the real AppBridge in Chromium. Each
 // untranslated text is read as English (lang="en") — the message, a
 // description, an option, and a label's title while its "(facultatif)"
-// stays French — and each translated one as French.
+// stays French — and each translated one as French. The frame's title,
+// the untranslated heading, is read as English too.
 func TestUntranslatedInBrowser(t *testing.T) {
 	testenv.Node(t)
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("u", 32))}, Bind: true})
@@ -231,7 +232,8 @@ func TestUntranslatedInBrowser(t *testing.T) {
 		personRun
 		Views []struct {
 			personView
-			Parts []part `json:"parts"`
+			Parts            []part `json:"parts"`
+			Title, TitleLang string
 		} `json:"views"`
 	}
 	require.NoError(t, json.Unmarshal(out, &run))
@@ -239,6 +241,8 @@ func TestUntranslatedInBrowser(t *testing.T) {
 	assert.Empty(t, run.Errors, "the view's console")
 	noSerious(t, run.Axe)
 	v := run.Views[0]
+	assert.Equal(t, "Create your account", v.Title, "the frame's title is the heading")
+	assert.Equal(t, "en", v.TitleLang, "a title has no parts: it takes the untranslated heading's lang")
 	assert.Equal(t, map[string]string{"Adresse e-mail": "email", "Full name (facultatif)": "full_name", "Plan": "plan"}, v.Labels,
 		"a label's accessible name is whole")
 	read := map[string]string{}

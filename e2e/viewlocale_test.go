@@ -164,3 +164,48 @@ func TestViewsInHostLocale(t *testing.T) {
 		assert.Equal(t, "fr", c.Result.Meta["io.modelcontextprotocol/contentLanguage"], "call %d", i)
 	}
 }
+
+// TestViewShownWhileRenderIsSlow: a host whose hostContext.locale is
+// fr-FR holds the view's render in French for 3 s, as a slow network
+// would. The view is hidden at most 500 ms after its tool result came
+// (before it, there is no view to show), then shown in its call's
+// language, English; the render, coming later while nothing was typed,
+// replaces it with the French view.
+func TestViewShownWhileRenderIsSlow(t *testing.T) {
+	testenv.Node(t)
+	url := localeServer(t)
+	p := map[string]any{"url": url, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
+		"timeoutMs": 90000, "theme": "light", "renderDelayMs": 3000, "views": [][]map[string]any{
+			{{"name": "email", "value": "ada@example.com"}, {"name": "plan", "select": "free"}},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		Views []struct {
+			personView
+			Lang string `json:"lang"`
+		} `json:"views"`
+		Paints []struct {
+			Lang, Text string
+			Ms         float64
+		} `json:"paints"`
+		VisibleMs *float64 `json:"visibleMs"`
+		ResultMs  *float64 `json:"resultMs"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	assert.Empty(t, run.Errors, "the view's console")
+	require.NotNil(t, run.VisibleMs, "the view was shown")
+	require.NotNil(t, run.ResultMs, "the tool result came")
+	// 500 ms, and the frames a busy machine takes to paint after it.
+	assert.LessOrEqual(t, *run.VisibleMs-*run.ResultMs, 650.0,
+		"the view is hidden at most 500 ms, though its render takes 3 s (result at %v ms, shown at %v ms)", *run.ResultMs, *run.VisibleMs)
+	require.NotEmpty(t, run.Paints)
+	assert.Equal(t, "en", run.Paints[0].Lang, "the view in its call's language, before the render came: %+v", run.Paints)
+	assert.Contains(t, run.Paints[0].Text, "Create your account")
+	last := run.Paints[len(run.Paints)-1]
+	assert.Equal(t, "fr", last.Lang, "the late render replaced the view: %+v", run.Paints)
+	assert.Contains(t, last.Text, "Créez votre compte")
+	assert.GreaterOrEqual(t, last.Ms, 3000.0, "the render was held")
+	require.Len(t, run.Views, 1)
+	assert.Equal(t, "fr", run.Views[0].Lang)
+}

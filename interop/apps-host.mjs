@@ -23,6 +23,7 @@
 //	  "locale": "fr-FR",             // optional: the host's hostContext.locale; each view is
 //	                                 // recorded once it is in that language (its html lang)
 //	  "pageLocale": "de-DE",         // optional: the Accept-Language of the secret page's tab
+//	  "renderDelayMs": 3000,         // optional: the host holds the view's "render" call this long
 //	  "axe": "name",                 // optional: run axe-core on each view and the final one,
 //	                                 // screenshots NAME-view-N.png and NAME-final.png
 //	  "timeoutMs": 60000
@@ -59,6 +60,7 @@
 //	 "views": [{"names": [...], "text": "...", "labels": {label: name},
 //	   "controls": [{"name", "value", "min", "max", "minlength", "maxlength",
 //	     "invalid", "described"}], "lang": the page's lang, "focus": {"class", "text"},
+//	   "title", "titleLang": the document's title, and the lang it is read in,
 //	   "parts": [{"text", "lang"}: each element's own text, an option's
 //	     among them, and the lang it is read in (its nearest lang)]}, ...],
 //	 "final": "text", "panel": {"heading", "role", "text", "focused"},
@@ -67,8 +69,12 @@
 //	 "calls": [{"params": ..., "result": ... or "error": ...}],
 //	 "pages": [{"link", "shown", "status", "heading"}],
 //	 "pageStates": [{"state", "title", "titleLang", "lang", "parts"}],
-//	 "paints": [{"lang", "text"}]: the view's visible text at each frame
+//	 "paints": [{"lang", "text", "ms"}]: the view's visible text at each frame
 //	   it painted with something new, until the first view was recorded,
+//	   ms after the frame's start (its performance.now),
+//	 "visibleMs": when the view's root was first visible, ms after the
+//	   frame's start, whether or not it had text yet, and "resultMs" when
+//	   the host's first tool result reached the view,
 //	 "finalParts": the parts of the final view,
 //	 "wire": [{dir: "out"|"in", message}], every JSON-RPC message of the client,
 //	 "methods": [view → host methods, in order], "errors": [...]}
@@ -220,9 +226,15 @@ try {
   await browser.addInitScript(() => {
     if (location.pathname !== '/view') return;
     window.__paints = [];
+    window.__visibleMs = null;
+    window.__resultMs = null;
+    window.addEventListener('message', (e) => {
+      if (window.__resultMs === null && e.source === window.parent && e.data?.method === 'ui/notifications/tool-result') window.__resultMs = Math.round(performance.now());
+    });
     const sample = () => {
       const root = document.getElementById('root');
       if (root && getComputedStyle(root).visibility === 'visible') {
+        if (window.__visibleMs === null) window.__visibleMs = Math.round(performance.now());
         const text = root.innerText.trim(), last = window.__paints.at(-1);
         if (text !== '' && (!last || last.text !== text)) window.__paints.push({ lang: document.documentElement.lang, text, ms: Math.round(performance.now()) });
       }
@@ -240,6 +252,8 @@ try {
   await page.exposeFunction('hostCallTool', async (params) => {
     const call = { params };
     transcript.calls.push(call);
+    // A slow network, or server, on the view's render only.
+    if (plan.renderDelayMs && params.arguments?.mcpformAction === 'render') await new Promise((r) => setTimeout(r, plan.renderDelayMs));
     try {
       call.result = await client.callTool(params);
       return call.result;
@@ -269,7 +283,12 @@ try {
     }
     const before = await shown();
     transcript.views.push({ ...before, ...await described() });
-    if (i === 0) transcript.paints = await (await page.$('#view')).contentFrame().then((f) => f.evaluate(() => window.__paints));
+    if (i === 0) {
+      const f = await (await page.$('#view')).contentFrame();
+      transcript.paints = await f.evaluate(() => window.__paints);
+      transcript.visibleMs = await f.evaluate(() => window.__visibleMs);
+      transcript.resultMs = await f.evaluate(() => window.__resultMs);
+    }
     if (plan.axe) await audit(`${plan.axe}-view-${i + 1}`);
     let decline = false;
     for (const f of fills) {
@@ -420,7 +439,9 @@ async function described() {
       return { text: l.textContent, to: to?.name ?? to?.querySelector('[name]')?.name ?? '' };
     });
     const summaryHeading = document.querySelector('.mcpform-problems h2')?.textContent ?? '';
-    return { controls, summary, summaryHeading, lang: document.documentElement.lang, focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
+    const title = document.querySelector('title');
+    return { controls, summary, summaryHeading, lang: document.documentElement.lang,
+      title: document.title, titleLang: title?.closest('[lang]')?.lang ?? '', focus: { class: a?.className ?? '', role: a?.getAttribute('role') ?? '', text: (a?.innerText ?? '').trim().slice(0, 200) } };
   });
   return { labels, ...rest, parts: await frame.locator('body').evaluate(parts) };
 }

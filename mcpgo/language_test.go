@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/mcpgo"
 	"github.com/stretchr/testify/assert"
@@ -113,4 +114,51 @@ func TestSecretReaskNotes(t *testing.T) {
 	require.NoError(t, json.Unmarshal(wire, &notes), "%s", wire)
 	require.Len(t, notes, 1, "%s", wire)
 	assert.Equal(t, "password", notes[0].Field)
+}
+
+// TestAuthorLanguage: on mcp-go's face too, a flow whose author writes in
+// German (FlowOptions.Language) marks the words Translate left as they
+// are German in a view in English, and marks nothing in a view in German.
+func TestAuthorLanguage(t *testing.T) {
+	require.NoError(t, mcpgo.AddViewer(server.NewMCPServer("v", "v0"), nil))
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Konto anlegen", Fields: []mcpform.AutoFormField{
+		{Name: "email", Label: "E-Mail", Type: mcpform.TypeEmail, Required: true},
+		{Name: "full_name", Label: "Name", Description: "Wie wir Sie begrüßen."},
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+		Translate: func(lang language.Tag, s string) string {
+			return map[string]string{"E-Mail": "Email"}[s] // English only; never asked for German
+		}})
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		accept string
+		want   []string
+	}{
+		{"", []string{`"cssClass":"mcpform-part-in-de","content":"Konto anlegen"`, `"label":"Email"`,
+			`"cssClass":"mcpform-part-label-0-4-de"`, `"cssClass":"mcpform-part-in-de","content":"Wie wir Sie begrüßen."`}},
+		{"de-DE", []string{`"content":"Konto anlegen"`, `"label":"E-Mail"`, `"content":"Wie wir Sie begrüßen."`}},
+	} {
+		t.Run(tt.accept, func(t *testing.T) {
+			var req mcp.CallToolRequest
+			req.Params.Name = "signup"
+			req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcp.MetaKeyClientCapabilities: map[string]any{
+				"extensions": map[string]any{mcpform.AppsExtension: map[string]any{"mimeTypes": []any{mcpform.AppMIMEType}}}}}}
+			if tt.accept != "" {
+				req.Params.Meta.AdditionalFields["io.modelcontextprotocol/acceptLanguage"] = tt.accept
+			}
+			r, err := mcpgo.Next(context.Background(), flow, req)
+			require.NoError(t, err)
+			require.Equal(t, mcpform.FlowAsk, r.Status)
+			b, err := json.Marshal(r.Result.StructuredContent)
+			require.NoError(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, string(b), w)
+			}
+			if tt.accept != "" {
+				assert.NotContains(t, string(b), "mcpform-part-", "German is the author's language")
+			}
+		})
+	}
 }

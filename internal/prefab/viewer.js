@@ -38,16 +38,22 @@
 //   ui/notifications/tool-result to the renderer, which takes it from any
 //   sender.
 // - Title: the document's title is the view's heading (its h1), so that
-//   the frame is named for what it asks, not for the viewer.
+//   the frame is named for what it asks, not for the viewer. A title holds
+//   no part in another language, so it takes the heading's lang, as when
+//   the heading is the author's words without a translation.
 // - No flash: the root stays hidden (visibility, so that it keeps its
 //   size for the host to fit the frame to) until the view's language is
 //   known, and then shows it in that language: once the host's context
-//   has come, or 500 ms have passed without it, and the view needs no
-//   render in the locale's language; else once the render's view is
-//   shown, or the render failed, or 5 s have passed. A person never
-//   reads, or starts typing into, a view that is about to change
-//   language. A host that sends the call's acceptLanguage itself gets the
-//   right view at once, and no render.
+//   has come and the view needs no render in the locale's language, or
+//   once the render's view is shown, or the render failed; and in any
+//   case 500 ms after the host gave the view its tool result, the longest
+//   a person waits on a blank frame that has a view to show (before the
+//   result there is none, hidden or not). A person then neither reads,
+//   nor starts typing into, a view about to change language, unless its
+//   render is later than that: the render's view then replaces the one
+//   shown if nothing has been typed into it yet. A host that sends the
+//   call's acceptLanguage itself gets the right view at once, and no
+//   render.
 // - Parts in another language: author text the view shows in the
 //   author's language, as when it has no translation, carries classes
 //   (mcpform-part-) that say so; it sets lang on the element, on a span
@@ -70,11 +76,17 @@
   // The view is hidden until its language is known; see show.
   root.style.visibility = 'hidden';
   var hidden = true, awaited = '';
-  setTimeout(function () { // the longest the view waits for the host's context
-    if (known) return;
-    known = true;
-    render();
-  }, 500);
+  // limit ends the longest the view stays hidden, 500 ms after its tool
+  // result came: a host without a context by then leaves the view in its
+  // own language, and a render still to come replaces it if nothing was
+  // typed.
+  function limit() {
+    if (!known) {
+      known = true;
+      render();
+    }
+    show();
+  }
   function show() {
     if (!hidden) return;
     hidden = false;
@@ -168,7 +180,6 @@
     }
     rendered = true;
     awaited = want;
-    setTimeout(show, 5000); // the longest it waits for a render that may never come
     var args = {};
     for (var k in sc.arguments) args[k] = sc.arguments[k];
     args['mcpformTool'] = tool;
@@ -231,6 +242,7 @@
     if (d.method === 'ui/notifications/tool-result' && d.params) {
       if (shown === null) {
         shown = d.params;
+        setTimeout(limit, 500);
         render();
       }
       if (outcome(d.params)) show();
@@ -306,7 +318,13 @@
   function title() {
     var h = root.querySelector('h1');
     var text = h === null ? '' : h.textContent.trim();
-    if (text !== '' && document.title !== text) document.title = text;
+    if (text === '') return;
+    if (document.title !== text) document.title = text;
+    var el = document.querySelector('title'), own = h.closest('[lang]');
+    var code = own === null || own === document.documentElement ? '' : own.lang;
+    if (el === null || el.lang === code) return;
+    if (code === '') el.removeAttribute('lang');
+    else el.lang = code;
   }
   // wrap sets code as the lang of the text of el from UTF-16 offset at,
   // for n code units: el's own when that is all of it, else a span's.
@@ -339,11 +357,14 @@
       for (var k = 0; k < el.classList.length; k++) {
         var c = el.classList[k];
         if (c.indexOf('mcpform-part-') !== 0) continue;
-        var p = c.slice('mcpform-part-'.length).split('-'), code = p[p.length - 1];
-        if (p[0] === 'in' && p.length === 2) el.lang = code;
-        else if (p[0] === 'span' && p.length === 4) wrap(el, +p[1], +p[2], code);
-        else if (p[0] === 'label' && p.length === 4) wrap(el.querySelector('label'), +p[1], +p[2], code);
-        else if (p[0] === 'option' && p.length === 3) {
+        // The lang is the rest, a tag that may hold hyphens itself (de-CH).
+        var p = c.slice('mcpform-part-'.length).split('-'), n = p[0] === 'in' ? 1 : p[0] === 'option' ? 2 : 3;
+        var code = p.slice(n).join('-');
+        if (code === '') continue;
+        if (p[0] === 'in') el.lang = code;
+        else if (p[0] === 'span') wrap(el, +p[1], +p[2], code);
+        else if (p[0] === 'label') wrap(el.querySelector('label'), +p[1], +p[2], code);
+        else if (p[0] === 'option') {
           var select = el.querySelector('select'), options = [];
           for (var j = 0; select !== null && j < select.options.length; j++) {
             var o = select.options[j];

@@ -31,6 +31,9 @@ type Page struct {
 	// HeadingLang is the language of Heading when it is not Lang, as when
 	// the author gave no translation of it; "" when it is Lang.
 	HeadingLang string
+	// TitleLang is the language of Title when it is not Lang; "" means
+	// Lang, or HeadingLang when Title is Heading.
+	TitleLang string
 	// Token is the link's token and Check the form's token, posted back
 	// as "t" and "c". The page has a form only when Token is set.
 	Token, Check string
@@ -118,7 +121,8 @@ func SetHeaders(h http.Header) {
 func Write(w http.ResponseWriter, r *http.Request, status int, p *Page) {
 	v := view{Lang: cmp.Or(p.Lang, "en"), Title: p.Title, Heading: p.Heading, HeadingLang: p.HeadingLang, Message: p.Message,
 		Token: p.Token, Check: p.Check, Fields: make([]field, len(p.Fields)), Button: p.Button, Stop: p.Stop}
-	if v.Title == v.Heading {
+	v.TitleLang = p.TitleLang
+	if v.TitleLang == "" && v.Title == v.Heading {
 		v.TitleLang = v.HeadingLang
 	}
 	focused := false
