@@ -85,7 +85,7 @@ func TestDemo(t *testing.T) {
 			var out bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, demoOptions{verbose: true}, tt.tools...)
+			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, demoOptions{Verbose: true}, tt.tools...)
 			screen := out.String()
 			require.NoError(t, err, "transcript:\n%s", screen)
 			assert.Equal(t, tt.status, status(t, res), "transcript:\n%s", screen)
@@ -118,15 +118,15 @@ func TestDemo(t *testing.T) {
 // for -v alone.
 func TestDemoOptions(t *testing.T) {
 	trace := []string{"client → tools/call", "server ← input_required", "requestState", `{"email"`, "── round"}
-	for _, opts := range []demoOptions{{}, {interactive: true}, {verbose: true}} {
+	for _, opts := range []demoOptions{{}, {Interactive: true}, {Verbose: true}} {
 		s, _ := newTestSignup(t)
 		var out bytes.Buffer
 		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, opts)
 		require.NoError(t, err)
 		screen := out.String()
-		assert.Equal(t, !opts.interactive, strings.Contains(screen, "> ada@example.com"), "%+v:\n%s", opts, screen)
+		assert.Equal(t, !opts.Interactive, strings.Contains(screen, "> ada@example.com"), "%+v:\n%s", opts, screen)
 		for _, line := range trace {
-			assert.Equal(t, opts.verbose, strings.Contains(screen, line), "%q, %+v:\n%s", line, opts, screen)
+			assert.Equal(t, opts.Verbose, strings.Contains(screen, line), "%q, %+v:\n%s", line, opts, screen)
 		}
 		assert.Contains(t, screen, "Signup complete: created ada@example.com on the Pro plan.")
 	}
@@ -140,7 +140,7 @@ func TestDemoReadsSecretsWithoutEcho(t *testing.T) {
 	s, _ := newTestSignup(t)
 	var out bytes.Buffer
 	secrets := 0
-	opts := demoOptions{interactive: true, readSecret: func() (string, error) { secrets++; return good, nil }}
+	opts := demoOptions{Interactive: true, ReadSecret: func() (string, error) { secrets++; return good, nil }}
 	res, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\nada@example.com\n"), &out, opts, toolName, passwordTool)
 	require.NoError(t, err, out.String())
 	assert.Equal(t, "updated", status(t, res), out.String())
@@ -204,28 +204,6 @@ func status(t *testing.T, res *mcp.CallToolResult) string {
 	return s
 }
 
-// TestDemoLanguage: the demo's language is the POSIX locale's, LC_ALL
-// first, then LC_MESSAGES, then LANG, as a BCP 47 tag; C and POSIX name
-// none.
-func TestDemoLanguage(t *testing.T) {
-	for _, tt := range []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"LANG": "fr_FR.UTF-8"}, "fr-FR"},
-		{map[string]string{"LANG": "de_DE.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, "ja-JP"},
-		{map[string]string{"LANG": "de_DE.UTF-8", "LC_MESSAGES": "es_ES@euro"}, "es-ES"},
-		{map[string]string{"LANG": "C.UTF-8"}, ""},
-		{map[string]string{"LC_ALL": "POSIX", "LANG": "fr_FR.UTF-8"}, ""},
-		{map[string]string{}, ""},
-	} {
-		assert.Equal(t, tt.want, demoLanguage(func(k string) string { return tt.env[k] }), "%v", tt.env)
-	}
-	assert.Same(t, english, wordsFor(""))
-	assert.Same(t, english, wordsFor("pt-BR"))
-	assert.Same(t, demoLanguages["fr"], wordsFor("fr-FR"))
-}
-
 // TestDemoSpeaksLANG checks issue 34, item 9: run with LANG=fr_FR.UTF-8,
 // the demo speaks French, and so do the server's re-ask and the secret
 // page, which the client asks in French; no English of its own is left.
@@ -268,7 +246,7 @@ func TestDemoOffersBack(t *testing.T) {
 	s, st := newTestSignup(t)
 	var out bytes.Buffer
 	input := "ada@example.com\n\nteam\nA\n51\n\n12\nAnalytical Engines\n\n"
-	res, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{verbose: true})
+	res, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{Verbose: true})
 	screen := out.String()
 	require.NoError(t, err, screen)
 	assert.Equal(t, "created", status(t, res), screen)
