@@ -28,11 +28,10 @@ var notCompleted = accounts.NotCompleted
 // one: in English.
 func result(round *mcpgo.FlowRound, o outcome) (*mcp.CallToolResult, error) {
 	res, err := round.Outcome(o.Final())
-	if err != nil {
-		return nil, err
+	if res != nil {
+		res.IsError = o.IsError
 	}
-	res.IsError = o.IsError
-	return res, nil
+	return res, err
 }
 
 // once returns o as the first outcome of round's run, or the one a

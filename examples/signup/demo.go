@@ -122,10 +122,8 @@ func demo(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer, 
 		}
 		return reply, nil
 	}
-	for _, tool := range tools {
-		if _, err := d.Call(ctx, tool, call); err != nil {
-			return nil, err
-		}
+	if err := d.Run(ctx, call, tools...); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -34,11 +34,10 @@ var (
 // one: in English.
 func result(round *mcpform.FlowRound, o outcome) (*mcp.CallToolResult, error) {
 	res, err := round.Outcome(o.Final())
-	if err != nil {
-		return nil, err
+	if res != nil {
+		res.IsError = o.IsError
 	}
-	res.IsError = o.IsError
-	return res, nil
+	return res, err
 }
 
 // do is o as what a run of round does when it changes nothing, for

@@ -15,11 +15,9 @@ package terminal
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -28,7 +26,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"golang.org/x/term"
@@ -128,26 +125,14 @@ func (d *Demo) Intro(sdk, protocol string, tools ...string) {
 	fmt.Fprintln(p.out, w.answer)
 }
 
-// ReadResult notes the order of the forms' fields in a tools/call
-// result's JSON, which a client decodes into maps that forget it: a
-// client transport calls it on each response's result.
-func (d *Demo) ReadResult(result []byte) {
-	var r struct {
-		InputRequests map[string]struct {
-			Params struct {
-				RequestedSchema struct {
-					Properties orderedKeys `json:"properties"`
-				} `json:"requestedSchema"`
-			} `json:"params"`
-		} `json:"inputRequests"`
-	}
-	if json.Unmarshal(result, &r) == nil {
-		d.forms.mu.Lock()
-		for key, ir := range r.InputRequests {
-			d.forms.orders[key] = ir.Params.RequestedSchema.Properties
+// Run calls each of tools in turn through call, as Call does.
+func (d *Demo) Run(ctx context.Context, call Caller, tools ...string) error {
+	for _, tool := range tools {
+		if _, err := d.Call(ctx, tool, call); err != nil {
+			return err
 		}
-		d.forms.mu.Unlock()
 	}
+	return nil
 }
 
 // Call calls tool through call until it returns a final result, answering
@@ -433,40 +418,4 @@ func (p *prompter) heading(name string, f *jsonschema.Schema, required []string)
 		facts = append(facts, fmt.Sprintf(w.defaultIs, strings.Trim(string(f.Default), `"`)))
 	}
 	return fmt.Sprintf(w.titled, cmp.Or(f.Title, name), strings.Join(facts, w.factSep))
-}
-
-// formOrder keeps the property order of each form the server sends, by
-// input key: an SDK decodes a requested schema into a map, which forgets
-// the order the server asked in.
-type formOrder struct {
-	mu     sync.Mutex
-	orders map[string][]string
-}
-
-func (f *formOrder) order(key string) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.orders[key]
-}
-
-// orderedKeys unmarshals the keys of a JSON object in document order.
-type orderedKeys []string
-
-func (k *orderedKeys) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return errors.New("properties is not an object")
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		*k = append(*k, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
-	}
-	return nil
 }
