@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpform/mcpform"
 	"github.com/mcpform/mcpform/examples/internal/accounts"
+	"github.com/mcpform/mcpform/mcpformtest"
 	"github.com/mcpform/mcpform/mcpgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,4 +102,79 @@ func TestOutcomeHeading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWordsEveryPath checks issue 34, item 1, on mcp-go's face: a French
+// or Japanese person reads none of the example's English words, on any
+// path: the native form (labels, descriptions, option labels, the step's
+// message), the MCP Apps view (its heading, which also titles the
+// viewer's frame), the secret page (its heading and field) and the
+// outcome. The test reads every message the server sent the host, and
+// the page as a browser in that language gets it. (The viewer's one
+// title, "Sign up", is the server's resource's, in no language: the
+// viewer shows no view before its language is known, and then titles the
+// frame with the view's heading.)
+func TestWordsEveryPath(t *testing.T) {
+	s, _ := newDemoSignup(t)
+	srv := newServer(s)
+	for _, lang := range []language.Tag{language.French, language.Japanese} {
+		for _, host := range []mcpformtest.Host{mcpformtest.CLI, mcpformtest.AppsOnly, mcpformtest.Full} {
+			t.Run(lang.String()+"/"+host.Name, func(t *testing.T) {
+				host.Language = lang.String()
+				c := mcpformtest.Dial(t, mcpformtest.Pipe(t, func(ctx context.Context, in io.Reader, out io.Writer) error {
+					stdio := server.NewStdioServer(srv)
+					stdio.SetContextFunc(s.withPrincipal)
+					return stdio.Listen(ctx, in, out)
+				}), host)
+				email := fmt.Sprintf("ada+%s-%d@example.com", lang, len(host.Name)) // one account each
+				res := c.Call(context.Background(), toolName, nil,
+					mcpformtest.Accept(map[string]any{"email": email, "full_name": "Ada", "plan": "team"}),
+					mcpformtest.Accept(map[string]any{"team_name": "Analytical Engines", "seats": 12}))
+				require.Nil(t, res.Err)
+				require.Equal(t, "created", res.Status, "%+v", res.Rounds)
+				var seen []string
+				if host.URL { // set_password, whose page a browser in the person's language opens
+					var page strings.Builder
+					c.Pages = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+						r.Header.Set("Accept-Language", lang.String())
+						s.Page.ServeHTTP(teeWriter{w, &page}, r)
+					})
+					pw := c.Call(context.Background(), passwordTool, nil, mcpformtest.Answer{Values: map[string]any{"email": email},
+						Secrets: map[string]string{"password": "correct horse battery staple"}})
+					require.Nil(t, pw.Err)
+					require.Equal(t, "updated", pw.Status, "%+v", pw.Rounds)
+					assert.Contains(t, page.String(), "<h1>"+html.EscapeString(accounts.Translate(lang, "Set your password"))+"</h1>", "the page's heading")
+					seen = append(seen, html.UnescapeString(page.String()))
+				}
+				for _, m := range c.Wire() {
+					if strings.HasPrefix(m, "← ") {
+						var v any // the message's strings, unescaped
+						require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(m, "← ")), &v))
+						b, _ := json.Marshal(v)
+						seen = append(seen, strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b)))
+					}
+				}
+				person := strings.Join(seen, "\n")
+				assert.Contains(t, person, accounts.Translate(lang, "Tell us about your team"), "the step's message")
+				for _, en := range accounts.English() {
+					// A format's words are checked as filled in, in the
+					// outcome's; the list separator is no word.
+					if accounts.Translate(lang, en) != en && !strings.Contains(en, "%") && en != ", " {
+						assert.NotContains(t, person, en, "English left on the %s path", host.Name)
+					}
+				}
+			})
+		}
+	}
+}
+
+// teeWriter is an http.ResponseWriter that keeps a copy of the body.
+type teeWriter struct {
+	http.ResponseWriter
+	body *strings.Builder
+}
+
+func (t teeWriter) Write(b []byte) (int, error) {
+	t.body.Write(b)
+	return t.ResponseWriter.Write(b)
 }
