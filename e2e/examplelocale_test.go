@@ -144,8 +144,11 @@ func TestExampleViewInFrench(t *testing.T) {
 	assert.Contains(t, team.Text, fr["Tell us about your team"])
 
 	require.NotNil(t, run.Panel)
-	assert.Equal(t, "Inscription terminée\u00a0: le compte Ada Lovelace <ada@example.com> a été créé avec la formule Équipe "+
-		"pour l'équipe «\u00a0Moteurs analytiques\u00a0», avec 12 places.", run.Panel.Text)
+	// The person reads the outcome's heading and summary (issue 34, item
+	// 3); the sentence is the model's.
+	assert.Equal(t, fr["Account created"], run.Panel.Heading)
+	assert.Equal(t, "Compte créé\nAdresse e-mail\u00a0: ada@example.com\nNom complet\u00a0: Ada Lovelace\nFormule\u00a0: Équipe\n"+
+		"Nom de l'équipe\u00a0: Moteurs analytiques\nPlaces\u00a0: 12", run.Panel.Text)
 	noEnglish(t, "outcome", run.Panel.Heading+" "+run.Panel.Text, english)
 	allIn(t, "outcome", run.FinalParts, "fr", english)
 	require.NotEmpty(t, run.Calls)

@@ -35,6 +35,9 @@ var (
 const (
 	createdText  = `Signup complete: created Ada Lovelace <ada@example.com> on the Team plan for "Analytical Engines", 12 seats.`
 	passwordText = "Password set for ada@example.com."
+	// What a view shows of them: the heading and summary for the person.
+	createdShown  = "Account created\nEmail: ada@example.com\nFull name: Ada Lovelace\nPlan: Team\nTeam name: Analytical Engines\nSeats: 12"
+	passwordShown = "Password set\nEmail: ada@example.com"
 )
 
 // A hostKind is what a host's client declares.
@@ -306,7 +309,8 @@ func appsSignup(h *hostRun) (string, json.RawMessage) {
 	assert.Contains(h.t, tr.Views[1].Text, "Tell us about your team")
 	assert.Empty(h.t, tr.Errors, "the view's console")
 	checkCompanion(h.t, tr, toolName)
-	return tr.Final, tr.Calls[len(tr.Calls)-1].Params
+	assert.Equal(h.t, createdShown, tr.Final, "the view shows the person's heading and summary")
+	return saidOf(h.t, tr), tr.Calls[len(tr.Calls)-1].Params
 }
 
 // checkCompanion checks that the view submitted to the app-only companion
@@ -334,7 +338,20 @@ func checkCompanion(t *testing.T, tr appsTranscript, tool string) {
 	require.NoError(t, json.Unmarshal(tr.ModelContext[len(tr.ModelContext)-1], &last))
 	require.Len(t, last.Content, 1)
 	assert.Equal(t, "text", last.Content[0].Type)
-	assert.Equal(t, strings.TrimSpace(tr.Final), last.Content[0].Text, "what the model is told is what the view shows")
+	assert.Equal(t, strings.TrimSpace(tr.Final)+"\n\n"+saidOf(t, tr), last.Content[0].Text,
+		"the model is told what the view shows, then the sentence for the model")
+}
+
+// saidOf is what the last result a view got tells the model: its last
+// text block, after the heading and summary for the person.
+func saidOf(t *testing.T, tr appsTranscript) string {
+	t.Helper()
+	require.NotEmpty(t, tr.Calls)
+	content, _ := tr.Calls[len(tr.Calls)-1].Result["content"].([]any)
+	require.NotEmpty(t, content)
+	last, _ := content[len(content)-1].(map[string]any)
+	text, _ := last["text"].(string)
+	return text
 }
 
 // appsPassword: the view asks the email and shows the page's link; the
@@ -349,7 +366,8 @@ func appsPassword(h *hostRun) (string, json.RawMessage) {
 	assert.Equal(h.t, 200, tr.Pages[0].Status)
 	assert.Equal(h.t, "You're done", tr.Pages[0].Heading)
 	checkCompanion(h.t, tr, passwordTool)
-	return tr.Final, tr.Calls[len(tr.Calls)-1].Params
+	assert.Equal(h.t, passwordShown, tr.Final, "the view shows the person's heading and summary")
+	return saidOf(h.t, tr), tr.Calls[len(tr.Calls)-1].Params
 }
 
 // TestHostMatrix finishes a team signup and a set_password on every host of
@@ -393,13 +411,13 @@ func hostMatrix(t *testing.T, bin string) {
 				// new signup, asked again, and finds the email taken.
 				assert.Equal(t, "exists", again.Status, again.Text)
 			} else {
-				assert.Equal(t, createdText, again.Text, "the last call replayed on the second replica")
+				assert.Equal(t, createdText, saidText(again.Text), "the last call replayed on the second replica")
 			}
 			assert.Equal(t, map[string]account{matrixCreated.Email: matrixCreated}, accounts(t, "sqlite", h.db))
 
 			got, last = row.password(h)
 			assert.Equal(t, passwordText, got)
-			assert.Equal(t, passwordText, h.replay(last).Text, "the last call replayed on the second replica")
+			assert.Equal(t, passwordText, saidText(h.replay(last).Text), "the last call replayed on the second replica")
 			checkPasswordHash(t, "sqlite", h.db, matrixCreated.Email, secret)
 			assert.Len(t, accounts(t, "sqlite", h.db), 1)
 
@@ -439,7 +457,8 @@ func hostDecline(t *testing.T, bin, revision string) {
 	})
 	assert.Equal(t, []string{"team_name", "seats"}, tr.Views[1].Names)
 	assert.Contains(t, tr.Views[1].Text, "Decline", "the view shows the button")
-	assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", tr.Final)
+	assert.Equal(t, "Not completed\nNothing was created.", tr.Final, "the view shows the person's heading and summary")
+	assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", saidOf(t, tr))
 	assert.Empty(t, tr.Errors, "the view's console")
 	assert.Empty(t, accounts(t, "sqlite", h.db))
 }

@@ -124,14 +124,15 @@ type mcpdoOutput struct {
 	IsError bool `json:"isError"`
 }
 
-func (o mcpdoOutput) text() string {
-	var b strings.Builder
-	for _, c := range o.Content {
-		if c.Type == "text" {
-			b.WriteString(c.Text)
+// said is what the result tells the model: its last text block, after
+// the heading and summary FlowRound.Outcome writes for the person.
+func (o mcpdoOutput) said() string {
+	for i := len(o.Content) - 1; i >= 0; i-- {
+		if o.Content[i].Type == "text" {
+			return o.Content[i].Text
 		}
 	}
-	return b.String()
+	return ""
 }
 
 // A reply is what the person does with one request: accept a form with
@@ -371,7 +372,7 @@ func TestInspector(t *testing.T) {
 							forms = append(forms, a.form)
 						}
 						assert.Equal(t, c.wantForms, forms, "the requests mcpdo showed, in order")
-						assert.Equal(t, c.wantText, res.text())
+						assert.Equal(t, c.wantText, res.said())
 						assert.Equal(t, c.wantStatus, res.StructuredContent.Status)
 						if c.check != nil && len(asked) == len(c.wantForms) {
 							c.check(t, asked)

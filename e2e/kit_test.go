@@ -83,7 +83,7 @@ func TestKitSignup(t *testing.T) {
 			res := c.Call(context.Background(), toolName, nil, tt.answers...)
 			require.Nil(t, res.Err)
 			assert.Equal(t, tt.status, res.Status, res.Text)
-			assert.True(t, strings.HasPrefix(res.Text, tt.says), res.Text)
+			assert.True(t, strings.HasPrefix(saidText(res.Text), tt.says), res.Text)
 			var asked [][]string
 			for _, r := range res.Rounds[:len(res.Rounds)-1] {
 				assert.Equal(t, mcpformtest.PathNative, r.Path)
@@ -165,7 +165,7 @@ func TestKitEveryHost(t *testing.T) {
 			res = c.Call(context.Background(), passwordTool, nil,
 				mcpformtest.Answer{Values: map[string]any{"email": email}, Secrets: map[string]string{"password": secret}},
 				mcpformtest.Answer{Values: map[string]any{"email": email}, Secrets: map[string]string{"password": secret}})
-			assert.Equal(t, "Password set for "+email+".", res.Text)
+			assert.Equal(t, "Password set for "+email+".", saidText(res.Text))
 			posted := 0
 			for _, r := range res.Rounds {
 				if r.Page != 0 {
@@ -228,7 +228,7 @@ func TestKitSetPassword(t *testing.T) {
 			require.Equal(t, "created", c.Call(ctx, toolName, nil, mcpformtest.Accept(map[string]any{"email": "ada@example.com", "plan": "pro"})).Status)
 			res := c.Call(ctx, passwordTool, nil, tt.answers...)
 			assert.Equal(t, tt.status, res.Status)
-			assert.Equal(t, tt.text, res.Text)
+			assert.Equal(t, tt.text, saidText(res.Text))
 			var pages []int
 			var problems [][]string
 			for _, r := range res.Rounds {
@@ -380,7 +380,7 @@ func TestKitMcpgo(t *testing.T) {
 				mcpformtest.Accept(map[string]any{"team_name": "Analytical", "seats": 1}),
 				mcpformtest.Accept(map[string]any{"team_name": "Analytical", "seats": 5}))
 			require.Nil(t, res.Err)
-			assert.Equal(t, "Signup complete: created ada@example.com on the Team plan for \"Analytical\", 5 seats.", res.Text)
+			assert.Equal(t, "Signup complete: created ada@example.com on the Team plan for \"Analytical\", 5 seats.", saidText(res.Text))
 			require.Len(t, res.Rounds, 4)
 			assert.Equal(t, []string{"email", "full_name", "plan"}, res.Rounds[0].Names())
 			assert.Equal(t, []string{"Seats must be from 2 to 50"}, res.Rounds[2].Problems)

@@ -374,6 +374,21 @@ func status(t testing.TB, res *mcp.CallToolResult) string {
 }
 
 // text returns a result's text content.
+// said is what a final result tells the model: its last text block, after
+// the heading and summary that FlowRound.Outcome writes for the person.
+func said(res *mcp.CallToolResult) string {
+	for i := len(res.Content) - 1; i >= 0; i-- {
+		if tc, ok := res.Content[i].(*mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+// saidText is said of an mcpformtest result's Text, whose blocks are
+// joined by newlines: its last line.
+func saidText(text string) string { return text[strings.LastIndex(text, "\n")+1:] }
+
 func text(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {

@@ -73,8 +73,9 @@ func TestMcpgoTypeScript(t *testing.T) {
 			done := tr.Calls[0]
 			require.Nil(t, done.Error)
 			require.NotNil(t, done.Result)
-			require.Len(t, done.Result.Content, 1)
-			assert.Equal(t, `Signup complete: created ada@example.com on the Team plan for "Analytical", 5 seats.`, done.Result.Content[0].Text)
+			require.Len(t, done.Result.Content, 2, "the person's heading and summary, then the model's sentence")
+			assert.Equal(t, "Account created\nEmail: ada@example.com\nPlan: Team\nTeam name: Analytical\nSeats: 5", done.Result.Content[0].Text)
+			assert.Equal(t, `Signup complete: created ada@example.com on the Team plan for "Analytical", 5 seats.`, done.Result.Content[1].Text)
 			require.Len(t, done.Asked, 3)
 			assert.Equal(t, "Create your account", done.Asked[0].Message)
 			assert.Contains(t, done.Asked[2].Message, "Seats must be from 2 to 50.")
@@ -85,7 +86,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 			dec := tr.Calls[1]
 			require.Nil(t, dec.Error)
 			require.NotNil(t, dec.Result)
-			assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", dec.Result.Content[0].Text)
+			assert.Equal(t, "Signup not completed: you declined to give your team details. Nothing was created.", dec.Result.Content[1].Text)
 		})
 	}
 }

@@ -295,7 +295,7 @@ func TestSetPasswordWaitsForThePage(t *testing.T) {
 	done, err := setPassword(cs, waiting.RequestState, final)
 	require.NoError(t, err)
 	require.Equal(t, "updated", status(t, done), text(done))
-	assert.Equal(t, "Password set for ada@example.com.", text(done))
+	assert.Equal(t, "Password set for ada@example.com.", said(done))
 	again, err := setPassword(cs, waiting.RequestState, final)
 	require.NoError(t, err)
 	assert.Equal(t, text(done), text(again), "a replay gets the first outcome, and no new link")
@@ -831,7 +831,7 @@ func testDuplicateWhileHashing(t *testing.T, driver, dsn string) {
 		wg.Go(func() {
 			res, err := setPassword(replicas[i%2], first.RequestState, answers)
 			if assert.NoError(t, err) {
-				results[i] = status(t, res) + ": " + text(res)
+				results[i] = status(t, res) + ": " + said(res)
 			}
 		})
 	}

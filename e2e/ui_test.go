@@ -247,7 +247,7 @@ func TestUI(t *testing.T) {
 				}
 				require.NotContains(t, jsonOf(t, res.StructuredContent), "$prefab", "the outcome, not another view")
 				assert.Equal(t, tt.status, status(t, res), "result: %s", text(res))
-				assert.True(t, strings.HasPrefix(text(res), "Signup complete: created "), text(res))
+				assert.True(t, strings.HasPrefix(said(res), "Signup complete: created "), text(res))
 				assert.Equal(t, map[string]account{tt.account.Email: *tt.account}, srv.accounts(t))
 
 				// A double submit is the same signup; another one finds

@@ -5,60 +5,124 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpform/mcpform/examples/internal/terminal"
 )
 
-// person answers in the demo, in turn, printing what it is asked.
-type person struct {
-	out     io.Writer
-	answers []map[string]any
-}
-
-func (p *person) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	fmt.Fprintf(p.out, "? %s\n", req.Params.Message)
-	if len(p.answers) == 0 {
-		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+// runDemo runs the demo of tool, signup or set_password after a signup,
+// against srv: what main does with no flags. An opts.Lang of "" is the
+// locale's (LC_ALL, LC_MESSAGES, LANG).
+func runDemo(ctx context.Context, s *signup, srv *server.MCPServer, in io.Reader, out io.Writer, opts terminal.Options, tool string) error {
+	if opts.Lang == "" {
+		opts.Lang = terminal.Language(os.Getenv)
 	}
-	a := p.answers[0]
-	p.answers = p.answers[1:]
-	b, _ := json.Marshal(a)
-	fmt.Fprintf(p.out, "> %s\n", b)
-	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: a}}, nil
+	tools := []string{toolName}
+	if tool == passwordTool {
+		tools = append(tools, passwordTool)
+	}
+	_, err := demo(ctx, s, srv, in, out, opts, tools...)
+	return err
 }
 
-// demo signs up the team plan through an in-process mcp-go client on
-// 2026-07-28, which fulfils each input request itself: one seat is
-// refused, and asked again naming the problem.
-func demo(s *signup, srv *server.MCPServer, out io.Writer) error {
-	ctx := s.withPrincipal(context.Background()) // the in-process transport passes the caller's context
-	p := &person{out: out, answers: []map[string]any{
-		{"email": "ada@example.com", "full_name": "Ada Lovelace", "plan": "team"},
-		{"team_name": "Analytical Engines", "seats": 1},
-		{"team_name": "Analytical Engines", "seats": 12},
-	}}
-	c, err := client.NewInProcessClientWithOptions(srv, client.WithElicitationHandler(p))
-	if err != nil {
-		return err
+// demo calls tools, signup by default, one after the other against srv,
+// through an in-process mcp-go client on 2026-07-28, and returns the last
+// final result. The person answers in the terminal, as in
+// examples/signup's demo, whose client-neutral part this shares
+// (examples/internal/terminal): in opts.Lang, the locale's language; with
+// a value the server refused offered back for editing; and with a secret
+// typed on the server's page never shown.
+//
+// The client leaves the input requests to the demo (mcp-go's manual round
+// trips), which answers them round by round: it checks nothing, and what
+// the person types goes to the server, whose re-ask is what the person
+// reads.
+func demo(ctx context.Context, s *signup, srv *server.MCPServer, in io.Reader, out io.Writer, opts terminal.Options, tools ...string) (*mcp.CallToolResult, error) {
+	if len(tools) == 0 {
+		tools = []string{toolName}
+	}
+	ctx = s.withPrincipal(ctx) // the in-process transport passes the caller's context
+	d := terminal.New(in, out, opts)
+	c := client.NewClient(&orderTransport{InProcessTransport: transport.NewInProcessTransport(srv), demo: d},
+		client.WithManualInputRoundTrips(),
+		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}))
+	if err := c.Start(ctx); err != nil {
+		return nil, err
 	}
 	defer c.Close()
 	var init mcp.InitializeRequest
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgo-demo", Version: "v0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		return err
-	}
-	var call mcp.CallToolRequest
-	call.Params.Name = toolName
-	res, err := c.CallTool(ctx, call)
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgo-demo", Version: "v0.1.0"}
+	started, err := c.Initialize(ctx, init)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	d.Intro("mcp-go", started.ProtocolVersion, tools...)
+	var res *mcp.CallToolResult
+	call := func(ctx context.Context, tool, lang string, answers map[string]terminal.Answer, state string) (*terminal.Reply, error) {
+		var req mcp.CallToolRequest
+		req.Params.Name, req.Params.RequestState = tool, state
+		if lang != "" {
+			req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{terminal.AcceptLanguageKey: lang}}
+		}
+		if answers != nil {
+			req.Params.InputResponses = mcp.InputResponses{}
+			for key, a := range answers {
+				req.Params.InputResponses[key] = mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+					ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(a.Action), Content: a.Content}})
+			}
+		}
+		var err error
+		if res, err = c.CallTool(ctx, req); err != nil {
+			return nil, err
+		}
+		return replyOf(res)
+	}
+	if err := d.Run(ctx, call, tools...); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// replyOf is res as the demo reads it: its forms and links to answer, or
+// its final text.
+func replyOf(res *mcp.CallToolResult) (*terminal.Reply, error) {
+	reply := &terminal.Reply{State: res.RequestState, Requests: map[string]terminal.Request{}}
+	for key, ir := range res.InputRequests {
+		ep := ir.Elicitation
+		if ep == nil {
+			return nil, fmt.Errorf("input request %q is %s, not an elicitation", key, ir.Method)
+		}
+		schema, err := json.Marshal(ep.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		reply.Requests[key] = terminal.Request{Mode: ep.Mode, Message: ep.Message, URL: ep.URL, Schema: schema}
 	}
 	for _, c := range res.Content {
 		if t, ok := c.(mcp.TextContent); ok {
-			fmt.Fprintln(out, t.Text)
+			reply.Texts = append(reply.Texts, t.Text)
 		}
 	}
-	return nil
+	return reply, nil
+}
+
+// orderTransport is the in-process transport, handing each response's
+// result to the demo, which reads its forms' property order: mcp-go
+// decodes a requested schema into a map, which forgets the order the
+// server asked in.
+type orderTransport struct {
+	*transport.InProcessTransport
+	demo *terminal.Demo
+}
+
+func (t *orderTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := t.InProcessTransport.SendRequest(ctx, req)
+	if err == nil && resp != nil && resp.Result != nil {
+		t.demo.ReadResult(resp.Result)
+	}
+	return resp, err
 }

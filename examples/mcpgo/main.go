@@ -9,11 +9,20 @@
 // before 2026-07-28), an MCP Apps view, a secret page's link, or, opted in
 // with -ask-model, the model.
 //
-// Usage: mcpgo [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-ask-model=false] [-page-url URL]
+// Usage: mcpgo [-stdio | -http ADDR] [-db DSN] [-principal NAME] [-ask-model=false] [-page-url URL] [-demo set_password] [-v]
 //
-// With no flags it runs a short demo: the server and an in-process mcp-go
-// client on 2026-07-28, whose scripted person picks the team plan, gives
-// one seat (refused, and asked again, naming the problem), then five.
+// With no flags it runs the demo in the terminal, as examples/signup's
+// does: the server and an in-process mcp-go client on 2026-07-28 that
+// asks the person each question, in the language of the locale (LC_ALL,
+// LC_MESSAGES or LANG: English, Spanish, French, German or Japanese),
+// which it asks the server and the page for too. A value the server
+// refused is offered back, as "[value]", for Enter to keep or the person
+// to replace; -demo set_password then sets a password on the server's
+// page, which the demo opens as a browser would, and whose password is
+// read without echo and never shown; -v prints the protocol trace.
+//
+//	printf 'ada@example.com\n\nteam\nAnalytical Engines\n1\n\n12\n' | LANG=fr_FR.UTF-8 go run ./examples/mcpgo
+//
 // -stdio serves the tools over stdin and stdout, for an MCP host, and the
 // secret page on a loopback port of its own; -http ADDR serves streamable
 // HTTP at http://ADDR/mcp and the page at /secret, and prints on stderr
@@ -49,6 +58,7 @@ import (
 
 	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
+	"github.com/mcpform/mcpform/examples/internal/terminal"
 )
 
 var (
@@ -59,11 +69,13 @@ var (
 	dbConns       = flag.Int("db-conns", accounts.DefaultConns, "open at most `N` connections to a postgres:// -db; more statements wait for one (keep N × replicas below max_connections)")
 	askModelFlag  = flag.Bool("ask-model", true, "ask a client with neither form elicitation nor MCP Apps through its model")
 	pageURLFlag   = flag.String("page-url", "", "public `URL` of the secret page, behind a proxy (default: this server's "+secretPath+")")
+	demoFlag      = flag.String("demo", toolName, "the demo runs `TOOL`: signup, or set_password after a signup")
+	verboseFlag   = flag.Bool("v", false, "the demo prints the protocol trace: each call, and what the server answered")
 )
 
 func main() {
 	flag.Parse()
-	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" || *dbConns <= 0 {
+	if flag.NArg() > 0 || (*stdioFlag && *httpAddr != "") || *principalFlag == "" || *dbConns <= 0 || (*demoFlag != toolName && *demoFlag != passwordTool) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -111,7 +123,9 @@ func run() error {
 	srv := newServer(s)
 	if !serving {
 		defer servePage(ln, s.secretPage())()
-		return demo(s, srv, os.Stdout)
+		// No signal handling: the demo may be blocked reading the
+		// terminal, and Ctrl-C should simply end it.
+		return runDemo(context.Background(), s, srv, os.Stdin, os.Stdout, terminal.ForFile(os.Stdin, *verboseFlag), *demoFlag)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -47,7 +47,10 @@ func (s *signup) handlePassword(ctx context.Context, req mcp.CallToolRequest) (*
 		principal := principalOf(ctx)
 		res, err := round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			o, err := s.store.SetNewPassword(ctx, in, principal, round.Language)
-			return result(o), err
+			if err != nil {
+				return nil, err
+			}
+			return result(round, o)
 		})
 		if err != nil {
 			return s.failed(what, err), nil

@@ -22,17 +22,22 @@ type (
 
 var notCompleted = accounts.NotCompleted
 
-// result is o as the tool's final result, marked with its language.
-func result(o outcome) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(o.Text)}, StructuredContent: o.Data, IsError: o.IsError}
-	mcpgo.ContentLanguage(res, o.Lang)
-	return res
+// result is o as the tool's final result, in round's language: through
+// FlowRound.Outcome, its heading and summary for the person, then its
+// sentence for the model. A nil round is a call that ended before it had
+// one: in English.
+func result(round *mcpgo.FlowRound, o outcome) (*mcp.CallToolResult, error) {
+	res, err := round.Outcome(o.Final())
+	if res != nil {
+		res.IsError = o.IsError
+	}
+	return res, err
 }
 
 // once returns o as the first outcome of round's run, or the one a
 // replay finds stored; what means the tool's outcome, for a failure.
 func (s *signup) once(ctx context.Context, round *mcpgo.FlowRound, what string, o outcome) *mcp.CallToolResult {
-	res, err := round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return result(o), nil })
+	res, err := round.Once(ctx, func(context.Context) (*mcp.CallToolResult, error) { return result(round, o) })
 	if err != nil {
 		return s.failed(what, err)
 	}
@@ -49,6 +54,11 @@ func (s *signup) failed(what string, err error) *mcp.CallToolResult {
 	s.log.Printf("reference %x: %v", ref, err)
 	o := notCompleted("error", fmt.Sprintf("%s: the server failed to finish it. Try again in a while; "+
 		"if it keeps failing, tell the operator the reference %x.", what, ref))
+	o.Summary = []string{fmt.Sprintf("The server failed to finish it. If it keeps failing, tell the operator the reference %x.", ref)}
 	o.IsError = true
-	return result(o)
+	res, err := result(nil, o)
+	if err != nil {
+		panic(err) // o's data always marshals to an object
+	}
+	return res
 }

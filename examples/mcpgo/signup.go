@@ -119,7 +119,10 @@ func (s *signup) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		principal := principalOf(ctx)
 		res, err := round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal, round.Language)
-			return result(o), err
+			if err != nil {
+				return nil, err
+			}
+			return result(round, o)
 		})
 		if err != nil {
 			return s.failed(what, err), nil

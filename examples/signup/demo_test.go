@@ -34,7 +34,8 @@ func TestDemo(t *testing.T) {
 			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "pro"}, 2, []string{
 				"Create your account", "Email (required; an email address)", "Full name (optional; up to 100 characters)",
 				"Plan (required; one of these; default free)\n    Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.\n    · free\n    · pro – Pro, $12 a month\n    · team – Team, $10 a seat a month\n",
-				"Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan."}},
+				"Account created\nEmail: ada@example.com\nFull name: Ada Lovelace\nPlan: Pro\n\n" +
+					"Signup complete: created Ada Lovelace <ada@example.com> on the Pro plan."}},
 		{"team plan takes a second form", "ada@example.com\nAda Lovelace\nteam\nAnalytical Engines\n12\n", "created", nil,
 			&account{Email: "ada@example.com", FullName: "Ada Lovelace", Plan: "team", TeamName: "Analytical Engines", Seats: 12}, 3, []string{
 				"Tell us about your team", "Team name (required; 2 to 60 characters)",
@@ -52,7 +53,7 @@ func TestDemo(t *testing.T) {
 		{"a required answer left empty", "\n\npro\nada@example.com\n\n\n", "created", nil, ada, 3,
 			[]string{"Enter a value for Email.", "Plan (required; one of these; default pro)"}},
 		{"cancel at the team form", "ada@example.com\n\nteam\nCANCEL\n", "cancelled", nil, nil, 3,
-			[]string{`cancel "team"`, "Signup not completed: the form was cancelled"}},
+			[]string{`cancel "team"`, "Not completed\nNothing was created.\n\nSignup not completed: the form was cancelled"}},
 		// The client checks nothing: the bad email goes as typed, and
 		// the person reads the server's re-ask, good answers filled in.
 		{"the server's re-ask", "ada@example..com\nAda Lovelace\npro\nada@example.com\n\n\n", "created", nil,
@@ -75,7 +76,7 @@ func TestDemo(t *testing.T) {
 			"→ left to your browser",
 			`accept "password" {"email":"ada@example.com"}` + "\n         accept \"password.secret\"\n         requestState echoed as received (",
 			" bytes)\n" + `server ← input_required: url "password.secret"`,
-			"Check New password: the page for it is still waiting.", "Password set for ada@example.com."}},
+			"Check New password: the page for it is still waiting.", "Password set\nEmail: ada@example.com\n\nPassword set for ada@example.com."}},
 		{"cancel on the page", "ada@example.com\n\npro\nada@example.com\ncancel\n", "cancelled", pw, ada, 2, []string{
 			`cancel "password.secret"`, "Password not set: it was cancelled."}},
 	} {
@@ -84,7 +85,7 @@ func TestDemo(t *testing.T) {
 			var out bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, demoOptions{verbose: true}, tt.tools...)
+			res, err := demo(ctx, newServer(s), strings.NewReader(tt.input), &out, demoOptions{Verbose: true}, tt.tools...)
 			screen := out.String()
 			require.NoError(t, err, "transcript:\n%s", screen)
 			assert.Equal(t, tt.status, status(t, res), "transcript:\n%s", screen)
@@ -98,9 +99,11 @@ func TestDemo(t *testing.T) {
 				rest = rest[i+len(s):]
 			}
 			assert.NotContains(t, screen, good, "the password is never shown")
-			// The final result is the transcript's last word.
-			require.Len(t, res.Content, 1)
-			assert.True(t, strings.HasSuffix(strings.TrimSpace(screen), res.Content[0].(*mcp.TextContent).Text), "transcript:\n%s", screen)
+			// The final result is the transcript's last word: its heading
+			// and summary for the person, then the model's sentence.
+			require.Len(t, res.Content, 2)
+			assert.True(t, strings.HasSuffix(strings.TrimSpace(screen), res.Content[0].(*mcp.TextContent).Text+"\n\n"+res.Content[1].(*mcp.TextContent).Text),
+				"transcript:\n%s", screen)
 			var want []account
 			if tt.want != nil {
 				want = []account{*tt.want}
@@ -115,15 +118,15 @@ func TestDemo(t *testing.T) {
 // for -v alone.
 func TestDemoOptions(t *testing.T) {
 	trace := []string{"client → tools/call", "server ← input_required", "requestState", `{"email"`, "── round"}
-	for _, opts := range []demoOptions{{}, {interactive: true}, {verbose: true}} {
+	for _, opts := range []demoOptions{{}, {Interactive: true}, {Verbose: true}} {
 		s, _ := newTestSignup(t)
 		var out bytes.Buffer
 		_, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\n"), &out, opts)
 		require.NoError(t, err)
 		screen := out.String()
-		assert.Equal(t, !opts.interactive, strings.Contains(screen, "> ada@example.com"), "%+v:\n%s", opts, screen)
+		assert.Equal(t, !opts.Interactive, strings.Contains(screen, "> ada@example.com"), "%+v:\n%s", opts, screen)
 		for _, line := range trace {
-			assert.Equal(t, opts.verbose, strings.Contains(screen, line), "%q, %+v:\n%s", line, opts, screen)
+			assert.Equal(t, opts.Verbose, strings.Contains(screen, line), "%q, %+v:\n%s", line, opts, screen)
 		}
 		assert.Contains(t, screen, "Signup complete: created ada@example.com on the Pro plan.")
 	}
@@ -137,7 +140,7 @@ func TestDemoReadsSecretsWithoutEcho(t *testing.T) {
 	s, _ := newTestSignup(t)
 	var out bytes.Buffer
 	secrets := 0
-	opts := demoOptions{interactive: true, readSecret: func() (string, error) { secrets++; return good, nil }}
+	opts := demoOptions{Interactive: true, ReadSecret: func() (string, error) { secrets++; return good, nil }}
 	res, err := demo(context.Background(), newServer(s), strings.NewReader("ada@example.com\n\npro\nada@example.com\n"), &out, opts, toolName, passwordTool)
 	require.NoError(t, err, out.String())
 	assert.Equal(t, "updated", status(t, res), out.String())
@@ -201,28 +204,6 @@ func status(t *testing.T, res *mcp.CallToolResult) string {
 	return s
 }
 
-// TestDemoLanguage: the demo's language is the POSIX locale's, LC_ALL
-// first, then LC_MESSAGES, then LANG, as a BCP 47 tag; C and POSIX name
-// none.
-func TestDemoLanguage(t *testing.T) {
-	for _, tt := range []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"LANG": "fr_FR.UTF-8"}, "fr-FR"},
-		{map[string]string{"LANG": "de_DE.UTF-8", "LC_ALL": "ja_JP.UTF-8"}, "ja-JP"},
-		{map[string]string{"LANG": "de_DE.UTF-8", "LC_MESSAGES": "es_ES@euro"}, "es-ES"},
-		{map[string]string{"LANG": "C.UTF-8"}, ""},
-		{map[string]string{"LC_ALL": "POSIX", "LANG": "fr_FR.UTF-8"}, ""},
-		{map[string]string{}, ""},
-	} {
-		assert.Equal(t, tt.want, demoLanguage(func(k string) string { return tt.env[k] }), "%v", tt.env)
-	}
-	assert.Same(t, english, wordsFor(""))
-	assert.Same(t, english, wordsFor("pt-BR"))
-	assert.Same(t, demoLanguages["fr"], wordsFor("fr-FR"))
-}
-
 // TestDemoSpeaksLANG checks issue 34, item 9: run with LANG=fr_FR.UTF-8,
 // the demo speaks French, and so do the server's re-ask and the secret
 // page, which the client asks in French; no English of its own is left.
@@ -246,6 +227,7 @@ func TestDemoSpeaksLANG(t *testing.T) {
 		"Démo d'inscription mcpform\u00a0: un client go-sdk appelle «\u00a0signup\u00a0», puis «\u00a0set_password\u00a0».",
 		"Répondez à chaque question.", "(obligatoire\u00a0; une adresse e-mail)", "Adresse e-mail\u00a0: saisissez une adresse e-mail, par exemple nom@example.com.",
 		"La démo joue aussi votre navigateur", "La page dit\u00a0: Nouveau mot de passe\u00a0: saisissez de 12 à 128 caractères.", "(sur la page)", "> (masqué)",
+		"Mot de passe défini\nAdresse e-mail\u00a0: ada@example.com\n\nMot de passe défini pour ada@example.com.",
 	} {
 		assert.Contains(t, screen, want)
 	}
@@ -264,7 +246,7 @@ func TestDemoOffersBack(t *testing.T) {
 	s, st := newTestSignup(t)
 	var out bytes.Buffer
 	input := "ada@example.com\n\nteam\nA\n51\n\n12\nAnalytical Engines\n\n"
-	res, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{verbose: true})
+	res, err := demo(context.Background(), newServer(s), strings.NewReader(input), &out, demoOptions{Verbose: true})
 	screen := out.String()
 	require.NoError(t, err, screen)
 	assert.Equal(t, "created", status(t, res), screen)

@@ -27,7 +27,11 @@
 // steps are derived from Go types, and is one switch over the flow's
 // outcome: the flow picks how to ask each client. The types, the flows,
 // the store and the outcomes are examples/internal/accounts', shared with
-// examples/mcpgo; this example is their go-sdk face. A client with form
+// examples/mcpgo; this example is their go-sdk face. Each outcome is
+// built with mcpform's FlowRound.Outcome: a heading and a short summary
+// for the person ("Account created", with the email, plan and seats), in
+// the person's language, apart from the sentence for the model; a run
+// that created nothing keeps mcpform's "Not completed". A client with form
 // elicitation is asked natively (input_required, or elicitation/create
 // before 2026-07-28); a host that renders MCP Apps but answers no form is
 // shown each step as a view; a client that can do neither is asked

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpform/mcpform/examples/internal/accounts"
 	"github.com/mcpform/mcpform/examples/internal/deploy"
-	"golang.org/x/term"
+	"github.com/mcpform/mcpform/examples/internal/terminal"
 )
 
 var (
@@ -69,7 +69,7 @@ func run() error {
 	if !*stdioFlag && *httpAddr == "" {
 		// No signal handling: the demo may be blocked reading the
 		// terminal, and Ctrl-C should simply end it.
-		return runDemo(context.Background(), st, os.Stdin, os.Stdout, terminalDemo(os.Stdin, *verboseFlag), *demoFlag)
+		return runDemo(context.Background(), st, os.Stdin, os.Stdout, terminal.ForFile(os.Stdin, *verboseFlag), *demoFlag)
 	}
 	// A server stops cleanly on an interrupt or SIGTERM.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -101,19 +101,4 @@ func run() error {
 	}
 	limits := httpLimits{SessionTimeout: *idleFlag, MaxSessions: *maxSessions, MaxSessionsPerClient: *clientSess, BodyTimeout: *bodyTimeout}
 	return serveHTTP(ctx, ln, server, s.secretPage(), limits, os.Stderr)
-}
-
-// terminalDemo returns the demo's options for input from in: at a
-// terminal, a secret is read without echo, so that it never appears on
-// the screen; from a pipe or file, each answer is echoed after its prompt.
-func terminalDemo(in *os.File, verbose bool) demoOptions {
-	fd := int(in.Fd())
-	opts := demoOptions{interactive: term.IsTerminal(fd), verbose: verbose}
-	if opts.interactive {
-		opts.readSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-	}
-	return opts
 }

@@ -35,14 +35,17 @@ func (s *signup) handlePassword(ctx context.Context, req *mcp.CallToolRequest) (
 		}
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			o, err := s.store.SetNewPassword(ctx, in, principal, round.Language)
-			return result(o), err
+			if err != nil {
+				return nil, err
+			}
+			return result(round, o)
 		})
 	}
 	o, ok := s.PasswordEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("set_password: unexpected flow status %v", round.Status)
 	}
-	return round.Once(ctx, do(o))
+	return round.Once(ctx, do(round, o))
 }
 
 // passwordToolDef is set_password as clients list it. On an MCP Apps host

@@ -28,20 +28,22 @@ var (
 	normalize    = accounts.Normalize
 )
 
-// result is o as the tool's final result, marked with its language.
-func result(o outcome) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: o.Text}},
-		StructuredContent: o.Data,
-		IsError:           o.IsError,
+// result is o as the tool's final result, in round's language: through
+// FlowRound.Outcome, its heading and summary for the person, then its
+// sentence for the model. A nil round is a call that ended before it had
+// one: in English.
+func result(round *mcpform.FlowRound, o outcome) (*mcp.CallToolResult, error) {
+	res, err := round.Outcome(o.Final())
+	if res != nil {
+		res.IsError = o.IsError
 	}
-	mcpform.ContentLanguage(res, o.Lang)
-	return res
+	return res, err
 }
 
-// do is o as what a run does when it changes nothing, for FlowRound.Once.
-func do(o outcome) func(context.Context) (*mcp.CallToolResult, error) {
-	return func(context.Context) (*mcp.CallToolResult, error) { return result(o), nil }
+// do is o as what a run of round does when it changes nothing, for
+// FlowRound.Once.
+func do(round *mcpform.FlowRound, o outcome) func(context.Context) (*mcp.CallToolResult, error) {
+	return func(context.Context) (*mcp.CallToolResult, error) { return result(round, o) }
 }
 
 // guard returns h, whose errors other than JSON-RPC ones become a generic
@@ -64,7 +66,8 @@ func (s *signup) guard(what string, h mcp.ToolHandler) mcp.ToolHandler {
 		s.log.Printf("%s: reference %x: %v", req.Params.Name, ref, err)
 		o := notCompleted("error", fmt.Sprintf("%s: the server failed to finish it. Try again in a while; "+
 			"if it keeps failing, tell the operator the reference %x.", what, ref))
+		o.Summary = []string{fmt.Sprintf("The server failed to finish it. If it keeps failing, tell the operator the reference %x.", ref)}
 		o.IsError = true
-		return result(o), nil
+		return result(nil, o)
 	}
 }

@@ -118,12 +118,15 @@ func (s *signup) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		// replay, on any replica, gets its outcome and creates nothing.
 		return round.Once(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 			o, err := s.store.Create(ctx, round.ID, in.Account, in.Team, principal, round.Language)
-			return result(o), err
+			if err != nil {
+				return nil, err
+			}
+			return result(round, o)
 		})
 	}
 	o, ok := s.SignupEnded(accounts.Round{Status: round.Status, Step: round.Step, Attempt: round.Attempt, Problems: round.Problems, Lang: round.Language})
 	if !ok {
 		return nil, fmt.Errorf("signup: unexpected flow status %v", round.Status)
 	}
-	return round.Once(ctx, do(o))
+	return round.Once(ctx, do(round, o))
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/mcpform/mcpform"
@@ -56,8 +57,15 @@ type NewPassword struct {
 }
 
 // An Outcome is the final result of a signup or of set_password, which
-// each example renders in its SDK's result type.
+// each example renders in its SDK's result type, through
+// FlowRound.Outcome (see Final).
 type Outcome struct {
+	// Heading and Summary are for the person: a heading, such as
+	// "Account created", and a few short items, such as "Plan: Team".
+	// An empty Heading is mcpform's, "Not completed" or "Finished".
+	Heading string
+	Summary []string
+	// Text is the sentence for the model.
 	Text    string
 	IsError bool
 	Data    Data
@@ -89,6 +97,43 @@ type Data struct {
 // NotCompleted is the outcome of a call that created or changed nothing.
 func NotCompleted(status, text string) Outcome {
 	return Outcome{Text: text, Data: Data{Status: status}}
+}
+
+// Final is o as mcpform's Outcome, which FlowRound.Outcome makes the
+// tool's final result of, on either SDK's face: o's heading and summary
+// for the person, its text for the model, and its data. A run that
+// neither created an account nor set a password did not complete.
+func (o Outcome) Final() *mcpform.Outcome {
+	return &mcpform.Outcome{Heading: o.Heading, Summary: o.Summary, Text: o.Text, Data: o.Data,
+		NotCompleted: o.Data.Status != "created" && o.Data.Status != "updated"}
+}
+
+// Created is the outcome of the account a, created, in lang: headed
+// "Account created", with its email, name, plan and team at a glance.
+func Created(lang language.Tag, a *Record) Outcome {
+	plan := planFree
+	switch a.Plan {
+	case "team":
+		plan = planTeam
+	case "pro":
+		plan = planPro
+	}
+	summary := []string{item(lang, "Email", a.Email)}
+	if a.FullName != "" {
+		summary = append(summary, item(lang, "Full name", a.FullName))
+	}
+	summary = append(summary, item(lang, "Plan", say(lang, plan)))
+	if a.Plan == "team" {
+		summary = append(summary, item(lang, "Team name", a.TeamName), item(lang, "Seats", strconv.Itoa(a.Seats)))
+	}
+	return Outcome{Heading: say(lang, accountCreated), Summary: summary, Text: CreatedText(lang, *a),
+		Data: Data{Status: "created", Account: a}, Lang: lang}
+}
+
+// item is a summary's item in lang: the field's label, in lang, and its
+// value.
+func item(lang language.Tag, label, value string) string {
+	return say(lang, summaryItem, say(lang, label), value)
 }
 
 // CreatedText is what a created account's outcome says, in lang.

@@ -108,7 +108,7 @@ func (t *Tools) SignupEnded(r Round) (o Outcome, ok bool) {
 	default:
 		return Outcome{}, false
 	}
-	o.Lang = r.Lang
+	o.Summary, o.Lang = []string{say(r.Lang, nothingCreated)}, r.Lang
 	return o, true
 }
 
@@ -156,7 +156,7 @@ func (t *Tools) PasswordEnded(r Round) (o Outcome, ok bool) {
 	default:
 		return Outcome{}, false
 	}
-	o.Lang = r.Lang
+	o.Summary, o.Lang = []string{say(r.Lang, nothingChanged)}, r.Lang
 	return o, true
 }
 
@@ -169,9 +169,10 @@ func (s *Store) Create(ctx context.Context, run string, a Account, t Team, princ
 	}
 	ok, err := s.CreateAccount(ctx, run, &acct)
 	if err != nil || ok {
-		return Outcome{Text: CreatedText(lang, acct), Data: Data{Status: "created", Account: &acct}, Lang: lang}, err
+		return Created(lang, &acct), err
 	}
 	o := NotCompleted("exists", say(lang, alreadyExists, a.Email))
+	o.Summary = []string{say(lang, alreadyTaken, a.Email), say(lang, nothingCreated)}
 	o.IsError, o.Lang = true, lang
 	return o, nil
 }
@@ -184,12 +185,12 @@ func (s *Store) SetNewPassword(ctx context.Context, in NewPassword, principal st
 	salt, hash := HashPassword(in.Password)
 	ok, err := s.SetPassword(ctx, in.Email, principal, salt, hash)
 	if err != nil || ok {
-		o := NotCompleted("updated", say(lang, passwordSet, in.Email))
-		o.Lang = lang
-		return o, err
+		return Outcome{Heading: say(lang, passwordWasSet), Summary: []string{item(lang, "Email", in.Email)},
+			Text: say(lang, passwordSet, in.Email), Data: Data{Status: "updated"}, Lang: lang}, err
 	}
 	// Another principal's account is as unknown as a missing one.
 	o := NotCompleted("unknown", say(lang, passwordUnknown, in.Email))
+	o.Summary = []string{say(lang, nothingChanged)}
 	o.IsError, o.Lang = true, lang
 	return o, nil
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -60,6 +62,12 @@ func Translate(lang language.Tag, text string) string {
 	return translations[base.String()][text]
 }
 
+// English returns the English texts the tables translate, sorted: the
+// examples' English catalog, for tests that look for English left in a
+// translation. Translate gives a few of them back as they are, in some
+// language ("Pro").
+func English() []string { return slices.Sorted(maps.Keys(translations["fr"])) }
+
 // say returns format in lang, filled with args as fmt.Sprintf fills it;
 // English for a language the tables do not speak.
 func say(lang language.Tag, format string, args ...any) string {
@@ -75,6 +83,20 @@ const (
 	createAccount   = "Create account" // the submit that creates it
 	teamMessage     = "Tell us about your team"
 	passwordMessage = "Set your password"
+)
+
+// The outcomes' headings and summaries, which the person reads; the
+// summary's labels are the fields'. A summary item is a fmt format.
+const (
+	accountCreated = "Account created"
+	passwordWasSet = "Password set"
+	summaryItem    = "%s: %s" // a field's label, then its value
+	planFree       = "Free"
+	planPro        = "Pro"
+	planTeam       = "Team"
+	nothingCreated = "Nothing was created."
+	nothingChanged = "Nothing was changed."
+	alreadyTaken   = "%s is already registered."
 )
 
 // The outcomes' sentences, by what they report. Each step's sentence is

@@ -21,7 +21,8 @@ func english(t *testing.T) []string {
 	words := []string{accountMessage, createAccount, teamMessage, passwordMessage,
 		createdTeam, createdPro, createdFree, declinedAccount, declinedTeam, cancelledSignup,
 		invalidAccount, invalidTeam, alreadyExists, fieldsToFix, listSeparator,
-		passwordDeclined, passwordCancel, passwordRefused, passwordInvalid, passwordSet, passwordUnknown}
+		passwordDeclined, passwordCancel, passwordRefused, passwordInvalid, passwordSet, passwordUnknown,
+		accountCreated, passwordWasSet, summaryItem, planFree, planPro, planTeam, nothingCreated, nothingChanged, alreadyTaken}
 	var fields []mcpform.AutoFormField
 	account, err := mcpform.FormFor[Account](nil)
 	require.NoError(t, err)

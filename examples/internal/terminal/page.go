@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"context"
@@ -11,8 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // openPage answers a URL-mode request as a person with a browser would. It
@@ -23,7 +21,7 @@ import (
 // instead. The page's own checks speak, as the server's do for forms. An
 // empty answer leaves the page for later: the client consents and retries,
 // and the server says the page is still waiting.
-func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+func (p *prompter) openPage(ctx context.Context, ep Request) (Answer, error) {
 	fmt.Fprintln(p.out)
 	for _, line := range strings.Split(ep.Message, "\n") {
 		if line != "" {
@@ -37,7 +35,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 	for err == nil {
 		if status != http.StatusOK && status != http.StatusUnprocessableEntity {
 			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", pageText(page))
-			return &mcp.ElicitResult{Action: "cancel"}, nil
+			return Answer{Action: "cancel"}, nil
 		}
 		for _, m := range problemRe.FindAllStringSubmatch(page, -1) {
 			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", html.UnescapeString(m[1]))
@@ -46,7 +44,7 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		if len(fields) == 0 {
 			// Not the form: done already, or a link someone else used.
 			fmt.Fprintf(p.out, "\n  "+p.w.pageSays+"\n", pageText(page))
-			return &mcp.ElicitResult{Action: "accept"}, nil
+			return Answer{Action: "accept"}, nil
 		}
 		form := url.Values{}
 		for _, m := range hiddenRe.FindAllStringSubmatch(page, -1) {
@@ -61,11 +59,11 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 			line := p.read(true)
 			if line == "" {
 				fmt.Fprintf(p.out, "\n  %s\n", p.w.leftToBrowser)
-				return &mcp.ElicitResult{Action: "accept"}, nil
+				return Answer{Action: "accept"}, nil
 			}
 			if l := strings.ToLower(line); l == "decline" || l == "cancel" {
 				fmt.Fprintf(p.out, "\n  → %s\n", l)
-				return &mcp.ElicitResult{Action: l}, nil
+				return Answer{Action: l}, nil
 			}
 			form.Set(html.UnescapeString(f[3]), line)
 		}
@@ -75,10 +73,10 @@ func (p *prompter) openPage(ctx context.Context, ep *mcp.ElicitParams) (*mcp.Eli
 		}
 		if status == http.StatusOK {
 			fmt.Fprintf(p.out, "  %s\n", pageText(page))
-			return &mcp.ElicitResult{Action: "accept"}, nil
+			return Answer{Action: "accept"}, nil
 		}
 	}
-	return nil, err
+	return Answer{}, err
 }
 
 // What openPage reads of the page's HTML (mcpform's internal/secretpage): each

@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import "strings"
 
@@ -8,7 +8,7 @@ import "strings"
 // so. The answers "decline" and "cancel" stay as they are in every
 // language: they are the protocol's words.
 type demoWords struct {
-	intro    string // the first line; %s: the tools called
+	intro    string // the first line; %s, %s: the client's SDK, the tools called
 	oneTool  string // %s: the tool, quoted as the language quotes
 	twoTools string // %s, %s: the tools, in order, quoted
 	answer   string // how to answer
@@ -32,7 +32,7 @@ type demoWords struct {
 
 // english is the demo's English, its default.
 var english = &demoWords{
-	intro:    "mcpform signup demo: a go-sdk client calls %s.",
+	intro:    "mcpform signup demo: a %s client calls %s.",
 	oneTool:  "the %q tool",
 	twoTools: "%q, then %q",
 	answer: "Answer each question. An empty answer takes the default, or what you typed before; " +
@@ -66,7 +66,7 @@ var english = &demoWords{
 var demoLanguages = map[string]*demoWords{
 	"en": english,
 	"fr": {
-		intro:    "Démo d'inscription mcpform\u00a0: un client go-sdk appelle %s.",
+		intro:    "Démo d'inscription mcpform\u00a0: un client %s appelle %s.",
 		oneTool:  "l'outil «\u00a0%s\u00a0»",
 		twoTools: "«\u00a0%s\u00a0», puis «\u00a0%s\u00a0»",
 		answer: "Répondez à chaque question. Une réponse vide prend la valeur par défaut, ou ce que vous avez saisi avant\u00a0; " +
@@ -96,7 +96,7 @@ var demoLanguages = map[string]*demoWords{
 		leftToBrowser: "→ laissé à votre navigateur",
 	},
 	"de": {
-		intro:    "mcpform-Registrierungsdemo: ein go-sdk-Client ruft %s auf.",
+		intro:    "mcpform-Registrierungsdemo: ein %s-Client ruft %s auf.",
 		oneTool:  "das Tool „%s“",
 		twoTools: "„%s“, dann „%s“",
 		answer: "Beantworten Sie jede Frage. Eine leere Antwort übernimmt den Standardwert oder Ihre vorherige Eingabe; " +
@@ -126,7 +126,7 @@ var demoLanguages = map[string]*demoWords{
 		leftToBrowser: "→ Ihrem Browser überlassen",
 	},
 	"es": {
-		intro:    "Demo de registro de mcpform: un cliente go-sdk llama a %s.",
+		intro:    "Demo de registro de mcpform: un cliente %s llama a %s.",
 		oneTool:  "la herramienta «%s»",
 		twoTools: "«%s» y luego a «%s»",
 		answer: "Responde a cada pregunta. Una respuesta vacía toma el valor predeterminado o lo que escribiste antes; " +
@@ -156,7 +156,7 @@ var demoLanguages = map[string]*demoWords{
 		leftToBrowser: "→ se deja a tu navegador",
 	},
 	"ja": {
-		intro:       "mcpform 登録デモ：go-sdk クライアントが %s を呼び出します。",
+		intro:       "mcpform 登録デモ：%s クライアントが %s を呼び出します。",
 		oneTool:     "ツール「%s」",
 		twoTools:    "「%s」、続いて「%s」",
 		answer:      "各質問に答えてください。空の回答は既定値、または前回の入力になります。「decline」または「cancel」で中止します。",
@@ -186,11 +186,11 @@ var demoLanguages = map[string]*demoWords{
 	},
 }
 
-// demoLanguage returns the language the POSIX locale names, as a BCP 47
+// Language returns the language the POSIX locale names, as a BCP 47
 // tag ("fr-FR" for fr_FR.UTF-8): LC_ALL's, else LC_MESSAGES's, else
 // LANG's, the order in which they win. It returns "" for none, and for
 // the C or POSIX locale.
-func demoLanguage(getenv func(string) string) string {
+func Language(getenv func(string) string) string {
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 		v := getenv(name)
 		if v == "" {
