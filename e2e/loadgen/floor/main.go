@@ -31,6 +31,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,10 +55,15 @@ type record struct {
 	Seats    int    `json:"seats,omitempty"`
 }
 
-// data is a final result's structured content, as examples/signup's.
+// data is a final result's structured content, as examples/signup's: its
+// own members, then those mcpform adds for a view's outcome, in the order
+// encoding/json writes a map's.
 type data struct {
-	Status  string  `json:"status"`
-	Account *record `json:"account,omitempty"`
+	Account *record  `json:"account,omitempty"`
+	End     string   `json:"mcpformEnd"`
+	Heading string   `json:"mcpformHeading"`
+	Summary []string `json:"mcpformSummary"`
+	Status  string   `json:"status"`
 }
 
 // state is the request state, in clear: the step asked, and on the team
@@ -123,9 +129,25 @@ func created(a *record) *mcp.CallToolResult {
 	accounts.Lock()
 	accounts.m[strings.ToLower(strings.TrimSpace(a.Email))] = struct{}{}
 	accounts.Unlock()
+	summary := []string{"Email: " + a.Email}
+	if a.FullName != "" {
+		summary = append(summary, "Full name: "+a.FullName)
+	}
+	switch a.Plan {
+	case "team":
+		summary = append(summary, "Plan: Team", "Team name: "+a.TeamName, "Seats: "+strconv.Itoa(a.Seats))
+	case "pro":
+		summary = append(summary, "Plan: Pro")
+	default:
+		summary = append(summary, "Plan: Free")
+	}
+	const heading = "Account created"
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: createdText(a)}},
-		StructuredContent: data{Status: "created", Account: a},
+		Content: []mcp.Content{
+			&mcp.TextContent{Text: heading + "\n" + strings.Join(summary, "\n")},
+			&mcp.TextContent{Text: createdText(a)},
+		},
+		StructuredContent: data{Account: a, End: "completed", Heading: heading, Summary: summary, Status: "created"},
 	}
 }
 
