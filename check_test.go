@@ -149,7 +149,9 @@ func TestFlowCheckAnswers(t *testing.T) {
 // TestFlowProgressAndButton: "Step 1 of 2" only when step 2 is sure to
 // come; before a step that may be skipped, "of up to", and a submit that
 // may finish the flow is not "Continue"; Commit names the submit of a step
-// sure to be the last.
+// sure to be the last. The native message says the same: where the step
+// stands, and, on a step whose accepting may finish a flow with a Commit,
+// what accepting does.
 func TestFlowProgressAndButton(t *testing.T) {
 	always := teamStep
 	always.When = nil
@@ -160,19 +162,25 @@ func TestFlowProgressAndButton(t *testing.T) {
 		plan       string
 		wantFirst  []string // the first step's view: progress, heading, buttons
 		wantSecond []string // the second step's view, when it comes
+		wantNative [2]string
 	}{
 		{name: "conditional", steps: []Step{accountStep, teamStep}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team"}},
 		{name: "conditional with Commit", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account"}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account\n\nDepending on your answers, this may be the last step. Accepting it then does this: Create account.",
+				"Step 2 of 2\n\nSet up your team\n\nThis is the last step. Accepting it does this: Create account."}},
 		{name: "always", steps: []Step{accountStep, always}, opts: FlowOptions{Commit: "Create account"}, plan: "pro",
 			wantFirst:  []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team\n\nThis is the last step. Accepting it does this: Create account."}},
 		{name: "checked", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account", CheckAnswers: true}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team"}}, // the check round commits
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, codec, _ := newFlowFixture(t)
@@ -192,6 +200,14 @@ func TestFlowProgressAndButton(t *testing.T) {
 			require.Equal(t, "team", second.Step)
 			says, _ = viewSays(t, second)
 			assert.Equal(t, tt.wantSecond, says)
+
+			native, err := flow.Next(ctx, call("signup", "", nil))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNative[0], native.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+			native, err = flow.Next(ctx, call("signup", native.Result.RequestState, map[string]any{
+				"account": map[string]any{"email": "ada@example.com", "plan": tt.plan}}))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNative[1], native.Result.InputRequests["team"].(*mcp.ElicitParams).Message)
 		})
 	}
 }

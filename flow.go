@@ -145,7 +145,9 @@ type FlowOptions struct {
 	// ends it says it, such as "Create account": on the check round of
 	// CheckAnswers, or else on a step sure to be the last. It is shown as
 	// it is, in every language: translate it with Translate. Empty means
-	// "Submit" in the person's language.
+	// "Submit" in the person's language. Natively, where the client draws
+	// its own buttons, the message of a step whose accepting may finish
+	// the flow says so, naming Commit; empty says nothing.
 	Commit string
 	// CheckAnswers ends the flow with a round, keyed [CheckStep], that
 	// shows the answers of every step that was asked, never a secret, on

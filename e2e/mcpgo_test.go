@@ -76,7 +76,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 			require.Len(t, done.Result.Content, 1)
 			assert.Equal(t, `Signup complete: created ada@example.com on the Team plan for "Analytical", 5 seats.`, done.Result.Content[0].Text)
 			require.Len(t, done.Asked, 3)
-			assert.Equal(t, "Create your account", done.Asked[0].Message)
+			assert.Equal(t, signupAccountAsked(""), done.Asked[0].Message)
 			assert.Contains(t, done.Asked[2].Message, "Seats must be from 2 to 50.")
 			plan := done.Asked[0].RequestedSchema["properties"].(map[string]any)["plan"].(map[string]any)
 			assert.Equal(t, "free", plan["default"], "SEP-1034 default")

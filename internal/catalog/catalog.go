@@ -167,6 +167,10 @@ const (
 	OutYes
 	OutNo
 
+	// What accepting a flow's step does, natively (h-decline's block).
+	OutCommitSure
+	OutCommitMay
+
 	NumMsgs // the number of texts; not a text
 )
 

@@ -148,4 +148,8 @@ var catalogFR = [NumMsgs]string{
 	OutCheckLine:   "{label}\u00a0: {value}",
 	OutYes:         "Oui",
 	OutNo:          "Non",
+
+	// What accepting a flow's step does, natively (h-decline's block).
+	OutCommitSure: "C'est la dernière étape. L'accepter fera ceci\u00a0: {commit}.",
+	OutCommitMay:  "Selon vos réponses, cette étape peut être la dernière. L'accepter fera alors ceci\u00a0: {commit}.",
 }
