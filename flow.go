@@ -674,8 +674,8 @@ func (f *Flow) addArguments(s *jsonschema.Schema, closed bool) {
 			Description: "Sent, with the state and no answers, when the person declines to answer."})
 		return
 	}
-	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction},
-		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
+	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction, prefab.RestartAction},
+		Description: "Sent, with the state and no answers, when the person declines to answer, by a view to show its step in its host's language, or by a view to start again."})
 	add(prefab.ToolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	for i := range f.steps {

@@ -661,13 +661,24 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 			return call.StateError(err)
 		}
 		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
-		if !f.runLive(r.st.ID) {
+		if r.args.restarts() {
+			// A view's Start again: a new run, as a first call starts
+			// one, in the language of the run it follows unless the call
+			// asks another. The state, verified, proves only that.
+			r.stated, r.st = false, flowState{}
+			if s := call.AcceptLanguage(); s != "" {
+				r.lang = catalog.Match(s)
+			}
+			if r.st.ID, err = newRunID(f.codec.now()); err != nil {
+				return err
+			}
+		} else if !f.runLive(r.st.ID) {
 			return call.StateError(ErrExpired)
 		}
 	} else if r.st.ID, err = newRunID(f.codec.now()); err != nil {
 		return err
 	}
-	if !r.stated || r.args.renders() {
+	if (!r.stated && !r.args.restarts()) || r.args.renders() {
 		// A first call, or a view re-rendered in its host's language.
 		r.lang = callLang(call)
 	}
@@ -859,6 +870,10 @@ type callArgs struct {
 
 // renders reports whether the call is a view's render (prefab.RenderAction).
 func (a *callArgs) renders() bool { return a.view && a.acted && a.action == prefab.RenderAction }
+
+// restarts reports whether the call is a view's Start again
+// (prefab.RestartAction).
+func (a *callArgs) restarts() bool { return a.view && a.acted && a.action == prefab.RestartAction }
 
 // declined reports whether the arguments carry prefab.ActionArgument, and the
 // status it gives: ReplyDeclined for prefab.DeclineAction, and ReplyInvalid,

@@ -167,9 +167,11 @@ const (
 	OutYes
 	OutNo
 
-	// What accepting a flow's step does, natively (h-decline's block).
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
 	OutCommitSure
 	OutCommitMay
+	ViewStartAgain
 
 	NumMsgs // the number of texts; not a text
 )

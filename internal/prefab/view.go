@@ -62,8 +62,10 @@ func View(s *Step, t *Text) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	again := againNode(t)
 	submitTo(content, s.Tool, back)
-	w := stepWire{Prefab: wireVersion{Version}, View: root(content, t), State: s.state(), Arguments: s.Arguments}
+	submitTo(again, s.Tool, back)
+	w := stepWire{Prefab: wireVersion{Version}, View: root(content, again, t), State: s.state(), Arguments: s.Arguments}
 	if s.Page != nil {
 		w.URL = s.Page.URL
 	}
@@ -71,11 +73,27 @@ func View(s *Step, t *Text) ([]byte, error) {
 }
 
 // root is the root of every flow view: the outcome's panel once there is
-// an outcome, content until then.
-func root(content *Node, t *Text) *Node {
+// an outcome, and again below it, content until then.
+func root(content, again *Node, t *Text) *Node {
 	return &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{
-		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t)}},
+		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t), again}},
 		{Type: "Else", Children: []*Node{content}},
+	}}
+}
+
+// againNode is the way to start again that a view offers under an
+// outcome that did not complete (notDone): a declined run, or one the
+// author says did not do what it was for, may be started afresh without
+// leaving the frame. Its button sends the view's state with
+// RestartAction, which begins a new run in the state's language; submitTo
+// makes it call the tool. It is a view's own, not the shared panel's,
+// which knows no tool.
+func againNode(t *Text) *Node {
+	restart := &Action{Action: "toolCall", Arguments: map[string]any{ActionArgument: RestartAction}}
+	return &Node{Type: "If", Condition: notDone, Children: []*Node{
+		{Type: "Row", CSSClass: "px-6 pb-6 max-w-2xl", Children: []*Node{
+			{Type: "Button", Label: t.StartAgain, Variant: "outline", Size: "default", OnClick: restart},
+		}},
 	}}
 }
 
