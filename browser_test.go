@@ -101,6 +101,7 @@ type browserJob struct {
 	screenshot   string
 	cdn, outcome bool
 	locale       string
+	click        string // with outcome, the button under it to click
 }
 
 // runBrowserJob runs job on result in the test host and the viewer.
@@ -122,7 +123,7 @@ func runBrowserJob(t *testing.T, result any, job browserJob) browserRun {
 	}
 	in, err := json.Marshal(map[string]any{
 		"url": host, "chromium": chromium, "screenshot": screenshot,
-		"timeoutMs": 45000, "steps": steps, "outcome": job.outcome,
+		"timeoutMs": 45000, "steps": steps, "outcome": job.outcome, "click": job.click,
 	})
 	require.NoError(t, err)
 	start := time.Now()

@@ -149,7 +149,9 @@ func TestFlowCheckAnswers(t *testing.T) {
 // TestFlowProgressAndButton: "Step 1 of 2" only when step 2 is sure to
 // come; before a step that may be skipped, "of up to", and a submit that
 // may finish the flow is not "Continue"; Commit names the submit of a step
-// sure to be the last.
+// sure to be the last. The native message says the same: where the step
+// stands, and, on a step whose accepting may finish a flow with a Commit,
+// what accepting does.
 func TestFlowProgressAndButton(t *testing.T) {
 	always := teamStep
 	always.When = nil
@@ -160,19 +162,25 @@ func TestFlowProgressAndButton(t *testing.T) {
 		plan       string
 		wantFirst  []string // the first step's view: progress, heading, buttons
 		wantSecond []string // the second step's view, when it comes
+		wantNative [2]string
 	}{
 		{name: "conditional", steps: []Step{accountStep, teamStep}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Submit", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team"}},
 		{name: "conditional with Commit", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account"}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Submit", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account\n\nDepending on your answers, this may be the last step. Accepting it then does this: Create account.",
+				"Step 2 of 2\n\nSet up your team\n\nThis is the last step. Accepting it does this: Create account."}},
 		{name: "always", steps: []Step{accountStep, always}, opts: FlowOptions{Commit: "Create account"}, plan: "pro",
 			wantFirst:  []string{"Muted: Step 1 of 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Create account", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team\n\nThis is the last step. Accepting it does this: Create account."}},
 		{name: "checked", steps: []Step{accountStep, teamStep}, opts: FlowOptions{Commit: "Create account", CheckAnswers: true}, plan: "team",
 			wantFirst:  []string{"Muted: Step 1 of up to 2", "Heading: Create your account", "Button: Continue", "Button: Decline"},
-			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"}},
+			wantSecond: []string{"Muted: Step 2 of 2", "Heading: Set up your team", "FieldDescription: At least 2 characters", "FieldDescription: From 2 to 50", "Button: Continue", "Button: Decline"},
+			wantNative: [2]string{"Step 1 of up to 2\n\nCreate your account", "Step 2 of 2\n\nSet up your team"}}, // the check round commits
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, codec, _ := newFlowFixture(t)
@@ -192,6 +200,14 @@ func TestFlowProgressAndButton(t *testing.T) {
 			require.Equal(t, "team", second.Step)
 			says, _ = viewSays(t, second)
 			assert.Equal(t, tt.wantSecond, says)
+
+			native, err := flow.Next(ctx, call("signup", "", nil))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNative[0], native.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+			native, err = flow.Next(ctx, call("signup", native.Result.RequestState, map[string]any{
+				"account": map[string]any{"email": "ada@example.com", "plan": tt.plan}}))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantNative[1], native.Result.InputRequests["team"].(*mcp.ElicitParams).Message)
 		})
 	}
 }
@@ -256,4 +272,103 @@ func TestFlowRoundOutcome(t *testing.T) {
 	}
 	_, err := (&FlowRound{}).Outcome(&Outcome{Data: []int{1}})
 	assert.Error(t, err, "data that is no object")
+}
+
+// outcomeButtons returns the buttons under a flow view's outcome, by label,
+// each with the arguments of its toolCall.
+func outcomeButtons(t *testing.T, r *FlowRound) map[string]map[string]any {
+	t.Helper()
+	var w struct{ View map[string]any }
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	found := map[string]map[string]any{}
+	var walk func(v any, inOutcome bool)
+	walk = func(v any, inOutcome bool) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if inOutcome && m["type"] == "Button" {
+			a, _ := m["onClick"].(map[string]any)
+			require.NotNil(t, a, "a button under the outcome that does nothing")
+			assert.Equal(t, prefab.CompanionTool, a["tool"])
+			assert.Equal(t, prefab.OutcomeKey, a["resultKey"], "its result replaces the outcome")
+			found[m["label"].(string)], _ = a["arguments"].(map[string]any)
+		}
+		children, _ := m["children"].([]any)
+		for _, c := range children {
+			walk(c, inOutcome || m["type"] == "If" && m["condition"] == prefab.OutcomeKey)
+		}
+	}
+	walk(w.View, false)
+	return found
+}
+
+// TestFlowDeclineStartsAgain: a declined run is headed "Not completed" in
+// its language on the view and native paths; under a view's outcome that
+// did not complete, Start again begins a new run, from the first step, in
+// the language of the run it follows, which the view asked in, with
+// nothing of the declined run's answers.
+func TestFlowDeclineStartsAgain(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{Principal: tokenUser, Commit: "Créer le compte"})
+	require.NoError(t, err)
+	ctx := context.Background()
+	french := func(req *mcp.CallToolRequest) *mcp.CallToolRequest { return spanish(req, "fr-FR,fr;q=0.9") }
+	heading := func(r *FlowRound) string {
+		t.Helper()
+		res, err := r.Outcome(&Outcome{Text: "Signup not completed."})
+		require.NoError(t, err)
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+
+	t.Run("view", func(t *testing.T) {
+		first, err := flow.Next(ctx, french(argsCall(t, appsMeta(), "alice", "signup", nil)))
+		require.NoError(t, err)
+		require.Equal(t, language.French, first.Language)
+		state := carried(t, first)
+		buttons := outcomeButtons(t, first)
+		assert.Equal(t, map[string]map[string]any{"Recommencer": {StateArgument: state, prefab.ActionArgument: prefab.RestartAction,
+			prefab.ToolArgument: "signup"}}, buttons, "Start again, in the view's language, sends the view's state")
+		r, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{
+			StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDeclined, r.Status)
+		assert.Equal(t, "Non abouti", heading(r), "declined: not completed, in the run's language")
+
+		// The host sends no language with the button's call: the new run
+		// speaks the one it follows.
+		again, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", buttons["Recommencer"]))
+		require.NoError(t, err)
+		require.Equal(t, FlowAsk, again.Status)
+		assert.Equal(t, "account", again.Step, "from the first step")
+		assert.NotEqual(t, first.ID, again.ID, "a new run")
+		assert.Equal(t, PathNone, again.Path, "a new run, whose answers came by no path yet")
+		assert.Equal(t, Answers{}, again.Answers)
+		assert.Equal(t, language.French, again.Language)
+		says, _ := viewSays(t, again)
+		assert.Equal(t, []string{"Muted: Étape 1 sur 2 au plus", "Heading: Create your account", "Button: Envoyer", "Button: Refuser"}, says)
+
+		// The new run goes on as any run does.
+		next, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{
+			StateArgument: carried(t, again), "email": "ada@example.com", "plan": "team"}))
+		require.NoError(t, err)
+		assert.Equal(t, "team", next.Step)
+		assert.Equal(t, again.ID, next.ID)
+
+		// Start again is a view's: the model, calling the tool itself
+		// with the view's state, is refused, as for any view's state.
+		_, err = flow.Next(ctx, directCall(t, appsMeta(), "alice", "signup", buttons["Recommencer"]))
+		require.Error(t, err)
+	})
+
+	t.Run("native", func(t *testing.T) {
+		first, err := flow.Next(ctx, french(call("signup", "", nil)))
+		require.NoError(t, err)
+		assert.Equal(t, "Étape 1 sur 2 au plus\n\nCreate your account\n\nSelon vos réponses, cette étape peut être la dernière. "+
+			"L'accepter fera alors ceci\u00a0: Créer le compte.", first.Result.InputRequests["account"].(*mcp.ElicitParams).Message)
+		r, err := flow.Next(ctx, call("signup", first.Result.RequestState, map[string]any{"account": "decline"}))
+		require.NoError(t, err)
+		require.Equal(t, FlowDeclined, r.Status)
+		assert.Equal(t, "Non abouti", heading(r))
+	})
 }

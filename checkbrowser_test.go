@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,4 +122,48 @@ func splitLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestFlowStartAgainBrowser shows, in Chromium with prefab's renderer, a
+// flow view once Decline's result is stored under its outcome: headed
+// "Not completed", with Start again, whose call, routed by the companion,
+// begins a new run from the first step.
+func TestFlowStartAgainBrowser(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
+	require.NoError(t, err)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	declined, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup",
+		map[string]any{StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction}))
+	require.NoError(t, err)
+	require.Equal(t, FlowDeclined, declined.Status)
+	res, err := declined.Outcome(&Outcome{Text: "Signup not completed: you declined."})
+	require.NoError(t, err)
+
+	// The first view as the renderer holds it once Decline's result,
+	// kept under the outcome key, is stored.
+	var view map[string]any
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, first.Result.StructuredContent)), &view))
+	var stored any
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res)), &stored))
+	view["state"].(map[string]any)[prefab.OutcomeKey] = stored
+	run := runBrowserJob(t, map[string]any{"content": first.Result.Content, "structuredContent": view}, browserJob{outcome: true,
+		click: "Start again", screenshot: filepath.Join("testdata", "artifacts", "flow-start-again.png")})
+	assert.Empty(t, run.Errors, "the view logged errors")
+	assert.Equal(t, "Not completed", run.Outcome.Heading)
+	require.Len(t, run.Calls, 1, "Start again calls the companion")
+	call := run.Calls[0]
+	route := companionMiddleware(ViewerURI)(listing(func(ctx context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+		again, err := flow.Next(ctx, req.(*mcp.CallToolRequest))
+		require.NoError(t, err)
+		require.Equal(t, FlowAsk, again.Status)
+		assert.Equal(t, "account", again.Step, "from the first step")
+		assert.NotEqual(t, first.ID, again.ID, "a new run")
+		return again.Result, nil
+	}, attachedTool(t, "signup")))
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: call.Name, Arguments: call.Arguments, Meta: appsMeta()}}
+	_, err = route(context.Background(), "tools/call", req)
+	require.NoError(t, err)
 }

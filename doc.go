@@ -246,7 +246,12 @@
 // a secondary Decline button calls the companion with the state and
 // "mcpformAction": "decline" alone: the flow ends with
 // [FlowDeclined] for that step, as a native decline does, and
-// [Form.ReadCall] gives [ReplyDeclined]. prefab's renderer replaces the view with one a
+// [Form.ReadCall] gives [ReplyDeclined]. Under a result that did not
+// complete (declined, cancelled, an error, or an [Outcome] with
+// NotCompleted), a flow's view offers Start again, which calls the
+// companion with the state and "mcpformAction": "restart" alone: the flow
+// begins a new run from its first step, in the language of the run it
+// follows. prefab's renderer replaces the view with one a
 // result carries in structuredContent, and runs onSuccess for an isError
 // result too, so a view keeps the result with resultKey rather than show
 // a toast. Secret

@@ -150,7 +150,9 @@ type FlowOptions struct {
 	// ends it says it, such as "Create account": on the check round of
 	// CheckAnswers, or else on a step sure to be the last. It is shown as
 	// it is, in every language: translate it with Translate. Empty means
-	// "Submit" in the person's language.
+	// "Submit" in the person's language. Natively, where the client draws
+	// its own buttons, the message of a step whose accepting may finish
+	// the flow says so, naming Commit; empty says nothing.
 	Commit string
 	// CheckAnswers ends the flow with a round, keyed [CheckStep], that
 	// shows the answers of every step that was asked, never a secret, on
@@ -679,8 +681,8 @@ func (f *Flow) addArguments(s *jsonschema.Schema, closed bool) {
 			Description: "Sent, with the state and no answers, when the person declines to answer."})
 		return
 	}
-	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction},
-		Description: "Sent, with the state and no answers, when the person declines to answer, or by a view to show its step in its host's language."})
+	add(prefab.ActionArgument, &jsonschema.Schema{Type: "string", Enum: []any{prefab.DeclineAction, prefab.RenderAction, prefab.RestartAction},
+		Description: "Sent, with the state and no answers, when the person declines to answer, by a view to show its step in its host's language, or by a view to start again."})
 	add(prefab.ToolArgument, &jsonschema.Schema{Type: "string",
 		Description: "Sent by a form view, through the app-only tool it submits to: this tool's name."})
 	for i := range f.steps {

@@ -230,7 +230,7 @@ func TestFlowReasksOnlyTheFailingStep(t *testing.T) {
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, "seats", r.Problems[0].Field)
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
-	assert.Equal(t, "Set up your team\n\nSeats must be from 2 to 50.", msg)
+	assert.Equal(t, "Step 2 of 2\n\nSet up your team\n\nSeats must be from 2 to 50.", msg, "issue 34: where the step stands, then its message")
 	assert.Equal(t, Answers{"email": "ada@example.com", "plan": "team"}, r.Answers, "round 1 is still proven")
 
 	// The re-ask carries round 1 in its own state: answering it finishes.
@@ -837,7 +837,7 @@ func TestFlowPerCall(t *testing.T) {
 	}
 	r, err := transfer("", nil, args)
 	require.NoError(t, err)
-	assert.Equal(t, "Transfer 9007199254740993 cents from CHK-1 to SAV-2?", message(r, "confirm"))
+	assert.Equal(t, "Step 1 of up to 2\n\nTransfer 9007199254740993 cents from CHK-1 to SAV-2?", message(r, "confirm"), "issue 34: a later step has a When")
 
 	r, err = transfer(r.Result.RequestState, map[string]any{"confirm": map[string]any{"ok": true, "memo": "CHK-1"}}, args)
 	require.NoError(t, err)
@@ -853,7 +853,7 @@ func TestFlowPerCall(t *testing.T) {
 
 	r, err = transfer(r.Result.RequestState, map[string]any{"confirm": map[string]any{"ok": true}}, args)
 	require.NoError(t, err)
-	assert.Equal(t, "9007199254740993 cents is a large amount: sure?", message(r, "large"), "When sees the amount")
+	assert.Equal(t, "Step 2 of 2\n\n9007199254740993 cents is a large amount: sure?", message(r, "large"), "When sees the amount")
 	r, err = transfer(r.Result.RequestState, map[string]any{"large": map[string]any{"sure": true}}, args)
 	require.NoError(t, err)
 	require.Equal(t, FlowDone, r.Status)

@@ -360,13 +360,14 @@ func findSubmit(t *testing.T, view any) map[string]any {
 }
 
 // findDecline returns the toolCall of the Decline button in a view: the
-// one button that calls the tool without submitting the form.
+// one button of its step, outside the outcome's Start again, that calls
+// the tool without submitting the form.
 func findDecline(t *testing.T, view any) map[string]any {
 	var found []map[string]any
 	var walk func(any)
 	walk = func(v any) {
 		m, ok := v.(map[string]any)
-		if !ok {
+		if !ok || m["type"] == "If" && m["condition"] == prefab.OutcomeKey {
 			return
 		}
 		if a, ok := m["onClick"].(map[string]any); ok && m["type"] == "Button" && m["submit"] == nil {

@@ -89,8 +89,8 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, language.Spanish, r.Language)
 	assert.Equal(t, "es", r.Result.Meta[seam.MetaContentLanguage])
-	assert.Equal(t, "Create your account", r.Result.InputRequests["account"].(*mcp.ElicitParams).Message,
-		"the author's own message, with no Translate")
+	assert.Equal(t, "Paso 1 de 2 como máximo\n\nCreate your account", r.Result.InputRequests["account"].(*mcp.ElicitParams).Message,
+		"where the step stands in Spanish, then the author's own message, with no Translate")
 
 	r, err = flow.Next(context.Background(), spanish(call("signup", r.Result.RequestState, map[string]any{
 		"account": map[string]any{"email": "ada@example.com", "plan": "team"},
@@ -104,7 +104,7 @@ func TestFlowSpeaksThePersonsLanguage(t *testing.T) {
 	assert.Equal(t, language.Spanish, r.Language, "pinned by the first round")
 	assert.Equal(t, "es", r.Result.Meta[seam.MetaContentLanguage])
 	msg := r.Result.InputRequests["team"].(*mcp.ElicitParams).Message
-	assert.Equal(t, "Set up your team\n\nTeam Name: escribe al menos 2 caracteres. Seats: escribe un valor de 2 a 50.", msg)
+	assert.Equal(t, "Paso 2 de 2\n\nSet up your team\n\nTeam Name: escribe al menos 2 caracteres. Seats: escribe un valor de 2 a 50.", msg)
 
 	// An English flow says nothing of its language.
 	r, err = flow.Next(context.Background(), call("signup", "", nil))

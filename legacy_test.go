@@ -539,7 +539,7 @@ func TestLegacyForgotten(t *testing.T) {
 			cs := oldClient(t, server, tt.version, func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				asked++
 				key := "account"
-				if req.Params.Message == teamStep.Message {
+				if req.Params.Message == "Step 2 of 2\n\n"+teamStep.Message { // where the step stands, as natively
 					key = "team"
 				}
 				return &mcp.ElicitResult{Action: "accept", Content: answers[key]}, nil

@@ -348,7 +348,63 @@ func (r *round) present(s *flowStep, path Path, form bool, filled Answers, probl
 	case path == PathLink:
 		return r.linkResult(s, problems, token)
 	}
-	return r.askNative(s, form, filled, problems, token)
+	res, err := r.askNative(s, form, filled, problems, token)
+	if err == nil && form {
+		r.sayPosition(s, res)
+	}
+	return res, err
+}
+
+// sayPosition makes the native message that asks s, in res or, on
+// another SDK's face, in the requests faceAsk kept, say what its view
+// says: where s stands in its flow ("Step 1 of up to 2"), before the
+// step's message, and, on a step whose accepting may finish a flow with
+// a Commit, what accepting does, after it. A client draws its own
+// buttons, so the message is where a person reads it. The check round,
+// which is no step of the flow, is left as it is: its choices name the
+// commit.
+func (r *round) sayPosition(s *flowStep, res *mcp.CallToolResult) {
+	if r.flow.index(s.c.key) < 0 || s.review != nil {
+		return
+	}
+	pos, l := r.position(s), s.c.lang
+	head, tail := "", ""
+	if pos.total > 1 {
+		of := catalog.ViewStepOf
+		if pos.upTo {
+			of = catalog.OutStepOfUpTo
+		}
+		head = l.Format(of, "step", strconv.Itoa(pos.n), "total", strconv.Itoa(pos.total))
+	}
+	if commit := r.flow.commit; commit != "" && pos.last {
+		said := catalog.OutCommitSure
+		if pos.upTo {
+			said = catalog.OutCommitMay
+		}
+		tail = l.Format(said, "commit", commit)
+	}
+	if head == "" && tail == "" {
+		return
+	}
+	var msg *string
+	switch {
+	case r.face != nil && r.face.n > 0:
+		msg = &r.face.reqs[0].Message
+	case res != nil:
+		p, ok := res.InputRequests[s.c.key].(*mcp.ElicitParams)
+		if !ok {
+			return
+		}
+		msg = &p.Message
+	default:
+		return
+	}
+	if head != "" {
+		*msg = head + "\n\n" + *msg
+	}
+	if tail != "" {
+		*msg += "\n\n" + tail
+	}
 }
 
 // finish takes the secrets of the proven steps out of the store and ends
@@ -605,13 +661,24 @@ func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 			return call.StateError(err)
 		}
 		r.lang = pinnedLang(r.st.Lang) // the first round's, whatever this call asks
-		if !f.runLive(r.st.ID) {
+		if r.args.restarts() {
+			// A view's Start again: a new run, as a first call starts
+			// one, in the language of the run it follows unless the call
+			// asks another. The state, verified, proves only that.
+			r.stated, r.st = false, flowState{}
+			if s := call.AcceptLanguage(); s != "" {
+				r.lang = catalog.Match(s)
+			}
+			if r.st.ID, err = newRunID(f.codec.now()); err != nil {
+				return err
+			}
+		} else if !f.runLive(r.st.ID) {
 			return call.StateError(ErrExpired)
 		}
 	} else if r.st.ID, err = newRunID(f.codec.now()); err != nil {
 		return err
 	}
-	if !r.stated || r.args.renders() {
+	if (!r.stated && !r.args.restarts()) || r.args.renders() {
 		// A first call, or a view re-rendered in its host's language.
 		r.lang = callLang(call)
 	}
@@ -803,6 +870,10 @@ type callArgs struct {
 
 // renders reports whether the call is a view's render (prefab.RenderAction).
 func (a *callArgs) renders() bool { return a.view && a.acted && a.action == prefab.RenderAction }
+
+// restarts reports whether the call is a view's Start again
+// (prefab.RestartAction).
+func (a *callArgs) restarts() bool { return a.view && a.acted && a.action == prefab.RestartAction }
 
 // declined reports whether the arguments carry prefab.ActionArgument, and the
 // status it gives: ReplyDeclined for prefab.DeclineAction, and ReplyInvalid,

@@ -265,7 +265,7 @@ var viewTexts = func() (v [catalog.NumLangs]*viewText) {
 			ProblemTitle: l.Text(catalog.ViewProblemTitle), StepOf: l.Text(catalog.ViewStepOf), Optional: l.Text(catalog.ViewOptional),
 			Continue: l.Text(catalog.ViewContinue), Finish: l.Text(catalog.ViewFinish), Decline: l.Text(catalog.ViewDecline),
 			Done: l.Text(catalog.ViewDone), NotDone: l.Text(catalog.ViewNotDone),
-			StepOfUpTo: l.Text(catalog.OutStepOfUpTo),
+			StepOfUpTo: l.Text(catalog.OutStepOfUpTo), StartAgain: l.Text(catalog.ViewStartAgain),
 
 			Missing: l.Text(catalog.ViewMissing), MissingChoice: l.Text(catalog.ViewMissingChoice), Email: l.Text(catalog.ViewEmail),
 			URL: l.Text(catalog.ViewURL), Date: l.Text(catalog.ViewDate), DateTime: l.Text(catalog.ViewDateTime),

@@ -49,15 +49,22 @@ func TestFlowView(t *testing.T) {
 		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".content.1.text", "children": []any{
 			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
-	assert.Equal(t, map[string]any{"type": "If", "condition": prefab.OutcomeKey, "children": []any{panel}}, root[0],
+	state := carried(t, r)
+	startAgain := map[string]any{"type": "If", "condition": "{{ mcpformResult.isError || mcpformResult.structuredContent.status == 'declined' || " +
+		"mcpformResult.structuredContent.status == 'cancelled' || mcpformResult.structuredContent.mcpformEnd == 'not-completed' }}", "children": []any{
+		map[string]any{"type": "Row", "cssClass": "px-6 pb-6 max-w-2xl", "children": []any{
+			map[string]any{"type": "Button", "label": "Start again", "variant": "outline", "size": "default", "onClick": map[string]any{
+				"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,
+				"arguments": map[string]any{StateArgument: state, prefab.ActionArgument: prefab.RestartAction, prefab.ToolArgument: "signup"},
+				"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"}}}}}}}
+	assert.Equal(t, map[string]any{"type": "If", "condition": prefab.OutcomeKey, "children": []any{panel, startAgain}}, root[0],
 		"the outcome: a heading, \"Not completed\" for an error or a result declined or cancelled (issue 35), "+
-			"the text for the person, and the text for the model, hidden")
+			"the text for the person, and the text for the model, hidden; under one that did not complete, Start again (issue 34)")
 	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
 	submit := findSubmit(t, root[1])
 	assert.Equal(t, prefab.OutcomeKey, submit["resultKey"])
 	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
 	assert.Equal(t, prefab.CompanionTool, submit["tool"], "a view submits to the app-only companion")
-	state := carried(t, r)
 	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, prefab.ToolArgument: "signup"}, submit["arguments"])
 	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
 	assert.Equal(t, map[string]any{"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,

@@ -98,6 +98,14 @@ func outcomeOf(t *testing.T, res *mcp.CallToolResult, err error) string {
 	// The problems are the paragraph after the message, or all a view
 	// tells the model after its own.
 	paras := strings.Split(says, "\n\n")
+	if len(res.InputRequests) > 0 {
+		// Natively, where the step stands comes first, and what
+		// accepting does last (issue 34).
+		paras = paras[1:]
+		if strings.HasSuffix(paras[len(paras)-1], ": Create account.") {
+			paras = paras[:len(paras)-1]
+		}
+	}
 	if sc["$prefab"] == nil {
 		paras = paras[1:]
 	}

@@ -291,6 +291,24 @@ var tsTransports = []struct {
 	}},
 }
 
+// The signup example's native messages (issue 34): where the step
+// stands, its message, any problems, and what accepting does, the account
+// step being perhaps the last before "Create account", the team step
+// surely.
+const (
+	signupMayCommit = "Depending on your answers, this may be the last step. Accepting it then does this: Create account."
+	signupTeamAsked = "Step 2 of 2\n\nTell us about your team\n\nThis is the last step. Accepting it does this: Create account."
+)
+
+// signupAccountAsked is the native message of signup's account step,
+// naming problems when they are not "".
+func signupAccountAsked(problems string) string {
+	if problems != "" {
+		problems += "\n\n"
+	}
+	return "Step 1 of up to 2\n\nCreate your account\n\n" + problems + signupMayCommit
+}
+
 // TestInteropTSSignup runs signup with the TypeScript client pinned to
 // 2026-07-28, over stdio and over HTTP: accept, already registered,
 // decline, cancel, and an invalid answer asked again.
@@ -310,7 +328,7 @@ func TestInteropTSSignup(t *testing.T) {
 						require.Len(t, s[0].Asked, 1)
 						asked := s[0].Asked[0]
 						assert.Equal(t, "account", asked.Key)
-						assert.Equal(t, "Create your account", asked.Message)
+						assert.Equal(t, signupAccountAsked(""), asked.Message)
 						assert.Equal(t, []any{"email", "plan"}, asked.RequestedSchema["required"])
 						a := tsCreated(t, s[0], "ada@example.com")
 						assert.Equal(t, "pro", a.Plan)
@@ -372,7 +390,7 @@ func TestInteropTSSignup(t *testing.T) {
 					func(t *testing.T, s []tsStep) {
 						require.Len(t, s[0].Asked, 2)
 						assert.Equal(t, "account", s[0].Asked[1].Key)
-						assert.Equal(t, "Create your account\n\nEmail must be an email address, like name@example.com.", s[0].Asked[1].Message)
+						assert.Equal(t, signupAccountAsked("Email must be an email address, like name@example.com."), s[0].Asked[1].Message)
 						tsCreated(t, s[0], "alan@example.com")
 					}},
 			})
@@ -398,7 +416,7 @@ func TestInteropTSLegacy(t *testing.T) {
 					[]tsCall{{Answers: map[string][]any{"*": {tsAccept(map[string]any{"email": "old@example.com", "plan": "pro"})}}}},
 					func(t *testing.T, s []tsStep) {
 						require.Len(t, s[0].Asked, 1)
-						assert.Equal(t, "Create your account", s[0].Asked[0].Message)
+						assert.Equal(t, signupAccountAsked(""), s[0].Asked[0].Message)
 						assert.Equal(t, "pro", tsCreated(t, s[0], "old@example.com").Plan)
 					}},
 				{"decline creates nothing",
@@ -413,7 +431,7 @@ func TestInteropTSLegacy(t *testing.T) {
 					}}}},
 					func(t *testing.T, s []tsStep) {
 						require.Len(t, s[0].Asked, 2)
-						assert.Equal(t, "Tell us about your team", s[0].Asked[1].Message)
+						assert.Equal(t, signupTeamAsked, s[0].Asked[1].Message)
 						a := tsCreated(t, s[0], "oldteam@example.com")
 						assert.Equal(t, "Difference Engine", a.TeamName)
 						assert.Equal(t, 4, a.Seats)
@@ -453,14 +471,14 @@ func TestInteropTSHostile(t *testing.T) {
 				{"wrong types are asked again with the reasons",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: wrongTypes}},
 					func(t *testing.T, s []tsStep) {
-						assert.Equal(t, "Create your account\n\nEmail must be an email address, like name@example.com. Check Full name: not a string. Choose one of the options for Plan.",
+						assert.Equal(t, signupAccountAsked("Email must be an email address, like name@example.com. Check Full name: not a string. Choose one of the options for Plan."),
 							s[0].reasked(t, "account"))
 					}},
 				{"only unknown fields are asked again",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
 						"account": tsAccept(map[string]any{"admin": true, "role": "root"})}}},
 					func(t *testing.T, s []tsStep) {
-						assert.Equal(t, "Create your account\n\nEnter a value for Email. Choose an option for Plan.", s[0].reasked(t, "account"))
+						assert.Equal(t, signupAccountAsked("Enter a value for Email. Choose an option for Plan."), s[0].reasked(t, "account"))
 					}},
 				{"an unknown field beside valid answers is dropped",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{
@@ -470,7 +488,7 @@ func TestInteropTSHostile(t *testing.T) {
 					}},
 				{"an unknown input key is asked again",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: map[string]any{"bogus": tsAccept(victimAccount)}}},
-					func(t *testing.T, s []tsStep) { assert.Equal(t, "Create your account", s[0].reasked(t, "account")) }},
+					func(t *testing.T, s []tsStep) { assert.Equal(t, signupAccountAsked(""), s[0].reasked(t, "account")) }},
 				{"an answer to a step not asked is ignored",
 					[]tsCall{{Manual: true, StateFrom: start, InputResponses: teamAnswer}},
 					func(t *testing.T, s []tsStep) { s[0].reasked(t, "account") }},
@@ -583,7 +601,7 @@ func TestInteropTSTeamFlow(t *testing.T) {
 			func(t *testing.T, s []tsStep) {
 				require.Len(t, s[0].Asked, 2)
 				assert.Equal(t, []string{"account", "team"}, []string{s[0].Asked[0].Key, s[0].Asked[1].Key})
-				assert.Equal(t, "Tell us about your team", s[0].Asked[1].Message)
+				assert.Equal(t, signupTeamAsked, s[0].Asked[1].Message)
 				assert.Equal(t, []any{"team_name", "seats"}, s[0].Asked[1].RequestedSchema["required"])
 				a := tsCreated(t, s[0], "babbage@example.com")
 				assert.Equal(t, account{Email: "babbage@example.com", FullName: "Charles Babbage", Plan: "team",
@@ -606,8 +624,8 @@ func TestInteropTSTeamFlow(t *testing.T) {
 			},
 			func(t *testing.T, s []tsStep) {
 				s[0].reasked(t, "account")
-				assert.Equal(t, "Tell us about your team", s[1].reasked(t, "team"))
-				assert.Equal(t, "Tell us about your team", s[2].reasked(t, "team"))
+				assert.Equal(t, signupTeamAsked, s[1].reasked(t, "team"))
+				assert.Equal(t, signupTeamAsked, s[2].reasked(t, "team"))
 				want := account{Email: "lovelace@example.com", Plan: "team", TeamName: "Analytical", Seats: 3}
 				assert.Equal(t, want, tsCreated(t, s[3], want.Email))
 				assert.Equal(t, `Signup complete: created lovelace@example.com on the Team plan for "Analytical", 3 seats.`, s[3].Result.text())

@@ -156,10 +156,10 @@ func TestInteropTSSpanishTeamSignup(t *testing.T) {
 		asked = append(asked, ask{a.Mode, a.Message, a.Titles})
 	}
 	assert.Equal(t, []ask{
-		{"form", "Crea tu cuenta", []string{"Correo electrónico", "Plan"}},
+		{"form", "Paso 1 de 2 como máximo\n\nCrea tu cuenta", []string{"Correo electrónico", "Plan"}},
 		{"url", "La página que abre este enlace te pide: Contraseña. Lo que escribas allí va directamente al servidor, nunca a través de esta aplicación.", []string{}},
-		{"form", "Configura tu equipo", []string{"Nombre del equipo", "Plazas"}},
-		{"form", "Configura tu equipo\n\nPlazas: escribe un valor de 2 a 50.", []string{"Nombre del equipo", "Plazas"}},
+		{"form", "Paso 2 de 2\n\nConfigura tu equipo", []string{"Nombre del equipo", "Plazas"}},
+		{"form", "Paso 2 de 2\n\nConfigura tu equipo\n\nPlazas: escribe un valor de 2 a 50.", []string{"Nombre del equipo", "Plazas"}},
 	}, asked)
 
 	require.NotNil(t, tr.Page)

@@ -77,7 +77,7 @@ func TestMcpgoTypeScript(t *testing.T) {
 			assert.Equal(t, "Account created\nEmail: ada@example.com\nPlan: Team\nTeam name: Analytical\nSeats: 5", done.Result.Content[0].Text)
 			assert.Equal(t, `Signup complete: created ada@example.com on the Team plan for "Analytical", 5 seats.`, done.Result.Content[1].Text)
 			require.Len(t, done.Asked, 3)
-			assert.Equal(t, "Create your account", done.Asked[0].Message)
+			assert.Equal(t, signupAccountAsked(""), done.Asked[0].Message)
 			assert.Contains(t, done.Asked[2].Message, "Seats must be from 2 to 50.")
 			plan := done.Asked[0].RequestedSchema["properties"].(map[string]any)["plan"].(map[string]any)
 			assert.Equal(t, "free", plan["default"], "SEP-1034 default")

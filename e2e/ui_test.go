@@ -99,7 +99,9 @@ func viewOf(t *testing.T, res *mcp.CallToolResult) view {
 				v.submit, _ = sub["arguments"].(map[string]any)
 			}
 			if a, ok := n["onClick"].(map[string]any); ok && n["type"] == "Button" {
-				v.decline, _ = a["arguments"].(map[string]any)
+				if args, _ := a["arguments"].(map[string]any); args["mcpformAction"] == "decline" { // not Start again
+					v.decline = args
+				}
 			}
 			if name, ok := n["name"].(string); ok {
 				v.fields = append(v.fields, name)

@@ -29,7 +29,8 @@
 // on stdout. With "outcome": true in the job it neither fills nor submits:
 // it waits for the view's outcome panel, takes the screenshot, and writes
 // {"calls", "methods", "errors", "outcome": {"heading", "text", "shown", "role",
-// "focused", "lang": the page's lang}} instead. Any failure exits non-zero
+// "focused", "lang": the page's lang}} instead; with "click", a button's
+// name, it then clicks that button and waits for its call. Any failure exits non-zero
 // with the reason on stderr.
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -85,6 +86,11 @@ try {
         focused: document.activeElement === panel, lang: document.documentElement.lang, shown: panel.innerText.trim() };
     });
     if (job.screenshot) await page.screenshot({ path: job.screenshot, fullPage: true });
+    if (job.click) {
+      // A button under the outcome, by its name: its call is reported.
+      await view.getByRole('button', { name: job.click, exact: true }).click();
+      await page.waitForFunction(() => window.mcpHost.calls.length > 0);
+    }
     const host = await page.evaluate(() => window.mcpHost);
     process.stdout.write(JSON.stringify({ calls: host.calls, methods: host.methods, errors, outcome }));
   } else {

@@ -167,6 +167,12 @@ const (
 	OutYes
 	OutNo
 
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure
+	OutCommitMay
+	ViewStartAgain
+
 	NumMsgs // the number of texts; not a text
 )
 

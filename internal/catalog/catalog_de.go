@@ -147,4 +147,10 @@ var catalogDE = [NumMsgs]string{
 	OutCheckLine:   "{label}: {value}",
 	OutYes:         "Ja",
 	OutNo:          "Nein",
+
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure:  "Dies ist der letzte Schritt. Wenn Sie ihn annehmen, geschieht Folgendes: {commit}.",
+	OutCommitMay:   "Je nach Ihren Antworten kann dies der letzte Schritt sein. Wenn Sie ihn annehmen, geschieht dann Folgendes: {commit}.",
+	ViewStartAgain: "Neu beginnen",
 }

@@ -163,4 +163,10 @@ var catalogEN = [NumMsgs]string{
 	OutCheckLine:   "{label}: {value}",             // one answer to check
 	OutYes:         "Yes",                          // a checked box, among the answers to check
 	OutNo:          "No",
+
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure:  "This is the last step. Accepting it does this: {commit}.",                                     // a native step sure to finish the flow; {commit} is FlowOptions.Commit
+	OutCommitMay:   "Depending on your answers, this may be the last step. Accepting it then does this: {commit}.", // a native step that may finish it
+	ViewStartAgain: "Start again",                                                                                  // the button of an outcome that did not complete
 }

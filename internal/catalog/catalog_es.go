@@ -147,4 +147,10 @@ var catalogES = [NumMsgs]string{
 	OutCheckLine:   "{label}: {value}",
 	OutYes:         "Sí",
 	OutNo:          "No",
+
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure:  "Este es el último paso. Si lo aceptas, se hará esto: {commit}.",
+	OutCommitMay:   "Según tus respuestas, este puede ser el último paso. Si lo aceptas, se hará esto: {commit}.",
+	ViewStartAgain: "Empezar de nuevo",
 }

@@ -148,4 +148,10 @@ var catalogFR = [NumMsgs]string{
 	OutCheckLine:   "{label}\u00a0: {value}",
 	OutYes:         "Oui",
 	OutNo:          "Non",
+
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure:  "C'est la dernière étape. L'accepter fera ceci\u00a0: {commit}.",
+	OutCommitMay:   "Selon vos réponses, cette étape peut être la dernière. L'accepter fera alors ceci\u00a0: {commit}.",
+	ViewStartAgain: "Recommencer",
 }

@@ -143,4 +143,10 @@ var catalogJA = [NumMsgs]string{
 	OutCheckLine:   "{label}：{value}",
 	OutYes:         "はい",
 	OutNo:          "いいえ",
+
+	// What accepting a flow's step does, natively, and a view's way to
+	// start a run again that did not complete (h-decline's block).
+	OutCommitSure:  "これが最後のステップです。承諾すると次の操作を行います：{commit}。",
+	OutCommitMay:   "回答によっては、これが最後のステップになります。その場合、承諾すると次の操作を行います：{commit}。",
+	ViewStartAgain: "最初からやり直す",
 }

@@ -13,9 +13,9 @@ import (
 const (
 	// ActionArgument is the argument under which a view, or a model,
 	// acts rather than answers, beside the state. Its value is
-	// DeclineAction or RenderAction; there is no way to say "accept"
-	// this way, so that a confirmation stays fail-closed. It has no "_",
-	// which the renderer would camel-case (see RendererKey).
+	// DeclineAction, RenderAction or RestartAction; there is no way to
+	// say "accept" this way, so that a confirmation stays fail-closed. It
+	// has no "_", which the renderer would camel-case (see RendererKey).
 	ActionArgument = "mcpformAction"
 	// DeclineAction declines the step a view shows: a view's Decline
 	// button sends it, and the model is told to.
@@ -25,6 +25,11 @@ const (
 	// viewer sends it when the host's locale is not the view's. It reads
 	// no answer and proves nothing.
 	RenderAction = "render"
+	// RestartAction, sent with a view's state, starts the flow again from
+	// its first step, as a new run in the state's language: the Start
+	// again button of an outcome that did not complete sends it. It reads
+	// no answer and proves nothing.
+	RestartAction = "restart"
 	// CompanionTool is the app-only tool a view's submit calls.
 	CompanionTool = "mcpform_view_submit"
 	// ToolArgument names, in a companion call, the tool it reaches.

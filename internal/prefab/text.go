@@ -16,6 +16,9 @@ type Text struct {
 
 	// StepOfUpTo is StepOf when later steps may be skipped.
 	StepOfUpTo string
+	// StartAgain labels the button under an outcome that did not
+	// complete, which starts the flow again.
+	StartAgain string
 
 	// What a problem says, by what the field asks: each is one sentence
 	// (without its stop) that names the field by its {label} and says how

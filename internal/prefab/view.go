@@ -63,7 +63,7 @@ func View(s *Step, t *Text) ([]byte, error) {
 		return nil, err
 	}
 	submitTo(content, s.Tool, back)
-	w := stepWire{Prefab: wireVersion{Version}, View: root(content, t), State: s.state(), Arguments: s.Arguments}
+	w := stepWire{Prefab: wireVersion{Version}, View: root(content, againNode(t, s.Tool, back), t), State: s.state(), Arguments: s.Arguments}
 	if s.Page != nil {
 		w.URL = s.Page.URL
 	}
@@ -71,12 +71,41 @@ func View(s *Step, t *Text) ([]byte, error) {
 }
 
 // root is the root of every flow view: the outcome's panel once there is
-// an outcome, content until then.
-func root(content *Node, t *Text) *Node {
+// an outcome, and again below it, content until then.
+func root(content, again *Node, t *Text) *Node {
 	return &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{
-		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t)}},
+		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t), again}},
 		{Type: "Else", Children: []*Node{content}},
 	}}
+}
+
+// againNode is the way to start again that a view offers under an
+// outcome that did not complete (notDone): a declined run, or one the
+// author says did not do what it was for, may be started afresh without
+// leaving the frame. Its button calls tool through the companion, as
+// submitTo makes Decline do, with back and RestartAction, which begins a
+// new run in the language of the state in back. It is a view's own, not
+// the shared panel's, which knows no tool; its nodes are allocated
+// together, so that it adds little to a view's build.
+func againNode(t *Text, tool string, back map[string]json.RawMessage) *Node {
+	a := new(struct {
+		cond, row, button Node
+		kids              [2][1]*Node
+		restart, onError  Action
+	})
+	args := make(map[string]any, len(back)+2)
+	for k, v := range back {
+		args[k] = v
+	}
+	args[ActionArgument], args[ToolArgument] = RestartAction, tool
+	a.onError = Action{Action: "showToast", Message: DefaultErrorMessage, Variant: "error"}
+	a.restart = Action{Action: "toolCall", Tool: CompanionTool, Arguments: args, ResultKey: OutcomeKey, OnError: &a.onError}
+	a.button = Node{Type: "Button", Label: t.StartAgain, Variant: "outline", Size: "default", OnClick: &a.restart}
+	a.kids[1][0] = &a.button
+	a.row = Node{Type: "Row", CSSClass: "px-6 pb-6 max-w-2xl", Children: a.kids[1][:]}
+	a.kids[0][0] = &a.row
+	a.cond = Node{Type: "If", Condition: notDone, Children: a.kids[0][:]}
+	return &a.cond
 }
 
 // rootClass is the class of a view's root in t's language.
