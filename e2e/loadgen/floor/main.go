@@ -46,6 +46,14 @@ var (
 	teamSchema    = json.RawMessage(`{"type":"object","properties":{"team_name":{"type":"string","title":"Team name","minLength":2,"maxLength":60},"seats":{"type":"integer","title":"Seats","description":"How many people will sign in.","default":5,"minimum":2,"maximum":50}},"required":["team_name","seats"]}`)
 )
 
+// The forms' messages, as examples/signup's native rounds say them: where
+// the step stands, its message, and what accepting it does.
+const (
+	accountMessage = "Step 1 of up to 2\n\nCreate your account\n\n" +
+		"Depending on your answers, this may be the last step. Accepting it then does this: Create account."
+	teamMessage = "Step 2 of 2\n\nTell us about your team\n\nThis is the last step. Accepting it does this: Create account."
+)
+
 // A record is a created account, as examples/signup reports it.
 type record struct {
 	Email    string `json:"email"`
@@ -83,7 +91,7 @@ var accounts = struct {
 func signup(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	p := req.Params
 	if p.RequestState == "" {
-		return ask("account", "Create your account", accountSchema, state{Step: "account"})
+		return ask("account", accountMessage, accountSchema, state{Step: "account"})
 	}
 	var st state
 	if err := json.Unmarshal([]byte(p.RequestState), &st); err != nil {
@@ -97,7 +105,7 @@ func signup(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, e
 	if st.Step == "account" {
 		a := &record{Email: text(c["email"]), FullName: text(c["full_name"]), Plan: text(c["plan"])}
 		if a.Plan == "team" {
-			return ask("team", "Tell us about your team", teamSchema, state{Step: "team", Account: a})
+			return ask("team", teamMessage, teamSchema, state{Step: "team", Account: a})
 		}
 		return created(a), nil
 	}
