@@ -136,7 +136,7 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	pos := r.position(s)
 	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
-		Arguments: prefab.PackArguments(r.args.rest, StateArgument, token)} // no number through JavaScript
+		Rest: r.args.rest, StateKey: StateArgument, State: token} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
 		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
 		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true
