@@ -36,6 +36,7 @@ func (c *compiled) viewFields() *viewFields {
 		return out
 	}
 	v := &viewFields{fields: conv(c.fields), secrets: conv(c.secrets), all: conv(c.all)}
+	prefab.Prepare(v.fields, viewTexts[c.lang].Text) // what every view of c shows alike
 	c.views.Store(v) // a race builds two equal lists; one is kept
 	return v
 }

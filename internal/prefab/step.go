@@ -190,7 +190,7 @@ func summaryNode(said []Said, fields []Field, t *Text) *Node {
 	for _, s := range said {
 		var line *Node
 		if i := fieldAt(fields, s.Field); i >= 0 {
-			line = &Node{Type: "Link", Content: s.Text, Href: "#" + ControlID(&fields[i])}
+			line = &Node{Type: "Link", Content: s.Text, Href: fields[i].partsIn(t).href}
 		} else {
 			line = &Node{Type: "Text", Content: s.Text}
 		}
@@ -298,7 +298,7 @@ func titleSpans(fields []Field, lead string, t *Text) string {
 func formNode(fields []Field, controls []*Node, label string, t *Text) *Node {
 	submit := &Action{Action: "toolCall", Arguments: make(map[string]any, len(fields)+3)}
 	for i := range fields {
-		submit.Arguments[fields[i].Name] = argumentTemplate(&fields[i])
+		submit.Arguments[fields[i].Name] = fields[i].partsIn(t).argument
 	}
 	decline := &Action{Action: "toolCall", Arguments: map[string]any{ActionArgument: DeclineAction}}
 	buttons := &Node{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{
