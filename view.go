@@ -36,7 +36,8 @@ func (c *compiled) viewFields() *viewFields {
 		return out
 	}
 	v := &viewFields{fields: conv(c.fields), secrets: conv(c.secrets), all: conv(c.all)}
-	prefab.Prepare(v.fields, viewTexts[c.lang].Text) // what every view of c shows alike
+	// What every view of c shows alike is built once, in c's language.
+	prefab.Prepare(v.fields, viewTexts[c.lang].Text)
 	c.views.Store(v) // a race builds two equal lists; one is kept
 	return v
 }
