@@ -378,7 +378,7 @@ func TestProblemMessageInOneString(t *testing.T) {
 // the two in one interleaved run (see the report of issue 23's item 4).
 
 // benchLangs are the Accept-Language values of the sub-benchmarks.
-var benchLangs = []struct{ name, accept string }{{"en", ""}, {"es", "es-ES,es;q=0.9"}}
+var benchLangs = []struct{ name, accept string }{{"en", ""}, {"es", "es-ES,es;q=0.9"}, {"fr", "fr-FR,fr;q=0.9"}, {"de", "de-DE,de;q=0.9"}, {"ja", "ja-JP,ja;q=0.9"}}
 
 // withLang is meta with the acceptLanguage _meta of SEP-2792.
 func withLang(meta mcp.Meta, accept string) mcp.Meta {

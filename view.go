@@ -36,6 +36,8 @@ func (c *compiled) viewFields() *viewFields {
 		return out
 	}
 	v := &viewFields{fields: conv(c.fields), secrets: conv(c.secrets), all: conv(c.all)}
+	// What every view of c shows alike is built once, in c's language.
+	prefab.Prepare(v.fields, viewTexts[c.lang].Text)
 	c.views.Store(v) // a race builds two equal lists; one is kept
 	return v
 }
@@ -136,7 +138,7 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	pos := r.position(s)
 	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
-		Arguments: prefab.PackArguments(r.args.rest, StateArgument, token)} // no number through JavaScript
+		Rest: r.args.rest, StateKey: StateArgument, State: token} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
 		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
 		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true

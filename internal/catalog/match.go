@@ -1,6 +1,11 @@
 package catalog
 
-import "golang.org/x/text/language"
+import (
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/text/language"
+)
 
 // maxAcceptLanguage bounds the preference parsed: a real one is a few
 // dozen bytes, and a longer one is ignored rather than parsed.
@@ -16,6 +21,31 @@ func Match(accept string) Lang {
 	if accept == "" || len(accept) > maxAcceptLanguage {
 		return English
 	}
+	if l, ok := matched.Load(accept); ok {
+		return l.(Lang)
+	}
+	l := match(accept)
+	if nMatched.Add(1) <= maxMatched {
+		matched.Store(accept, l)
+	}
+	return l
+}
+
+// matched holds what Match found for the first maxMatched values it was
+// given, counted by nMatched: a server is sent the same few values again
+// and again, by its users' browsers and hosts, and parsing one costs a
+// few dozen allocations. Past maxMatched, a new value is parsed each time,
+// so no caller can grow the cache beyond maxMatched×maxAcceptLanguage
+// bytes.
+var (
+	matched  sync.Map // string → Lang
+	nMatched atomic.Int64
+)
+
+const maxMatched = 256
+
+// match is Match, parsing accept.
+func match(accept string) Lang {
 	tags, _, err := language.ParseAcceptLanguage(accept)
 	if err != nil || len(tags) == 0 {
 		return English

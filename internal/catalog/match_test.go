@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,4 +52,25 @@ func FuzzMatchLang(f *testing.F) {
 			t.Fatalf("Match(%q) = %d, then %d", accept, l, again)
 		}
 	})
+}
+
+// TestMatchAgainFree: a value matched before is not parsed again, so a
+// page or view in the person's language costs no more to serve than one
+// in English; past the cache's bound, values are still matched right.
+func TestMatchAgainFree(t *testing.T) {
+	Match("es-ES,es;q=0.9")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { Match("es-ES,es;q=0.9") }), "the second time")
+	for i := range maxMatched + 10 {
+		accept := fmt.Sprintf("fr;q=0.9, de;q=0.%03d", i+1)
+		assert.Equal(t, French, Match(accept), accept)
+	}
+	assert.Equal(t, German, Match("pt-BR, de;q=0.5"), "past the bound")
+	assert.LessOrEqual(t, cached(), maxMatched)
+}
+
+// cached counts the values in Match's cache.
+func cached() int {
+	n := 0
+	matched.Range(func(any, any) bool { n++; return true })
+	return n
 }

@@ -65,13 +65,23 @@ func Attached(meta map[string]any, uri string) bool {
 // is. With no rest it is {stateKey: state}, as before there was an
 // ArgumentsArgument.
 func PackArguments(rest []byte, stateKey, state string) []byte {
+	var text string
+	if len(rest) > 0 {
+		text = "{" + string(rest) + "}"
+	}
+	return packArguments(text, stateKey, state)
+}
+
+// packArguments is PackArguments with text, the tool's own arguments as
+// one JSON object's text; "" for none.
+func packArguments(text, stateKey, state string) []byte {
 	key, _ := json.Marshal(stateKey) // a string always marshals
 	val, _ := json.Marshal(state)
-	b := make([]byte, 0, len(rest)*5/4+len(key)+len(val)+len(ArgumentsArgument)+16)
+	b := make([]byte, 0, len(text)*5/4+len(key)+len(val)+len(ArgumentsArgument)+16)
 	b = append(b, '{')
-	if len(rest) > 0 {
-		text, _ := json.Marshal("{" + string(rest) + "}")
-		b = append(append(append(b, `"`+ArgumentsArgument+`":`...), text...), ',')
+	if text != "" {
+		t, _ := json.Marshal(text)
+		b = append(append(append(b, `"`+ArgumentsArgument+`":`...), t...), ',')
 	}
 	b = append(append(append(b, key...), ':'), val...)
 	return append(b, '}')

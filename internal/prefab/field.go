@@ -50,6 +50,55 @@ type Field struct {
 	// no translation: a flow view marks them so (see LangPartClass); ""
 	// when they are the view's.
 	TitleLang, DescriptionLang string
+
+	parts *fieldParts // see Prepare
+}
+
+// fieldParts are the parts of a field's Field in a flow view that every
+// view in one language shows alike.
+type fieldParts struct {
+	t        *Text             // the words they are in
+	label    string            // the control's label
+	class    string            // the Field's classes
+	hint     string            // the bounds, in words
+	argument string            // argumentTemplate
+	href     string            // a link to the control: "#" and ControlID
+	options  []json.RawMessage // each option's value
+}
+
+// Prepare builds, once, what each of fields shows alike in every flow view
+// in t's words: its label, classes, hint, and options' values, which a
+// view then reads rather than builds each round. The fields are not to
+// change after; copies of them keep what Prepare built. A field not
+// prepared, or prepared for another Text, is built each time.
+func Prepare(fields []Field, t *Text) {
+	for i := range fields {
+		fields[i].parts = newParts(&fields[i], t)
+	}
+}
+
+// partsIn returns f's parts in t's words.
+func (f *Field) partsIn(t *Text) *fieldParts {
+	if p := f.parts; p != nil && p.t == t {
+		return p
+	}
+	return newParts(f, t)
+}
+
+// newParts builds f's parts in t's words.
+func newParts(f *Field, t *Text) *fieldParts {
+	p := &fieldParts{t: t, label: f.Title, class: strings.TrimSpace(attrClasses(f) + langClasses(f)), hint: Hint(f, t),
+		argument: argumentTemplate(f), href: "#" + ControlID(f)}
+	if !f.Required && f.Kind != KindCheckbox {
+		p.label = catalog.Fill(t.Optional, "label", f.Title)
+	}
+	if len(f.Options) > 0 {
+		p.options = make([]json.RawMessage, len(f.Options))
+		for i := range f.Options {
+			p.options[i], _ = json.Marshal(f.Options[i].Value) // a string cannot fail
+		}
+	}
+	return p
 }
 
 // A DefaultError reports a Field whose Default JSON cannot hold.
@@ -84,13 +133,19 @@ func Control(f *Field) (*Node, error) {
 	switch f.Kind {
 	case KindChoice, KindChoices:
 		n := &Node{Type: "Select", Name: f.Name, Label: f.Title, Placeholder: f.Placeholder, Multiple: f.Kind == KindChoices, Value: value, Required: required}
-		for _, opt := range f.Options {
+		n.Children = make([]*Node, len(f.Options))
+		for i, opt := range f.Options {
 			label := opt.Label
 			if label == "" {
 				label = opt.Value
 			}
-			v, _ := json.Marshal(opt.Value) // a string cannot fail
-			n.Children = append(n.Children, &Node{Type: "SelectOption", Value: v, Label: label})
+			var v json.RawMessage
+			if f.parts != nil {
+				v = f.parts.options[i]
+			} else {
+				v, _ = json.Marshal(opt.Value) // a string cannot fail
+			}
+			n.Children[i] = &Node{Type: "SelectOption", Value: v, Label: label}
 		}
 		return n, nil
 	case KindRange:
@@ -134,14 +189,15 @@ func argumentTemplate(f *Field) string {
 // stepControl returns f's control in a flow view. The label says when f
 // may be left empty; a checkbox, which may always be left unticked, does
 // not.
-func stepControl(f *Field, t *Text) (*Node, error) {
+func stepControl(f *Field, t *Text) (*Node, error) { return control(f, f.partsIn(t)) }
+
+// control is stepControl, with f's parts.
+func control(f *Field, p *fieldParts) (*Node, error) {
 	c, err := Control(f)
 	if err != nil {
 		return nil, err
 	}
-	if !f.Required && f.Kind != KindCheckbox {
-		c.Label = catalog.Fill(t.Optional, "label", f.Title)
-	}
+	c.Label = p.label
 	if f.Kind == KindCheckbox {
 		// The renderer gives the box no id and wraps it in its label,
 		// which takes the id an error summary links to.
@@ -155,16 +211,18 @@ func stepControl(f *Field, t *Text) (*Node, error) {
 // fieldNode returns f's Field in a flow view, with problem under it when
 // not "".
 func fieldNode(f *Field, problem string, t *Text) (*Node, error) {
-	c, err := stepControl(f, t)
+	p := f.partsIn(t)
+	c, err := control(f, p)
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Type: "Field", CSSClass: strings.TrimSpace(attrClasses(f) + langClasses(f)), Children: []*Node{c}}
+	n := &Node{Type: "Field", CSSClass: p.class, Children: make([]*Node, 1, 4)}
+	n.Children[0] = c
 	if f.Description != "" {
 		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: f.Description, CSSClass: inLang(f.DescriptionLang)})
 	}
-	if h := Hint(f, t); h != "" {
-		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: h})
+	if p.hint != "" {
+		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: p.hint})
 	}
 	if problem != "" {
 		n.Children = append(n.Children, errorNode(problem, t))

@@ -153,3 +153,63 @@ func TestOptionalLabel(t *testing.T) {
 		assert.Equal(t, tt.want, c.Label)
 	}
 }
+
+// TestPrepare: a view of prepared fields is the view of the same fields
+// unprepared, byte for byte, filled or not, with problems or not; fields
+// prepared in another language's words are built in the view's; and a
+// view of prepared fields builds fewer things.
+func TestPrepare(t *testing.T) {
+	french := &Text{Lang: "fr", Optional: "{label} (facultatif)", ProblemTitle: "Il y a un problème", ErrorPrefix: "Erreur : ",
+		Between: "De {min} à {max}", CharsAtLeast: "Au moins {min} caractères"}
+	fields := func() []Field {
+		return []Field{
+			{Name: "email", Title: "Email", Kind: KindText, InputType: "email", Required: true, Min: bound(3), TitleLang: "en"},
+			{Name: "name", Title: "Full name", Description: "How we greet you", Kind: KindText, InputType: "text", DescriptionLang: "en"},
+			{Name: "plan", Title: "Plan", Kind: KindChoice, Required: true, Options: []Option{{Value: "pro", Label: "Pro", Lang: "en"}, {Value: "team"}}},
+			{Name: "tags", Title: "Tags", Kind: KindChoices, Options: []Option{{Value: "a"}, {Value: "b"}}, Min: bound(1)},
+			{Name: "seats", Title: "Seats", Kind: KindInteger, Required: true, Min: bound(2), Max: bound(50), Default: 5.0},
+			{Name: "news", Title: "News", Kind: KindCheckbox, Default: true},
+		}
+	}
+	step := func(fields []Field, filled map[string]any, problems bool) *Step {
+		s := &Step{Tool: "signup", Message: "Create your account", N: 1, Total: 2, Fields: fields, Filled: filled,
+			Rest: []byte(`"team":"x"`), StateKey: "mcpform", State: "s1.abc"}
+		if problems {
+			s.Reask = true
+			s.Summary = []Said{{Field: "email", Text: "Enter an email"}, {Field: "seats", Text: "From 2 to 50"}, {Text: "Try again"}}
+			s.Problems = map[string]string{"email": "Enter an email", "seats": "From 2 to 50"}
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		name     string
+		text     *Text
+		filled   map[string]any
+		problems bool
+	}{
+		{"first ask", english, nil, false},
+		{"filled, with problems", english, map[string]any{"plan": "team", "seats": 7.0}, true},
+		{"in French", french, map[string]any{"tags": []string{"a"}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := View(step(fields(), tt.filled, tt.problems), tt.text)
+			require.NoError(t, err)
+			prepared := fields()
+			Prepare(prepared, tt.text)
+			got, err := View(step(prepared, tt.filled, tt.problems), tt.text)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+
+			other := fields()
+			Prepare(other, &Text{Optional: "{label} [other]"})
+			got, err = View(step(other, tt.filled, tt.problems), tt.text)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got), "prepared in other words")
+
+			unprepared := fields()
+			plain := testing.AllocsPerRun(20, func() { _, _ = View(step(unprepared, tt.filled, tt.problems), tt.text) })
+			fast := testing.AllocsPerRun(20, func() { _, _ = View(step(prepared, tt.filled, tt.problems), tt.text) })
+			assert.Less(t, fast+float64(len(prepared)), plain, "at least one allocation fewer a field")
+		})
+	}
+}

@@ -48,9 +48,13 @@ type Step struct {
 	// nil for none.
 	Page *Page
 
-	// Arguments is the JSON object that the submit and Decline send back
-	// besides their own arguments, and the view's own "arguments".
-	Arguments []byte
+	// Rest holds the members of the tool's own arguments as JSON
+	// (without braces; empty for none), and State the request state,
+	// named StateKey: the submit and Decline send them back besides
+	// their own arguments, as PackArguments packs them, which are the
+	// view's own "arguments" too.
+	Rest            []byte
+	StateKey, State string
 }
 
 // A Review is one step's answers, as the round that checks them shows
@@ -186,7 +190,7 @@ func summaryNode(said []Said, fields []Field, t *Text) *Node {
 	for _, s := range said {
 		var line *Node
 		if i := fieldAt(fields, s.Field); i >= 0 {
-			line = &Node{Type: "Link", Content: s.Text, Href: "#" + ControlID(&fields[i])}
+			line = &Node{Type: "Link", Content: s.Text, Href: fields[i].partsIn(t).href}
 		} else {
 			line = &Node{Type: "Text", Content: s.Text}
 		}
@@ -226,10 +230,7 @@ func ControlID(f *Field) string {
 // FieldError holds text alone, so the problem is a span of its class, that
 // starts with t.ErrorPrefix, visually hidden (HiddenClass).
 func errorNode(problem string, t *Text) *Node {
-	return &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{
-		{Type: "Span", CSSClass: HiddenClass, Children: []*Node{{Type: "Text", Content: t.ErrorPrefix}}},
-		{Type: "Text", Content: problem},
-	}}
+	return &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{viewIn(t).errorLead, {Type: "Text", Content: problem}}}
 }
 
 // Titles lists the titles of fields, joined by sep.
@@ -297,7 +298,7 @@ func titleSpans(fields []Field, lead string, t *Text) string {
 func formNode(fields []Field, controls []*Node, label string, t *Text) *Node {
 	submit := &Action{Action: "toolCall", Arguments: make(map[string]any, len(fields)+3)}
 	for i := range fields {
-		submit.Arguments[fields[i].Name] = argumentTemplate(&fields[i])
+		submit.Arguments[fields[i].Name] = fields[i].partsIn(t).argument
 	}
 	decline := &Action{Action: "toolCall", Arguments: map[string]any{ActionArgument: DeclineAction}}
 	buttons := &Node{Type: "Row", CSSClass: "flex flex-wrap gap-3", Children: []*Node{

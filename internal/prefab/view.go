@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 )
 
@@ -42,41 +41,85 @@ type wireVersion struct {
 // and the contract fields the other paths carry too.
 type stepWire struct {
 	Prefab    wireVersion     `json:"$prefab"`
-	View      *Node           `json:"view"`
+	View      *rootNode       `json:"view"`
 	State     map[string]any  `json:"state"`
 	URL       string          `json:"url,omitempty"`
 	Arguments json.RawMessage `json:"arguments"`
 }
 
+// rootNode is the root of every flow view, a Div: the outcome's panel
+// once there is an outcome, with the view's way to start again, and the
+// step's content until then. The panel is the same in every view of a
+// language, so it is encoded once, by langView; rootNode and outcomeIf
+// encode as the Nodes they stand for would.
+type rootNode struct {
+	Type     string `json:"type"`
+	CSSClass string `json:"cssClass,omitempty"`
+	Children [2]any `json:"children"`
+}
+
+// outcomeIf is the root's first child: If OutcomeKey, the panel and the
+// way to start again.
+type outcomeIf struct {
+	Type      string `json:"type"`
+	Condition string `json:"condition"`
+	Children  [2]any `json:"children"`
+}
+
 // View returns the JSON of s's view in t's words: a flow view's
 // structuredContent. Its submit and its Decline button call s.Tool through
-// CompanionTool with s.Arguments besides their own, keep the result under
-// OutcomeKey, and show no toast on success, which the renderer would show
-// for an error too.
+// CompanionTool with s's arguments (see [Step.Rest]) besides their own,
+// keep the result under OutcomeKey, and show no toast on success, which
+// the renderer would show for an error too.
 func View(s *Step, t *Text) ([]byte, error) {
-	var back map[string]json.RawMessage
-	if err := json.Unmarshal(s.Arguments, &back); err != nil {
-		return nil, fmt.Errorf("the view's arguments: %w", err)
-	}
 	content, err := s.content(t)
 	if err != nil {
 		return nil, err
 	}
+	back := map[string]any{s.StateKey: s.State}
+	var rest string
+	if len(s.Rest) > 0 {
+		rest = "{" + string(s.Rest) + "}"
+		back[ArgumentsArgument] = rest
+	}
 	submitTo(content, s.Tool, back)
-	w := stepWire{Prefab: wireVersion{Version}, View: root(content, againNode(t, s.Tool, back), t), State: s.state(), Arguments: s.Arguments}
+	lv := viewIn(t)
+	outcome := &outcomeIf{Type: "If", Condition: OutcomeKey, Children: [2]any{lv.panelJSON, againNode(t, s.Tool, back)}}
+	w := stepWire{Prefab: wireVersion{Version},
+		View:  &rootNode{Type: "Div", CSSClass: lv.rootClass, Children: [2]any{outcome, &Node{Type: "Else", Children: []*Node{content}}}},
+		State: s.state(), Arguments: packArguments(rest, s.StateKey, s.State)}
 	if s.Page != nil {
 		w.URL = s.Page.URL
 	}
 	return json.Marshal(&w)
 }
 
-// root is the root of every flow view: the outcome's panel once there is
-// an outcome, and again below it, content until then.
-func root(content, again *Node, t *Text) *Node {
-	return &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{
-		{Type: "If", Condition: OutcomeKey, Children: []*Node{panel(t), again}},
-		{Type: "Else", Children: []*Node{content}},
-	}}
+// A langView is what every flow view in one language shows alike, built
+// once per language and only read after.
+type langView struct {
+	rootClass string          // the root's class
+	panel     *Node           // the outcome's panel
+	panelJSON json.RawMessage // the panel, encoded
+	errorLead *Node           // what starts each problem under a field (errorNode)
+}
+
+// langViews are the langViews built, by their Text.
+var langViews sync.Map // *Text → *langView
+
+// viewIn returns t's langView.
+func viewIn(t *Text) *langView {
+	if lv, ok := langViews.Load(t); ok {
+		return lv.(*langView)
+	}
+	lv := &langView{rootClass: rootClass(t), panel: newPanel(t),
+		errorLead: &Node{Type: "Span", CSSClass: HiddenClass, Children: []*Node{{Type: "Text", Content: t.ErrorPrefix}}}}
+	b, err := json.Marshal(lv.panel)
+	if err != nil {
+		panic(err) // a Node of strings always marshals
+	}
+	lv.panelJSON = b
+	langViews.Store(t, lv) // a race builds two equal ones; one is kept
+	return lv
 }
 
 // againNode is the way to start again that a view offers under an
@@ -87,7 +130,7 @@ func root(content, again *Node, t *Text) *Node {
 // new run in the language of the state in back. It is a view's own, not
 // the shared panel's, which knows no tool; its nodes are allocated
 // together, so that it adds little to a view's build.
-func againNode(t *Text, tool string, back map[string]json.RawMessage) *Node {
+func againNode(t *Text, tool string, back map[string]any) *Node {
 	a := new(struct {
 		cond, row, button Node
 		kids              [2][1]*Node
@@ -138,18 +181,7 @@ const (
 // summary, one line each; the text of the result's first block for the
 // person, shown when there is no author's heading, which that text
 // repeats; and its second block, if any, hidden, for the model alone.
-func panel(t *Text) *Node {
-	if n, ok := panels.Load(t); ok {
-		return n.(*Node)
-	}
-	n := newPanel(t)
-	panels.Store(t, n) // a race builds two equal panels; one is kept
-	return n
-}
-
-// panels are the outcome panels built, by their Text: every view of a
-// language shows the same one, which is only read.
-var panels sync.Map // *Text → *Node
+func panel(t *Text) *Node { return viewIn(t).panel }
 
 // newPanel builds panel's node.
 func newPanel(t *Text) *Node {
@@ -220,7 +252,7 @@ func Outcome(t *Text) ([]byte, error) {
 
 // submitTo makes the form in n, and its Decline button, call tool through
 // the app-only companion with back besides their own arguments, which win.
-func submitTo(n *Node, tool string, back map[string]json.RawMessage) {
+func submitTo(n *Node, tool string, back map[string]any) {
 	for _, a := range [...]*Action{n.OnSubmit, n.OnClick} {
 		if a == nil || a.Action != "toolCall" {
 			continue
