@@ -166,6 +166,9 @@ func TestAnswersAsSent(t *testing.T) {
 			"accepted seats=3 account=9007199254740993 note=\"\"", "accepted seats=3 account=9007199254740992 note=\"\""},
 		{"key twice", `{"seats":3,"seats":5}`, "invalid seats", "accepted seats=5 account=0 note=\"\""},
 		{"invalid UTF-8", "{\"seats\":3,\"note\":\"Ada\xf0\x9f\x98Lovelace\"}", "invalid note", "invalid note"},
+		// No content is none, as go-sdk decodes it: not a content that
+		// is no object.
+		{"no content", `null`, "invalid seats", "invalid seats"},
 		{"as written, accepted", `{"seats":3.0,"note":"Ada \u00e9\ud83d\ude00"}`, "accepted seats=3 account=0 note=\"Ada é😀\"",
 			"accepted seats=3 account=0 note=\"Ada é😀\""},
 	} {

@@ -68,7 +68,11 @@ func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
 	p := c.params()
 	if kept, ok := p.Meta[rawanswers.MetaKey].(string); ok && InputResponse(p.InputResponses, key) != nil {
 		if r, ok := rawanswers.Lookup(kept, key); ok {
-			return seam.Answer{Action: r.Action, Content: r.Content}, true
+			a := seam.Answer{Action: r.Action}
+			if r.Content != nil {
+				a.Content = r.Content // not a nil RawMessage: none is no content
+			}
+			return a, true
 		}
 	}
 	return sdkAnswers(p.InputResponses).Answer(key)

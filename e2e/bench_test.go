@@ -273,13 +273,17 @@ func (h *handBuilt) ask(step string, st handState, bind, problem string) (*mcp.C
 	if err != nil {
 		return nil, err
 	}
-	schema, msg := h.account, "Create your account"
+	// The example's messages: where the step stands, its words, a
+	// problem, and what accepting does.
+	schema, msg, last := h.account, "Step 1 of up to 2\n\nCreate your account",
+		"Depending on your answers, this may be the last step. Accepting it then does this: Create account."
 	if step == "team" {
-		schema, msg = h.team, "Tell us about your team"
+		schema, msg, last = h.team, "Step 2 of 2\n\nTell us about your team", "This is the last step. Accepting it does this: Create account."
 	}
 	if problem != "" {
 		msg += "\n\nPlease check: " + problem + "."
 	}
+	msg += "\n\n" + last
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{step: &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: schema}},
 		RequestState:  tok,
