@@ -101,6 +101,36 @@ func TestFloorConversation(t *testing.T) {
 		require.NoError(t, c.signup(context.Background(), plan, "floor-"+plan+"@example.com", &lat), s.name)
 		return bodies
 	}
+	// The same tool, whose input schema go-sdk reads on every call.
+	inputSchema := func(s server) string {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`
+		req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/list")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var list struct {
+			Result struct {
+				Tools []struct {
+					Name        string          `json:"name"`
+					InputSchema json.RawMessage `json:"inputSchema"`
+				} `json:"tools"`
+			} `json:"result"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&list), s.name)
+		for _, tool := range list.Result.Tools {
+			if tool.Name == "signup" {
+				return string(tool.InputSchema)
+			}
+		}
+		t.Fatalf("%s lists no signup tool", s.name)
+		return ""
+	}
+	assert.JSONEq(t, inputSchema(procs[0]), inputSchema(procs[1]), "the floor's signup tool takes another input schema")
 	for plan, rounds := range map[string]int{"pro": 2, "team": 3} {
 		example, floor := conversation(procs[0], plan), conversation(procs[1], plan)
 		require.Len(t, example, rounds, plan)
