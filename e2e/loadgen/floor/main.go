@@ -37,7 +37,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,7 +50,8 @@ var (
 // offers the model its questions too. go-sdk reads a tool's input schema
 // on every call, for the parameters it binds to HTTP headers, so the
 // floor declares the same one: what any library on go-sdk pays to offer
-// the same tool.
+// the same tool. It declares it as JSON, as Flow.InputSchema returns it
+// to the example: go-sdk re-reads the two at the same cost.
 const signupInput = `{"type":"object","properties":{"email":{"type":"string","title":"Email","description":"One account per address; we send receipts here.","format":"email"},"full_name":{"type":"string","title":"Full name","description":"How we greet you.","maxLength":100},"plan":{"type":"string","title":"Plan","description":"Pro is $12 a month. Team is $10 a seat a month, and asks about your team next.","enum":["free","pro","team"]},"team_name":{"type":"string","title":"Team name","minLength":2,"maxLength":60},"seats":{"type":"integer","title":"Seats","description":"How many people will sign in.","minimum":2,"maximum":50},"mcpform":{"type":"string","description":"The state of the form, sent back unchanged as a previous result of this tool gave it."},"mcpformAction":{"type":"string","description":"Sent, with the state and no answers, when the person declines to answer.","enum":["decline"]}}}`
 
 // The forms' messages, as examples/signup's native rounds say them: where
@@ -194,15 +194,11 @@ func main() {
 func run(addr string) error {
 	// The name examples/signup gives itself: it is in every result's _meta.
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcpform-signup", Version: "v0.1.0"}, nil)
-	var input jsonschema.Schema
-	if err := json.Unmarshal([]byte(signupInput), &input); err != nil {
-		return err
-	}
 	server.AddTool(&mcp.Tool{
 		Name:        "signup",
 		Title:       "Sign up",
 		Description: "Create an account. The tool asks the person for their details itself; call it with no arguments.",
-		InputSchema: &input, // a *jsonschema.Schema, as the example's
+		InputSchema: json.RawMessage(signupInput),
 	}, signup)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 64 << 10})
