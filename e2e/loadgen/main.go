@@ -38,7 +38,7 @@
 // servers in every setting, such as the memory settings examples/signup's
 // package comment tells an operator of a small shared box:
 //
-//	go run ./e2e/loadgen -settings defaults -go-env "GOMAXPROCS=1 GOGC=400 GOMEMLIMIT=112MiB"
+//	go run ./e2e/loadgen -settings defaults -go-env "GOMAXPROCS=1 GOGC=400 GOMEMLIMIT=170MiB"
 //
 // It is run by hand; no test times it. A smoke test runs it for a moment,
 // and TestFloorConversation holds the floor to the example's answers.

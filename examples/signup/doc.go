@@ -143,21 +143,23 @@
 //     cores.
 //   - GOMEMLIMIT and GOGC=400, knowing what the server keeps: each finished
 //     signup's outcome, for replays, for as long as its state is valid (10
-//     minutes), and, without -db, its account; about 550 bytes together
+//     minutes), and, without -db, its account; about 850 bytes together
 //     (mcpform.MemoryOutcomes keeps an outcome as its result's JSON, about
-//     370 bytes with its key and expiry, and the account is packed in about
-//     170; neither keeps an object per signup for the collector to mark).
+//     680 bytes with its key and expiry, as the result says the outcome
+//     twice, a heading and summary for the person and a sentence for the
+//     model; the account is packed in about 170; neither keeps an object
+//     per signup for the collector to mark).
 //     Most of what a call allocates is go-sdk's decoding, some hundreds of
 //     kilobytes of buffers that die at once, so the collector runs often,
 //     and by default the heap peaks near twice what is live. Give the
 //     server a budget instead: GOMEMLIMIT at least twice what it keeps
-//     (signups a second × 600 × 550 bytes, plus a few MB for the calls in
+//     (signups a second × 600 × 850 bytes, plus a few MB for the calls in
 //     flight), and GOGC=400, so that the collector runs rarely while the
 //     heap is far below the budget, and near it no more often than by
 //     default. Below twice what is kept, it runs all the time, and a signup
 //     costs more CPU than on the TypeScript SDK. e2e/loadgen's servers take
 //     load for under a minute, some 100,000 signups at most, and keep under
-//     55 MB: GOMEMLIMIT=112MiB.
+//     85 MB: GOMEMLIMIT=170MiB.
 //   - The store, with -db: none for one process (memory, gone when it
 //     exits); a SQLite file for replicas on one machine; PostgreSQL for
 //     replicas on several, with -db-conns sized as above.
