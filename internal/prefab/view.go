@@ -41,29 +41,10 @@ type wireVersion struct {
 // and the contract fields the other paths carry too.
 type stepWire struct {
 	Prefab    wireVersion     `json:"$prefab"`
-	View      *rootNode       `json:"view"`
+	View      *Node           `json:"view"`
 	State     map[string]any  `json:"state"`
 	URL       string          `json:"url,omitempty"`
 	Arguments json.RawMessage `json:"arguments"`
-}
-
-// rootNode is the root of every flow view, a Div: the outcome's panel
-// once there is an outcome, with the view's way to start again, and the
-// step's content until then. The panel is the same in every view of a
-// language, so it is encoded once, by langView; rootNode and outcomeIf
-// encode as the Nodes they stand for would.
-type rootNode struct {
-	Type     string `json:"type"`
-	CSSClass string `json:"cssClass,omitempty"`
-	Children [2]any `json:"children"`
-}
-
-// outcomeIf is the root's first child: If OutcomeKey, the panel and the
-// way to start again.
-type outcomeIf struct {
-	Type      string `json:"type"`
-	Condition string `json:"condition"`
-	Children  [2]any `json:"children"`
 }
 
 // View returns the JSON of s's view in t's words: a flow view's
@@ -84,10 +65,14 @@ func View(s *Step, t *Text) ([]byte, error) {
 	}
 	submitTo(content, s.Tool, back)
 	lv := viewIn(t)
-	outcome := &outcomeIf{Type: "If", Condition: OutcomeKey, Children: [2]any{lv.panelJSON, againNode(t, s.Tool, back)}}
-	w := stepWire{Prefab: wireVersion{Version},
-		View:  &rootNode{Type: "Div", CSSClass: lv.rootClass, Children: [2]any{outcome, &Node{Type: "Else", Children: []*Node{content}}}},
-		State: s.state(), Arguments: packArguments(rest, s.StateKey, s.State)}
+	// The root: the outcome's panel, shared by every view of a language,
+	// with this view's way to start again, once there is an outcome; the
+	// step's content until then.
+	root := &Node{Type: "Div", CSSClass: lv.rootClass, Children: []*Node{
+		{Type: "If", Condition: OutcomeKey, Children: []*Node{lv.panel, againNode(t, s.Tool, back)}},
+		{Type: "Else", Children: []*Node{content}},
+	}}
+	w := stepWire{Prefab: wireVersion{Version}, View: root, State: s.state(), Arguments: packArguments(rest, s.StateKey, s.State)}
 	if s.Page != nil {
 		w.URL = s.Page.URL
 	}
@@ -97,10 +82,9 @@ func View(s *Step, t *Text) ([]byte, error) {
 // A langView is what every flow view in one language shows alike, built
 // once per language and only read after.
 type langView struct {
-	rootClass string          // the root's class
-	panel     *Node           // the outcome's panel
-	panelJSON json.RawMessage // the panel, encoded
-	errorLead *Node           // what starts each problem under a field (errorNode)
+	rootClass string // the root's class
+	panel     *Node  // the outcome's panel
+	errorLead *Node  // what starts each problem under a field (errorNode)
 }
 
 // langViews are the langViews built, by their Text.
@@ -113,11 +97,6 @@ func viewIn(t *Text) *langView {
 	}
 	lv := &langView{rootClass: rootClass(t), panel: newPanel(t),
 		errorLead: &Node{Type: "Span", CSSClass: HiddenClass, Children: []*Node{{Type: "Text", Content: t.ErrorPrefix}}}}
-	b, err := json.Marshal(lv.panel)
-	if err != nil {
-		panic(err) // a Node of strings always marshals
-	}
-	lv.panelJSON = b
 	langViews.Store(t, lv) // a race builds two equal ones; one is kept
 	return lv
 }
