@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -148,7 +149,13 @@ func FuzzMessage(f *testing.F) {
 						Content map[string]any `json:"content"`
 					}
 					r, found := Lookup(copied.(string), key)
-					require.True(t, found, key)
+					if !found {
+						// A key of invalid UTF-8 decodes to another key,
+						// which the copy does not hold: the core reads
+						// go-sdk's value.
+						assert.False(t, utf8.ValidString(key) && !strings.Contains(key, "\ufffd"), "%q not found", key)
+						continue
+					}
 					if json.Unmarshal(v, &result) != nil || r.Action == "" {
 						continue // go-sdk refuses it, or the core asks again
 					}
