@@ -274,38 +274,51 @@ func TestFlowRoundOutcome(t *testing.T) {
 	assert.Error(t, err, "data that is no object")
 }
 
-// outcomeButtons returns the buttons under a flow view's outcome, by label,
-// each with the arguments of its toolCall.
-func outcomeButtons(t *testing.T, r *FlowRound) map[string]map[string]any {
+// shownEnd returns the view the companion gives res, the tool's last
+// result of req, a view's submit that ended its flow: what the round gave
+// the call's mark (seam.Call.EndView), as the middleware puts it in place
+// of res's structuredContent.
+func shownEnd(t *testing.T, req *mcp.CallToolRequest, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
-	var w struct{ View map[string]any }
-	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
+	view := companionMark(req).ended.Load()
+	require.NotNil(t, view, "the round that ended the flow gave its view")
+	shown, err := endedResult(res, *view)
+	require.NoError(t, err)
+	var w map[string]any
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, shown.StructuredContent)), &w))
+	return w
+}
+
+// outcomeButtons returns the buttons of a view, by label, each with the
+// arguments of its toolCall, which keeps its result as an outcome.
+func outcomeButtons(t *testing.T, view any) map[string]map[string]any {
+	t.Helper()
 	found := map[string]map[string]any{}
-	var walk func(v any, inOutcome bool)
-	walk = func(v any, inOutcome bool) {
+	var walk func(v any)
+	walk = func(v any) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return
 		}
-		if inOutcome && m["type"] == "Button" {
-			a, _ := m["onClick"].(map[string]any)
-			require.NotNil(t, a, "a button under the outcome that does nothing")
+		if a, _ := m["onClick"].(map[string]any); m["type"] == "Button" && a != nil {
 			assert.Equal(t, prefab.CompanionTool, a["tool"])
 			assert.Equal(t, prefab.OutcomeKey, a["resultKey"], "its result replaces the outcome")
 			found[m["label"].(string)], _ = a["arguments"].(map[string]any)
 		}
 		children, _ := m["children"].([]any)
 		for _, c := range children {
-			walk(c, inOutcome || m["type"] == "If" && m["condition"] == prefab.OutcomeKey)
+			walk(c)
 		}
 	}
-	walk(w.View, false)
+	walk(view)
 	return found
 }
 
 // TestFlowDeclineStartsAgain: a declined run is headed "Not completed" in
-// its language on the view and native paths; under a view's outcome that
-// did not complete, Start again begins a new run, from the first step, in
+// its language on the view and native paths; a step's view has no outcome
+// in it, and the view of an outcome that did not complete, which the
+// companion gives its result, offers Start again, which begins a new
+// run, from the first step, in
 // the language of the run it follows, which the view asked in, with
 // nothing of the declined run's answers.
 func TestFlowDeclineStartsAgain(t *testing.T) {
@@ -326,14 +339,22 @@ func TestFlowDeclineStartsAgain(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, language.French, first.Language)
 		state := carried(t, first)
-		buttons := outcomeButtons(t, first)
-		assert.Equal(t, map[string]map[string]any{"Recommencer": {StateArgument: state, prefab.ActionArgument: prefab.RestartAction,
-			prefab.ToolArgument: "signup"}}, buttons, "Start again, in the view's language, sends the view's state")
-		r, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{
-			StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction}))
+		var step struct{ View any }
+		require.NoError(t, json.Unmarshal([]byte(wireJSON(t, first.Result.StructuredContent)), &step))
+		assert.NotContains(t, outcomeButtons(t, step.View), "Recommencer", "a step's view shows no outcome")
+		req := argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction})
+		r, err := flow.Next(ctx, req)
 		require.NoError(t, err)
 		require.Equal(t, FlowDeclined, r.Status)
 		assert.Equal(t, "Non abouti", heading(r), "declined: not completed, in the run's language")
+		res, err := r.Outcome(&Outcome{Text: "Signup not completed."})
+		require.NoError(t, err)
+		ended := shownEnd(t, req, res)
+		assert.JSONEq(t, wireJSON(t, res), wireJSON(t, ended["state"].(map[string]any)[prefab.OutcomeKey]), "the view shows the tool's result")
+		assert.Contains(t, wireJSON(t, ended["view"]), `"cssClass":"pf-app-root mcpform-lang-fr"`, "in the run's language")
+		buttons := outcomeButtons(t, ended["view"])
+		assert.Equal(t, map[string]map[string]any{"Recommencer": {StateArgument: state, prefab.ActionArgument: prefab.RestartAction,
+			prefab.ToolArgument: "signup"}}, buttons, "Start again, in the view's language, sends the view's state")
 
 		// The host sends no language with the button's call: the new run
 		// speaks the one it follows.

@@ -2,7 +2,6 @@ package mcpform
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,10 +123,10 @@ func splitLines(s string) []string {
 	return out
 }
 
-// TestFlowStartAgainBrowser shows, in Chromium with prefab's renderer, a
-// flow view once Decline's result is stored under its outcome: headed
-// "Not completed", with Start again, whose call, routed by the companion,
-// begins a new run from the first step.
+// TestFlowStartAgainBrowser shows, in Chromium with prefab's renderer, the
+// view the companion gives Decline's result: headed "Not completed", with
+// Start again, whose call, routed by the companion, begins a new run from
+// the first step.
 func TestFlowStartAgainBrowser(t *testing.T) {
 	_, codec, _ := newFlowFixture(t)
 	flow, err := NewFlow(codec, []Step{accountStep, teamStep}, &FlowOptions{EveryCallerIsSamePerson: true})
@@ -135,21 +134,15 @@ func TestFlowStartAgainBrowser(t *testing.T) {
 	ctx := context.Background()
 	first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
 	require.NoError(t, err)
-	declined, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup",
-		map[string]any{StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction}))
+	decline := argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction})
+	declined, err := flow.Next(ctx, decline)
 	require.NoError(t, err)
 	require.Equal(t, FlowDeclined, declined.Status)
 	res, err := declined.Outcome(&Outcome{Text: "Signup not completed: you declined."})
 	require.NoError(t, err)
 
-	// The first view as the renderer holds it once Decline's result,
-	// kept under the outcome key, is stored.
-	var view map[string]any
-	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, first.Result.StructuredContent)), &view))
-	var stored any
-	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, res)), &stored))
-	view["state"].(map[string]any)[prefab.OutcomeKey] = stored
-	run := runBrowserJob(t, map[string]any{"content": first.Result.Content, "structuredContent": view}, browserJob{outcome: true,
+	view := shownEnd(t, decline, res)
+	run := runBrowserJob(t, map[string]any{"content": res.Content, "structuredContent": view}, browserJob{outcome: true,
 		click: "Start again", screenshot: filepath.Join("testdata", "artifacts", "flow-start-again.png")})
 	assert.Empty(t, run.Errors, "the view logged errors")
 	assert.Equal(t, "Not completed", run.Outcome.Heading)

@@ -222,11 +222,16 @@
 // binding, and re-asks that name the problems and keep the good values),
 // and the view then shows the next step, or, once the tool answers with an
 // ordinary result, that result's text: created, already registered,
-// declined. That result reaches the view, not the model, so the viewer
-// tells the model: once the view shows the result, the viewer's own
-// script sends its text to the host as ui/update-model-context, which the
-// host adds to the model's context (prefab 0.3.13 has no action that
-// does this through an MCP Apps host). The view shows the result's first
+// declined. The companion gives the view that last result as a view of
+// its own, when the flow ended on the call (prefab's renderer shows a
+// result only as a view): the outcome's panel, in the run's language,
+// with the tool's result under "mcpformResult" in the view's state; a
+// step's view carries no outcome. That result reaches the view, not the
+// model, so the viewer tells the model: once the view shows the result,
+// the viewer's own script sends its text to the host as
+// ui/update-model-context, which the host adds to the model's context
+// (prefab 0.3.13 has no action that does this through an MCP Apps host).
+// The view shows the result's first
 // text block, for the person, in a panel with a heading and
 // role=status; a second text block is for the model alone: the view
 // keeps it hidden and tells the model both.
@@ -248,7 +253,7 @@
 // [FlowDeclined] for that step, as a native decline does, and
 // [Form.ReadCall] gives [ReplyDeclined]. Under a result that did not
 // complete (declined, cancelled, an error, or an [Outcome] with
-// NotCompleted), a flow's view offers Start again, which calls the
+// NotCompleted), the outcome's view offers Start again, which calls the
 // companion with the state and "mcpformAction": "restart" alone: the flow
 // begins a new run from its first step, in the language of the run it
 // follows. prefab's renderer replaces the view with one a

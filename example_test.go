@@ -1889,18 +1889,19 @@ func ExampleForm_ReadCall() {
 // client with form elicitation.
 type seamCall struct{ answers map[string]seam.Answer }
 
-func (c seamCall) Answer(key string) (seam.Answer, bool) { a, ok := c.answers[key]; return a, ok }
-func (seamCall) Tool() string                            { return "book" }
-func (seamCall) Arguments() (json.RawMessage, error)     { return nil, nil }
-func (seamCall) State() string                           { return "" }
-func (seamCall) Modes() (form, url bool)                 { return true, false }
-func (seamCall) Apps() bool                              { return false }
-func (seamCall) Legacy() bool                            { return false }
-func (seamCall) ViaView() bool                           { return false }
-func (seamCall) AcceptLanguage() string                  { return "" }
-func (seamCall) CapabilityError(form, url bool) error    { return errors.New("cannot answer") }
-func (seamCall) StateError(err error) error              { return err }
-func (seamCall) ArgumentsError(err error) error          { return err }
+func (c seamCall) Answer(key string) (seam.Answer, bool)       { a, ok := c.answers[key]; return a, ok }
+func (seamCall) Tool() string                                  { return "book" }
+func (seamCall) Arguments() (json.RawMessage, error)           { return nil, nil }
+func (seamCall) State() string                                 { return "" }
+func (seamCall) Modes() (form, url bool)                       { return true, false }
+func (seamCall) Apps() bool                                    { return false }
+func (seamCall) Legacy() bool                                  { return false }
+func (seamCall) ViaView() bool                                 { return false }
+func (seamCall) EndView(func(json.RawMessage) ([]byte, error)) {}
+func (seamCall) AcceptLanguage() string                        { return "" }
+func (seamCall) CapabilityError(form, url bool) error          { return errors.New("cannot answer") }
+func (seamCall) StateError(err error) error                    { return err }
+func (seamCall) ArgumentsError(err error) error                { return err }
 
 func ExampleForm_Seam() {
 	form, err := mcpform.NewForm[mcpform.Answers]([]mcpform.AutoFormField{{Name: "room", Required: true}},

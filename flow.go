@@ -605,6 +605,9 @@ func (f *Flow) next(ctx context.Context, call seam.Call) (*FlowRound, error) {
 		if r.lang != catalog.English && res.Result != nil {
 			stampLang(res.Result, r.lang.Code())
 		}
+		if r.channel == PathView && res.Result == nil && res.face == nil {
+			call.EndView(r.endedView())
+		}
 	}
 	return res, err
 }

@@ -279,6 +279,10 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 		link, _ := sc["url"].(string)
 		name = tool
 		switch {
+		case shownResult(d.t, sc) != nil: // the view of the tool's last result
+			last := shownResult(d.t, sc)
+			assert.Equal(d.t, res.Content, last.Content, "the view's result says what the tool's does")
+			return last, nil
 		case sc["$prefab"] != nil:
 			args = d.submitView(sc["view"], link)
 			name = prefab.CompanionTool // a view submits through the app-only companion
@@ -291,6 +295,21 @@ func (d *hostDriver) run(cs *mcp.ClientSession, tool string) (*mcp.CallToolResul
 	}
 	d.t.Fatal("the flow did not finish")
 	return nil, nil
+}
+
+// shownResult returns the tool's last result that sc, a result's
+// structuredContent, shows, when it is the view the companion gives that
+// result: the result, under the outcome key of the view's state. It
+// returns nil for any other.
+func shownResult(t *testing.T, sc map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	state, _ := sc["state"].(map[string]any)
+	if sc["$prefab"] == nil || state[prefab.OutcomeKey] == nil {
+		return nil
+	}
+	var last mcp.CallToolResult
+	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, state[prefab.OutcomeKey])), &last))
+	return &last
 }
 
 // submitView fills the form of a flow's view as the person would, sending

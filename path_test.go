@@ -377,7 +377,7 @@ func FuzzReadCallWithoutState(f *testing.F) {
 		req := directCall(t, metas[int(host)%len(metas)], "alice", "signup", nil)
 		req.Params.Arguments, req.Params.RequestState = args, state
 		if marked {
-			req.Params.Meta = merged(req.Params.Meta, companionMetaKey, theViewMark)
+			req.Params.Meta = merged(req.Params.Meta, companionMetaKey, &viewMark{})
 		}
 		for name, st := range map[string]ReplyStatus{"keyed": keyed.ReadCall(req).Status, "plain": plain.ReadCall(req).Status} {
 			if st != ReplyNone {

@@ -315,7 +315,7 @@ func argsCall(t testing.TB, meta mcp.Meta, principal, tool string, args map[stri
 	req := directCall(t, meta, principal, tool, args)
 	if form, _ := elicitationModes(req); !form && appsDeclared(req) {
 		req.Params.Meta = maps.Clone(meta)
-		req.Params.Meta[companionMetaKey] = theViewMark // a view's submit, through the companion
+		req.Params.Meta[companionMetaKey] = &viewMark{} // a view's submit, through the companion
 	}
 	return req
 }

@@ -47,7 +47,12 @@ func (c *sdkCall) Tool() string                        { return c.params().Name 
 func (c *sdkCall) Arguments() (json.RawMessage, error) { return c.params().Arguments, nil }
 func (c *sdkCall) State() string                       { return c.params().RequestState }
 func (c *sdkCall) ViaView() bool                       { return viaCompanion((*mcp.CallToolRequest)(c)) }
-func (c *sdkCall) StateError(err error) error          { return RejectState(err) }
+func (c *sdkCall) EndView(view func(json.RawMessage) ([]byte, error)) {
+	if m := companionMark((*mcp.CallToolRequest)(c)); m != nil {
+		m.ended.Store(&view)
+	}
+}
+func (c *sdkCall) StateError(err error) error { return RejectState(err) }
 
 // ArgumentsError is -32602 with err's text, unwrapped, as go-sdk's
 // mcp.AddTool passes only a *jsonrpc.Error through as a JSON-RPC error.

@@ -23,6 +23,7 @@ type fakeCall struct {
 	apps, view bool
 	legacy     bool
 	accept     string
+	ended      func(json.RawMessage) ([]byte, error) // what EndView gave
 }
 
 func (c *fakeCall) Tool() string                        { return "signup" }
@@ -31,11 +32,16 @@ func (c *fakeCall) State() string                       { return c.state }
 func (c *fakeCall) Modes() (bool, bool)                 { return c.form, c.url }
 func (c *fakeCall) Apps() bool                          { return c.apps }
 func (c *fakeCall) ViaView() bool                       { return c.view }
-func (c *fakeCall) Legacy() bool                        { return c.legacy }
-func (c *fakeCall) AcceptLanguage() string              { return c.accept }
-func (c *fakeCall) CapabilityError(bool, bool) error    { return errFakeCapability }
-func (c *fakeCall) StateError(error) error              { return errFakeState }
-func (c *fakeCall) ArgumentsError(err error) error      { return err }
+func (c *fakeCall) EndView(v func(json.RawMessage) ([]byte, error)) {
+	if c.view {
+		c.ended = v
+	}
+}
+func (c *fakeCall) Legacy() bool                     { return c.legacy }
+func (c *fakeCall) AcceptLanguage() string           { return c.accept }
+func (c *fakeCall) CapabilityError(bool, bool) error { return errFakeCapability }
+func (c *fakeCall) StateError(error) error           { return errFakeState }
+func (c *fakeCall) ArgumentsError(err error) error   { return err }
 func (c *fakeCall) Answer(key string) (seam.Answer, bool) {
 	a, ok := c.answers[key]
 	return a, ok

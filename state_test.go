@@ -409,7 +409,7 @@ func rawArgs(meta mcp.Meta, state, raw string, answers map[string]any) *mcp.Call
 func submitted(req *mcp.CallToolRequest) *mcp.CallToolRequest {
 	if form, _ := elicitationModes(req); !form && appsDeclared(req) {
 		req.Params.Meta = maps.Clone(req.Params.Meta)
-		req.Params.Meta[companionMetaKey] = theViewMark
+		req.Params.Meta[companionMetaKey] = &viewMark{}
 	}
 	return req
 }

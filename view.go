@@ -2,6 +2,7 @@ package mcpform
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -161,6 +162,19 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	text, notes := c.withProblemsNoted(text, problems) // the model reads what the person is asked to fix
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: &viewContent{b},
 		Meta: notes}, nil // as a native re-ask notes them
+}
+
+// endedView returns the view of the tool's last result for r, a round
+// through a view that ended the flow (see seam.Call.EndView): its
+// outcome, in the run's language, and under one that did not complete, a
+// way to start again, which sends back what the view r answers sent.
+func (r *round) endedView() func(json.RawMessage) ([]byte, error) {
+	t, tool := viewTexts[r.lang].Text, r.tool
+	back := map[string]any{StateArgument: r.args.token}
+	if len(r.args.rest) > 0 {
+		back[prefab.ArgumentsArgument] = "{" + string(r.args.rest) + "}"
+	}
+	return func(result json.RawMessage) ([]byte, error) { return prefab.Ended(t, result, tool, back) }
 }
 
 // viewContent is a view's structuredContent: its JSON, which go-sdk

@@ -21,9 +21,9 @@ import (
 
 // TestFlowView checks what prefab's renderer is given on the Apps path:
 // the submit and the Decline button keep the tool's result and show no
-// toast, the outcome replaces the form once a result carries no view, each
-// view clears the last outcome, and a re-ask names the problem and keeps
-// the good values.
+// toast, each view clears the last outcome, a re-ask names the problem and
+// keeps the good values, and the tool's last result, which is no view,
+// comes back as a view of its outcome.
 func TestFlowView(t *testing.T) {
 	flow, _, _ := newFlowFixture(t)
 	r, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", nil))
@@ -31,8 +31,30 @@ func TestFlowView(t *testing.T) {
 	var w map[string]any
 	require.NoError(t, json.Unmarshal([]byte(wireJSON(t, r.Result.StructuredContent)), &w))
 	assert.Equal(t, map[string]any{prefab.OutcomeKey: nil}, w["state"], "a view clears the last outcome")
+	state := carried(t, r)
 	root := w["view"].(map[string]any)["children"].([]any)
-	require.Len(t, root, 2)
+	require.Len(t, root, 1, "a step's view is the step alone: its outcome comes as a view of its own")
+	submit := findSubmit(t, root[0])
+	assert.Equal(t, prefab.OutcomeKey, submit["resultKey"])
+	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
+	assert.Equal(t, prefab.CompanionTool, submit["tool"], "a view submits to the app-only companion")
+	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, prefab.ToolArgument: "signup"}, submit["arguments"])
+	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
+	assert.Equal(t, map[string]any{"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,
+		"arguments": map[string]any{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction, prefab.ToolArgument: "signup"},
+		"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"},
+	}, findDecline(t, root[0]), "Decline sends the state and the action alone, and keeps the outcome")
+
+	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
+	require.NoError(t, err)
+	view := wireJSON(t, again.Result.StructuredContent)
+	assert.Contains(t, view, `{"type":"Link","content":"Email must be an email address, like name@example.com","href":"#pf-input-email"}`,
+		"the re-ask's summary says how to fix it, linked to the field")
+	assert.Contains(t, view, `{"type":"Text","content":"Email must be an email address, like name@example.com"}`, "and so does the field")
+	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
+	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
+
+	state = carried(t, again)
 	sc := "mcpformResult.structuredContent."
 	panel := map[string]any{"type": "Column", "cssClass": "p-6 max-w-2xl gap-3 " + prefab.OutcomePanelClass, "children": []any{
 		map[string]any{"type": "If", "condition": "{{ " + sc + "mcpformHeading }}", "children": []any{
@@ -49,7 +71,6 @@ func TestFlowView(t *testing.T) {
 		map[string]any{"type": "If", "condition": prefab.OutcomeKey + ".content.1.text", "children": []any{
 			map[string]any{"type": "Text", "cssClass": "hidden " + prefab.OutcomeModelClass, "content": "{{ mcpformResult.content.1.text }}"}}},
 	}}
-	state := carried(t, r)
 	startAgain := map[string]any{"type": "If", "condition": "{{ mcpformResult.isError || mcpformResult.structuredContent.status == 'declined' || " +
 		"mcpformResult.structuredContent.status == 'cancelled' || mcpformResult.structuredContent.mcpformEnd == 'not-completed' }}", "children": []any{
 		map[string]any{"type": "Row", "cssClass": "px-6 pb-6 max-w-2xl", "children": []any{
@@ -57,29 +78,15 @@ func TestFlowView(t *testing.T) {
 				"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,
 				"arguments": map[string]any{StateArgument: state, prefab.ActionArgument: prefab.RestartAction, prefab.ToolArgument: "signup"},
 				"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"}}}}}}}
-	assert.Equal(t, map[string]any{"type": "If", "condition": prefab.OutcomeKey, "children": []any{panel, startAgain}}, root[0],
+	req := argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction})
+	declined, err := flow.Next(context.Background(), req)
+	require.NoError(t, err)
+	res, err := declined.Outcome(&Outcome{Text: "Signup not completed."})
+	require.NoError(t, err)
+	ended := shownEnd(t, req, res)
+	assert.Equal(t, map[string]any{"type": "Div", "cssClass": "pf-app-root", "children": []any{panel, startAgain}}, ended["view"],
 		"the outcome: a heading, \"Not completed\" for an error or a result declined or cancelled (issue 35), "+
 			"the text for the person, and the text for the model, hidden; under one that did not complete, Start again (issue 34)")
-	assert.Equal(t, "Else", root[1].(map[string]any)["type"])
-	submit := findSubmit(t, root[1])
-	assert.Equal(t, prefab.OutcomeKey, submit["resultKey"])
-	assert.Nil(t, submit["onSuccess"], "a toast would show for an error too")
-	assert.Equal(t, prefab.CompanionTool, submit["tool"], "a view submits to the app-only companion")
-	assert.Equal(t, map[string]any{"email": "{{ email }}", "plan": "{{ plan }}", StateArgument: state, prefab.ToolArgument: "signup"}, submit["arguments"])
-	assert.Equal(t, map[string]any{StateArgument: state}, w["arguments"])
-	assert.Equal(t, map[string]any{"action": "toolCall", "tool": prefab.CompanionTool, "resultKey": prefab.OutcomeKey,
-		"arguments": map[string]any{StateArgument: state, prefab.ActionArgument: prefab.DeclineAction, prefab.ToolArgument: "signup"},
-		"onError":   map[string]any{"action": "showToast", "message": prefab.DefaultErrorMessage, "variant": "error"},
-	}, findDecline(t, root[1]), "Decline sends the state and the action alone, and keeps the outcome")
-
-	again, err := flow.Next(context.Background(), argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: state, "email": "ada", "plan": "pro"}))
-	require.NoError(t, err)
-	view := wireJSON(t, again.Result.StructuredContent)
-	assert.Contains(t, view, `{"type":"Link","content":"Email must be an email address, like name@example.com","href":"#pf-input-email"}`,
-		"the re-ask's summary says how to fix it, linked to the field")
-	assert.Contains(t, view, `{"type":"Text","content":"Email must be an email address, like name@example.com"}`, "and so does the field")
-	assert.Contains(t, view, `"name":"plan","value":"pro"`, "the good value is kept")
-	assert.NotContains(t, view, `"value":"ada"`, "the refused value is not")
 }
 
 // TestViewFix: each problem a view shows says how to fix it, in the words

@@ -147,8 +147,9 @@ const viewerCacheTTL = 24 * 60 * 60 * 1000
 // with _meta.ui.visibility ["app"], which MCP Apps hosts hide from the
 // model, and the receiving middleware that passes its calls on to the tool
 // that asked, marked as a view's: a [Form] or [Flow] reads a view's
-// answer only from a call that came this way. It reaches only a tool
-// attached to this viewer with [AttachViewer], as the server lists it to
+// answer only from a call that came this way. A call on which a flow
+// ended gets the tool's result back as the view of its outcome, which
+// the renderer shows. It reaches only a tool attached to this viewer with [AttachViewer], as the server lists it to
 // the call's session (the middleware asks the server's tools/list for
 // it); a call naming any other tool is refused with JSON-RPC error -32602
 // (invalid params), as on the mcpgo face. The call it passes on goes
@@ -235,14 +236,13 @@ const (
 
 // viewMark is the companion's mark: only this package makes one. It
 // carries the arguments the middleware decoded to find the tool, so that
-// the round reads them once rather than twice.
+// the round reads them once rather than twice, and back to the middleware
+// the view of the tool's last result, when the round ended the flow (see
+// seam.Call.EndView).
 type viewMark struct {
 	decoded atomic.Pointer[map[string]any]
+	ended   atomic.Pointer[func(json.RawMessage) ([]byte, error)]
 }
-
-// theViewMark marks a request as the middleware does, with nothing
-// decoded: tests use it.
-var theViewMark = &viewMark{}
 
 // take returns the arguments the middleware decoded, once: a second read
 // of the same call decodes its arguments again, since the first changes
@@ -356,9 +356,35 @@ func companionMiddleware(uri string) mcp.Middleware {
 			p.Meta[companionMetaKey] = mark
 			routed := *call
 			routed.Params = &p
-			return next(ctx, method, &routed)
+			res, err := next(ctx, method, &routed)
+			if view := mark.ended.Load(); view != nil && err == nil {
+				if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+					return endedResult(r, *view)
+				}
+			}
+			return res, err
 		}
 	}
+}
+
+// endedResult returns r, the tool's last result, a view's submit got, as
+// the view that shows it: view's, made of r's JSON, in place of its
+// structuredContent. A result that is a view already is returned as it is.
+func endedResult(r *mcp.CallToolResult, view func(json.RawMessage) ([]byte, error)) (*mcp.CallToolResult, error) {
+	if _, ok := r.StructuredContent.(*viewContent); ok {
+		return r, nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := view(b)
+	if err != nil {
+		return nil, err
+	}
+	ended := *r // its resultType too, which a 2026-07-28 client requires
+	ended.StructuredContent = &viewContent{sc}
+	return &ended, nil
 }
 
 // addCompanion registers the companion tool, app-only, and its middleware.

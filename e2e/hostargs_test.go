@@ -82,6 +82,9 @@ func outcomeOf(t *testing.T, res *mcp.CallToolResult, err error) string {
 		return fmt.Sprintf("error %d", rpcErr.Code)
 	}
 	require.NoError(t, err)
+	if last := endedOf(t, res); last != nil { // a view's submit's last result
+		res = last
+	}
 	var step, says string
 	sc, _ := res.StructuredContent.(map[string]any)
 	switch {

@@ -53,6 +53,36 @@ func submit(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallT
 	return res
 }
 
+// endedOf returns the tool's last result that res, a view's submit's
+// result, shows as the view of its outcome: under mcpformResult in the
+// view's state, as the companion gives it. It returns nil when res is no
+// such view.
+func endedOf(t testing.TB, res *mcp.CallToolResult) *mcp.CallToolResult {
+	t.Helper()
+	var w struct {
+		Prefab any `json:"$prefab"`
+		State  struct {
+			Result json.RawMessage `json:"mcpformResult"`
+		} `json:"state"`
+	}
+	if json.Unmarshal([]byte(jsonOf(t, res.StructuredContent)), &w) != nil || w.Prefab == nil ||
+		len(w.State.Result) == 0 || string(w.State.Result) == "null" {
+		return nil
+	}
+	var last mcp.CallToolResult
+	require.NoError(t, json.Unmarshal(w.State.Result, &last))
+	assert.Equal(t, text(res), text(&last), "the view's result says what the tool's does")
+	return &last
+}
+
+// shownOutcome is endedOf's result, and fails when there is none.
+func shownOutcome(t *testing.T, res *mcp.CallToolResult) *mcp.CallToolResult {
+	t.Helper()
+	last := endedOf(t, res)
+	require.NotNil(t, last, "the outcome, as a view: %s", text(res))
+	return last
+}
+
 // A view is what one step's MCP Apps view shows, read from a result.
 type view struct {
 	heading  string
@@ -247,7 +277,7 @@ func TestUI(t *testing.T) {
 					assert.Empty(t, srv.accounts(t))
 					return
 				}
-				require.NotContains(t, jsonOf(t, res.StructuredContent), "$prefab", "the outcome, not another view")
+				res = shownOutcome(t, res) // the outcome, not another step
 				assert.Equal(t, tt.status, status(t, res), "result: %s", text(res))
 				assert.True(t, strings.HasPrefix(said(res), "Signup complete: created "), text(res))
 				assert.Equal(t, map[string]account{tt.account.Email: *tt.account}, srv.accounts(t))
@@ -260,7 +290,7 @@ func TestUI(t *testing.T) {
 				other[0].values = maps.Clone(other[0].values)
 				other[0].values["full_name"] = "Someone Else"
 				res, _ = runUI(t, cs, other)
-				assert.Equal(t, "exists", status(t, res), text(res))
+				assert.Equal(t, "exists", status(t, shownOutcome(t, res)), text(res))
 				assert.Len(t, srv.accounts(t), 1)
 			})
 		}
@@ -307,7 +337,7 @@ func TestUIDecline(t *testing.T) {
 				res, _ := runUI(t, cs, tt.steps)
 				v := viewOf(t, res)
 				require.NotNil(t, v.decline, "the view has a Decline button")
-				declined := submit(t, cs, v.decline)
+				declined := shownOutcome(t, submit(t, cs, v.decline))
 				assert.Equal(t, "declined", status(t, declined), text(declined))
 				assert.Contains(t, text(declined), "you declined to give your "+tt.step+" details")
 				assert.Empty(t, srv.accounts(t))

@@ -70,6 +70,8 @@ func (c *Client) run(ctx context.Context, params map[string]any, answers []Answe
 		switch {
 		case r.ResultType == "input_required":
 			round, next = c.native(ctx, params, &r, s.next())
+		case r.ended() != nil:
+			return res.end(r.ended().outcome())
 		case hasKeys(r.StructuredContent, "$prefab", "view"):
 			round, next = c.view(ctx, &r, s.next())
 		case hasKeys(r.StructuredContent, "arguments", "decline"):

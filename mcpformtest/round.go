@@ -169,6 +169,29 @@ type toolResult struct {
 	} `json:"_meta"`
 }
 
+// ended returns the tool's last result that r shows when r is the view of
+// it, which a view's submit gets in its place: a view whose state holds
+// the result under mcpform's outcome key. It returns nil for any other.
+func (r *toolResult) ended() *toolResult {
+	var w struct {
+		Prefab json.RawMessage            `json:"$prefab"`
+		State  map[string]json.RawMessage `json:"state"`
+	}
+	if json.Unmarshal(r.StructuredContent, &w) != nil || w.Prefab == nil {
+		return nil
+	}
+	raw := w.State[outcomeKey]
+	var last toolResult
+	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &last) != nil {
+		return nil
+	}
+	return &last
+}
+
+// outcomeKey is where a view keeps the tool's last result
+// (internal/prefab.OutcomeKey).
+const outcomeKey = "mcpformResult"
+
 // outcome returns r as an outcome round.
 func (r *toolResult) outcome() Round {
 	out := Round{Path: PathOutcome, Text: r.text(), IsError: r.IsError}

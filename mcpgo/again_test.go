@@ -59,6 +59,14 @@ func TestFlowNativeProgressAndCommit(t *testing.T) {
 // sends action under mcpformAction.
 func findAction(t *testing.T, view any, action string) map[string]any {
 	t.Helper()
+	found := actionsSending(view, action)
+	require.Len(t, found, 1, "one %s in the view", action)
+	return found[0]
+}
+
+// actionsSending returns the arguments of each toolCall in a view that sends
+// action under mcpformAction.
+func actionsSending(view any, action string) []map[string]any {
 	var found []map[string]any
 	var walk func(any)
 	walk = func(v any) {
@@ -77,12 +85,13 @@ func findAction(t *testing.T, view any, action string) map[string]any {
 		}
 	}
 	walk(view)
-	require.Len(t, found, 1, "one %s in the view", action)
-	return found[0]
+	return found
 }
 
 // TestViewDeclineStartsAgain: on mcp-go's face, on both protocols, the
-// outcome of a view that did not complete offers Start again, which,
+// outcome of a view that did not complete comes back to the view as a
+// view of it, with the tool's result in its state, and offers Start
+// again, which,
 // through the companion, begins a new run from the first step: it runs to
 // its end as any run does. A declined run is headed "Not completed" in
 // its language.
@@ -95,14 +104,21 @@ func TestViewDeclineStartsAgain(t *testing.T) {
 			require.NoError(t, err)
 			view := structured(t, res)
 			require.Contains(t, view, "$prefab", "a view: %s", text(t, res))
-			restart := findAction(t, view, "restart")
+			assert.Empty(t, actionsSending(view, "restart"), "a step's view has no outcome to start again from")
 			declined := findAction(t, view, "decline")
-			assert.Equal(t, "signup", restart["mcpformTool"])
-			assert.Equal(t, declined["mcpform"], restart["mcpform"], "Start again sends the view's state")
 
 			res, err = callWith(t, c, "mcpform_view_submit", declined, nil)
 			require.NoError(t, err)
 			assert.Equal(t, "declined account", text(t, res))
+			ended := structured(t, res)
+			require.Contains(t, ended, "$prefab", "the outcome, as a view")
+			state, _ := ended["state"].(map[string]any)
+			last, _ := state["mcpformResult"].(map[string]any)
+			require.NotNil(t, last, "the view holds the tool's result")
+			assert.Equal(t, []any{map[string]any{"type": "text", "text": "declined account"}}, last["content"])
+			restart := findAction(t, ended, "restart")
+			assert.Equal(t, "signup", restart["mcpformTool"])
+			assert.Equal(t, declined["mcpform"], restart["mcpform"], "Start again sends the view's state")
 
 			res, err = callWith(t, c, "mcpform_view_submit", restart, nil)
 			require.NoError(t, err)

@@ -61,8 +61,24 @@ func (c *call) State() string { return c.state }
 // ViaView reports whether the call came through the viewer's companion
 // tool (see AddViewer), which marks the context with a value no client
 // can send.
-func (c *call) ViaView() bool {
-	return c.ctx != nil && c.ctx.Value(viewMarkKey{}) == theViewMark
+func (c *call) ViaView() bool { return c.mark() != nil }
+
+// EndView keeps view in the call's companion mark, for the companion to
+// show the tool's last result with (see seam.Call.EndView).
+func (c *call) EndView(view func(json.RawMessage) ([]byte, error)) {
+	if m := c.mark(); m != nil {
+		m.ended.Store(&view)
+	}
+}
+
+// mark returns the companion's mark on the call's context; nil when the
+// call did not come through the companion.
+func (c *call) mark() *viewMark {
+	if c.ctx == nil {
+		return nil
+	}
+	m, _ := c.ctx.Value(viewMarkKey{}).(*viewMark)
+	return m
 }
 
 // Legacy reports whether the call came on the legacy handshake, which

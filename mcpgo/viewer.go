@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,14 +24,16 @@ import (
 // its argument are internal/prefab's, as the views and go-sdk's face name
 // them.
 
-// viewMarkKey is the context key of the companion's mark, and theViewMark
-// the mark: only this package makes either.
+// viewMarkKey is the context key of the companion's mark, a *viewMark,
+// one per call: only this package makes either. The mark carries back to
+// the companion the view of the tool's last result, when the call ended
+// the flow (see seam.Call.EndView).
 type (
 	viewMarkKey struct{}
-	viewMark    struct{}
+	viewMark    struct {
+		ended atomic.Pointer[func(json.RawMessage) ([]byte, error)]
+	}
 )
-
-var theViewMark = &viewMark{}
 
 // AddViewer registers on srv, as [mcpform.AddViewer] does on a go-sdk
 // server, the MCP Apps viewer of [mcpform.ViewerHTML] at opts.URI
@@ -38,7 +41,8 @@ var theViewMark = &viewMark{}
 // its CSP in _meta.ui.csp, and the app-only tool its views submit to,
 // which calls the tool that asked with the view's arguments, marked as a
 // view's: [Next] reads a view's answer only from a call that came this
-// way. It reaches only a tool attached to the viewer with [AttachViewer],
+// way. A call on which the flow ended gets the tool's result back as the
+// view of its outcome, which the renderer shows. It reaches only a tool attached to the viewer with [AttachViewer],
 // as the core decides for go-sdk's face too, and refuses a call naming any
 // other with JSON-RPC error -32602 (invalid params); it calls that tool's handler as registered, so a middleware of srv's
 // (server.WithToolHandlerMiddleware) runs once, around the companion, and
@@ -144,8 +148,30 @@ func addCompanion(srv *server.MCPServer, uri string) {
 			return nil, server.NewHandlerError(companionError{"the view's submit: " + err.Error()})
 		}
 		req.Params.Name = target
-		return handler(context.WithValue(ctx, viewMarkKey{}, theViewMark), req)
+		mark := &viewMark{}
+		res, err := handler(context.WithValue(ctx, viewMarkKey{}, mark), req)
+		if view := mark.ended.Load(); view != nil && err == nil && res != nil {
+			return endedResult(res, *view)
+		}
+		return res, err
 	})
+}
+
+// endedResult returns res, the tool's last result, a view's submit got, as
+// the view that shows it: view's, made of res's JSON, in place of its
+// structuredContent.
+func endedResult(res *mcp.CallToolResult, view func(json.RawMessage) ([]byte, error)) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := view(b)
+	if err != nil {
+		return nil, err
+	}
+	ended := *res
+	ended.StructuredContent = json.RawMessage(sc)
+	return &ended, nil
 }
 
 // companionError is the error for a companion call that prefab.Reach

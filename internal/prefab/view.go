@@ -18,10 +18,13 @@ import (
 //   - The toolCall's resultKey puts the whole result into the store before
 //     that, and onSuccess runs after it for every result, isError
 //     included, which is why a toast cannot tell success from failure.
-//     So the view keeps the result under OutcomeKey, shows its first text
-//     block once it is set, and each step's view clears it in its state.
-//     The tool's own last result, whatever it says, is what the person
-//     reads: created, already registered, declined.
+//   - A result that holds no view changes the store alone, and nothing
+//     the person sees. So the tool's last result, whatever it says
+//     (created, already registered, declined), comes back from the
+//     companion as a view too, Ended's: the outcome's panel, with the
+//     result under OutcomeKey in its state, and each step's view clears
+//     that key in its own. A step view carries no panel it shows only at
+//     the end.
 //
 // The outcome a view shows reaches the model through the host: the model
 // never sees the companion's result, so the viewer's own script (viewer.js)
@@ -51,7 +54,8 @@ type stepWire struct {
 // structuredContent. Its submit and its Decline button call s.Tool through
 // CompanionTool with s's arguments (see [Step.Rest]) besides their own,
 // keep the result under OutcomeKey, and show no toast on success, which
-// the renderer would show for an error too.
+// the renderer would show for an error too. A result that is no view, the
+// tool's last, comes back as the view [Ended] makes of it.
 func View(s *Step, t *Text) ([]byte, error) {
 	content, err := s.content(t)
 	if err != nil {
@@ -64,19 +68,38 @@ func View(s *Step, t *Text) ([]byte, error) {
 		back[ArgumentsArgument] = rest
 	}
 	submitTo(content, s.Tool, back)
-	lv := viewIn(t)
-	// The root: the outcome's panel, shared by every view of a language,
-	// with this view's way to start again, once there is an outcome; the
-	// step's content until then.
-	root := &Node{Type: "Div", CSSClass: lv.rootClass, Children: []*Node{
-		{Type: "If", Condition: OutcomeKey, Children: []*Node{lv.panel, againNode(t, s.Tool, back)}},
-		{Type: "Else", Children: []*Node{content}},
-	}}
+	root := &Node{Type: "Div", CSSClass: viewIn(t).rootClass, Children: []*Node{content}}
 	w := stepWire{Prefab: wireVersion{Version}, View: root, State: s.state(), Arguments: packArguments(rest, s.StateKey, s.State)}
 	if s.Page != nil {
 		w.URL = s.Page.URL
 	}
 	return json.Marshal(&w)
+}
+
+// endedWire is the view of a tool's last result, which is no view.
+type endedWire struct {
+	Prefab wireVersion                `json:"$prefab"`
+	View   *Node                      `json:"view"`
+	State  map[string]json.RawMessage `json:"state"`
+}
+
+// Ended returns the JSON of the view, in t's words, that shows result,
+// the JSON of a tool's last result, which is no view: the structuredContent
+// the companion gives such a result of a view's submit, so that the
+// renderer, which remounts on a result that holds a view, shows the
+// outcome's panel in place of the form. The result is the view's state
+// under OutcomeKey, which the panel reads. Under a result that did not
+// complete, a button starts again: it calls tool through the companion
+// with back, a step view's own arguments, and RestartAction; empty tool
+// offers none.
+func Ended(t *Text, result json.RawMessage, tool string, back map[string]any) ([]byte, error) {
+	lv := viewIn(t)
+	children := []*Node{lv.panel}
+	if tool != "" {
+		children = append(children, againNode(t, tool, back))
+	}
+	return json.Marshal(&endedWire{Prefab: wireVersion{Version},
+		View: &Node{Type: "Div", CSSClass: lv.rootClass, Children: children}, State: map[string]json.RawMessage{OutcomeKey: result}})
 }
 
 // A langView is what every flow view in one language shows alike, built
@@ -101,33 +124,23 @@ func viewIn(t *Text) *langView {
 	return lv
 }
 
-// againNode is the way to start again that a view offers under an
-// outcome that did not complete (notDone): a declined run, or one the
-// author says did not do what it was for, may be started afresh without
-// leaving the frame. Its button calls tool through the companion, as
-// submitTo makes Decline do, with back and RestartAction, which begins a
-// new run in the language of the state in back. It is a view's own, not
-// the shared panel's, which knows no tool; its nodes are allocated
-// together, so that it adds little to a view's build.
+// againNode is the way to start again that the view of an outcome that
+// did not complete (notDone) offers: a declined run, or one the author
+// says did not do what it was for, may be started afresh without leaving
+// the frame. Its button calls tool through the companion, as submitTo
+// makes Decline do, with back and RestartAction, which begins a new run
+// in the language of the state in back.
 func againNode(t *Text, tool string, back map[string]any) *Node {
-	a := new(struct {
-		cond, row, button Node
-		kids              [2][1]*Node
-		restart, onError  Action
-	})
 	args := make(map[string]any, len(back)+2)
 	for k, v := range back {
 		args[k] = v
 	}
 	args[ActionArgument], args[ToolArgument] = RestartAction, tool
-	a.onError = Action{Action: "showToast", Message: DefaultErrorMessage, Variant: "error"}
-	a.restart = Action{Action: "toolCall", Tool: CompanionTool, Arguments: args, ResultKey: OutcomeKey, OnError: &a.onError}
-	a.button = Node{Type: "Button", Label: t.StartAgain, Variant: "outline", Size: "default", OnClick: &a.restart}
-	a.kids[1][0] = &a.button
-	a.row = Node{Type: "Row", CSSClass: "px-6 pb-6 max-w-2xl", Children: a.kids[1][:]}
-	a.kids[0][0] = &a.row
-	a.cond = Node{Type: "If", Condition: notDone, Children: a.kids[0][:]}
-	return &a.cond
+	restart := &Action{Action: "toolCall", Tool: CompanionTool, Arguments: args, ResultKey: OutcomeKey,
+		OnError: &Action{Action: "showToast", Message: DefaultErrorMessage, Variant: "error"}}
+	return &Node{Type: "If", Condition: notDone, Children: []*Node{
+		{Type: "Row", CSSClass: "px-6 pb-6 max-w-2xl", Children: []*Node{
+			{Type: "Button", Label: t.StartAgain, Variant: "outline", Size: "default", OnClick: restart}}}}}
 }
 
 // rootClass is the class of a view's root in t's language.

@@ -58,6 +58,14 @@ type Call interface {
 	// app-only companion tool, as a view's submit: a mark only the face
 	// itself can set, never anything the client sent.
 	ViaView() bool
+	// EndView gives a call that came through the companion (ViaView),
+	// and that ended the flow, the view of the tool's last result, which
+	// a view's renderer shows only as a view: view returns, for the JSON
+	// of the result the handler returns, the structuredContent of the
+	// view that shows it. The face's companion puts that in place of the
+	// result's own, before the result reaches the view; the model never
+	// sees it. A call that did not come through the companion ignores it.
+	EndView(view func(result json.RawMessage) ([]byte, error))
 	// AcceptLanguage is the person's languages as the call carries them:
 	// its acceptLanguage _meta (SEP-2792), else the HTTP Accept-Language
 	// header of its request; "" for none.
