@@ -1,7 +1,6 @@
 package mcpgo_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -18,21 +17,7 @@ import (
 // step whose accepting may finish a flow with a Commit, what accepting
 // does.
 func TestFlowNativeProgressAndCommit(t *testing.T) {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
-	require.NoError(t, err)
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
-		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
-			{Name: "email", Type: mcpform.TypeEmail, Required: true},
-			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
-		}},
-		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
-			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
-	}, &mcpform.FlowOptions{Commit: "Create account", ContextPrincipal: func(ctx context.Context) string {
-		p, _ := ctx.Value(principalKey{}).(string)
-		return p
-	}})
-	require.NoError(t, err)
+	flow := teamFlow(t, mcpform.FlowOptions{Commit: "Create account"})
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			p := &person{answers: []*mcp.ElicitationResult{

@@ -55,6 +55,29 @@ func signupFlowWith(t testing.TB, principal func(*gosdk.CallToolRequest) string,
 
 func ptr[T any](v T) *T { return &v }
 
+// teamFlow is a flow with opts, whose principal is the context's, that
+// asks the team step on the Team plan alone, as the tests of its progress,
+// Commit and check round want it.
+func teamFlow(t testing.TB, opts mcpform.FlowOptions) *mcpform.Flow {
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
+		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
+	require.NoError(t, err)
+	opts.ContextPrincipal = func(ctx context.Context) string {
+		p, _ := ctx.Value(principalKey{}).(string)
+		return p
+	}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
+		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+			{Name: "email", Type: mcpform.TypeEmail, Required: true},
+			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
+		}},
+		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
+			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
+	}, &opts)
+	require.NoError(t, err)
+	return flow
+}
+
 // signupServer serves "signup" on mcpgo.Next. Each run creates its
 // account once: the first outcome under a run ID wins, and a replay gets
 // it again and creates nothing. last keeps the final round's request.
@@ -392,21 +415,7 @@ func TestFlowRoundOutcome(t *testing.T) {
 // asks, natively, whether the answers are right before it finishes; a
 // change asks the step again, and "keep" finishes with the new answer.
 func TestFlowCheckAnswers(t *testing.T) {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
-	require.NoError(t, err)
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
-		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
-			{Name: "email", Type: mcpform.TypeEmail, Required: true},
-			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
-		}},
-		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
-			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
-	}, &mcpform.FlowOptions{CheckAnswers: true, Commit: "Create account", ContextPrincipal: func(ctx context.Context) string {
-		p, _ := ctx.Value(principalKey{}).(string)
-		return p
-	}})
-	require.NoError(t, err)
+	flow := teamFlow(t, mcpform.FlowOptions{CheckAnswers: true, Commit: "Create account"})
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			p := &person{answers: []*mcp.ElicitationResult{
