@@ -167,14 +167,21 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 // endedView returns the view of the tool's last result for r, a round
 // through a view that ended the flow (see seam.Call.EndView): its
 // outcome, in the run's language, and under one that did not complete, a
-// way to start again, which sends back what the view r answers sent.
+// way to start again, which sends back what the view r answers sent. A
+// result that holds a view already, such as one the handler built with
+// DisplayForm, gets none: the renderer shows it as it is.
 func (r *round) endedView() func(json.RawMessage) ([]byte, error) {
 	t, tool := viewTexts[r.lang].Text, r.tool
 	back := map[string]any{StateArgument: r.args.token}
 	if len(r.args.rest) > 0 {
 		back[prefab.ArgumentsArgument] = "{" + string(r.args.rest) + "}"
 	}
-	return func(result json.RawMessage) ([]byte, error) { return prefab.Ended(t, result, tool, back) }
+	return func(result json.RawMessage) ([]byte, error) {
+		if prefab.HoldsView(result) {
+			return nil, nil
+		}
+		return prefab.Ended(t, result, tool, back)
+	}
 }
 
 // viewContent is a view's structuredContent: its JSON, which go-sdk

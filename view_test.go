@@ -475,3 +475,30 @@ func TestPageWordsNameTheThing(t *testing.T) {
 		})
 	}
 }
+
+// TestEndedViewLeavesAView: a view's submit that ends the flow gets the
+// view of the tool's result, unless that result holds a view already, as
+// one a handler builds with DisplayForm, which reaches the view as it is.
+func TestEndedViewLeavesAView(t *testing.T) {
+	flow, _, _ := newFlowFixture(t)
+	ctx := context.Background()
+	first, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+	require.NoError(t, err)
+	req := argsCall(t, appsMeta(), "alice", "signup", map[string]any{StateArgument: carried(t, first), prefab.ActionArgument: prefab.DeclineAction})
+	r, err := flow.Next(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, FlowDeclined, r.Status)
+	view := companionMark(req).ended.Load()
+	require.NotNil(t, view, "the round that ended the flow gave its view")
+
+	shown, err := DisplayForm([]AutoFormField{{Name: "note", Label: "Note"}}, "note", nil)
+	require.NoError(t, err)
+	got, err := endedResult(shown, *view)
+	require.NoError(t, err)
+	assert.Same(t, shown, got, "a result that holds a view is shown as it is")
+
+	plain := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Not created."}}}
+	got, err = endedResult(plain, *view)
+	require.NoError(t, err)
+	assert.Contains(t, wireJSON(t, got.StructuredContent), prefab.OutcomePanelClass, "any other is shown as an outcome")
+}

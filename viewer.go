@@ -369,11 +369,8 @@ func companionMiddleware(uri string) mcp.Middleware {
 
 // endedResult returns r, the tool's last result, a view's submit got, as
 // the view that shows it: view's, made of r's JSON, in place of its
-// structuredContent. A result that is a view already is returned as it is.
+// structuredContent; r itself when view gives none.
 func endedResult(r *mcp.CallToolResult, view func(json.RawMessage) ([]byte, error)) (*mcp.CallToolResult, error) {
-	if _, ok := r.StructuredContent.(*viewContent); ok {
-		return r, nil
-	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
@@ -381,6 +378,9 @@ func endedResult(r *mcp.CallToolResult, view func(json.RawMessage) ([]byte, erro
 	sc, err := view(b)
 	if err != nil {
 		return nil, err
+	}
+	if sc == nil {
+		return r, nil
 	}
 	ended := *r // its resultType too, which a 2026-07-28 client requires
 	ended.StructuredContent = &viewContent{sc}

@@ -159,7 +159,7 @@ func addCompanion(srv *server.MCPServer, uri string) {
 
 // endedResult returns res, the tool's last result, a view's submit got, as
 // the view that shows it: view's, made of res's JSON, in place of its
-// structuredContent.
+// structuredContent; res itself when view gives none.
 func endedResult(res *mcp.CallToolResult, view func(json.RawMessage) ([]byte, error)) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -168,6 +168,9 @@ func endedResult(res *mcp.CallToolResult, view func(json.RawMessage) ([]byte, er
 	sc, err := view(b)
 	if err != nil {
 		return nil, err
+	}
+	if sc == nil {
+		return res, nil
 	}
 	ended := *res
 	ended.StructuredContent = json.RawMessage(sc)

@@ -76,6 +76,43 @@ func View(s *Step, t *Text) ([]byte, error) {
 	return json.Marshal(&w)
 }
 
+// HoldsView reports whether result, the JSON of a tool result, holds a
+// view the renderer mounts: as prefab 0.3.13's renderer finds one
+// (dist/renderer/actions.js, extractPrefabPayload), an object with $prefab
+// and view as its structuredContent or as the JSON of a text block.
+func HoldsView(result []byte) bool {
+	var r struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Content           []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return false
+	}
+	if isView([]byte(r.StructuredContent)) {
+		return true
+	}
+	for _, c := range r.Content {
+		if c.Type == "text" && isView([]byte(c.Text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isView reports whether b is a JSON object with $prefab and view.
+func isView(b []byte) bool {
+	var w map[string]json.RawMessage
+	if json.Unmarshal(b, &w) != nil {
+		return false
+	}
+	_, prefab := w["$prefab"]
+	_, view := w["view"]
+	return prefab && view
+}
+
 // endedWire is the view of a tool's last result, which is no view.
 type endedWire struct {
 	Prefab wireVersion                `json:"$prefab"`

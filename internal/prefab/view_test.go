@@ -72,3 +72,23 @@ func TestEnded(t *testing.T) {
 		})
 	}
 }
+
+// TestHoldsView: a result holds a view where prefab's renderer finds one,
+// in structuredContent or in a text block's JSON, with $prefab and view.
+func TestHoldsView(t *testing.T) {
+	for _, tt := range []struct {
+		result string
+		want   bool
+	}{
+		{`{"structuredContent":{"$prefab":{"version":"0.3"},"view":{"type":"Div"}}}`, true},
+		{`{"content":[{"type":"text","text":"{\"$prefab\":{},\"view\":{}}"}]}`, true},
+		{`{"content":[{"type":"text","text":"Created."}],"structuredContent":{"status":"created"}}`, false},
+		{`{"structuredContent":{"$prefab":{"version":"0.3"}}}`, false},
+		{`{"content":[{"type":"image","text":"{\"$prefab\":{},\"view\":{}}"}]}`, false},
+		{`not json`, false},
+	} {
+		t.Run(tt.result, func(t *testing.T) {
+			assert.Equal(t, tt.want, HoldsView([]byte(tt.result)))
+		})
+	}
+}

@@ -62,9 +62,10 @@ type Call interface {
 	// and that ended the flow, the view of the tool's last result, which
 	// a view's renderer shows only as a view: view returns, for the JSON
 	// of the result the handler returns, the structuredContent of the
-	// view that shows it. The face's companion puts that in place of the
-	// result's own, before the result reaches the view; the model never
-	// sees it. A call that did not come through the companion ignores it.
+	// view that shows it, or nil for a result that holds a view already.
+	// The face's companion puts that in place of the result's own, before
+	// the result reaches the view; the model never sees it. A call that
+	// did not come through the companion ignores it.
 	EndView(view func(result json.RawMessage) ([]byte, error))
 	// AcceptLanguage is the person's languages as the call carries them:
 	// its acceptLanguage _meta (SEP-2792), else the HTTP Accept-Language
