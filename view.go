@@ -136,13 +136,14 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	problems = r.pageWords(problems)
 	said, atField := c.problemTexts(problems, t)
 	pos := r.position(s)
-	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
+	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo,
+		Submit: pos.submit, SubmitLang: pos.lang, Last: pos.last,
 		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
 		Rest: r.args.rest, StateKey: StateArgument, State: token} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
 		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
 		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true
-		step.Submit, step.Send = r.flow.commit, map[string]any{checkField: checkKeep}
+		step.Submit, step.SubmitLang, step.Send = r.flow.commit, r.flow.commitLang, map[string]any{checkField: checkKeep}
 	}
 	text := catalog.Fill(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
@@ -186,6 +187,7 @@ type stepPos struct {
 	n, total int    // "Step n of total", shown when total > 1
 	upTo     bool   // total counts later steps that may be skipped: "of up to"
 	submit   string // the submit's label; "" for the default
+	lang     string // submit's lang, when the author's words amid the view's language
 	last     bool   // no step is sure to follow: the submit may finish the flow
 }
 
@@ -202,7 +204,7 @@ func (r *round) position(s *flowStep) stepPos {
 	for i < len(steps)-1 && steps[i].c != s.c {
 		i++
 	}
-	pos := stepPos{n: 1, submit: s.submit, last: !r.flow.review}
+	pos := stepPos{n: 1, submit: s.submit, lang: s.submitLang, last: !r.flow.review}
 	for j := range i {
 		if steps[j].when == nil || steps[j].when(r.st.Proven) {
 			pos.n++
@@ -217,18 +219,18 @@ func (r *round) position(s *flowStep) stepPos {
 	}
 	pos.total = pos.n + len(steps) - 1 - i
 	if pos.last && pos.submit == "" && !pos.upTo {
-		pos.submit = r.flow.commit // sure to finish the flow
+		pos.submit, pos.lang = r.flow.commit, r.flow.commitLang // sure to finish the flow
 	}
 	return pos
 }
 
 // problemTexts says how to fix each of problems, in order, for the
 // summary, and the first of each field's, for the field.
-func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]string) {
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]prefab.Said) {
 	if len(problems) == 0 {
 		return nil, nil
 	}
-	atField = make(map[string]string, len(problems))
+	atField = make(map[string]prefab.Said, len(problems))
 	own := c.ownWords()
 	vf := c.viewFields()
 	for _, p := range problems {
@@ -239,10 +241,10 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []pre
 		if i := fieldIndex(c.all, p.Field); i >= 0 {
 			f = &vf.all[i]
 		}
-		msg := t.fixOwn(f, p, vf.secrets, own)
-		said = append(said, prefab.Said{Field: p.Field, Text: msg})
+		msg, parts := t.fixParts(f, p, vf.secrets, own)
+		said = append(said, prefab.Said{Field: p.Field, Text: msg, Parts: parts})
 		if _, ok := atField[p.Field]; !ok {
-			atField[p.Field] = msg
+			atField[p.Field] = said[len(said)-1]
 		}
 	}
 	return said, atField
@@ -302,6 +304,47 @@ var viewEnglish = viewTexts[catalog.English]
 // Check, is said as the author wrote it.
 func (t *viewText) fix(f *prefab.Field, p *FieldError, secrets []prefab.Field) string {
 	return t.fixOwn(f, p, secrets, nil)
+}
+
+// fixParts is fixOwn, and returns too the parts of what it says in
+// another language than t's: the title of f, or of a secret a waiting
+// page asks, that the author's words left untranslated (TitleLang).
+func (t *viewText) fixParts(f *prefab.Field, p *FieldError, secrets []prefab.Field, own func(string) string) (string, []prefab.Part) {
+	switch {
+	case f != nil && f.TitleLang != "" && !errors.Is(p.Err, ErrSecretWaiting):
+		marked := *f
+		marked.Title = wordMark(0)
+		return unmark(t.fixOwn(&marked, p, secrets, own), []string{f.Title}, []string{f.TitleLang})
+	case titlesMarked(secrets) && errors.Is(p.Err, ErrSecretWaiting):
+		return t.waitingParts(secrets)
+	}
+	return t.fixOwn(f, p, secrets, own), nil
+}
+
+// titlesMarked reports whether the title of any of fields is in another
+// language than the view's, and they are few enough to mark.
+func titlesMarked(fields []prefab.Field) bool {
+	for i := range fields {
+		if fields[i].TitleLang != "" {
+			return len(fields) <= maxMarks
+		}
+	}
+	return false
+}
+
+// waitingParts says that the page of secrets is waiting, as fixOwn does,
+// with the parts of the secrets' titles in another language than t's.
+func (t *viewText) waitingParts(secrets []prefab.Field) (string, []prefab.Part) {
+	titles, langs := make([]string, len(secrets)), make([]string, len(secrets))
+	var list strings.Builder
+	for i := range secrets {
+		if i > 0 {
+			list.WriteString(t.ListSep)
+		}
+		list.WriteString(wordMark(i))
+		titles[i], langs[i] = secrets[i].Title, secrets[i].TitleLang
+	}
+	return unmark(catalog.Fill(t.PageWaiting, "fields", list.String()), titles, langs)
 }
 
 // fixOwn is fix, with own translating the author's own words, such as a

@@ -45,7 +45,7 @@ func TestFieldBounds(t *testing.T) {
 // never does, and its description, bounds and problem follow the control.
 func TestFieldNode(t *testing.T) {
 	f := Field{Name: "seats", Title: "Seats", Kind: KindInteger, InputType: "number", Description: "How many.", Min: bound(2)}
-	n, err := fieldNode(&f, "Seats must be 2 or more", english)
+	n, err := fieldNode(&f, Said{Text: "Seats must be 2 or more"}, english)
 	assert.NoError(t, err)
 	assert.Equal(t, "Field", n.Type)
 	assert.Equal(t, "mcpform-attr-min=2", n.CSSClass)
@@ -61,7 +61,7 @@ func TestFieldNode(t *testing.T) {
 		{Type: "Text", Content: "Seats must be 2 or more"},
 	}}, problem)
 
-	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, "", english)
+	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, Said{}, english)
 	assert.NoError(t, err)
 	assert.Equal(t, "News", box.Children[0].Label)
 	assert.Len(t, box.Children, 1)
@@ -177,7 +177,7 @@ func TestPrepare(t *testing.T) {
 		if problems {
 			s.Reask = true
 			s.Summary = []Said{{Field: "email", Text: "Enter an email"}, {Field: "seats", Text: "From 2 to 50"}, {Text: "Try again"}}
-			s.Problems = map[string]string{"email": "Enter an email", "seats": "From 2 to 50"}
+			s.Problems = map[string]Said{"email": {Text: "Enter an email"}, "seats": {Text: "From 2 to 50"}}
 		}
 		return s
 	}
