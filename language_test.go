@@ -879,6 +879,28 @@ func TestAuthorWordsAmidTheView(t *testing.T) {
 		assert.Equal(t, []string{"Heading: Your account @en", "Text: Email @en", "Text: Seats @en", "Text: Plan @en", "Text: pro @en",
 			"Button: Your account @en", "Button: Create account @en"}, check)
 	})
+	t.Run("a Check's reasons", func(t *testing.T) {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Ihr Konto", Fields: fields,
+			Check: func(a Answers) []*FieldError {
+				return []*FieldError{{Field: "plan", Err: errorString("nicht für Teams")}, {Err: errorString("E-Mail schon vergeben")},
+					{Field: "seats", Err: errorString("zu viele")}}
+			}}}, &FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+			Translate: func(l language.Tag, s string) string {
+				return map[string]string{"zu viele": "trop nombreux"}[s]
+			}})
+		require.NoError(t, err)
+		r, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), "fr"), "alice", "signup", nil))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{"email": "ada@example.com", "seats": 3,
+			"plan": "pro", StateArgument: carried(t, r)}))
+		require.NoError(t, err)
+		require.Len(t, r.Problems, 3)
+		view := wireJSON(t, r.Result.StructuredContent)
+		assert.Contains(t, view, "Vérifiez Plätze\u00a0: trop nombreux", "a translated reason")
+		assert.Equal(t, []string{"Link: Tarif @de", "Link: nicht für Teams @de", "Text: E-Mail schon vergeben @de", "Link: Plätze @de",
+			"Heading: Ihr Konto @de", "Text: Plätze @de", "Text: Tarif @de", "Text: nicht für Teams @de"}, markedWords(t, r.Result.StructuredContent),
+			"the summary and the inline errors: the titles, and the reasons left untranslated")
+	})
 	t.Run("the author's language", func(t *testing.T) {
 		for _, check := range []bool{false, true} {
 			first, reask, next := rounds(t, newFlow(check, "Weiter"), "de")
@@ -923,6 +945,46 @@ func TestAuthorWordsAmidThePage(t *testing.T) {
 			status, _ := b.get(t, link)
 			require.Equal(t, http.StatusOK, status)
 			status, body := b.post(t, link, url.Values{"password": {"short"}}, http.Header{"Accept-Language": {tt.accept}})
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Contains(t, body, tt.problem)
+		})
+	}
+}
+
+// TestAuthorWordsAmidThePageCheck: on the secret page, a Check's reasons
+// are the author's words, shown as written: in a span of the author's
+// lang on a page in another language, unmarked on a page in theirs; the
+// page's English where the Check gave no reason is marked English.
+func TestAuthorWordsAmidThePageCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name, accept string
+		reason       error
+		problem      string
+	}{
+		{"French", "fr", errorString("zu einfach"), `role="alert"><span lang="de">Zu einfach</span></div>`},
+		{"German", "de", errorString("zu einfach"), `role="alert">Zu einfach</div>`},
+		{"no reason", "fr", nil, `role="alert"><span lang="en">This is not accepted.</span></div>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			var handler http.Handler
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+			t.Cleanup(srv.Close)
+			flow, err := NewFlow(codec, []Step{{Key: "password", Message: "Passwort festlegen", Fields: []AutoFormField{
+				{Name: "password", Label: "Neues Passwort", Type: TypePassword, Required: true}},
+				Check: func(Answers) []*FieldError { return []*FieldError{{Field: "password", Err: tt.reason}} }}},
+				&FlowOptions{Principal: tokenUser, Language: language.German,
+					Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+			require.NoError(t, err)
+			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), secretCall("", nil))
+			require.NoError(t, err)
+			link := pageLink(t, r)
+			b := newBrowser(t)
+			status, _ := b.get(t, link)
+			require.Equal(t, http.StatusOK, status)
+			status, body := b.post(t, link, url.Values{"password": {"anything at all"}}, http.Header{"Accept-Language": {tt.accept}})
 			require.Equal(t, http.StatusUnprocessableEntity, status, body)
 			assert.Contains(t, body, tt.problem)
 		})

@@ -283,9 +283,10 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.setCookie(w, r, link, c)
 	}
 	l := pageLang(r)
-	values, problems, parts := readSecrets(l, p.localStep(l, step), r.PostForm)
+	local := p.localStep(l, step)
+	values, problems, parts := readSecrets(l, local, r.PostForm)
 	if len(problems) == 0 && step.check != nil {
-		if problems = checkSecrets(step, values); len(problems) > 0 {
+		if problems, parts = checkSecrets(step, values, l, local.c.author); len(problems) > 0 {
 			switch last, err := p.failedCheck(ctx, link); {
 			case err != nil:
 				p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
@@ -621,13 +622,16 @@ func (t *viewText) sentenceParts(f *AutoFormField, lang string, p *FieldError) (
 
 // checkSecrets runs the Check of step, a step of secrets alone, on the
 // secrets posted, and returns its problems by field, in the Check's own
-// words: one that names no secret of step is shown at the first.
-func checkSecrets(step *flowStep, values map[string]string) map[string]string {
+// words: one that names no secret of step is shown at the first. On a
+// page in l, another language than a's, the author's, those words are
+// parts in a's language, as is English where the Check said nothing.
+func checkSecrets(step *flowStep, values map[string]string, l catalog.Lang, a authorLanguage) (map[string]string, map[string][]secretpage.Part) {
 	answers := make(Answers, len(values))
 	for k, v := range values {
 		answers[k] = v
 	}
 	problems := map[string]string{}
+	var parts map[string][]secretpage.Part
 	for _, fe := range step.check(answers) {
 		if fe == nil {
 			continue
@@ -636,16 +640,28 @@ func checkSecrets(step *flowStep, values map[string]string) map[string]string {
 		if step.c.lookupSecret(name) < 0 {
 			name = step.c.secrets[0].Name
 		}
-		text := "This is not accepted."
+		text, lang := "This is not accepted.", ""
 		if fe.Err != nil && fe.Err.Error() != "" {
 			text = upperFirst(fe.Err.Error())
+			if !a.speaks(l) {
+				lang = a.mark()
+			}
+		} else if l != catalog.English {
+			lang = "en"
 		}
+		at := 0
 		if old := problems[name]; old != "" {
-			text = old + " " + text
+			text, at = old+" "+text, len(old)+1
 		}
 		problems[name] = text
+		if lang != "" {
+			if parts == nil {
+				parts = map[string][]secretpage.Part{}
+			}
+			parts[name] = append(parts[name], secretpage.Part{At: at, Len: len(text) - at, Lang: lang})
+		}
 	}
-	return problems
+	return problems, parts
 }
 
 // lookupSecret returns the index of c's secret field name, or -1.

@@ -241,7 +241,13 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []pre
 		if i := fieldIndex(c.all, p.Field); i >= 0 {
 			f = &vf.all[i]
 		}
-		msg, parts := t.fixParts(f, p, vf.secrets, own)
+		var msg string
+		var parts []prefab.Part
+		if c.kept != nil && t.l != catalog.English && !errors.Is(p.Err, ErrSecretWaiting) {
+			msg, parts = c.fixMarked(t, f, p) // the author's own words may be left as written
+		} else {
+			msg, parts = t.fixParts(f, p, vf.secrets, own)
+		}
 		said = append(said, prefab.Said{Field: p.Field, Text: msg, Parts: parts})
 		if _, ok := atField[p.Field]; !ok {
 			atField[p.Field] = said[len(said)-1]
@@ -319,6 +325,30 @@ func (t *viewText) fixParts(f *prefab.Field, p *FieldError, secrets []prefab.Fie
 		return t.waitingParts(secrets)
 	}
 	return t.fixOwn(f, p, secrets, own), nil
+}
+
+// fixMarked is fixParts in t's language, c's, which is not the author's:
+// the author's own words a problem says, such as a Check's reason, are
+// translated with c's Translate, or else marked as the author's, as is
+// f's title when it is.
+func (c *compiled) fixMarked(t *viewText, f *prefab.Field, p *FieldError) (string, []prefab.Part) {
+	words, langs := [2]string{}, [2]string{}
+	if f != nil && f.TitleLang != "" {
+		words[0], langs[0] = f.Title, f.TitleLang
+		marked := *f
+		marked.Title = wordMark(0)
+		f = &marked
+	}
+	own := func(s string) string {
+		if c.translate != nil {
+			if v := c.translate(c.lang.Tag(), s); v != "" {
+				return v
+			}
+		}
+		words[1], langs[1] = s, c.author.mark()
+		return wordMark(1)
+	}
+	return unmark(t.fixOwn(f, p, nil, own), words[:], langs[:])
 }
 
 // titlesMarked reports whether the title of any of fields is in another
