@@ -552,11 +552,11 @@ func TestProblemWordsOnEveryPath(t *testing.T) {
 		for l := range catalog.NumLangs {
 			t.Run(tt.name+"/"+l.Code(), func(t *testing.T) {
 				native := problemMessage(l, nil, fields, problems)
-				said, atField := c.problemTexts(problems, viewTexts[l])
+				said, atField, _ := c.problemTexts(problems, viewTexts[l])
 				require.Len(t, said, 1)
 				view := l.Format(catalog.Sentence, "text", said[0].Text)
 				assert.Equal(t, problems[0].Field, said[0].Field, "the summary links to its field")
-				assert.Equal(t, said[0].Text, atField[problems[0].Field].Text, "the inline error says what the summary says")
+				assert.Equal(t, said[0].Text, atField[problems[0].Field], "the inline error says what the summary says")
 				assert.Equal(t, native, view, "native and view")
 				if tt.want[l] != "" {
 					assert.Equal(t, tt.want[l], native)

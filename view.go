@@ -134,11 +134,11 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	c, t := s.c, viewTexts[s.c.lang]
 	vf := c.viewFields()
 	problems = r.pageWords(problems)
-	said, atField := c.problemTexts(problems, t)
+	said, atField, atParts := c.problemTexts(problems, t)
 	pos := r.position(s)
 	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo,
 		Submit: pos.submit, SubmitLang: pos.lang, Last: pos.last,
-		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
+		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField, ProblemParts: atParts,
 		Rest: r.args.rest, StateKey: StateArgument, State: token} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
 		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
@@ -226,11 +226,12 @@ func (r *round) position(s *flowStep) stepPos {
 
 // problemTexts says how to fix each of problems, in order, for the
 // summary, and the first of each field's, for the field.
-func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]prefab.Said) {
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]string, parts map[string][]prefab.Part) {
 	if len(problems) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	atField = make(map[string]prefab.Said, len(problems))
+	atField = make(map[string]string, len(problems))
+	said = make([]prefab.Said, 0, len(problems))
 	own := c.ownWords()
 	vf := c.viewFields()
 	for _, p := range problems {
@@ -242,18 +243,24 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []pre
 			f = &vf.all[i]
 		}
 		var msg string
-		var parts []prefab.Part
-		if c.kept != nil && t.l != catalog.English && !errors.Is(p.Err, ErrSecretWaiting) {
-			msg, parts = c.fixMarked(t, f, p) // the author's own words may be left as written
+		var marks []prefab.Part
+		if len(c.kept) > 0 && t.l != catalog.English && !errors.Is(p.Err, ErrSecretWaiting) {
+			msg, marks = c.fixMarked(t, f, p) // the author's own words may be left as written
 		} else {
-			msg, parts = t.fixParts(f, p, vf.secrets, own)
+			msg, marks = t.fixParts(f, p, vf.secrets, own)
 		}
-		said = append(said, prefab.Said{Field: p.Field, Text: msg, Parts: parts})
+		said = append(said, prefab.Said{Field: p.Field, Text: msg, Parts: marks})
 		if _, ok := atField[p.Field]; !ok {
-			atField[p.Field] = said[len(said)-1]
+			atField[p.Field] = msg
+			if marks != nil {
+				if parts == nil {
+					parts = make(map[string][]prefab.Part, len(problems))
+				}
+				parts[p.Field] = marks
+			}
 		}
 	}
-	return said, atField
+	return said, atField, parts
 }
 
 // viewText is one language's words of a view: the catalogs' view texts

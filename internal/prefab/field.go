@@ -209,8 +209,8 @@ func control(f *Field, p *fieldParts) (*Node, error) {
 }
 
 // fieldNode returns f's Field in a flow view, with problem under it when
-// its text is not "".
-func fieldNode(f *Field, problem Said, t *Text) (*Node, error) {
+// not "".
+func fieldNode(f *Field, problem string, t *Text) (*Node, error) {
 	p := f.partsIn(t)
 	c, err := control(f, p)
 	if err != nil {
@@ -224,7 +224,7 @@ func fieldNode(f *Field, problem Said, t *Text) (*Node, error) {
 	if p.hint != "" {
 		n.Children = append(n.Children, &Node{Type: "FieldDescription", Content: p.hint})
 	}
-	if problem.Text != "" {
+	if problem != "" {
 		n.Children = append(n.Children, errorNode(problem, t))
 	}
 	return n, nil

@@ -45,7 +45,7 @@ func TestFieldBounds(t *testing.T) {
 // never does, and its description, bounds and problem follow the control.
 func TestFieldNode(t *testing.T) {
 	f := Field{Name: "seats", Title: "Seats", Kind: KindInteger, InputType: "number", Description: "How many.", Min: bound(2)}
-	n, err := fieldNode(&f, Said{Text: "Seats must be 2 or more"}, english)
+	n, err := fieldNode(&f, "Seats must be 2 or more", english)
 	assert.NoError(t, err)
 	assert.Equal(t, "Field", n.Type)
 	assert.Equal(t, "mcpform-attr-min=2", n.CSSClass)
@@ -61,7 +61,7 @@ func TestFieldNode(t *testing.T) {
 		{Type: "Text", Content: "Seats must be 2 or more"},
 	}}, problem)
 
-	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, Said{}, english)
+	box, err := fieldNode(&Field{Name: "news", Title: "News", Kind: KindCheckbox}, "", english)
 	assert.NoError(t, err)
 	assert.Equal(t, "News", box.Children[0].Label)
 	assert.Len(t, box.Children, 1)
@@ -177,7 +177,7 @@ func TestPrepare(t *testing.T) {
 		if problems {
 			s.Reask = true
 			s.Summary = []Said{{Field: "email", Text: "Enter an email"}, {Field: "seats", Text: "From 2 to 50"}, {Text: "Try again"}}
-			s.Problems = map[string]Said{"email": {Text: "Enter an email"}, "seats": {Text: "From 2 to 50"}}
+			s.Problems = map[string]string{"email": "Enter an email", "seats": "From 2 to 50"}
 		}
 		return s
 	}
@@ -212,4 +212,26 @@ func TestPrepare(t *testing.T) {
 			assert.Less(t, fast+float64(len(prepared)), plain, "at least one allocation fewer a field")
 		})
 	}
+}
+
+// TestPartClasses: the classes that mark parts of a text in another
+// language point, in UTF-16 code units as JavaScript counts them, at each
+// part, past a character outside the BMP; a part that is all of the text
+// marks its element; parts out of order or of no language mark nothing.
+func TestPartClasses(t *testing.T) {
+	text := "🔑 Größe : Groß ☃, Small"
+	at := func(s string) int { return strings.Index(text, s) }
+	utf16Of := func(s string) []uint16 { return utf16.Encode([]rune(s)) }
+	classes := strings.Fields(partClasses(text, []Part{{At: at("Größe"), Len: len("Größe"), Lang: "de"},
+		{At: at("Small"), Len: len("Small"), Lang: "en"}, {At: 0, Len: 2, Lang: "fr"}, {At: at("Groß "), Len: 2}}))
+	require.Len(t, classes, 2)
+	for i, c := range classes {
+		var n, off int
+		_, err := fmt.Sscanf(strings.TrimPrefix(c, LangPartClass+"span-"), "%d-%d-", &off, &n)
+		require.NoError(t, err, c)
+		assert.Equal(t, []string{"Größe", "Small"}[i], string(utf16.Decode(utf16Of(text)[off:off+n])))
+		assert.True(t, strings.HasSuffix(c, []string{"-de", "-en"}[i]), c)
+	}
+	assert.Equal(t, LangPartClass+"in-de", partClasses("Tarif", []Part{{At: 0, Len: 5, Lang: "de"}}))
+	assert.Empty(t, partClasses(text, nil))
 }

@@ -45,7 +45,10 @@ type Step struct {
 	// Summary says how to fix each problem, in order; Problems, by field
 	// name, the one shown under the field.
 	Summary  []Said
-	Problems map[string]Said
+	Problems map[string]string
+	// ProblemParts holds, by field name, the parts of its problem in
+	// another language than the view's, as Said's Parts; nil for none.
+	ProblemParts map[string][]Part
 
 	// Page is the secret page a secret step sends the person to first;
 	// nil for none.
@@ -178,6 +181,10 @@ func (s *Step) content(t *Text) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if parts := s.ProblemParts[fields[i].Name]; parts != nil && s.Problems[fields[i].Name] != "" {
+			problem := n.Children[len(n.Children)-1].Children[1] // errorNode's text
+			problem.CSSClass = partClasses(problem.Content, parts)
+		}
 		nodes[i] = n
 	}
 	form := formNode(fields, nodes, label, t)
@@ -290,12 +297,8 @@ func ControlID(f *Field) string {
 // errorNode is a field's problem, as GOV.UK's inline error: prefab's
 // FieldError holds text alone, so the problem is a span of its class, that
 // starts with t.ErrorPrefix, visually hidden (HiddenClass).
-func errorNode(problem Said, t *Text) *Node {
-	text := &Node{Type: "Text", Content: problem.Text}
-	if problem.Parts != nil {
-		text.CSSClass = partClasses(problem.Text, problem.Parts)
-	}
-	return &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{viewIn(t).errorLead, text}}
+func errorNode(problem string, t *Text) *Node {
+	return &Node{Type: "Span", CSSClass: "pf-field-error", Children: []*Node{viewIn(t).errorLead, {Type: "Text", Content: problem}}}
 }
 
 // Titles lists the titles of fields, joined by sep.
