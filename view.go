@@ -355,7 +355,11 @@ func (c *compiled) fixMarked(t *viewText, f *prefab.Field, p *FieldError) (strin
 		words[1], langs[1] = s, c.author.mark()
 		return wordMark(1)
 	}
-	return unmark(t.fixOwn(f, p, nil, own), words[:], langs[:])
+	said := t.fixOwn(f, p, nil, own)
+	if langs == [2]string{} {
+		return said, nil // nothing marked: no mark in said either
+	}
+	return unmark(said, words[:], langs[:])
 }
 
 // titlesMarked reports whether the title of any of fields is in another
