@@ -233,7 +233,12 @@ var CSP = func() string {
 		"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }()
 
-var page = template.Must(template.New("page").Parse(source))
+var page = template.Must(template.Must(template.New("page").Parse(source)).Parse(pieced))
+
+// pieced is the template of a problem with parts in another language,
+// each in a span of its lang. It is apart from source, which sizes a
+// page's buffer, as few pages show it.
+const pieced = `{{define "pieced"}}{{range .}}{{if .Lang}}<span lang="{{.Lang}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}{{end}}`
 
 const source = `<!doctype html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -252,8 +257,7 @@ const source = `<!doctype html>
 <label for="{{.ID}}"{{with .LabelLang}} lang="{{.}}"{{end}}>{{.Label}}</label>
 {{- if .Description}}<div class="help" id="{{.ID}}-help"{{with .DescriptionLang}} lang="{{.}}"{{end}}>{{.Description}}</div>{{end}}
 {{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">
-{{- if .ProblemPieces}}{{range .ProblemPieces}}{{if .Lang}}<span lang="{{.Lang}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}
-{{- else}}{{.Problem}}{{end}}</div>{{end}}
+{{- if .ProblemPieces}}{{template "pieced" .ProblemPieces}}{{else}}{{.Problem}}{{end}}</div>{{end}}
 <input id="{{.ID}}" name="{{.Name}}" type="password" autocomplete="new-password"
 {{- if .Required}} required{{end}}{{if .MinLength}} minlength="{{.MinLength}}"{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}
 {{- if .Problem}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}{{if .Focus}} autofocus{{end}}>
