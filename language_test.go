@@ -901,6 +901,25 @@ func TestAuthorWordsAmidTheView(t *testing.T) {
 			"Heading: Ihr Konto @de", "Text: Plätze @de", "Text: Tarif @de", "Text: nicht für Teams @de"}, markedWords(t, r.Result.StructuredContent),
 			"the summary and the inline errors: the titles, and the reasons left untranslated")
 	})
+	t.Run("a Check's reasons in English", func(t *testing.T) {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Ihr Konto", Fields: fields,
+			Check: func(a Answers) []*FieldError {
+				return []*FieldError{{Field: "plan", Err: errorString("nicht für Teams")}, {Field: "seats", Err: errorString("zu viele")}}
+			}}}, &FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+			Translate: func(l language.Tag, s string) string {
+				return map[string]string{"zu viele": "too many", "Plätze": "Seats"}[s]
+			}})
+		require.NoError(t, err)
+		r, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{"email": "ada@example.com", "seats": 3,
+			"plan": "pro", StateArgument: carried(t, r)}))
+		require.NoError(t, err)
+		require.Len(t, r.Problems, 2)
+		assert.Contains(t, wireJSON(t, r.Result.StructuredContent), `"content":"Check Seats: too many"`, "a translated reason")
+		assert.Equal(t, []string{"Link: Tarif @de", "Link: nicht für Teams @de", "Heading: Ihr Konto @de", "Text: Tarif @de",
+			"Text: nicht für Teams @de"}, markedWords(t, r.Result.StructuredContent))
+	})
 	t.Run("the author's language", func(t *testing.T) {
 		for _, check := range []bool{false, true} {
 			first, reask, next := rounds(t, newFlow(check, "Weiter"), "de")

@@ -244,7 +244,7 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []pre
 		}
 		var msg string
 		var marks []prefab.Part
-		if len(c.kept) > 0 && t.l != catalog.English && !errors.Is(p.Err, ErrSecretWaiting) {
+		if len(c.kept) > 0 && !errors.Is(p.Err, ErrSecretWaiting) {
 			msg, marks = c.fixMarked(t, f, p) // the author's own words may be left as written
 		} else {
 			msg, marks = t.fixParts(f, p, vf.secrets, own)
@@ -336,8 +336,8 @@ func (t *viewText) fixParts(f *prefab.Field, p *FieldError, secrets []prefab.Fie
 
 // fixMarked is fixParts in t's language, c's, which is not the author's:
 // the author's own words a problem says, such as a Check's reason, are
-// translated with c's Translate, or else marked as the author's, as is
-// f's title when it is.
+// translated with c's Translate, English too, or else marked as the
+// author's, as is f's title when it is.
 func (c *compiled) fixMarked(t *viewText, f *prefab.Field, p *FieldError) (string, []prefab.Part) {
 	words, langs := [2]string{}, [2]string{}
 	if f != nil && f.TitleLang != "" {
@@ -480,9 +480,26 @@ func (t *viewText) notNumber(f *prefab.Field) string {
 // in another the reason problemReason finds for it.
 func (t *viewText) said(err error, own func(string) string) string {
 	if t.l == catalog.English {
+		if own != nil && authorsOwn(err) {
+			return own(err.Error())
+		}
 		return err.Error()
 	}
 	return problemReason(t.l, own, err)
+}
+
+// authorsOwn reports whether err is a problem in the author's own words,
+// such as a Check's, rather than one mcpform words: it wraps none of
+// mcpform's problems and no catalog.Reason.
+func authorsOwn(err error) bool {
+	for _, s := range [...]error{ErrInvalidValue, ErrMissing, ErrType, ErrChanged, ErrUnknownField, ErrSecretWaiting, ErrSecretRefused,
+		ErrSecretUsed} {
+		if errors.Is(err, s) {
+			return false
+		}
+	}
+	_, ok := errors.AsType[*catalog.Reason](err)
+	return !ok
 }
 
 // reason is the rule p breaks, without the sentinel's own words, in t's
