@@ -62,7 +62,10 @@ type Step struct {
 	// "Continue" when a step is sure to follow, [FlowOptions].Commit on
 	// a step sure to be the last, and otherwise "Submit", which is true
 	// whether or not the flow ends there. Native forms and the model are
-	// not shown it: their client draws its own buttons.
+	// not shown it: their client draws its own buttons. In another
+	// language than the author's it is translated as the step's other
+	// words are; left untranslated, the view marks it in the author's
+	// language.
 	Submit string
 }
 
@@ -149,7 +152,8 @@ type FlowOptions struct {
 	// Commit names what the flow does once it ends, as the button that
 	// ends it says it, such as "Create account": on the check round of
 	// CheckAnswers, or else on a step sure to be the last. It is shown as
-	// it is, in every language: translate it with Translate. Empty means
+	// it is, in every language: translate it with Translate; left
+	// untranslated, a view marks it in the author's language. Empty means
 	// "Submit" in the person's language. Natively, where the client draws
 	// its own buttons, the message of a step whose accepting may finish
 	// the flow says so, naming Commit; empty says nothing.
@@ -278,6 +282,7 @@ type Flow struct {
 	outcomeSeal      *token.Sealer   // seals outcomes for a store that keeps them at rest
 	model            bool            // FlowOptions.AskModel
 	commit           string          // FlowOptions.Commit, in the flow's language
+	commitLang       string          // commit's lang, when the author's words amid another language; see language.go
 	review           bool            // FlowOptions.CheckAnswers
 	own              map[string]bool // the argument keys the flow writes; see ownArguments
 
@@ -297,8 +302,10 @@ type flowStep struct {
 	// onPage says check judges the step's secrets, on its secret page,
 	// never in a round, which sees none of them.
 	onPage bool
-	// submit is Step.Submit: the label of the view's submit button.
-	submit string
+	// submit is Step.Submit: the label of the view's submit button, in
+	// the flow's language; submitLang its lang when it is the author's
+	// words amid another language.
+	submit, submitLang string
 	// review is, on the round that checks the answers (see checkStep),
 	// each step's answers as its view shows them; nil on a step.
 	review []prefab.Review

@@ -2,8 +2,10 @@ package mcpform
 
 import (
 	"maps"
+	"strings"
 
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/text/language"
@@ -115,6 +117,21 @@ func newAuthorLanguage(t language.Tag) authorLanguage {
 // speaks reports whether l is the author's language, whose rounds show
 // the author's words as written and mark none.
 func (a authorLanguage) speaks(l catalog.Lang) bool { return !a.other && a.lang == l }
+
+// label returns s, a button's label in the author's words, in l: as tr
+// translates it, or else as written, with the lang it then carries amid
+// l; "" when it is l's. In the author's own language tr is not asked.
+func (a authorLanguage) label(l catalog.Lang, tr func(language.Tag, string) string, s string) (string, string) {
+	if s == "" || a.speaks(l) {
+		return s, ""
+	}
+	if tr != nil {
+		if v := tr(l.Tag(), s); v != "" {
+			return v, ""
+		}
+	}
+	return s, a.mark()
+}
 
 // mark is the lang the author's words carry amid another language.
 func (a authorLanguage) mark() string {
@@ -243,11 +260,7 @@ func (f *Flow) in(l catalog.Lang) *Flow {
 	lf := *f
 	lf.lang, lf.origin = l, f
 	a := newAuthorLanguage(f.author)
-	if f.translate != nil && f.commit != "" && !a.speaks(l) {
-		if v := f.translate(l.Tag(), f.commit); v != "" {
-			lf.commit = v
-		}
-	}
+	lf.commit, lf.commitLang = a.label(l, f.translate, f.commit)
 	lf.steps = make([]flowStep, len(f.steps))
 	for i, s := range f.steps {
 		tr := f.translate
@@ -259,6 +272,7 @@ func (f *Flow) in(l catalog.Lang) *Flow {
 			sa = s.c.author
 		}
 		s.c = s.c.localize(l, tr, sa)
+		s.submit, s.submitLang = sa.label(l, tr, s.submit)
 		lf.steps[i] = s
 	}
 	f.local[l].Store(&lf)
@@ -281,3 +295,50 @@ func (f *Flow) english() bool {
 
 // englishBase is English's base language.
 var englishBase, _ = language.English.Base()
+
+// A text in the person's language may name the author's words, such as a
+// field's title in a problem's sentence, left as the author wrote them.
+// The text is filled with a mark in place of each such word, and unmark
+// puts the words back, saying where they landed, so that a view or a
+// page marks each with its lang. A text with no such word is filled as
+// it is, at no cost.
+
+// wordMarks are the marks of the words a text names, two bytes each: a
+// NUL, which no catalog's text holds, then the word's index. A NUL that
+// no index follows, as in a person's value, unmark keeps as it is.
+const wordMarks = "\x00\x00\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00\x06\x00\x07"
+
+// maxMarks is how many words a text can mark.
+const maxMarks = len(wordMarks) / 2
+
+// wordMark is the mark of the i-th word, i < maxMarks.
+func wordMark(i int) string { return wordMarks[2*i : 2*i+2] }
+
+// unmark returns s with the mark of each of words put back as the word,
+// and the parts of s they make: the i-th word is in langs[i], or in s's
+// own language when that is "".
+func unmark(s string, words, langs []string) (string, []prefab.Part) {
+	var b strings.Builder
+	b.Grow(len(s) + 16*len(words))
+	var parts []prefab.Part
+	for {
+		j := strings.IndexByte(s, 0)
+		if j < 0 || j+1 >= len(s) {
+			break
+		}
+		b.WriteString(s[:j])
+		k := int(s[j+1])
+		if k >= len(words) { // a NUL of a value's own, such as a person's: kept
+			b.WriteByte(0)
+			s = s[j+1:]
+			continue
+		}
+		if w, l := words[k], langs[k]; l != "" && w != "" {
+			parts = append(parts, prefab.Part{At: b.Len(), Len: len(w), Lang: l})
+		}
+		b.WriteString(words[k])
+		s = s[j+2:]
+	}
+	b.WriteString(s)
+	return b.String(), parts
+}

@@ -13,9 +13,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/mcpform/mcpform/internal/canonjson"
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -238,10 +240,10 @@ func TestSecretPageLanguage(t *testing.T) {
 			assert.Equal(t, tt.lang, res.Header.Get("Content-Language"))
 		})
 	}
-	values, problems := readSecrets(catalog.German, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
+	values, problems, _ := readSecrets(catalog.German, &fx.flow.steps[0], url.Values{"password": {"kurz"}})
 	assert.Empty(t, values)
 	assert.Equal(t, map[string]string{"password": "New password: Geben Sie 8 bis 64 Zeichen ein."}, problems)
-	_, problems = readSecrets(catalog.Japanese, &fx.flow.steps[0], url.Values{})
+	_, problems, _ = readSecrets(catalog.Japanese, &fx.flow.steps[0], url.Values{})
 	assert.Equal(t, map[string]string{"password": "New passwordを入力してください。"}, problems)
 }
 
@@ -550,7 +552,7 @@ func TestProblemWordsOnEveryPath(t *testing.T) {
 		for l := range catalog.NumLangs {
 			t.Run(tt.name+"/"+l.Code(), func(t *testing.T) {
 				native := problemMessage(l, nil, fields, problems)
-				said, atField := c.problemTexts(problems, viewTexts[l])
+				said, atField, _ := c.problemTexts(problems, viewTexts[l])
 				require.Len(t, said, 1)
 				view := l.Format(catalog.Sentence, "text", said[0].Text)
 				assert.Equal(t, problems[0].Field, said[0].Field, "the summary links to its field")
@@ -588,7 +590,7 @@ func TestProblemWordsOnThePage(t *testing.T) {
 		require.Len(t, problems, 1)
 		for l := range catalog.NumLangs {
 			t.Run(tt.name+"/"+l.Code(), func(t *testing.T) {
-				_, page := readSecrets(l, step, url.Values{f.Name: {tt.value}})
+				_, page, _ := readSecrets(l, step, url.Values{f.Name: {tt.value}})
 				assert.Equal(t, problemMessage(l, nil, step.c.secrets, problems), page[f.Name])
 			})
 		}
@@ -732,6 +734,298 @@ func TestSecretPageTitleInOneLanguage(t *testing.T) {
 			require.Equal(t, http.StatusUnprocessableEntity, status, body)
 			assert.Contains(t, body, tt.title)
 			assert.Contains(t, body, tt.h1)
+		})
+	}
+}
+
+// markedWords lists the words a view's JSON marks as in another language
+// than its own, as its script reads the marks: "Type: words @lang", for
+// an element marked wholly (its content, or a button's label) and each
+// span marked in its text, at UTF-16 offsets; a field's label and
+// options, marked on the Field, are left to TestAuthorLanguage.
+func markedWords(t *testing.T, view any) []string {
+	t.Helper()
+	var walk func(v any)
+	var out []string
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			class, _ := v["cssClass"].(string)
+			text, _ := v["content"].(string)
+			if text == "" {
+				text, _ = v["label"].(string)
+			}
+			for _, c := range strings.Fields(class) {
+				rest, ok := strings.CutPrefix(c, "mcpform-part-")
+				if !ok {
+					continue
+				}
+				kind, rest, _ := strings.Cut(rest, "-")
+				switch kind {
+				case "in":
+					out = append(out, fmt.Sprintf("%s: %s @%s", v["type"], text, rest))
+				case "span":
+					var at, n int
+					var lang string
+					_, err := fmt.Sscanf(strings.Replace(strings.Replace(rest, "-", " ", 2), "-", "_", -1), "%d %d %s", &at, &n, &lang)
+					require.NoError(t, err, c)
+					units := utf16.Encode([]rune(text))
+					require.LessOrEqual(t, at+n, len(units), "%s in %q", c, text)
+					out = append(out, fmt.Sprintf("%s: %s @%s", v["type"], string(utf16.Decode(units[at:at+n])), strings.ReplaceAll(lang, "_", "-")))
+				}
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	b, err := json.Marshal(view)
+	require.NoError(t, err)
+	var tree any
+	require.NoError(t, json.Unmarshal(b, &tree))
+	walk(tree)
+	return out
+}
+
+// TestAuthorWordsAmidTheView: the words a view or page says in the
+// person's language may hold the author's, left untranslated; each of
+// those is marked in the author's language, and nothing else is. A
+// problem's sentence names a field's title (the error summary's link, the
+// inline error), the submit of a step that commits says FlowOptions.Commit,
+// a step's own Submit, and the check round names each step's message (its
+// heading, its Change button) and each answer's title and option. In the
+// author's own language nothing is marked.
+func TestAuthorWordsAmidTheView(t *testing.T) {
+	_, codec, _ := newFlowFixture(t)
+	french := map[string]string{"E-Mail": "Adresse e-mail", "Weiter zum Tarif": "Vers la formule"}
+	tr := func(l language.Tag, s string) string {
+		if l == language.French {
+			return french[s]
+		}
+		return ""
+	}
+	fields := []AutoFormField{
+		{Name: "email", Label: "E-Mail", Type: TypeEmail, Required: true},
+		{Name: "seats", Label: "Plätze", Type: TypeInteger, Min: Bound(2), Max: Bound(50), Required: true},
+		{Name: "plan", Label: "Tarif", Required: true, Options: []Option{{Value: "pro", Label: "Profi"}, {Value: "free", Label: "Kostenlos"}}},
+	}
+	newFlow := func(check bool, submit string) *Flow {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Ihr Konto", Fields: fields, Submit: submit}},
+			&FlowOptions{EveryCallerIsSamePerson: true, Translate: tr, Language: language.German, Commit: "Konto anlegen", CheckAnswers: check})
+		require.NoError(t, err)
+		return flow
+	}
+	ctx := context.Background()
+	// rounds asks the flow's step in accept, answers it with seats 1, then
+	// with valid answers, and returns the three views' marks.
+	rounds := func(t *testing.T, flow *Flow, accept string) (first, reask, next []string) {
+		r, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), accept), "alice", "signup", nil))
+		require.NoError(t, err)
+		first = markedWords(t, r.Result.StructuredContent)
+		answers := map[string]any{"email": "ada@example.com", "seats": 1, "plan": "pro", StateArgument: carried(t, r)}
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", answers))
+		require.NoError(t, err)
+		require.Equal(t, FlowAsk, r.Status)
+		require.Len(t, r.Problems, 1)
+		reask = markedWords(t, r.Result.StructuredContent)
+		answers["seats"], answers[StateArgument] = 3, carried(t, r)
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", answers))
+		require.NoError(t, err)
+		if r.Status == FlowAsk {
+			require.Equal(t, CheckStep, r.Step)
+			next = markedWords(t, r.Result.StructuredContent)
+		}
+		return first, reask, next
+	}
+	heading := "Heading: Ihr Konto @de"
+	t.Run("a problem names a title", func(t *testing.T) {
+		_, reask, _ := rounds(t, newFlow(false, ""), "fr")
+		assert.Equal(t, []string{"Link: Plätze @de", heading, "Text: Plätze @de", "Button: Konto anlegen @de"}, reask,
+			"the summary's link, the inline error, and the submit that commits")
+	})
+	t.Run("the submit that commits", func(t *testing.T) {
+		first, _, _ := rounds(t, newFlow(false, ""), "fr")
+		assert.Equal(t, []string{heading, "Button: Konto anlegen @de"}, first)
+	})
+	t.Run("a step's own submit", func(t *testing.T) {
+		first, _, _ := rounds(t, newFlow(false, "Weiter"), "fr")
+		assert.Equal(t, []string{heading, "Button: Weiter @de"}, first)
+		first, _, _ = rounds(t, newFlow(false, "Weiter zum Tarif"), "fr")
+		assert.Equal(t, []string{heading}, first, "translated")
+		r, err := newFlow(false, "Weiter zum Tarif").Next(ctx, argsCall(t, withLang(appsMeta(), "fr"), "alice", "signup", nil))
+		require.NoError(t, err)
+		assert.Contains(t, wireJSON(t, r.Result.StructuredContent), `"label":"Vers la formule"`)
+	})
+	t.Run("the check round", func(t *testing.T) {
+		first, reask, check := rounds(t, newFlow(true, ""), "fr")
+		assert.Equal(t, []string{heading}, first, "a step the check round follows continues")
+		assert.Equal(t, []string{"Link: Plätze @de", heading, "Text: Plätze @de"}, reask)
+		assert.Equal(t, []string{"Heading: Ihr Konto @de", "Text: Plätze @de", "Text: Tarif @de", "Text: Profi @de",
+			"Button: Ihr Konto @de", "Button: Konto anlegen @de"}, check, "the step's heading, titles, option, Change, and the commit")
+	})
+	t.Run("English amid Japanese", func(t *testing.T) {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Your account", Fields: []AutoFormField{
+			{Name: "email", Label: "Email", Type: TypeEmail, Required: true},
+			{Name: "seats", Label: "Seats", Type: TypeInteger, Min: Bound(2), Max: Bound(50), Required: true},
+			{Name: "plan", Label: "Plan", Required: true, Options: []Option{{Value: "pro"}, {Value: "free"}}},
+		}}}, &FlowOptions{EveryCallerIsSamePerson: true, Commit: "Create account", CheckAnswers: true})
+		require.NoError(t, err)
+		_, reask, check := rounds(t, flow, "ja")
+		assert.Equal(t, []string{"Link: Seats @en", "Heading: Your account @en", "Text: Seats @en"}, reask)
+		assert.Equal(t, []string{"Heading: Your account @en", "Text: Email @en", "Text: Seats @en", "Text: Plan @en", "Text: pro @en",
+			"Button: Your account @en", "Button: Create account @en"}, check)
+	})
+	t.Run("a Check's reasons", func(t *testing.T) {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Ihr Konto", Fields: fields,
+			Check: func(a Answers) []*FieldError {
+				return []*FieldError{{Field: "plan", Err: errorString("nicht für Teams")}, {Err: errorString("E-Mail schon vergeben")},
+					{Field: "seats", Err: errorString("zu viele")}}
+			}}}, &FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+			Translate: func(l language.Tag, s string) string {
+				return map[string]string{"zu viele": "trop nombreux"}[s]
+			}})
+		require.NoError(t, err)
+		r, err := flow.Next(ctx, argsCall(t, withLang(appsMeta(), "fr"), "alice", "signup", nil))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{"email": "ada@example.com", "seats": 3,
+			"plan": "pro", StateArgument: carried(t, r)}))
+		require.NoError(t, err)
+		require.Len(t, r.Problems, 3)
+		view := wireJSON(t, r.Result.StructuredContent)
+		assert.Contains(t, view, "Vérifiez Plätze\u00a0: trop nombreux", "a translated reason")
+		assert.Equal(t, []string{"Link: Tarif @de", "Link: nicht für Teams @de", "Text: E-Mail schon vergeben @de", "Link: Plätze @de",
+			"Heading: Ihr Konto @de", "Text: Plätze @de", "Text: Tarif @de", "Text: nicht für Teams @de"}, markedWords(t, r.Result.StructuredContent),
+			"the summary and the inline errors: the titles, and the reasons left untranslated")
+	})
+	t.Run("a Check's reasons in English", func(t *testing.T) {
+		flow, err := NewFlow(codec, []Step{{Key: "account", Message: "Ihr Konto", Fields: fields,
+			Check: func(a Answers) []*FieldError {
+				return []*FieldError{{Field: "plan", Err: errorString("nicht für Teams")}, {Field: "seats", Err: errorString("zu viele")}}
+			}}}, &FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+			Translate: func(l language.Tag, s string) string {
+				return map[string]string{"zu viele": "too many", "Plätze": "Seats"}[s]
+			}})
+		require.NoError(t, err)
+		r, err := flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", nil))
+		require.NoError(t, err)
+		r, err = flow.Next(ctx, argsCall(t, appsMeta(), "alice", "signup", map[string]any{"email": "ada@example.com", "seats": 3,
+			"plan": "pro", StateArgument: carried(t, r)}))
+		require.NoError(t, err)
+		require.Len(t, r.Problems, 2)
+		assert.Contains(t, wireJSON(t, r.Result.StructuredContent), `"content":"Check Seats: too many"`, "a translated reason")
+		assert.Equal(t, []string{"Link: Tarif @de", "Link: nicht für Teams @de", "Heading: Ihr Konto @de", "Text: Tarif @de",
+			"Text: nicht für Teams @de"}, markedWords(t, r.Result.StructuredContent))
+	})
+	t.Run("the author's language", func(t *testing.T) {
+		for _, check := range []bool{false, true} {
+			first, reask, next := rounds(t, newFlow(check, "Weiter"), "de")
+			assert.Empty(t, append(append(first, reask...), next...))
+		}
+	})
+}
+
+// TestAuthorWordsAmidThePage: on the secret page, a problem's sentence in
+// the page's language names the field's label in the author's words,
+// left untranslated, in a span of the author's lang; in the author's own
+// language, or where the label is translated, nothing is marked.
+func TestAuthorWordsAmidThePage(t *testing.T) {
+	for _, tt := range []struct {
+		name, accept string
+		translate    map[string]string
+		problem      string
+	}{
+		{"French", "fr", nil,
+			`<div class="problem" id="f-0-problem" role="alert"><span lang="en">New password</span>` + "\u00a0: saisissez de 8 à 64 caractères.</div>"},
+		{"Japanese", "ja", nil,
+			`<div class="problem" id="f-0-problem" role="alert"><span lang="en">New password</span>は8～64文字で入力してください。</div>`},
+		{"translated", "fr", map[string]string{"New password": "Nouveau mot de passe"},
+			`<div class="problem" id="f-0-problem" role="alert">Nouveau mot de passe` + "\u00a0: saisissez de 8 à 64 caractères.</div>"},
+		{"English", "", nil, `<div class="problem" id="f-0-problem" role="alert">New password must be 8 to 64 characters.</div>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			var handler http.Handler
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+			t.Cleanup(srv.Close)
+			flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
+				Translate: func(_ language.Tag, s string) string { return tt.translate[s] },
+				Secrets:   &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+			require.NoError(t, err)
+			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), secretCall("", nil))
+			require.NoError(t, err)
+			link := pageLink(t, r)
+			b := newBrowser(t)
+			status, _ := b.get(t, link)
+			require.Equal(t, http.StatusOK, status)
+			status, body := b.post(t, link, url.Values{"password": {"short"}}, http.Header{"Accept-Language": {tt.accept}})
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Contains(t, body, tt.problem)
+		})
+	}
+}
+
+// TestAuthorWordsAmidThePageCheck: on the secret page, a Check's reasons
+// are the author's words, shown as written: in a span of the author's
+// lang on a page in another language, unmarked on a page in theirs; the
+// page's English where the Check gave no reason is marked English.
+func TestAuthorWordsAmidThePageCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name, accept string
+		reason       error
+		problem      string
+	}{
+		{"French", "fr", errorString("zu einfach"), `role="alert"><span lang="de">Zu einfach</span></div>`},
+		{"German", "de", errorString("zu einfach"), `role="alert">Zu einfach</div>`},
+		{"no reason", "fr", nil, `role="alert"><span lang="en">This is not accepted.</span></div>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, codec, _ := newFlowFixture(t)
+			var handler http.Handler
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+			t.Cleanup(srv.Close)
+			flow, err := NewFlow(codec, []Step{{Key: "password", Message: "Passwort festlegen", Fields: []AutoFormField{
+				{Name: "password", Label: "Neues Passwort", Type: TypePassword, Required: true}},
+				Check: func(Answers) []*FieldError { return []*FieldError{{Field: "password", Err: tt.reason}} }}},
+				&FlowOptions{Principal: tokenUser, Language: language.German,
+					Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
+			require.NoError(t, err)
+			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+			require.NoError(t, err)
+			r, err := flow.Next(context.Background(), secretCall("", nil))
+			require.NoError(t, err)
+			link := pageLink(t, r)
+			b := newBrowser(t)
+			status, _ := b.get(t, link)
+			require.Equal(t, http.StatusOK, status)
+			status, body := b.post(t, link, url.Values{"password": {"anything at all"}}, http.Header{"Accept-Language": {tt.accept}})
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Contains(t, body, tt.problem)
+		})
+	}
+}
+
+// TestAuthorWordsAmidTheWaitingPage: a view's problem that its secret
+// page is still waiting names the secrets' titles, each the author's
+// words left untranslated marked in the author's language.
+func TestAuthorWordsAmidTheWaitingPage(t *testing.T) {
+	secrets := []prefab.Field{{Name: "password", Title: "New password", TitleLang: "en"}, {Name: "pin", Title: "Code PIN"},
+		{Name: "key", Title: "Recovery key", TitleLang: "en"}}
+	for l := range catalog.NumLangs {
+		t.Run(l.Code(), func(t *testing.T) {
+			v := viewTexts[l]
+			text, parts := v.fixParts(nil, &FieldError{Err: ErrSecretWaiting}, secrets, nil)
+			assert.Equal(t, v.fix(nil, &FieldError{Err: ErrSecretWaiting}, secrets), text, "the words are fix's")
+			var marked []string
+			for _, p := range parts {
+				marked = append(marked, text[p.At:p.At+p.Len]+" @"+p.Lang)
+			}
+			assert.Equal(t, []string{"New password @en", "Recovery key @en"}, marked)
 		})
 	}
 }

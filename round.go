@@ -173,15 +173,29 @@ func (r *round) checkStep(valid Answers, pins pinList) (*flowStep, error) {
 			continue
 		}
 		c := f.steps[i].c
-		g := prefab.Review{Title: c.message, Change: l.Format(catalog.OutCheckChange, "step", c.message),
-			Send: map[string]any{checkField: checkChange + c.key}}
+		g := prefab.Review{Title: c.message, TitleLang: c.authorLang(c.message), Send: map[string]any{checkField: checkChange + c.key}}
+		if g.TitleLang == "" {
+			g.Change = l.Format(catalog.OutCheckChange, "step", c.message)
+		} else {
+			g.Change, g.ChangeParts = unmark(l.Format(catalog.OutCheckChange, "step", wordMark(0)), []string{c.message}, []string{g.TitleLang})
+		}
 		for j := range c.fields {
 			fd := &c.fields[j]
 			v, ok := valid[fd.Name]
 			if !ok {
 				continue
 			}
-			g.Lines = append(g.Lines, l.Format(catalog.OutCheckLine, "label", fd.title(), "value", shownAnswer(fd, v, l)))
+			line, parts := c.reviewLine(fd, v, l)
+			g.Lines = append(g.Lines, line)
+			if parts != nil {
+				if g.LineParts == nil {
+					g.LineParts = make([][]prefab.Part, len(c.fields))
+				}
+				g.LineParts[len(g.Lines)-1] = parts
+			}
+		}
+		if g.LineParts != nil {
+			g.LineParts = g.LineParts[:len(g.Lines)]
 		}
 		msg.WriteString("\n\n" + c.message)
 		for _, line := range g.Lines {
@@ -197,6 +211,39 @@ func (r *round) checkStep(valid Answers, pins pinList) (*flowStep, error) {
 	}
 	c.lang = l
 	return &flowStep{c: c, pin: checkPin, review: review}, nil
+}
+
+// reviewLine is the check round's line of fd's answer v, in l, and its
+// parts in another language than l: fd's title, and an option's label,
+// where they stay the author's words.
+func (c *compiled) reviewLine(fd *AutoFormField, v any, l catalog.Lang) (string, []prefab.Part) {
+	title, value := fd.title(), shownAnswer(fd, v, l)
+	if len(c.kept) == 0 {
+		return l.Format(catalog.OutCheckLine, "label", title, "value", value), nil
+	}
+	words, langs := []string{title}, []string{c.authorLang(title)}
+	values := wordMark(1)
+	if len(fd.Options) > 0 {
+		shown := []string{value}
+		if list, ok := v.([]any); ok && len(list) < maxMarks {
+			shown = make([]string, len(list))
+			for i, e := range list {
+				shown[i] = shownAnswer(fd, e, l)
+			}
+		}
+		var b strings.Builder
+		for i, w := range shown {
+			if i > 0 {
+				b.WriteString(l.Text(catalog.ListSep))
+			}
+			b.WriteString(wordMark(1 + i))
+			words, langs = append(words, w), append(langs, c.authorLang(w))
+		}
+		values = b.String()
+	} else {
+		words, langs = append(words, value), append(langs, "")
+	}
+	return unmark(l.Format(catalog.OutCheckLine, "label", wordMark(0), "value", values), words, langs)
 }
 
 // shownAnswer is v, fd's answer, as the check round shows it: an option's

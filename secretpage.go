@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpform/mcpform/internal/catalog"
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/mcpform/mcpform/internal/seam"
 	"github.com/mcpform/mcpform/internal/secretpage"
 )
@@ -215,7 +217,7 @@ func (p *secretPage) get(w http.ResponseWriter, r *http.Request) {
 			Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Stop: pageStrings.Stop}})
 		return
 	}
-	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil))
+	p.show(w, r, http.StatusOK, p.form(pageLang(r), step, link, token, c, nil, nil))
 }
 
 // pageInputs are the names of the secret page's own inputs, beside its
@@ -281,9 +283,10 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		p.setCookie(w, r, link, c)
 	}
 	l := pageLang(r)
-	values, problems := readSecrets(l, p.localStep(l, step), r.PostForm)
+	local := p.localStep(l, step)
+	values, problems, parts := readSecrets(l, local, r.PostForm)
 	if len(problems) == 0 && step.check != nil {
-		if problems = checkSecrets(step, values); len(problems) > 0 {
+		if problems, parts = checkSecrets(step, values, l, local.c.author); len(problems) > 0 {
 			switch last, err := p.failedCheck(ctx, link); {
 			case err != nil:
 				p.show(w, r, http.StatusServiceUnavailable, pageView{text: &pageStrings.Unavailable})
@@ -295,7 +298,7 @@ func (p *secretPage) post(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(problems) > 0 {
-		p.show(w, r, http.StatusUnprocessableEntity, p.form(l, step, link, token, c, problems))
+		p.show(w, r, http.StatusUnprocessableEntity, p.form(l, step, link, token, c, problems, parts))
 		return
 	}
 	raw, _ := json.Marshal(values)
@@ -488,8 +491,10 @@ type pageView struct {
 }
 
 // form returns the view of step's form for link in l, naming problems by
-// field; the page focuses the first field with one.
-func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string) pageView {
+// field, with their parts in another language than l; the page focuses
+// the first field with one.
+func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, token string, c secretpage.Cookie, problems map[string]string,
+	parts map[string][]secretpage.Part) pageView {
 	step = p.localStep(l, step)
 	v := secretpage.Page{Title: step.c.message, Heading: step.c.message, HeadingLang: step.c.authorLang(step.c.message), Message: l.Text(catalog.PageIntro),
 		Token: token, Check: p.flow.links.MAC(secretpage.MACForm, link.link(), c.N), Button: l.Text(catalog.PageSend)}
@@ -498,7 +503,7 @@ func (p *secretPage) form(l catalog.Lang, step *flowStep, link *secretLink, toke
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
 		pf := secretpage.Field{Name: f.Name, Label: f.title(), Description: f.Description,
-			Required: f.Required, Problem: problems[f.Name],
+			Required: f.Required, Problem: problems[f.Name], ProblemParts: parts[f.Name],
 			LabelLang: step.c.authorLang(f.title()), DescriptionLang: step.c.authorLang(f.Description)}
 		problem = problem || pf.Problem != ""
 		if f.Min != nil {
@@ -560,42 +565,73 @@ func (p *secretPage) localStep(l catalog.Lang, step *flowStep) *flowStep {
 }
 
 // readSecrets checks the posted values of step's secrets by the fields'
-// rules, and returns them, or a problem per field, in l.
-func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (map[string]string, map[string]string) {
-	values := make(map[string]string, len(step.c.secrets))
-	problems := map[string]string{}
+// rules, and returns them, or a problem per field, in l, with the parts
+// of each problem in another language than l: a field's label left in
+// the author's words; nil when none has any.
+func readSecrets(l catalog.Lang, step *flowStep, form url.Values) (values, problems map[string]string, parts map[string][]secretpage.Part) {
+	values = make(map[string]string, len(step.c.secrets))
+	problems = map[string]string{}
 	for i := range step.c.secrets {
 		f := &step.c.secrets[i]
 		v := form.Get(f.Name)
 		// A problem is said as a re-ask and a view say it (sentence).
+		say := func(p *FieldError) {
+			lang := step.c.authorLang(f.title())
+			if lang == "" {
+				problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
+				return
+			}
+			text, ps := viewTexts[l].sentenceParts(f, lang, p)
+			problems[f.Name] = l.Format(catalog.Sentence, "text", text)
+			before, _, _ := strings.Cut(l.Text(catalog.Sentence), "{text}")
+			for _, part := range ps {
+				if parts == nil {
+					parts = map[string][]secretpage.Part{}
+				}
+				parts[f.Name] = append(parts[f.Name], secretpage.Part{At: len(before) + part.At, Len: part.Len, Lang: part.Lang})
+			}
+		}
 		switch {
 		case v == "" && f.Required:
-			p := &FieldError{Field: f.Name, Err: ErrMissing}
-			problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
+			say(&FieldError{Field: f.Name, Err: ErrMissing})
 		case v == "":
 		case !utf8.ValidString(v):
 			problems[f.Name] = l.Text(catalog.PageNotText)
 		default:
 			if reason := f.checkReason(v); reason != nil {
-				p := fieldErr(f.Name, ErrInvalidValue, "%w", reason)
-				problems[f.Name] = l.Format(catalog.Sentence, "text", viewTexts[l].sentence(f, p, nil))
+				say(fieldErr(f.Name, ErrInvalidValue, "%w", reason))
 			} else {
 				values[f.Name] = v
 			}
 		}
 	}
-	return values, problems
+	return values, problems, parts
+}
+
+// sentenceParts is sentence, for f whose title is in lang, another
+// language than t's, as when the author left it untranslated: it returns
+// too where that title is in what it says.
+func (t *viewText) sentenceParts(f *AutoFormField, lang string, p *FieldError) (string, []prefab.Part) {
+	if errors.Is(p.Err, ErrSecretWaiting) || errors.Is(p.Err, ErrSecretRefused) {
+		return t.sentence(f, p, nil), nil
+	}
+	v := f.problemField()
+	v.TitleLang = lang
+	return t.fixParts(&v, p, nil, nil)
 }
 
 // checkSecrets runs the Check of step, a step of secrets alone, on the
 // secrets posted, and returns its problems by field, in the Check's own
-// words: one that names no secret of step is shown at the first.
-func checkSecrets(step *flowStep, values map[string]string) map[string]string {
+// words: one that names no secret of step is shown at the first. On a
+// page in l, another language than a's, the author's, those words are
+// parts in a's language, as is English where the Check said nothing.
+func checkSecrets(step *flowStep, values map[string]string, l catalog.Lang, a authorLanguage) (map[string]string, map[string][]secretpage.Part) {
 	answers := make(Answers, len(values))
 	for k, v := range values {
 		answers[k] = v
 	}
 	problems := map[string]string{}
+	var parts map[string][]secretpage.Part
 	for _, fe := range step.check(answers) {
 		if fe == nil {
 			continue
@@ -604,16 +640,28 @@ func checkSecrets(step *flowStep, values map[string]string) map[string]string {
 		if step.c.lookupSecret(name) < 0 {
 			name = step.c.secrets[0].Name
 		}
-		text := "This is not accepted."
+		text, lang := "This is not accepted.", ""
 		if fe.Err != nil && fe.Err.Error() != "" {
 			text = upperFirst(fe.Err.Error())
+			if !a.speaks(l) {
+				lang = a.mark()
+			}
+		} else if l != catalog.English {
+			lang = "en"
 		}
+		at := 0
 		if old := problems[name]; old != "" {
-			text = old + " " + text
+			text, at = old+" "+text, len(old)+1
 		}
 		problems[name] = text
+		if lang != "" {
+			if parts == nil {
+				parts = map[string][]secretpage.Part{}
+			}
+			parts[name] = append(parts[name], secretpage.Part{At: at, Len: len(text) - at, Lang: lang})
+		}
 	}
-	return problems
+	return problems, parts
 }
 
 // lookupSecret returns the index of c's secret field name, or -1.

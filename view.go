@@ -135,15 +135,16 @@ func (r *round) view(s *flowStep, filled Answers, problems []*FieldError, page *
 	c, t := s.c, viewTexts[s.c.lang]
 	vf := c.viewFields()
 	problems = r.pageWords(problems)
-	said, atField := c.problemTexts(problems, t)
+	said, atField, atParts := c.problemTexts(problems, t)
 	pos := r.position(s)
-	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo, Submit: pos.submit, Last: pos.last,
-		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField,
+	step := &prefab.Step{Tool: r.tool, Message: c.message, MessageLang: c.authorLang(c.message), N: pos.n, Total: pos.total, UpTo: pos.upTo,
+		Submit: pos.submit, SubmitLang: pos.lang, Last: pos.last,
+		Fields: vf.fields, Filled: filled, Reask: len(problems) > 0, Summary: said, Problems: atField, ProblemParts: atParts,
 		Rest: r.args.rest, StateKey: StateArgument, State: token} // no number through JavaScript
 	if s.review != nil { // the check round: its answers, each step's change, and the submit that keeps them
 		step.Message, step.MessageLang, step.Fields, step.Review = t.l.Text(catalog.OutCheckTitle), "", nil, s.review
 		step.N, step.Total, step.UpTo, step.Last = 0, 0, false, true
-		step.Submit, step.Send = r.flow.commit, map[string]any{checkField: checkKeep}
+		step.Submit, step.SubmitLang, step.Send = r.flow.commit, r.flow.commitLang, map[string]any{checkField: checkKeep}
 	}
 	text := catalog.Fill(t.ModelForm, "form", strconv.Quote(c.message))
 	if page != nil {
@@ -207,6 +208,7 @@ type stepPos struct {
 	n, total int    // "Step n of total", shown when total > 1
 	upTo     bool   // total counts later steps that may be skipped: "of up to"
 	submit   string // the submit's label; "" for the default
+	lang     string // submit's lang, when the author's words amid the view's language
 	last     bool   // no step is sure to follow: the submit may finish the flow
 }
 
@@ -223,7 +225,7 @@ func (r *round) position(s *flowStep) stepPos {
 	for i < len(steps)-1 && steps[i].c != s.c {
 		i++
 	}
-	pos := stepPos{n: 1, submit: s.submit, last: !r.flow.review}
+	pos := stepPos{n: 1, submit: s.submit, lang: s.submitLang, last: !r.flow.review}
 	for j := range i {
 		if steps[j].when == nil || steps[j].when(r.st.Proven) {
 			pos.n++
@@ -238,18 +240,19 @@ func (r *round) position(s *flowStep) stepPos {
 	}
 	pos.total = pos.n + len(steps) - 1 - i
 	if pos.last && pos.submit == "" && !pos.upTo {
-		pos.submit = r.flow.commit // sure to finish the flow
+		pos.submit, pos.lang = r.flow.commit, r.flow.commitLang // sure to finish the flow
 	}
 	return pos
 }
 
 // problemTexts says how to fix each of problems, in order, for the
 // summary, and the first of each field's, for the field.
-func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]string) {
+func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []prefab.Said, atField map[string]string, parts map[string][]prefab.Part) {
 	if len(problems) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	atField = make(map[string]string, len(problems))
+	said = make([]prefab.Said, 0, len(problems))
 	own := c.ownWords()
 	vf := c.viewFields()
 	for _, p := range problems {
@@ -260,13 +263,25 @@ func (c *compiled) problemTexts(problems []*FieldError, t *viewText) (said []pre
 		if i := fieldIndex(c.all, p.Field); i >= 0 {
 			f = &vf.all[i]
 		}
-		msg := t.fixOwn(f, p, vf.secrets, own)
-		said = append(said, prefab.Said{Field: p.Field, Text: msg})
+		var msg string
+		var marks []prefab.Part
+		if len(c.kept) > 0 && !errors.Is(p.Err, ErrSecretWaiting) {
+			msg, marks = c.fixMarked(t, f, p) // the author's own words may be left as written
+		} else {
+			msg, marks = t.fixParts(f, p, vf.secrets, own)
+		}
+		said = append(said, prefab.Said{Field: p.Field, Text: msg, Parts: marks})
 		if _, ok := atField[p.Field]; !ok {
 			atField[p.Field] = msg
+			if marks != nil {
+				if parts == nil {
+					parts = make(map[string][]prefab.Part, len(problems))
+				}
+				parts[p.Field] = marks
+			}
 		}
 	}
-	return said, atField
+	return said, atField, parts
 }
 
 // viewText is one language's words of a view: the catalogs' view texts
@@ -323,6 +338,75 @@ var viewEnglish = viewTexts[catalog.English]
 // Check, is said as the author wrote it.
 func (t *viewText) fix(f *prefab.Field, p *FieldError, secrets []prefab.Field) string {
 	return t.fixOwn(f, p, secrets, nil)
+}
+
+// fixParts is fixOwn, and returns too the parts of what it says in
+// another language than t's: the title of f, or of a secret a waiting
+// page asks, that the author's words left untranslated (TitleLang).
+func (t *viewText) fixParts(f *prefab.Field, p *FieldError, secrets []prefab.Field, own func(string) string) (string, []prefab.Part) {
+	switch {
+	case f != nil && f.TitleLang != "" && !errors.Is(p.Err, ErrSecretWaiting):
+		marked := *f
+		marked.Title = wordMark(0)
+		return unmark(t.fixOwn(&marked, p, secrets, own), []string{f.Title}, []string{f.TitleLang})
+	case titlesMarked(secrets) && errors.Is(p.Err, ErrSecretWaiting):
+		return t.waitingParts(secrets)
+	}
+	return t.fixOwn(f, p, secrets, own), nil
+}
+
+// fixMarked is fixParts in t's language, c's, which is not the author's:
+// the author's own words a problem says, such as a Check's reason, are
+// translated with c's Translate, English too, or else marked as the
+// author's, as is f's title when it is.
+func (c *compiled) fixMarked(t *viewText, f *prefab.Field, p *FieldError) (string, []prefab.Part) {
+	words, langs := [2]string{}, [2]string{}
+	if f != nil && f.TitleLang != "" {
+		words[0], langs[0] = f.Title, f.TitleLang
+		marked := *f
+		marked.Title = wordMark(0)
+		f = &marked
+	}
+	own := func(s string) string {
+		if c.translate != nil {
+			if v := c.translate(c.lang.Tag(), s); v != "" {
+				return v
+			}
+		}
+		words[1], langs[1] = s, c.author.mark()
+		return wordMark(1)
+	}
+	said := t.fixOwn(f, p, nil, own)
+	if langs == [2]string{} {
+		return said, nil // nothing marked: no mark in said either
+	}
+	return unmark(said, words[:], langs[:])
+}
+
+// titlesMarked reports whether the title of any of fields is in another
+// language than the view's, and they are few enough to mark.
+func titlesMarked(fields []prefab.Field) bool {
+	for i := range fields {
+		if fields[i].TitleLang != "" {
+			return len(fields) <= maxMarks
+		}
+	}
+	return false
+}
+
+// waitingParts says that the page of secrets is waiting, as fixOwn does,
+// with the parts of the secrets' titles in another language than t's.
+func (t *viewText) waitingParts(secrets []prefab.Field) (string, []prefab.Part) {
+	titles, langs := make([]string, len(secrets)), make([]string, len(secrets))
+	var list strings.Builder
+	for i := range secrets {
+		if i > 0 {
+			list.WriteString(t.ListSep)
+		}
+		list.WriteString(wordMark(i))
+		titles[i], langs[i] = secrets[i].Title, secrets[i].TitleLang
+	}
+	return unmark(catalog.Fill(t.PageWaiting, "fields", list.String()), titles, langs)
 }
 
 // fixOwn is fix, with own translating the author's own words, such as a
@@ -417,9 +501,26 @@ func (t *viewText) notNumber(f *prefab.Field) string {
 // in another the reason problemReason finds for it.
 func (t *viewText) said(err error, own func(string) string) string {
 	if t.l == catalog.English {
+		if own != nil && authorsOwn(err) {
+			return own(err.Error())
+		}
 		return err.Error()
 	}
 	return problemReason(t.l, own, err)
+}
+
+// authorsOwn reports whether err is a problem in the author's own words,
+// such as a Check's, rather than one mcpform words: it wraps none of
+// mcpform's problems and no catalog.Reason.
+func authorsOwn(err error) bool {
+	for _, s := range [...]error{ErrInvalidValue, ErrMissing, ErrType, ErrChanged, ErrUnknownField, ErrSecretWaiting, ErrSecretRefused,
+		ErrSecretUsed} {
+		if errors.Is(err, s) {
+			return false
+		}
+	}
+	_, ok := errors.AsType[*catalog.Reason](err)
+	return !ok
 }
 
 // reason is the rule p breaks, without the sentinel's own words, in t's

@@ -265,6 +265,78 @@ func TestUntranslatedInBrowser(t *testing.T) {
 	}
 }
 
+// TestUntranslatedWordsInSentencesInBrowser: the author's words the
+// view's own sentences and buttons hold, left untranslated, are read as
+// English amid a French view, through the real AppBridge in Chromium,
+// and the French around them as French. The re-ask's summary link and
+// inline error name the field "Seats"; the check round heads each step
+// with its message, names each answer's title and option, embeds the
+// message in its Change button, and its submit says FlowOptions.Commit.
+func TestUntranslatedWordsInSentencesInBrowser(t *testing.T) {
+	testenv.Node(t)
+	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{Keys: [][]byte{[]byte(strings.Repeat("w", 32))}, Bind: true})
+	require.NoError(t, err)
+	fr := map[string]string{"Email": "Adresse e-mail", "Pro": "Pro, 12\u00a0$ par mois"}
+	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
+		{Name: "email", Label: "Email", Type: mcpform.TypeEmail, Required: true},
+		{Name: "seats", Label: "Seats", Type: mcpform.TypeInteger, Min: mcpform.Bound(2), Max: mcpform.Bound(50), Required: true},
+		{Name: "plan", Label: "Plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "free", Label: "Free"}}},
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Commit: "Create account", CheckAnswers: true,
+		Translate: func(_ language.Tag, s string) string { return fr[s] }})
+	require.NoError(t, err)
+	url := serveFlow(t, flow)
+	p := map[string]any{"url": url, "tool": toolName, "chromium": testenv.Chromium(t), "pin": modern, "locale": "fr-FR",
+		"timeoutMs": 90000, "theme": "light", "axe": "untranslated-sentences-fr", "views": [][]map[string]any{
+			{{"novalidate": true}, {"name": "email", "value": "ada@example.com"}, {"name": "seats", "value": "1"}, {"name": "plan", "select": "free"}},
+			{{"name": "seats", "value": "3"}},
+			{},
+		}}
+	out, _ := runDriver(t, "apps-host.mjs", p)
+	var run struct {
+		personRun
+		Views []struct {
+			personView
+			Parts []part `json:"parts"`
+		} `json:"views"`
+	}
+	require.NoError(t, json.Unmarshal(out, &run))
+	require.Len(t, run.Views, 3)
+	assert.Empty(t, run.Errors, "the view's console")
+	noSerious(t, run.Axe)
+	// readAs fails unless some part of v is text, and every one is read
+	// in lang.
+	readAs := func(where string, parts []part, text, lang string) {
+		t.Helper()
+		n := 0
+		for _, p := range parts {
+			if p.Text == text {
+				n++
+				assert.Equal(t, lang, p.Lang, "%s: %q is read as %q", where, text, p.Lang)
+			}
+		}
+		assert.NotZero(t, n, "%s: no %q in %v", where, text, parts)
+	}
+	reask := run.Views[1]
+	require.Len(t, reask.Summary, 1, "the re-ask names seats")
+	assert.Equal(t, "Seats\u00a0: saisissez une valeur de 2 à 50", reask.Summary[0].Text)
+	readAs("the re-ask", reask.Parts, "Seats", "en")
+	readAs("the re-ask", reask.Parts, ": saisissez une valeur de 2 à 50", "fr")
+	n := 0
+	for _, p := range reask.Parts {
+		if p.Text == "Seats" {
+			n++
+		}
+	}
+	assert.Equal(t, 3, n, "the label, the summary's link and the inline error: %v", reask.Parts)
+	check := run.Views[2]
+	for text, lang := range map[string]string{
+		"Vérifiez vos réponses": "fr", "Create your account": "en", "Adresse e-mail\u00a0: ada@example.com": "fr",
+		"Seats": "en", "Plan": "en", "Free": "en", "Modifier\u00a0:": "fr", "Create account": "en", "Refuser": "fr",
+	} {
+		readAs("the check round", check.Parts, text, lang)
+	}
+}
+
 // serveFlow serves flow as the tool toolName, with an MCP Apps view, over
 // Streamable HTTP, and returns the MCP endpoint's URL.
 func serveFlow(t *testing.T, flow *mcpform.Flow) string {

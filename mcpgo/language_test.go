@@ -118,7 +118,8 @@ func TestSecretReaskNotes(t *testing.T) {
 
 // TestAuthorLanguage: on mcp-go's face too, a flow whose author writes in
 // German (FlowOptions.Language) marks the words Translate left as they
-// are German in a view in English, and marks nothing in a view in German.
+// are German in a view in English, the submit that commits among them,
+// and marks nothing in a view in German.
 func TestAuthorLanguage(t *testing.T) {
 	require.NoError(t, mcpgo.AddViewer(server.NewMCPServer("v", "v0"), nil))
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
@@ -127,7 +128,7 @@ func TestAuthorLanguage(t *testing.T) {
 	flow, err := mcpform.NewFlow(codec, []mcpform.Step{{Key: "account", Message: "Konto anlegen", Fields: []mcpform.AutoFormField{
 		{Name: "email", Label: "E-Mail", Type: mcpform.TypeEmail, Required: true},
 		{Name: "full_name", Label: "Name", Description: "Wie wir Sie begrüßen."},
-	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Language: language.German,
+	}}}, &mcpform.FlowOptions{EveryCallerIsSamePerson: true, Language: language.German, Commit: "Anlegen",
 		Translate: func(lang language.Tag, s string) string {
 			return map[string]string{"E-Mail": "Email"}[s] // English only; never asked for German
 		}})
@@ -137,8 +138,10 @@ func TestAuthorLanguage(t *testing.T) {
 		want   []string
 	}{
 		{"", []string{`"cssClass":"mcpform-part-in-de","content":"Konto anlegen"`, `"label":"Email"`,
-			`"cssClass":"mcpform-part-label-0-4-de"`, `"cssClass":"mcpform-part-in-de","content":"Wie wir Sie begrüßen."`}},
-		{"de-DE", []string{`"content":"Konto anlegen"`, `"label":"E-Mail"`, `"content":"Wie wir Sie begrüßen."`}},
+			`"cssClass":"mcpform-part-label-0-4-de"`, `"cssClass":"mcpform-part-in-de","content":"Wie wir Sie begrüßen."`,
+			`{"type":"Button","cssClass":"mcpform-part-in-de","label":"Anlegen","size":"default","submit":true}`}},
+		{"de-DE", []string{`"content":"Konto anlegen"`, `"label":"E-Mail"`, `"content":"Wie wir Sie begrüßen."`,
+			`{"type":"Button","label":"Anlegen","size":"default","submit":true}`}},
 	} {
 		t.Run(tt.accept, func(t *testing.T) {
 			var req mcp.CallToolRequest

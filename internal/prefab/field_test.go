@@ -213,3 +213,25 @@ func TestPrepare(t *testing.T) {
 		})
 	}
 }
+
+// TestPartClasses: the classes that mark parts of a text in another
+// language point, in UTF-16 code units as JavaScript counts them, at each
+// part, past a character outside the BMP; a part that is all of the text
+// marks its element; parts out of order or of no language mark nothing.
+func TestPartClasses(t *testing.T) {
+	text := "🔑 Größe : Groß ☃, Small"
+	at := func(s string) int { return strings.Index(text, s) }
+	utf16Of := func(s string) []uint16 { return utf16.Encode([]rune(s)) }
+	classes := strings.Fields(partClasses(text, []Part{{At: at("Größe"), Len: len("Größe"), Lang: "de"},
+		{At: at("Small"), Len: len("Small"), Lang: "en"}, {At: 0, Len: 2, Lang: "fr"}, {At: at("Groß "), Len: 2}}))
+	require.Len(t, classes, 2)
+	for i, c := range classes {
+		var n, off int
+		_, err := fmt.Sscanf(strings.TrimPrefix(c, LangPartClass+"span-"), "%d-%d-", &off, &n)
+		require.NoError(t, err, c)
+		assert.Equal(t, []string{"Größe", "Small"}[i], string(utf16.Decode(utf16Of(text)[off:off+n])))
+		assert.True(t, strings.HasSuffix(c, []string{"-de", "-en"}[i]), c)
+	}
+	assert.Equal(t, LangPartClass+"in-de", partClasses("Tarif", []Part{{At: 0, Len: 5, Lang: "de"}}))
+	assert.Empty(t, partClasses(text, nil))
+}

@@ -24,6 +24,9 @@ type Step struct {
 	UpTo     bool   // Total counts steps that may be skipped: "Step N of up to Total"
 	Submit   string // the submit's label; "" for Continue, or Finish when Last
 	Last     bool   // no step is sure to follow: the submit may finish the flow
+	// SubmitLang is Submit's language when not the view's, as when the
+	// author gave no translation of it; "" when it is.
+	SubmitLang string
 
 	// Review lists, on the round that checks a flow's answers before it
 	// ends, each step's answers, with a button that changes them. Send
@@ -43,6 +46,9 @@ type Step struct {
 	// name, the one shown under the field.
 	Summary  []Said
 	Problems map[string]string
+	// ProblemParts holds, by field name, the parts of its problem in
+	// another language than the view's, as Said's Parts; nil for none.
+	ProblemParts map[string][]Part
 
 	// Page is the secret page a secret step sends the person to first;
 	// nil for none.
@@ -65,21 +71,69 @@ type Review struct {
 	Lines  []string
 	Change string         // the button's label
 	Send   map[string]any // what the button sends, besides the view's arguments
+
+	// TitleLang is Title's language when not the view's; "" when it is.
+	// LineParts, when not nil, holds the parts of each of Lines in
+	// another language than the view's, and ChangeParts those of Change,
+	// such as the author's words left untranslated in them.
+	TitleLang   string
+	LineParts   [][]Part
+	ChangeParts []Part
 }
 
 // node is r as a view shows it.
 func (r *Review) node() *Node {
-	n := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass, Children: []*Node{{Type: "Heading", Content: r.Title, Level: 2}}}
-	for _, line := range r.Lines {
-		n.Children = append(n.Children, &Node{Type: "Text", Content: line})
+	n := &Node{Type: "Column", CSSClass: "gap-1 " + ReviewClass, Children: []*Node{{Type: "Heading", Content: r.Title, Level: 2,
+		CSSClass: inLang(r.TitleLang)}}}
+	for i, line := range r.Lines {
+		var class string
+		if i < len(r.LineParts) {
+			class = partClasses(line, r.LineParts[i])
+		}
+		n.Children = append(n.Children, &Node{Type: "Text", Content: line, CSSClass: class})
 	}
 	send := make(map[string]any, len(r.Send)+2)
 	for k, v := range r.Send {
 		send[k] = v
 	}
 	n.Children = append(n.Children, &Node{Type: "Row", Children: []*Node{{Type: "Button", Label: r.Change, Variant: "outline",
-		Size: "default", OnClick: &Action{Action: "toolCall", Arguments: send}}}})
+		Size: "default", OnClick: &Action{Action: "toolCall", Arguments: send}, CSSClass: partClasses(r.Change, r.ChangeParts)}}})
 	return n
+}
+
+// A Part is a part of a text in another language than the view's, as the
+// author's words left untranslated amid the view's own: the bytes of the
+// text from At, for Len, are in Lang.
+type Part struct {
+	At, Len int
+	Lang    string
+}
+
+// partClasses returns the classes that mark parts of text (LangPartClass
+// "span-"), in UTF-16 code units as JavaScript counts them, or mark the
+// element wholly ("in-") when a part is all of text; "" for none.
+func partClasses(text string, parts []Part) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	if len(parts) == 1 && parts[0].At == 0 && parts[0].Len == len(text) {
+		return inLang(parts[0].Lang)
+	}
+	var b strings.Builder
+	at, pos := 0, 0 // at in UTF-16 code units, at byte pos of text
+	for _, p := range parts {
+		if p.Lang == "" || p.At < pos || p.At+p.Len > len(text) {
+			continue // none, or out of order: never a wrong mark
+		}
+		at += utf16Len(text[pos:p.At])
+		n := utf16Len(text[p.At : p.At+p.Len])
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(LangPartClass + "span-" + strconv.Itoa(at) + "-" + strconv.Itoa(n) + "-" + p.Lang)
+		at, pos = at+n, p.At+p.Len
+	}
+	return b.String()
 }
 
 // A Page is the secret page a step links to.
@@ -127,9 +181,17 @@ func (s *Step) content(t *Text) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if parts := s.ProblemParts[fields[i].Name]; parts != nil && s.Problems[fields[i].Name] != "" {
+			problem := n.Children[len(n.Children)-1].Children[1] // errorNode's text
+			problem.CSSClass = partClasses(problem.Content, parts)
+		}
 		nodes[i] = n
 	}
 	form := formNode(fields, nodes, label, t)
+	if s.SubmitLang != "" && label == s.Submit {
+		buttons := form.Children[0].Children
+		buttons[len(buttons)-1].Children[0].CSSClass = inLang(s.SubmitLang)
+	}
 	for k, v := range s.Send {
 		form.OnSubmit.Arguments[k] = v
 	}
@@ -174,10 +236,13 @@ func (s *Step) state() map[string]any {
 
 // A Said is one problem of the error summary: what to fix, and the name
 // of the field it is at, whose control the summary links to; "" for a
-// problem of no field shown, which is said without a link.
+// problem of no field shown, which is said without a link. Parts are the
+// parts of Text in another language than the view's, such as a field's
+// title left untranslated; nil for none.
 type Said struct {
 	Field string
 	Text  string
+	Parts []Part
 }
 
 // summaryNode is the error summary, as GOV.UK's: prefab's Alert, whose
@@ -193,6 +258,9 @@ func summaryNode(said []Said, fields []Field, t *Text) *Node {
 			line = &Node{Type: "Link", Content: s.Text, Href: fields[i].partsIn(t).href}
 		} else {
 			line = &Node{Type: "Text", Content: s.Text}
+		}
+		if s.Parts != nil {
+			line.CSSClass = partClasses(s.Text, s.Parts)
 		}
 		n.Children = append(n.Children, &Node{Type: "Div", CSSClass: "pf-alert-description", Children: []*Node{line}})
 	}

@@ -62,10 +62,45 @@ type Field struct {
 	// It shows between the help and the input, as GOV.UK's error
 	// message does, so that it is read before the value is typed again.
 	Problem string
+	// ProblemParts are the parts of Problem in another language than the
+	// page's, in order, such as the label the author left untranslated;
+	// each is shown in a span with its lang. Nil marks none.
+	ProblemParts []Part
 	// Required marks the input required.
 	Required bool
 	// MinLength and MaxLength bound the value's length; 0 means none.
 	MinLength, MaxLength int
+}
+
+// A Part is a part of a text in another language than the page's: the
+// bytes of the text from At, for Len, are in Lang.
+type Part struct {
+	At, Len int
+	Lang    string
+}
+
+// A piece is a run of a text, in Lang when it is not "", as the template
+// shows it.
+type piece struct{ Text, Lang string }
+
+// pieces cuts text at its parts; nil when none fits in it.
+func pieces(text string, parts []Part) []piece {
+	var out []piece
+	pos := 0
+	for _, p := range parts {
+		if p.Lang == "" || p.Len <= 0 || p.At < pos || p.At+p.Len > len(text) {
+			continue // none, or out of order: never a wrong lang
+		}
+		if p.At > pos {
+			out = append(out, piece{Text: text[pos:p.At]})
+		}
+		out = append(out, piece{Text: text[p.At : p.At+p.Len], Lang: p.Lang})
+		pos = p.At + p.Len
+	}
+	if out != nil && pos < len(text) {
+		out = append(out, piece{Text: text[pos:]})
+	}
+	return out
 }
 
 // A field is a Field as the template shows it. Ids are by position, so
@@ -75,6 +110,7 @@ type Field struct {
 type field struct {
 	ID, Name, Label, Description, Problem string
 	LabelLang, DescriptionLang            string
+	ProblemPieces                         []piece // Problem cut at its parts; nil for none
 	Required, Focus                       bool
 	MinLength, MaxLength                  int
 	DescribedBy                           string // see describedBy
@@ -131,6 +167,9 @@ func Write(w http.ResponseWriter, r *http.Request, status int, p *Page) {
 		*f = field{ID: "f-" + strconv.Itoa(i), Name: pf.Name, Label: pf.Label, Description: pf.Description,
 			LabelLang: pf.LabelLang, DescriptionLang: pf.DescriptionLang,
 			Problem: pf.Problem, Required: pf.Required, MinLength: pf.MinLength, MaxLength: pf.MaxLength}
+		if pf.ProblemParts != nil {
+			f.ProblemPieces = pieces(f.Problem, pf.ProblemParts)
+		}
 		if f.Problem != "" && !focused {
 			f.Focus, focused = true, true
 		}
@@ -194,7 +233,12 @@ var CSP = func() string {
 		"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }()
 
-var page = template.Must(template.New("page").Parse(source))
+var page = template.Must(template.Must(template.New("page").Parse(source)).Parse(pieced))
+
+// pieced is the template of a problem with parts in another language,
+// each in a span of its lang. It is apart from source, which sizes a
+// page's buffer, as few pages show it.
+const pieced = `{{define "pieced"}}{{range .}}{{if .Lang}}<span lang="{{.Lang}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}{{end}}`
 
 const source = `<!doctype html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -212,7 +256,8 @@ const source = `<!doctype html>
 {{- range .Fields}}
 <label for="{{.ID}}"{{with .LabelLang}} lang="{{.}}"{{end}}>{{.Label}}</label>
 {{- if .Description}}<div class="help" id="{{.ID}}-help"{{with .DescriptionLang}} lang="{{.}}"{{end}}>{{.Description}}</div>{{end}}
-{{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">{{.Problem}}</div>{{end}}
+{{- if .Problem}}<div class="problem" id="{{.ID}}-problem" role="alert">
+{{- if .ProblemPieces}}{{template "pieced" .ProblemPieces}}{{else}}{{.Problem}}{{end}}</div>{{end}}
 <input id="{{.ID}}" name="{{.Name}}" type="password" autocomplete="new-password"
 {{- if .Required}} required{{end}}{{if .MinLength}} minlength="{{.MinLength}}"{{end}}{{if .MaxLength}} maxlength="{{.MaxLength}}"{{end}}
 {{- if .Problem}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}{{if .Focus}} autofocus{{end}}>
