@@ -35,29 +35,14 @@ func signupFlowFor(t testing.TB, principal func(*gosdk.CallToolRequest) string) 
 
 // signupFlowWith is signupFlowFor keeping its outcomes in outcomes.
 func signupFlowWith(t testing.TB, principal func(*gosdk.CallToolRequest) string, outcomes mcpform.Outcomes) *mcpform.Flow {
-	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
-		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
-	require.NoError(t, err)
-	flow, err := mcpform.NewFlow(codec, []mcpform.Step{
-		{Key: "account", Message: "Create your account", Fields: []mcpform.AutoFormField{
-			{Name: "email", Type: mcpform.TypeEmail, Required: true},
-			{Name: "plan", Required: true, Options: []mcpform.Option{{Value: "pro", Label: "Pro"}, {Value: "team", Label: "Team"}}},
-		}},
-		{Key: "team", Message: "Tell us about your team", When: func(a mcpform.Answers) bool { return a["plan"] == "team" },
-			Fields: []mcpform.AutoFormField{{Name: "seats", Type: mcpform.TypeInteger, Required: true, Min: ptr(2.0)}}},
-	}, &mcpform.FlowOptions{Principal: principal, Outcomes: outcomes, ContextPrincipal: func(ctx context.Context) string {
-		p, _ := ctx.Value(principalKey{}).(string)
-		return p
-	}})
-	require.NoError(t, err)
-	return flow
+	return teamFlow(t, mcpform.FlowOptions{Principal: principal, Outcomes: outcomes})
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// teamFlow is a flow with opts, whose principal is the context's, that
-// asks the team step on the Team plan alone, as the tests of its progress,
-// Commit and check round want it.
+// teamFlow is the signup flow with opts, whose principal is the
+// context's, unless opts.Principal names one: it asks the team step on the
+// Team plan alone.
 func teamFlow(t testing.TB, opts mcpform.FlowOptions) *mcpform.Flow {
 	codec, err := mcpform.NewRequestStateCodec(mcpform.RequestStateOptions{
 		Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Bind: true})
