@@ -947,24 +947,8 @@ func TestAuthorWordsAmidThePage(t *testing.T) {
 		{"English", "", nil, `<div class="problem" id="f-0-problem" role="alert">New password must be 8 to 64 characters.</div>`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, codec, _ := newFlowFixture(t)
-			var handler http.Handler
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-			t.Cleanup(srv.Close)
-			flow, err := NewFlow(codec, []Step{passwordStep}, &FlowOptions{Principal: tokenUser,
-				Translate: func(_ language.Tag, s string) string { return tt.translate[s] },
-				Secrets:   &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
-			require.NoError(t, err)
-			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
-			require.NoError(t, err)
-			r, err := flow.Next(context.Background(), secretCall("", nil))
-			require.NoError(t, err)
-			link := pageLink(t, r)
-			b := newBrowser(t)
-			status, _ := b.get(t, link)
-			require.Equal(t, http.StatusOK, status)
-			status, body := b.post(t, link, url.Values{"password": {"short"}}, http.Header{"Accept-Language": {tt.accept}})
-			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			body := refusedPage(t, []Step{passwordStep}, FlowOptions{Translate: func(_ language.Tag, s string) string { return tt.translate[s] }},
+				"short", tt.accept)
 			assert.Contains(t, body, tt.problem)
 		})
 	}
@@ -985,29 +969,40 @@ func TestAuthorWordsAmidThePageCheck(t *testing.T) {
 		{"no reason", "fr", nil, `role="alert"><span lang="en">This is not accepted.</span></div>`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, codec, _ := newFlowFixture(t)
-			var handler http.Handler
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-			t.Cleanup(srv.Close)
-			flow, err := NewFlow(codec, []Step{{Key: "password", Message: "Passwort festlegen", Fields: []AutoFormField{
+			body := refusedPage(t, []Step{{Key: "password", Message: "Passwort festlegen", Fields: []AutoFormField{
 				{Name: "password", Label: "Neues Passwort", Type: TypePassword, Required: true}},
 				Check: func(Answers) []*FieldError { return []*FieldError{{Field: "password", Err: tt.reason}} }}},
-				&FlowOptions{Principal: tokenUser, Language: language.German,
-					Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
-			require.NoError(t, err)
-			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
-			require.NoError(t, err)
-			r, err := flow.Next(context.Background(), secretCall("", nil))
-			require.NoError(t, err)
-			link := pageLink(t, r)
-			b := newBrowser(t)
-			status, _ := b.get(t, link)
-			require.Equal(t, http.StatusOK, status)
-			status, body := b.post(t, link, url.Values{"password": {"anything at all"}}, http.Header{"Accept-Language": {tt.accept}})
-			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+				FlowOptions{Language: language.German}, "anything at all", tt.accept)
 			assert.Contains(t, body, tt.problem)
 		})
 	}
+}
+
+// refusedPage serves the secret page of a flow of steps with opts, given
+// a principal, a page and a store of secrets, opens the first round's
+// link in a browser, and returns the page that refuses the post of
+// password in accept's language.
+func refusedPage(t *testing.T, steps []Step, opts FlowOptions, password, accept string) string {
+	t.Helper()
+	_, codec, _ := newFlowFixture(t)
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	opts.Principal = tokenUser
+	opts.Secrets = &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}
+	flow, err := NewFlow(codec, steps, &opts)
+	require.NoError(t, err)
+	handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
+	require.NoError(t, err)
+	r, err := flow.Next(context.Background(), secretCall("", nil))
+	require.NoError(t, err)
+	link := pageLink(t, r)
+	b := newBrowser(t)
+	status, _ := b.get(t, link)
+	require.Equal(t, http.StatusOK, status)
+	status, body := b.post(t, link, url.Values{"password": {password}}, http.Header{"Accept-Language": {accept}})
+	require.Equal(t, http.StatusUnprocessableEntity, status, body)
+	return body
 }
 
 // TestAuthorWordsAmidTheWaitingPage: a view's problem that its secret
