@@ -67,11 +67,12 @@ func (c *Client) run(ctx context.Context, params map[string]any, answers []Answe
 		}
 		var round Round
 		var next map[string]any
+		last := r.ended()
 		switch {
 		case r.ResultType == "input_required":
 			round, next = c.native(ctx, params, &r, s.next())
-		case r.ended() != nil:
-			return res.end(r.ended().outcome())
+		case last != nil: // a view's submit's last result, as a view of it
+			return res.end(last.outcome())
 		case hasKeys(r.StructuredContent, "$prefab", "view"):
 			round, next = c.view(ctx, &r, s.next())
 		case hasKeys(r.StructuredContent, "arguments", "decline"):

@@ -43,8 +43,9 @@ type shownView struct {
 	decline  *viewAction // a button's, beside the submit
 }
 
-// walk reads n into v, skipping If branches: an mcpform view shows its
-// outcome under one, once its submit has returned.
+// walk reads n into v, skipping If branches, which a view shows only
+// once their condition holds: the views of earlier releases kept their
+// outcome under one.
 func (v *shownView) walk(n *viewNode) {
 	if n == nil || n.Type == "If" {
 		return
