@@ -707,31 +707,14 @@ func TestSecretPageTitleInOneLanguage(t *testing.T) {
 			"<title>Erreur\u00a0: Définissez votre mot de passe</title>", `<h1>Définissez votre mot de passe</h1>`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, codec, _ := newFlowFixture(t)
-			var handler http.Handler
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-			t.Cleanup(srv.Close)
 			step := passwordStep
 			step.Message = tt.heading
-			flow, err := NewFlow(codec, []Step{step}, &FlowOptions{Principal: tokenUser, Language: tt.author,
-				Translate: func(l language.Tag, s string) string {
-					if l == language.French {
-						return french[s]
-					}
-					return ""
-				},
-				Secrets: &SecretOptions{PageURL: srv.URL + "/secret", Store: NewMemorySecretStore()}})
-			require.NoError(t, err)
-			handler, err = flow.SecretPage(&SecretPageOptions{AnyoneWithTheLink: true})
-			require.NoError(t, err)
-			r, err := flow.Next(context.Background(), secretCall("", nil))
-			require.NoError(t, err)
-			link := pageLink(t, r)
-			b := newBrowser(t)
-			status, _ := b.get(t, link)
-			require.Equal(t, http.StatusOK, status)
-			status, body := b.post(t, link, url.Values{"password": {"short"}}, http.Header{"Accept-Language": {tt.accept}})
-			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			body := refusedPage(t, []Step{step}, FlowOptions{Language: tt.author, Translate: func(l language.Tag, s string) string {
+				if l == language.French {
+					return french[s]
+				}
+				return ""
+			}}, "short", tt.accept)
 			assert.Contains(t, body, tt.title)
 			assert.Contains(t, body, tt.h1)
 		})
