@@ -128,15 +128,19 @@ type endedWire struct {
 // under OutcomeKey, which the panel reads. Under a result that did not
 // complete, a button starts again: it calls tool through the companion
 // with back, a step view's own arguments, and RestartAction; empty tool
-// offers none.
+// offers none. A nil result leaves the state empty.
 func Ended(t *Text, result json.RawMessage, tool string, back map[string]any) ([]byte, error) {
 	lv := viewIn(t)
 	children := []*Node{lv.panel}
 	if tool != "" {
 		children = append(children, againNode(t, tool, back))
 	}
+	state := map[string]json.RawMessage{}
+	if result != nil {
+		state[OutcomeKey] = result
+	}
 	return json.Marshal(&endedWire{Prefab: wireVersion{Version},
-		View: &Node{Type: "Div", CSSClass: lv.rootClass, Children: children}, State: map[string]json.RawMessage{OutcomeKey: result}})
+		View: &Node{Type: "Div", CSSClass: lv.rootClass, Children: children}, State: state})
 }
 
 // A langView is what every flow view in one language shows alike, built
@@ -205,14 +209,11 @@ const (
 	EndNotCompleted      = "not-completed"
 )
 
-// panel is the outcome's panel: a heading, the author's, or else "not
-// completed" for a result that did not complete (notDone); the author's
-// summary, one line each; the text of the result's first block for the
-// person, shown when there is no author's heading, which that text
-// repeats; and its second block, if any, hidden, for the model alone.
-func panel(t *Text) *Node { return viewIn(t).panel }
-
-// newPanel builds panel's node.
+// newPanel builds the outcome's panel: a heading, the author's, or else
+// "not completed" for a result that did not complete (notDone); the
+// author's summary, one line each; the text of the result's first block
+// for the person, shown when there is no author's heading, which that
+// text repeats; and its second block, if any, hidden, for the model alone.
 func newPanel(t *Text) *Node {
 	sc := OutcomeKey + ".structuredContent."
 	children := []*Node{
@@ -262,22 +263,12 @@ func OutcomeData(data json.RawMessage, heading string, summary []string, complet
 	return json.Marshal(m)
 }
 
-// outcomeWire is the view of a tool's final result that is no view.
-type outcomeWire struct {
-	Prefab wireVersion    `json:"$prefab"`
-	View   *Node          `json:"view"`
-	State  map[string]any `json:"state"`
-}
-
 // Outcome returns the JSON of the view, in t's words, that shows a tool's
 // final result when the result is no view: a host that answered the
 // tool's questions itself, in its own dialog, gives the viewer only that
-// result. It is a flow view's outcome panel alone, its state empty: the
+// result. It is Ended's view without a result and without Start again: the
 // viewer's script puts the result under OutcomeKey before it renders it.
-func Outcome(t *Text) ([]byte, error) {
-	return json.Marshal(&outcomeWire{Prefab: wireVersion{Version},
-		View: &Node{Type: "Div", CSSClass: rootClass(t), Children: []*Node{panel(t)}}, State: map[string]any{}})
-}
+func Outcome(t *Text) ([]byte, error) { return Ended(t, nil, "", nil) }
 
 // submitTo makes the form in n, and its Decline button, call tool through
 // the app-only companion with back besides their own arguments, which win.
