@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpform/mcpform/internal/prefab"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -33,4 +34,32 @@ func TestOutcome(t *testing.T) {
 	assert.Equal(t, Round{Path: PathOutcome, Text: "a\nb", Status: "created", IsError: true}, r.outcome())
 	r = toolResult{StructuredContent: json.RawMessage(`[1]`)}
 	assert.Equal(t, Round{Path: PathOutcome}, r.outcome(), "structuredContent that is no object has no status")
+}
+
+// TestEnded reads the tool's last result out of the view the companion
+// gives it, under the key mcpform's views keep it, and nothing out of any
+// other result.
+func TestEnded(t *testing.T) {
+	assert.Equal(t, prefab.OutcomeKey, outcomeKey)
+	for _, tt := range []struct {
+		name, structured string
+		want             string // the last result's text; "" for none
+	}{
+		{"the view of the last result", `{"$prefab":{"version":"0.3"},"view":{},"state":{"mcpformResult":{"content":[{"type":"text","text":"Created."}]}}}`, "Created."},
+		{"a step's view", `{"$prefab":{"version":"0.3"},"view":{},"state":{"mcpformResult":null}}`, ""},
+		{"no view", `{"state":{"mcpformResult":{"content":[{"type":"text","text":"Created."}]}}}`, ""},
+		{"not JSON", `[`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &toolResult{StructuredContent: json.RawMessage(tt.structured)}
+			last := r.ended()
+			if tt.want == "" {
+				assert.Nil(t, last)
+				return
+			}
+			if assert.NotNil(t, last) {
+				assert.Equal(t, tt.want, last.text())
+			}
+		})
+	}
 }
