@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"net/http"
-	"strconv"
 
 	"github.com/mcpform/mcpform/internal/rawanswers"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -16,8 +16,8 @@ import (
 // before any middleware runs, so a native answer reaches a handler with
 // its numbers rounded to float64, the last of a key given twice, and
 // U+FFFD for invalid UTF-8. The two wrappers below let the core read the
-// answers as the client wrote them: they copy the bytes into the call's
-// _meta, where go-sdk keeps them, and the core reads them there.
+// answers as the client wrote them: they copy the bytes where go-sdk
+// hands them to the handler untouched, and the core reads them there.
 
 // AnswersAsSentHandler returns a handler that serves h, go-sdk's
 // mcp.StreamableHTTPHandler, with every native answer read as the client
@@ -27,16 +27,16 @@ import (
 // lone surrogate escape asked again, naming its field. Without it, the
 // core judges the answer go-sdk decoded, already rounded.
 //
-// The handler copies the bytes of a tools/call's inputResponses into its
-// params._meta, base64-encoded under "io.mcpform/inputResponses", and
-// removes any value a client sent there; every other byte reaches h as
-// sent. It reads a POST's body of at most 1 MiB into memory first (a
-// larger one reaches h unread, and its answers are read as go-sdk decoded
-// them), and the copy adds about 4/3 of the answers' size to the body, to
-// count in h's MaxRequestBodyBytes. A batch passes unchanged. The copy
-// begins with a mark the process draws at random when it starts, and the
-// core reads only a copy that carries it, so one a client writes itself,
-// where no wrapper removes it, is never read.
+// The handler copies the bytes of a tools/call's inputResponses into a
+// header of the request h serves, Mcpform-Input-Responses, which go-sdk
+// hands the tool handler in its request's Extra, and removes any such
+// header a client sent. The body reaches h byte for byte as sent, so h's
+// MaxRequestBodyBytes counts what the client sent. It reads a POST's
+// body of at most 1 MiB into memory first; a larger one reaches h unread,
+// and its answers are read as go-sdk decoded them, as are a batch's. The
+// copy begins with a mark the process draws at random when it starts, and
+// the core reads only a copy that carries it, so one a client writes
+// itself, where no wrapper removes it, is never read.
 //
 // A nil h panics, as http.Handle does.
 func AnswersAsSentHandler(h http.Handler) http.Handler {
@@ -44,7 +44,11 @@ func AnswersAsSentHandler(h http.Handler) http.Handler {
 		panic("mcpform: AnswersAsSentHandler of a nil handler")
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, forged := r.Header[rawanswers.Header]
 		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody || r.ContentLength > rawanswers.MaxMessage {
+			if forged {
+				r = withCopy(r, "", false)
+			}
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -54,26 +58,34 @@ func AnswersAsSentHandler(h http.Handler) http.Handler {
 		}
 		_, err := buf.ReadFrom(io.LimitReader(r.Body, rawanswers.MaxMessage+1))
 		body := buf.Bytes()
-		r2 := new(http.Request)
-		*r2 = *r
-		r2.GetBody = nil
+		var kept string
+		var ok bool
 		if err != nil || len(body) > rawanswers.MaxMessage {
 			// h reads what was read, then the rest, or the error again.
-			r2.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-			h.ServeHTTP(w, r2)
-			return
+			r = withCopy(r, "", false)
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		} else {
+			kept, ok = rawanswers.Copy(body)
+			r = withCopy(r, kept, ok)
+			r.Body = readCloser{bytes.NewReader(body), r.Body}
 		}
-		sent := rawanswers.Message(body)
-		r2.Body = readCloser{bytes.NewReader(sent), r.Body}
-		if len(sent) != len(body) {
-			r2.ContentLength = int64(len(sent))
-			if r.Header.Get("Content-Length") != "" {
-				r2.Header = r.Header.Clone()
-				r2.Header.Set("Content-Length", strconv.Itoa(len(sent)))
-			}
-		}
-		h.ServeHTTP(w, r2)
+		r.GetBody = nil
+		h.ServeHTTP(w, r)
 	})
+}
+
+// withCopy returns a shallow copy of r whose header holds kept, when ok,
+// under the header of answers as sent, and never one a client sent.
+func withCopy(r *http.Request, kept string, ok bool) *http.Request {
+	r2 := new(http.Request)
+	*r2 = *r
+	r2.Header = make(http.Header, len(r.Header)+1)
+	maps.Copy(r2.Header, r.Header) // the values are shared, never written
+	delete(r2.Header, rawanswers.Header)
+	if ok {
+		r2.Header[rawanswers.Header] = []string{kept}
+	}
+	return r2
 }
 
 // readCloser reads from one reader and closes the request's body.
@@ -89,8 +101,11 @@ type readCloser struct {
 // mcp.IOTransport and mcp.InMemoryTransport. Over streamable HTTP, wrap
 // the handler instead.
 //
-// Each tools/call read from the connection gets the same copy in its
-// params._meta, params of at most 1 MiB. go-sdk's own connection is then
+// A connection has no header, so each tools/call read from it gets the
+// copy in its params._meta, under "io.mcpform/inputResponses",
+// base64-encoded, with any value a client sent there removed, for params
+// of at most 1 MiB: the copy adds about 4/3 of the answers' size to what
+// go-sdk decodes. go-sdk's own connection is then
 // reached through another type, so it no longer learns the session's
 // protocol version, which its stdio connection uses only to refuse a
 // JSON-RPC batch from a client of 2025-06-18 or later: such a batch is

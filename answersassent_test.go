@@ -188,10 +188,11 @@ func TestAnswersAsSent(t *testing.T) {
 	}
 }
 
-// TestAnswersAsSentForged: what a client writes under the wrappers' key
-// is removed by them; without them, it carries no mark of this
-// process's wrappers and is never read, so it can never make the core
-// judge other bytes than go-sdk decoded.
+// TestAnswersAsSentForged: what a client writes under the wrappers' _meta
+// key is removed by the transport's wrapper and left unread under the
+// handler's header; without them, it carries no mark of this process's
+// wrappers and is never read, so it can never make the core judge other
+// bytes than go-sdk decoded.
 func TestAnswersAsSentForged(t *testing.T) {
 	kept := func(responses string) string {
 		return `,"io.mcpform/inputResponses":"` + base64.StdEncoding.EncodeToString([]byte(responses)) + `"`
@@ -228,38 +229,87 @@ func TestAnswersAsSentForged(t *testing.T) {
 	}
 }
 
-// TestAnswersAsSentHandlerBody: the handler passes what it does not
-// rewrite as it came, a body beyond its bound included, and a rewritten
-// body's length is its own.
+// TestAnswersAsSentHandlerBody: the handler passes every body as it
+// came, a body beyond its bound included, and hands the copy in a header,
+// only for a call, never the one a client sent.
 func TestAnswersAsSentHandlerBody(t *testing.T) {
 	var got []byte
 	var length int64
+	var header []string
 	h := mcpform.AnswersAsSentHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, _ = io.ReadAll(r.Body)
 		length = r.ContentLength
+		header = r.Header.Values(rawanswers.Header)
 	}))
 	call := bookCall(1, `{"seats":3}`, "")
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book","inputResponses":{},"arguments":{"pad":"` +
 		strings.Repeat("x", 1<<20) + `"}}}`
 	for _, tt := range []struct {
-		name, body string
-		rewritten  bool
+		name, method, body string
+		copied             bool
 	}{
-		{"a call", call, true},
-		{"another method", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"inputResponses":{}}}`, false},
-		{"beyond the bound", big, false},
-		{"not JSON", call[:len(call)-1], false},
-		{"a batch", "[" + call + "]", false},
+		{"a call", http.MethodPost, call, true},
+		{"another method", http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"inputResponses":{}}}`, false},
+		{"beyond the bound", http.MethodPost, big, false},
+		{"not JSON", http.MethodPost, call[:len(call)-1], false},
+		{"a batch", http.MethodPost, "[" + call + "]", false},
+		{"a GET", http.MethodGet, "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			r := httptest.NewRequest(tt.method, "/", strings.NewReader(tt.body))
+			r.Header.Set(rawanswers.Header, "forged")
 			h.ServeHTTP(httptest.NewRecorder(), r)
-			assert.Equal(t, int64(len(got)), length)
-			if !tt.rewritten {
-				assert.True(t, bytes.Equal([]byte(tt.body), got), "changed")
+			assert.True(t, bytes.Equal([]byte(tt.body), got), "changed")
+			assert.Equal(t, int64(len(tt.body)), length)
+			assert.Equal(t, []string{"forged"}, r.Header.Values(rawanswers.Header), "the request it was given is unchanged")
+			if !tt.copied {
+				assert.Empty(t, header)
 				return
 			}
-			assert.Contains(t, string(got), `"io.mcpform/inputResponses":"`)
+			require.Len(t, header, 1)
+			resp, ok := rawanswers.Lookup(header[0], "booking")
+			require.True(t, ok, "the copy carries this process's mark")
+			assert.Equal(t, `{"seats":3}`, string(resp.Content))
+		})
+	}
+}
+
+// TestAnswersAsSentForgedHeader: a client that sends the header the
+// handler hands its copy in, over streamable HTTP, never makes the core
+// judge other bytes than it sent: wrapped, the header is the handler's
+// own; unwrapped, it carries no mark of this process and is not read.
+func TestAnswersAsSentForgedHeader(t *testing.T) {
+	forged := base64.StdEncoding.EncodeToString([]byte(`{"booking":{"action":"accept","content":{"seats":40}}}`))
+	for _, wrap := range []bool{true, false} {
+		t.Run(fmt.Sprint("wrapped=", wrap), func(t *testing.T) {
+			server := bookingServer(t)
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+			if wrap {
+				h = mcpform.AnswersAsSentHandler(h)
+			}
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			for _, value := range []string{forged, "AAAAAAAAAAAAAAAAAAAAAAAAAA." + forged} {
+				req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(bookCall(1, `{"seats":3,"seats":5}`, "")))
+				require.NoError(t, err)
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+				req.Header.Set("Mcp-Method", "tools/call")
+				req.Header.Set("Mcp-Name", "book")
+				req.Header.Set(rawanswers.Header, value)
+				resp, err := srv.Client().Do(req)
+				require.NoError(t, err)
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				require.NoError(t, err)
+				want := "accepted seats=5 account=0 note=\"\"" // go-sdk's decoding
+				if wrap {
+					want = "invalid seats" // as sent: the key given twice
+				}
+				assert.Equal(t, want, resultText(t, body))
+			}
 		})
 	}
 }

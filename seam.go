@@ -71,7 +71,7 @@ func (c *sdkCall) CapabilityError(form, url bool) error {
 // this process's wrappers, and is not read.
 func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
 	p := c.params()
-	if kept, ok := p.Meta[rawanswers.MetaKey].(string); ok && InputResponse(p.InputResponses, key) != nil {
+	if kept, ok := c.keptAnswers(); ok && InputResponse(p.InputResponses, key) != nil {
 		if r, ok := rawanswers.Lookup(kept, key); ok {
 			a := seam.Answer{Action: r.Action}
 			if r.Content != nil {
@@ -81,6 +81,19 @@ func (c *sdkCall) Answer(key string) (seam.Answer, bool) {
 		}
 	}
 	return sdkAnswers(p.InputResponses).Answer(key)
+}
+
+// keptAnswers returns the copy of the call's input responses that a
+// wrapper made: in the request's header over HTTP, where a header, even
+// one a client sent, leaves the _meta unread; in its _meta otherwise.
+func (c *sdkCall) keptAnswers() (string, bool) {
+	if c != nil && c.Extra != nil {
+		if v := c.Extra.Header[rawanswers.Header]; len(v) > 0 {
+			return v[0], true
+		}
+	}
+	kept, ok := c.params().Meta[rawanswers.MetaKey].(string)
+	return kept, ok
 }
 
 func (c *sdkCall) Modes() (form, url bool) {

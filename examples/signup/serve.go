@@ -97,15 +97,14 @@ const defaultBodyTimeout = 10 * time.Second
 func newHTTPHandler(server *mcp.Server, limits httpLimits) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	// Each handler reads native answers as the client sent them, their
-	// numbers exact: AnswersAsSentHandler copies them into the call's
-	// _meta, which adds 4/3 of their size to a body that readBody bounds to
-	// maxBody.
+	// numbers exact: AnswersAsSentHandler hands the core their bytes
+	// beside the body, which readBody has bounded to maxBody.
 	stateful := mcpform.AnswersAsSentHandler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: 3 * maxBody}))
+		SessionTimeout: limits.SessionTimeout, MaxRequestBodyBytes: maxBody}))
 	// A 2026-07-28 call gets its one result as a JSON body, not an event
 	// stream: the server sends it nothing else, and JSON costs less.
 	stateless := mcpform.AnswersAsSentHandler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 3 * maxBody}))
+		Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody}))
 	timeout := cmp.Or(limits.BodyTimeout, defaultBodyTimeout)
 	perClient := newClientSessions(server, limits.MaxSessionsPerClient)
 	idle := newIdleSessions(server, limits.MaxSessions)

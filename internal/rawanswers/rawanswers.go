@@ -4,9 +4,11 @@
 // the nearest float64, a key given twice its last value, invalid UTF-8
 // U+FFFD. [Params] copies their bytes, base64-encoded, into the call's
 // params._meta under [MetaKey], where go-sdk keeps a string as it is, and
-// removes whatever the client itself sent there; [Lookup] reads one
-// answer back. Every other byte of the message stays as it was, so go-sdk
-// decodes the same call, with one more _meta member.
+// removes whatever the client itself sent there; every other byte of the
+// message stays as it was, so go-sdk decodes the same call, with one more
+// _meta member. Over HTTP, [Copy] makes the same copy for a request
+// header instead, and the body stays as it was. [Lookup] reads one answer
+// back from either.
 //
 // A client can write the member itself where no wrapper removes it, so
 // every copy a wrapper writes begins with a mark drawn at random when the
@@ -40,13 +42,23 @@ var mark = rand.Text() + "."
 // unchanged, and the core reads go-sdk's decoding of its answers.
 const MaxMessage = 1 << 20
 
-// Message returns msg, one JSON-RPC message, with its params rewritten
-// as [Params] rewrites them when it is a tools/call request; otherwise,
-// and for a batch, msg itself. It never fails: what it cannot read, the
-// SDK refuses as before.
-func Message(msg []byte) []byte {
+// Header is the HTTP request header in which a wrapper of a streamable
+// HTTP handler hands the core a tools/call's input responses as sent,
+// written as [MetaKey]'s value is. go-sdk gives a tool handler its
+// request's header (mcp.RequestExtra), so the body reaches go-sdk as the
+// client sent it, and go-sdk decodes no byte more than was sent.
+const Header = "Mcpform-Input-Responses"
+
+// Copy returns the value of [Header] for msg, one JSON-RPC message, and
+// whether msg is a tools/call request to copy it for: the process's
+// mark and the bytes of the call's inputResponses, or the mark alone
+// when the call holds none, or holds them twice, which says two things.
+// It reports false for any other message, for a batch, for a message
+// that is not JSON and for one larger than [MaxMessage]: the core then
+// reads go-sdk's decoding, and what it cannot read, go-sdk refuses.
+func Copy(msg []byte) (kept string, ok bool) {
 	if !worthReading(msg) || !json.Valid(msg) {
-		return msg
+		return "", false
 	}
 	var method, params []byte
 	twice := false
@@ -61,13 +73,19 @@ func Message(msg []byte) []byte {
 		}
 	})
 	if twice || params == nil || !isToolsCall(method) {
-		return msg
+		return "", false
 	}
-	p := rewrite(params)
-	if p == nil {
-		return msg
+	var answers []byte
+	canonjson.EachMember(params, func(k, v []byte) {
+		if keyIs(k, "inputResponses") {
+			twice = twice || answers != nil
+			answers = v
+		}
+	})
+	if twice || answers == nil {
+		return mark, true
 	}
-	return splice(msg, [][]byte{params}, func(out []byte, _ int) []byte { return append(out, p...) })
+	return mark + base64.StdEncoding.EncodeToString(answers), true
 }
 
 // Params returns params, a tools/call request's params, with a copy of
@@ -216,8 +234,8 @@ type Response struct {
 	Content json.RawMessage
 }
 
-// Lookup returns the response under key in kept, the value of [MetaKey],
-// and whether there is one: false when a wrapper of this process did not
+// Lookup returns the response under key in kept, the value of [MetaKey]
+// or [Header], and whether there is one: false when a wrapper of this process did not
 // write kept. Its action and content are the members encoding/json reads
 // into an elicitation result, as go-sdk does: their names matched without
 // regard to case.
