@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
+
+	"github.com/mcpform/mcpform/internal/canonjson"
 )
 
 // A flow step on an MCP Apps host is a prefab view, one per step. What
@@ -236,31 +239,55 @@ func newPanel(t *Text) *Node {
 
 // OutcomeData returns data, the JSON of a tool result's structuredContent
 // (an object, or empty or null for none), with the members the outcome's
-// panel reads: heading, summary, and whether the run completed. A member
-// of data's own of the same name is replaced. It returns an error when
-// data is not a JSON object.
+// panel reads after its own: heading, summary, and whether the run
+// completed. Data's members keep their order; one of the same name as
+// the panel's is replaced. It returns an error when data is not a JSON
+// object, and when it says two things, with a key given twice, invalid
+// UTF-8 or a lone surrogate escape, which readers would read apart.
 func OutcomeData(data json.RawMessage, heading string, summary []string, completed bool) (json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
+	out := make([]byte, 0, len(data)+len(heading)+128)
+	out = append(out, '{')
 	if t := bytes.TrimSpace(data); len(t) > 0 && string(t) != "null" {
-		if err := json.Unmarshal(t, &m); err != nil || m == nil {
+		if !json.Valid(t) || !canonjson.EachMember(t, func(k, v []byte) {
+			if !isOutcomeMember(k) {
+				out = append(append(append(out, k...), ':'), v...)
+				out = append(out, ',')
+			}
+		}) {
 			return nil, errors.New("an outcome's data is not a JSON object")
+		}
+		if err := canonjson.Check(t); err != nil {
+			return nil, fmt.Errorf("an outcome's data says two things: %w", err)
 		}
 	}
 	end := EndNotCompleted
 	if completed {
 		end = EndCompleted
 	}
-	put := func(k string, v any) {
-		b, _ := json.Marshal(v) // strings always marshal
-		m[k] = b
-	}
-	put(OutcomeHeadingMember, heading)
 	if summary == nil {
 		summary = []string{}
 	}
-	put(OutcomeSummaryMember, summary)
-	put(OutcomeEndMember, end)
-	return json.Marshal(m)
+	out = appendMember(out, OutcomeHeadingMember, heading)
+	out = append(appendMember(append(out, ','), OutcomeSummaryMember, summary), ',')
+	return append(appendMember(out, OutcomeEndMember, end), '}'), nil
+}
+
+// appendMember appends the member name: v, v being strings or a string.
+func appendMember(out []byte, name string, v any) []byte {
+	b, _ := json.Marshal(v) // strings always marshal
+	return append(append(out, `"`+name+`":`...), b...)
+}
+
+// isOutcomeMember reports whether the key k, as written with its quotes,
+// names a member OutcomeData writes, once unescaped.
+func isOutcomeMember(k []byte) bool {
+	name := string(k[1 : len(k)-1])
+	if bytes.IndexByte(k, '\\') >= 0 {
+		if json.Unmarshal(k, &name) != nil {
+			return false
+		}
+	}
+	return name == OutcomeHeadingMember || name == OutcomeSummaryMember || name == OutcomeEndMember
 }
 
 // Outcome returns the JSON of the view, in t's words, that shows a tool's

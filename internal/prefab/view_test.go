@@ -92,3 +92,33 @@ func TestHoldsView(t *testing.T) {
 		})
 	}
 }
+
+func TestOutcomeData(t *testing.T) {
+	const ours = `"mcpformHeading":"Done","mcpformSummary":["Plan: Pro"],"mcpformEnd":"completed"}`
+	for _, tt := range []struct {
+		name, data, want, err string
+	}{
+		{"none", ``, `{` + ours, ""},
+		{"null", ` null `, `{` + ours, ""},
+		{"empty", `{}`, `{` + ours, ""},
+		{"its members first, in order", `{"status":"created","account":{"b":1,"a":2}}`, `{"status":"created","account":{"b":1,"a":2},` + ours, ""},
+		{"ours replaced", `{"mcpformHeading":"x","a":1,"mcpform\u0045nd":"y"}`, `{"a":1,` + ours, ""},
+		{"not an object", `[1]`, "", "not a JSON object"},
+		{"not JSON", `{"a":`, "", "not a JSON object"},
+		{"a key twice", `{"a":1,"a":2}`, "", "says two things"},
+		{"invalid UTF-8", "{\"a\":\"\xff\"}", "", "says two things"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := OutcomeData(json.RawMessage(tt.data), "Done", []string{"Plan: Pro"}, true)
+			if tt.err != "" {
+				require.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
+		})
+	}
+	got, err := OutcomeData(nil, "<Not> done", nil, false)
+	require.NoError(t, err)
+	assert.Equal(t, `{"mcpformHeading":"\u003cNot\u003e done","mcpformSummary":[],"mcpformEnd":"not-completed"}`, string(got))
+}

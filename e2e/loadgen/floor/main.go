@@ -72,14 +72,13 @@ type record struct {
 }
 
 // data is a final result's structured content, as examples/signup's: its
-// own members, then those mcpform adds for a view's outcome, in the order
-// encoding/json writes a map's.
+// own members, then those mcpform adds for a view's outcome.
 type data struct {
+	Status  string   `json:"status"`
 	Account *record  `json:"account,omitempty"`
-	End     string   `json:"mcpformEnd"`
 	Heading string   `json:"mcpformHeading"`
 	Summary []string `json:"mcpformSummary"`
-	Status  string   `json:"status"`
+	End     string   `json:"mcpformEnd"`
 }
 
 // state is the request state, in clear: the step asked, and on the team
