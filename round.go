@@ -668,15 +668,18 @@ type round struct {
 
 // readCall reads what a round of f needs from call into r, the round that
 // judges it, for f in the round's language. A state that does not verify
-// is the call's face's error for it. r is the caller's, so that a round
-// costs no allocation of its own.
+// is the call's face's error for it. r is the caller's, zero, so that a
+// round costs no allocation of its own.
 func (f *Flow) readCall(ctx context.Context, call seam.Call, r *round) error {
 	principal, err := f.principalOf(ctx, call)
 	if err != nil {
 		return err
 	}
-	*r = round{ctx: ctx, call: call, tool: call.Tool(), principal: principal,
-		can: reachOf(call), legacy: call.Legacy(), channel: PathNative}
+	// Field by field, not a composite literal, which the compiler builds
+	// in a temporary of this frame: the frame, deeper, costs each round's
+	// goroutine a stack growth more.
+	r.ctx, r.call, r.tool, r.principal = ctx, call, call.Tool(), principal
+	r.can, r.legacy, r.channel = reachOf(call), call.Legacy(), PathNative
 	if r.legacy {
 		r.channel = PathLegacy // see nativePath
 	}
