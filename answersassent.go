@@ -44,12 +44,8 @@ func AnswersAsSentHandler(h http.Handler) http.Handler {
 		panic("mcpform: AnswersAsSentHandler of a nil handler")
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, forged := r.Header[rawanswers.Header]
 		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody || r.ContentLength > rawanswers.MaxMessage {
-			if forged {
-				r = withCopy(r, "", false)
-			}
-			h.ServeHTTP(w, r)
+			h.ServeHTTP(w, withCopy(r, nil, "", false))
 			return
 		}
 		var buf bytes.Buffer
@@ -60,30 +56,37 @@ func AnswersAsSentHandler(h http.Handler) http.Handler {
 		body := buf.Bytes()
 		var kept string
 		var ok bool
+		sent := io.Reader(bytes.NewReader(body))
 		if err != nil || len(body) > rawanswers.MaxMessage {
 			// h reads what was read, then the rest, or the error again.
-			r = withCopy(r, "", false)
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+			sent = io.MultiReader(sent, r.Body)
 		} else {
 			kept, ok = rawanswers.Copy(body)
-			r = withCopy(r, kept, ok)
-			r.Body = readCloser{bytes.NewReader(body), r.Body}
 		}
-		r.GetBody = nil
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, withCopy(r, readCloser{sent, r.Body}, kept, ok))
 	})
 }
 
-// withCopy returns a shallow copy of r whose header holds kept, when ok,
-// under the header of answers as sent, and never one a client sent.
-func withCopy(r *http.Request, kept string, ok bool) *http.Request {
+// withCopy returns r reading body instead, when body is not nil, with
+// kept, when ok, under the header of answers as sent, and never one a
+// client sent: r itself when that changes nothing, else a shallow copy.
+func withCopy(r *http.Request, body io.ReadCloser, kept string, ok bool) *http.Request {
+	_, forged := r.Header[rawanswers.Header]
+	if body == nil && !ok && !forged {
+		return r
+	}
 	r2 := new(http.Request)
 	*r2 = *r
-	r2.Header = make(http.Header, len(r.Header)+1)
-	maps.Copy(r2.Header, r.Header) // the values are shared, never written
-	delete(r2.Header, rawanswers.Header)
-	if ok {
-		r2.Header[rawanswers.Header] = []string{kept}
+	if body != nil {
+		r2.Body, r2.GetBody = body, nil
+	}
+	if ok || forged {
+		r2.Header = make(http.Header, len(r.Header)+1)
+		maps.Copy(r2.Header, r.Header) // the values are shared, never written
+		delete(r2.Header, rawanswers.Header)
+		if ok {
+			r2.Header[rawanswers.Header] = []string{kept}
+		}
 	}
 	return r2
 }
