@@ -125,3 +125,37 @@ func TestViewDeclineStartsAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Not completed", text(t, res))
 }
+
+// TestViewEndedLeavesAView: on mcp-go's face, as on go-sdk's, a view's
+// submit that ends the flow with a result that already holds a view, one
+// a handler built with DisplayForm, gets that result as it is, not the
+// outcome's view made of it.
+func TestViewEndedLeavesAView(t *testing.T) {
+	shown, err := mcpform.DisplayForm([]mcpform.AutoFormField{{Name: "note", Label: "Note"}}, "note", nil)
+	require.NoError(t, err)
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			s := newPathsServer(t)
+			s.ended = &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Leave a note.")},
+				StructuredContent: shown.StructuredContent}
+			c := connect(t, s.MCPServer, nil, append([]client.ClientOption{apps}, proto.opts...)...)
+			res, err := callTool(t, c, "signup")
+			require.NoError(t, err)
+			declined := findAction(t, structured(t, res), "decline")
+
+			res, err = callWith(t, c, "mcpform_view_submit", declined, nil)
+			require.NoError(t, err)
+			assert.Equal(t, "Leave a note.", text(t, res))
+			got := structured(t, res)
+			state, _ := got["state"].(map[string]any)
+			assert.NotContains(t, state, "mcpformResult", "not the outcome's view")
+			assert.Equal(t, structuredOf(t, shown.StructuredContent), got, "the handler's view, as it is")
+		})
+	}
+}
+
+// structuredOf is v as JSON decodes it.
+func structuredOf(t *testing.T, v any) map[string]any {
+	t.Helper()
+	return structured(t, &mcp.CallToolResult{StructuredContent: v})
+}

@@ -23,6 +23,8 @@ type pathsServer struct {
 	*server.MCPServer
 	page  http.Handler
 	paths []mcpform.Path // of each round that finished
+	// ended, when set, is the result of a run that did not finish.
+	ended *mcp.CallToolResult
 }
 
 func newPathsServer(t *testing.T) *pathsServer {
@@ -67,6 +69,9 @@ func newPathsServer(t *testing.T) *pathsServer {
 			}
 			s.paths = append(s.paths, r.Path)
 			if r.Status != mcpform.FlowDone {
+				if s.ended != nil {
+					return s.ended, nil
+				}
 				return mcp.NewToolResultText(r.Status.String() + " " + r.Step), nil
 			}
 			return mcp.NewToolResultText("done " + r.Answers["email"].(string)), nil
