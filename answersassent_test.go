@@ -87,22 +87,30 @@ func overHTTP(t *testing.T, server *mcp.Server, wrap bool) rawServer {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return func(t *testing.T, msg string) string {
-		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(msg))
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "book")
-		resp, err := srv.Client().Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
-		return resultText(t, body)
+	return func(t *testing.T, msg string) string { return postBook(t, srv, msg, nil) }
+}
+
+// postBook posts msg, a call of "book", to srv, as a 2026-07-28 client
+// does, with more headers, and returns the text of the tool result it
+// answers with.
+func postBook(t *testing.T, srv *httptest.Server, msg string, more map[string]string) string {
+	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(msg))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "book")
+	for k, v := range more {
+		req.Header.Set(k, v)
 	}
+	resp, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	return resultText(t, body)
 }
 
 // overStdio serves server over go-sdk's newline-delimited transport on
@@ -291,24 +299,12 @@ func TestAnswersAsSentForgedHeader(t *testing.T) {
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			for _, value := range []string{forged, "AAAAAAAAAAAAAAAAAAAAAAAAAA." + forged} {
-				req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(bookCall(1, `{"seats":3,"seats":5}`, "")))
-				require.NoError(t, err)
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-				req.Header.Set("Mcp-Method", "tools/call")
-				req.Header.Set("Mcp-Name", "book")
-				req.Header.Set(rawanswers.Header, value)
-				resp, err := srv.Client().Do(req)
-				require.NoError(t, err)
-				body, err := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				require.NoError(t, err)
 				want := "accepted seats=5 account=0 note=\"\"" // go-sdk's decoding
 				if wrap {
 					want = "invalid seats" // as sent: the key given twice
 				}
-				assert.Equal(t, want, resultText(t, body))
+				got := postBook(t, srv, bookCall(1, `{"seats":3,"seats":5}`, ""), map[string]string{rawanswers.Header: value})
+				assert.Equal(t, want, got)
 			}
 		})
 	}
