@@ -74,9 +74,9 @@ func TestLibraryImports(t *testing.T) {
 		{"internal/secretpage", func(path string) bool { // the link's seal
 			return path == "github.com/mcpform/mcpform/internal/token"
 		}},
-		{"internal/prefab", func(path string) bool { // the standard library, the catalogs' fill and the formats
+		{"internal/prefab", func(path string) bool { // the catalogs' fill, the formats, and the strict JSON walk of an outcome's data
 			return path == "github.com/mcpform/mcpform/internal/seam" || path == "github.com/mcpform/mcpform/internal/catalog" ||
-				path == "github.com/mcpform/mcpform/internal/format"
+				path == "github.com/mcpform/mcpform/internal/format" || path == "github.com/mcpform/mcpform/internal/canonjson"
 		}},
 		{"mcpgo", func(path string) bool { // the root, the seam, the views' wire names and the strict JSON check
 			return core(path) || path == "github.com/mcpform/mcpform" ||
