@@ -143,20 +143,20 @@ const viewerCacheTTL = 24 * 60 * 60 * 1000
 // origin of opts.BaseURL when it loads the renderer from there. The
 // content may be cached for a day.
 //
-// AddViewer also registers the app-only tool that a view submits to,
-// with _meta.ui.visibility ["app"], which MCP Apps hosts hide from the
-// model, and the receiving middleware that passes its calls on to the tool
-// that asked, marked as a view's: a [Form] or [Flow] reads a view's
-// answer only from a call that came this way. A call on which a flow
-// ended gets the tool's result back as the view of its outcome, which
-// the renderer shows. It reaches only a tool attached to this viewer with [AttachViewer], as the server lists it to
-// the call's session (the middleware asks the server's tools/list for
-// it); a call naming any other tool is refused with JSON-RPC error -32602
-// (invalid params), as on the mcpgo face. The call it passes on goes
-// through the receiving middleware added before AddViewer under the
-// target's name, as a call of the tool itself would; middleware added
-// after it sees the companion's name: add a middleware that judges calls
-// by tool name before AddViewer. Call it before serving.
+// AddViewer also registers the app-only tool that a view submits to, with
+// _meta.ui.visibility ["app"], which MCP Apps hosts hide from the model,
+// and the receiving middleware that passes its calls on to the tool that
+// asked, marked as a view's: a [Form] or [Flow] reads a view's answer only
+// from a call that came this way. A call on which a flow ended gets the
+// tool's result back as the view of its outcome, which the renderer shows.
+// It reaches only a tool attached to this viewer with [AttachViewer], as
+// the server lists it to the call's session (the middleware asks the
+// server's tools/list for it); a call naming any other tool is refused
+// with JSON-RPC error -32602 (invalid params), as on the mcpgo face. The
+// call it passes on goes through the receiving middleware added before
+// AddViewer under the target's name, as a call of the tool itself would;
+// middleware added after it sees the companion's name: add a middleware
+// that judges calls by tool name before AddViewer. Call it before serving.
 //
 // AddViewer does not declare the MCP Apps extension, which go-sdk fixes
 // when the server is created: set it with

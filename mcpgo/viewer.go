@@ -36,20 +36,21 @@ type (
 )
 
 // AddViewer registers on srv, as [mcpform.AddViewer] does on a go-sdk
-// server, the MCP Apps viewer of [mcpform.ViewerHTML] at opts.URI
-// (default [mcpform.ViewerURI]), with MIME type [mcpform.AppMIMEType] and
-// its CSP in _meta.ui.csp, and the app-only tool its views submit to,
-// which calls the tool that asked with the view's arguments, marked as a
-// view's: [Next] reads a view's answer only from a call that came this
-// way. A call on which the flow ended gets the tool's result back as the
-// view of its outcome, which the renderer shows. It reaches only a tool attached to the viewer with [AttachViewer],
-// as the core decides for go-sdk's face too, and refuses a call naming any
-// other with JSON-RPC error -32602 (invalid params); it calls that tool's handler as registered, so a middleware of srv's
-// (server.WithToolHandlerMiddleware) runs once, around the companion, and
-// a filter of srv's tools (server.WithToolFilter) sees the companion's
-// name: a server that filters tools per client checks the client in the
-// attached tools' handlers too. Call it before serving, and attach the viewer to each
-// tool that asks with [AttachViewer].
+// server, the MCP Apps viewer of [mcpform.ViewerHTML] at opts.URI (default
+// [mcpform.ViewerURI]), with MIME type [mcpform.AppMIMEType] and its CSP
+// in _meta.ui.csp, and the app-only tool its views submit to, which calls
+// the tool that asked with the view's arguments, marked as a view's:
+// [Next] reads a view's answer only from a call that came this way. A call
+// on which the flow ended gets the tool's result back as the view of its
+// outcome, which the renderer shows. It reaches only a tool attached to
+// the viewer with [AttachViewer], as the core decides for go-sdk's face
+// too, and refuses a call naming any other with JSON-RPC error -32602
+// (invalid params); it calls that tool's handler as registered, so a
+// middleware of srv's (server.WithToolHandlerMiddleware) runs once, around
+// the companion, and a filter of srv's tools (server.WithToolFilter) sees
+// the companion's name: a server that filters tools per client checks the
+// client in the attached tools' handlers too. Call it before serving, and
+// attach the viewer to each tool that asks with [AttachViewer].
 //
 // AddViewer does not declare the MCP Apps extension, which mcp-go fixes
 // when the server is created: create it with
