@@ -272,6 +272,11 @@ func TestFlowRoundOutcome(t *testing.T) {
 	}
 	_, err := (&FlowRound{}).Outcome(&Outcome{Data: []int{1}})
 	assert.Error(t, err, "data that is no object")
+	_, err = (&FlowRound{}).Outcome(&Outcome{Data: json.RawMessage(`{"status":"a","status":"b"}`)})
+	assert.ErrorContains(t, err, "says two things", "data with a key given twice")
+	res, err := (&FlowRound{}).Outcome(&Outcome{Data: json.RawMessage(`{"z":1,"a":2}`)})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(wireJSON(t, res.StructuredContent), `{"z":1,"a":2,`), "the data's members first, in its order")
 }
 
 // shownEnd returns the view the companion gives res, the tool's last

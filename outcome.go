@@ -742,8 +742,10 @@ type Outcome struct {
 	// Text is the sentence for the model, which a view keeps out of the
 	// person's sight. Empty means none.
 	Text string
-	// Data is the result's structuredContent, whose members are kept; it
-	// must marshal to a JSON object. Nil means none of the author's own.
+	// Data is the result's structuredContent, whose members are kept in
+	// their order, before the outcome's own; it must marshal to a JSON
+	// object that says one thing: no key given twice, no invalid UTF-8,
+	// no lone surrogate escape. Nil means none of the author's own.
 	Data any
 	// NotCompleted marks a run that finished ([FlowDone]) but did not do
 	// what it was for, such as a signup whose email is already registered.
@@ -759,8 +761,8 @@ type Outcome struct {
 // summary and whether the run completed, which a view's outcome shows; and
 // it carries the round's contentLanguage. A declined, cancelled or invalid
 // run is headed as not completed. Hand the result to [FlowRound.Once]. It
-// returns an error when o is nil or o.Data does not marshal to a JSON
-// object.
+// returns an error when o is nil, and when o.Data does not marshal to a
+// JSON object or says two things (see Outcome.Data).
 func (r *FlowRound) Outcome(o *Outcome) (*mcp.CallToolResult, error) {
 	if o == nil {
 		return nil, errors.New("mcpform: FlowRound.Outcome of a nil Outcome")
